@@ -1,0 +1,1 @@
+"""One module per ``ludoteca`` sub-command; each defines ``register(subparsers)``."""

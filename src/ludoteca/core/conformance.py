@@ -1,0 +1,148 @@
+"""The conformance harness: the same checks for every game, written once against the protocol.
+
+A game's test module calls :func:`check_playout` for many seeds (and any fixed positions it
+likes with :func:`check_state`). Failures raise ``AssertionError`` naming the game, seed and
+position, so a failing playout can be reproduced from the message alone.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+
+from .errors import GameError, IllegalMoveError
+from .protocol import CHANCE, TERMINAL, Game, State
+from .table import sample_chance
+
+GARBAGE = ["", "   ", "zz99", "@@", "\x00", "pass pass pass", "9999999999999999999999", "é"]
+
+
+def _fail(state: State, what: str) -> AssertionError:
+    return AssertionError(f"{state.game.id}: {what}\n  at position {state.position()!r}")
+
+
+def check_state(state: State, rng: random.Random, seen_moves: set[str] | None = None) -> None:
+    """Every per-position check; leaves ``state`` unchanged."""
+    game = state.game
+    before = state.position()
+
+    # position round trip, and the copy behaves the same
+    copy = game.from_position(before)
+    if copy.position() != before:
+        raise _fail(state, f"position round trip gave {copy.position()!r}")
+    if copy.to_move != state.to_move or copy.is_over != state.is_over:
+        raise _fail(state, "parsed position differs in to_move or is_over")
+
+    if state.is_over:
+        if state.to_move != TERMINAL:
+            raise _fail(state, f"game over but to_move is {state.to_move}")
+        if state.result is None:
+            raise _fail(state, "game over without a result")
+        if state.legal_moves():
+            raise _fail(state, "game over but legal moves listed")
+        return
+    if state.result is not None:
+        raise _fail(state, "result before the game is over")
+
+    if state.to_move == CHANCE:
+        outcomes = state.chance_outcomes()
+        if not outcomes:
+            raise _fail(state, "chance node without outcomes")
+        total = math.fsum(p for _, p in outcomes)
+        if abs(total - 1.0) > 1e-9:
+            raise _fail(state, f"chance probabilities sum to {total}")
+        if any(p <= 0 for _, p in outcomes):
+            raise _fail(state, "a chance outcome has probability <= 0")
+        moves = [m for m, _ in outcomes]
+    else:
+        if not 0 <= state.to_move < state.num_players:
+            raise _fail(state, f"to_move {state.to_move} is not a player")
+        moves = state.legal_moves()
+        if not moves:
+            raise _fail(state, "game not over but no legal move")
+        if sorted(map(copy.move_to_str, copy.legal_moves())) != sorted(
+            map(state.move_to_str, moves)
+        ):
+            raise _fail(state, "parsed position lists other legal moves")
+
+    texts = [state.move_to_str(m) for m in moves]
+    if len(set(texts)) != len(texts):
+        raise _fail(state, "a move is listed twice (or two moves share a notation)")
+    for m, t in zip(moves, texts, strict=True):
+        if state.str_to_move(t) != m:
+            raise _fail(state, f"notation round trip failed for {t!r}")
+
+    # clones are independent, and undo (where present) restores the position
+    move = rng.choice(moves)
+    clone = state.clone()
+    clone.play(move)
+    if state.position() != before:
+        raise _fail(state, "playing on a clone changed the original")
+    try:
+        state.play(move)
+        state.undo()
+        if state.position() != before:
+            raise _fail(state, f"undo after {state.move_to_str(move)} did not restore")
+    except NotImplementedError:
+        pass
+
+    # illegal and malformed input is refused and leaves the state untouched
+    legal_texts = set(texts)
+    for text in sorted((seen_moves or set()) - legal_texts)[:5]:
+        try:
+            state.play(text)
+        except GameError:
+            pass
+        else:
+            raise _fail(state, f"illegal move {text!r} was accepted")
+        if state.position() != before:
+            raise _fail(state, f"refused move {text!r} changed the state")
+    for text in GARBAGE:
+        try:
+            state.play(text)
+        except GameError:
+            pass
+        else:
+            raise _fail(state, f"garbage {text!r} was accepted as a move")
+        if state.position() != before:
+            raise _fail(state, f"refused garbage {text!r} changed the state")
+    if seen_moves is not None:
+        seen_moves.update(texts)
+
+
+def check_playout(game: Game, seed: int, *, every: int = 1) -> State:
+    """One random game from ``game.new_state(seed)`` with every check on every ``every``-th
+    position; then the record round trip. Returns the final state."""
+    from ludoteca.record import Record, replay  # local: record imports core
+
+    rng = random.Random(seed)
+    state = game.new_state(seed=seed)
+    record = Record.begin(state, seed=seed, players=[f"random{i}" for i in range(state.num_players)])
+    seen: set[str] = set()
+    count = 0
+    while not state.is_over:
+        if count % every == 0:
+            check_state(state, rng, seen)
+        if state.to_move == CHANCE:
+            move = sample_chance(state, rng)
+        else:
+            move = rng.choice(state.legal_moves())
+        record.moves.append(state.move_to_str(move))
+        state.play(move)
+        count += 1
+        if count > game.max_game_length:
+            raise _fail(state, f"seed {seed}: not over after {count} moves")
+    check_state(state, rng, seen)
+    try:
+        state.play(record.moves[-1] if record.moves else "pass")
+    except IllegalMoveError:
+        pass
+    except GameError:
+        pass
+    else:
+        raise _fail(state, "a move was accepted after the end")
+    record.finish(state)
+    again = replay(Record.loads(record.dumps()))
+    if again.position() != state.position():
+        raise _fail(state, f"seed {seed}: record replay ended at {again.position()!r}")
+    return state

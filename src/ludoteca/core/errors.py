@@ -1,0 +1,58 @@
+"""The one error family every part of ludoteca raises for bad input.
+
+Like python-chess and shakmaty we tell a *malformed* input (it does not parse) apart from an
+*illegal* one (it parses, but the rules forbid it). Callers that only care that the input was
+refused catch :class:`GameError`; callers that want to tell the user which kind of mistake
+they made catch the subclasses. Every message names the offending input and the rule it
+breaks, and an engine never changes its state before raising one of these.
+"""
+
+from __future__ import annotations
+
+
+class GameError(ValueError):
+    """Base of every refusal of user input (moves, positions, records, options).
+
+    ``input`` is the text (or value) that was refused, ``reason`` the rule it breaks.
+    """
+
+    kind = "error"
+
+    def __init__(self, input: object, reason: str) -> None:  # noqa: A002 - name is the API
+        self.input = input
+        self.reason = reason
+        super().__init__(f"{self.kind} {input!r}: {reason}")
+
+
+class MalformedError(GameError):
+    """The input does not parse: bad notation, bad position text, bad JSON, bad option."""
+
+    kind = "malformed input"
+
+
+class IllegalMoveError(GameError):
+    """The move parses, but the rules do not allow it in this position."""
+
+    kind = "illegal move"
+
+
+class IllegalPositionError(GameError):
+    """The position parses, but it cannot occur in a game played by the rules."""
+
+    kind = "impossible position"
+
+
+class RecordError(GameError):
+    """A game record is refused: it does not parse, or one of its moves is illegal.
+
+    ``move_number`` is the 1-based index of the first refused move, or ``None`` when the
+    record is refused before any move is replayed.
+    """
+
+    kind = "invalid record"
+
+    def __init__(self, input: object, reason: str, move_number: int | None = None) -> None:  # noqa: A002
+        self.move_number = move_number
+        if move_number is not None:
+            reason = f"move {move_number}: {reason}"
+        super().__init__(input, reason)

@@ -1,0 +1,221 @@
+"""The game protocol every game implements and every consumer is written against.
+
+Shaped after OpenSpiel's Game/State split: a :class:`Game` is the immutable description of
+a game with its options; a :class:`State` is one position of it, changed in place by
+:meth:`State.play`. Moves are opaque hashable values chosen by each game for speed; their
+binding text form goes through :meth:`State.move_to_str` and :meth:`State.str_to_move`, and
+:meth:`State.play` accepts either form.
+
+Chance (dice, deals) is explicit: when ``to_move == CHANCE`` the state lists
+``chance_outcomes()`` with their probabilities, and whoever runs the game (the table, see
+:mod:`ludoteca.core.table`) draws one from its own seeded generator and plays it like a move.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from collections.abc import Hashable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+from .errors import IllegalMoveError
+
+CHANCE = -1
+"""``State.to_move`` at a chance node: the table, not a player, chooses the outcome."""
+
+TERMINAL = -2
+"""``State.to_move`` once the game is over."""
+
+Move = Hashable
+
+
+@dataclass(frozen=True)
+class Result:
+    """The outcome of a finished game.
+
+    ``winners`` lists the winning players' indices: one for an outright win, several for a
+    shared victory, none for a draw. ``scores`` holds each player's score where the game keeps
+    one. ``reason`` says in words why the game ended (for people and records).
+    """
+
+    winners: tuple[int, ...]
+    num_players: int
+    scores: tuple[float, ...] | None = None
+    reason: str = ""
+    ranking: tuple[tuple[int, ...], ...] | None = field(default=None)
+
+    @property
+    def draw(self) -> bool:
+        return not self.winners
+
+    def payoffs(self) -> tuple[float, ...]:
+        """Each player's share of one point: what search maximises. Sums to 1."""
+        n = self.num_players
+        if not self.winners:
+            return tuple(1.0 / n for _ in range(n))
+        share = 1.0 / len(self.winners)
+        return tuple(share if p in self.winners else 0.0 for p in range(n))
+
+
+class State(ABC):
+    """One position of a game. Mutable: :meth:`play` changes it in place.
+
+    Every method that takes input validates it completely before changing anything, so a
+    refused move leaves the state exactly as it was.
+    """
+
+    game: Game
+
+    # --- whose turn, and what can happen -------------------------------------------------
+    @property
+    @abstractmethod
+    def to_move(self) -> int:
+        """The player index to move, :data:`CHANCE` at a chance node, :data:`TERMINAL` at the end."""
+
+    @abstractmethod
+    def legal_moves(self) -> list[Move]:
+        """Every legal move (at a chance node: every outcome). Empty once the game is over."""
+
+    @abstractmethod
+    def play(self, move: Move | str) -> None:
+        """Play a move (or chance outcome) given as a move value or in binding notation.
+
+        Raises :class:`~ludoteca.core.errors.MalformedError` for text that does not parse
+        and :class:`~ludoteca.core.errors.IllegalMoveError` for a move the rules forbid; in
+        both cases the state is unchanged.
+        """
+
+    @property
+    @abstractmethod
+    def is_over(self) -> bool: ...
+
+    @property
+    @abstractmethod
+    def result(self) -> Result | None:
+        """The result once the game is over, else ``None``."""
+
+    @abstractmethod
+    def clone(self) -> State:
+        """An independent copy: playing on it never affects this state."""
+
+    @abstractmethod
+    def position(self) -> str:
+        """The binding position text; ``game.from_position(s.position())`` restores it."""
+
+    @abstractmethod
+    def move_to_str(self, move: Move) -> str: ...
+
+    @abstractmethod
+    def str_to_move(self, text: str) -> Move:
+        """Parse binding notation; raises ``MalformedError`` if it does not parse.
+
+        Parsing does not check legality; :meth:`play` does.
+        """
+
+    # --- optional parts with sensible defaults --------------------------------------------
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        """At a chance node, each outcome with its probability; elsewhere empty."""
+        return []
+
+    def undo(self) -> None:
+        """Take back the last move, where the game supports it cheaply."""
+        raise NotImplementedError(f"{self.game.id} does not support undo")
+
+    @property
+    def num_players(self) -> int:
+        return self.game.num_players
+
+    def side_name(self, player: int) -> str:
+        """The name the rules give a player's side (e.g. ``"land"``), for people and JSON."""
+        return f"player{player + 1}"
+
+    def scores(self) -> tuple[float, ...] | None:
+        """Current scores where the game keeps score (also during play), else ``None``."""
+        return None
+
+    def fast_playout(self, rng) -> tuple[float, ...]:
+        """Payoffs (see :meth:`Result.payoffs`) of one uniform random playout from here.
+
+        The state is not changed. Search calls this millions of times, so games override it
+        with their fastest path (a compiled kernel); this default plays through the protocol.
+        """
+        from .table import random_playout
+
+        probe = self.clone()
+        random_playout(probe, rng)
+        assert probe.result is not None
+        return probe.result.payoffs()
+
+    def coerce_move(self, move: Move | str) -> Move:
+        """Turn notation into a move value; pass move values through unchanged."""
+        return self.str_to_move(move) if isinstance(move, str) else move
+
+    def check_legal(self, move: Move, text: str | None = None) -> None:
+        """Generic legality check by membership in :meth:`legal_moves`.
+
+        Games with a cheaper direct check override :meth:`play` instead; this exists so that
+        a game's error message always names the move and a reason.
+        """
+        if move not in self.legal_moves():
+            shown = text if text is not None else self.move_to_str(move)
+            if self.is_over:
+                raise IllegalMoveError(shown, "the game is over")
+            raise IllegalMoveError(shown, "not a legal move in this position")
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.position()!r}>"
+
+
+class Game(ABC):
+    """The description of a game with its options; makes states.
+
+    Subclasses set the class attributes and implement :meth:`new_state` and
+    :meth:`from_position`. Optional hooks give consumers what they need without knowing the
+    game: a text board for the terminal, an SVG for the web club, a compiled playout kernel
+    for benchmarks and search.
+    """
+
+    id: ClassVar[str]
+    title: ClassVar[str]
+    rules_version: ClassVar[str] = "1"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    has_chance: ClassVar[bool] = False
+    max_game_length: ClassVar[int]
+    """An upper bound on the number of moves (chance outcomes included) of any game."""
+    move_help: ClassVar[str] = ""
+    """One or two lines telling a person how to type a move."""
+
+    def __init__(self, **options: Any) -> None:
+        self.options: dict[str, Any] = dict(options)
+
+    @property
+    def num_players(self) -> int:
+        return int(self.options.get("players", self.min_players))
+
+    @abstractmethod
+    def new_state(self, seed: int | None = None) -> State:
+        """The start of a new game; ``seed`` fixes any random set-up the game needs."""
+
+    @abstractmethod
+    def from_position(self, text: str) -> State:
+        """Parse binding position text; ``MalformedError`` / ``IllegalPositionError`` if bad."""
+
+    # --- optional hooks ---------------------------------------------------------------------
+    def render_text(self, state: State, *, color: bool = False) -> str:
+        """The board drawn for a terminal; ``color`` adds ANSI colour via rich markup."""
+        return state.position()
+
+    def render_svg(self, state: State, *, highlight: Sequence[Any] = ()) -> str:
+        raise NotImplementedError(f"{self.id} has no SVG rendering yet")
+
+    def playout_kernel(self):  # -> Callable[[int, float], tuple[int, int]] | None
+        """A fast random-playout function ``f(seed, seconds) -> (games, moves)`` or ``None``.
+
+        Benchmarks and search use it when present; it must follow the same random policy as
+        uniform play through the protocol and agree with the engine (differential tests).
+        """
+        return None
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__} {self.id} {self.options}>"
