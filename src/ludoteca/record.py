@@ -60,6 +60,20 @@ class Record:
         self.result = result_to_json(state, state.result, reason=reason)
         self.finished = now()
 
+    def resign(self, state: State, player: int) -> None:
+        """End the game by ``player``'s resignation: every other player wins."""
+        winners = [p for p in range(state.num_players) if p != player]
+        self.result = {
+            "over": True,
+            "resigned": player,
+            "winners": winners,
+            "winner_sides": [state.side_name(p) for p in winners],
+            "draw": False,
+            "scores": None,
+            "reason": f"{state.side_name(player)} resigned",
+        }
+        self.finished = now()
+
     # --- JSON -----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
         return {"format": FORMAT, "format_version": FORMAT_VERSION, **asdict(self)}
@@ -188,7 +202,13 @@ def replay(record: Record, *, on_move=None) -> State:
         if on_move is not None:
             on_move(number, text, state)
     stored = record.result
-    if stored and stored.get("over"):
+    if stored and stored.get("over") and stored.get("resigned") is not None:
+        resigned = stored["resigned"]
+        if not isinstance(resigned, int) or not 0 <= resigned < state.num_players:
+            raise RecordError("result", f"resigned player {resigned!r} is not a seat")
+        if state.is_over:
+            raise RecordError("result", "a player resigned after the game was already over")
+    elif stored and stored.get("over"):
         if not state.is_over:
             raise RecordError(
                 "result", "the record says the game is over, but its moves do not finish it"

@@ -3,23 +3,108 @@
 A bot honours whichever budgets it is given, never mutates the state it is handed, and is
 deterministic under its seed. Chance is never the bot's to draw: at a chance node the table
 plays (see :mod:`ludoteca.core.table`).
+
+Budgets come from two places: the bot's spec (``mcts:seconds=1`` sets a default for every
+move) and the call (``choose(state, seconds=0.2)`` overrides it for one move). A time budget
+is measured from the moment ``choose`` is entered, so the bot's own bookkeeping counts too.
+With only an iteration or depth budget a bot is fully deterministic under its seed; with a
+time budget the amount of work done depends on the machine, so the move may too.
 """
 
 from __future__ import annotations
 
 import random
+import time
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 
+from ludoteca.core.errors import GameError, MalformedError
 from ludoteca.core.protocol import CHANCE, Move, State
 
 
-class Bot(ABC):
-    name: str = "bot"
+class BotError(GameError):
+    """A bot was asked for something it cannot do (no move to choose, a game it cannot play)."""
 
-    def __init__(self, seed: int | None = None, **budget) -> None:
+    kind = "bot cannot play"
+
+
+@dataclass(frozen=True)
+class Budget:
+    """How much a bot may think about one move: any of time, iterations and depth."""
+
+    seconds: float | None = None
+    iterations: int | None = None
+    depth: int | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("seconds", "iterations", "depth"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int | float) or value <= 0):
+                raise MalformedError(
+                    f"{name}={value}", f"a {name} budget must be a positive number"
+                )
+
+    @property
+    def unlimited(self) -> bool:
+        return self.seconds is None and self.iterations is None and self.depth is None
+
+    def over(self, other: Budget) -> Budget:
+        """This budget with ``other``'s fields filling the ones it leaves unset."""
+        return Budget(
+            seconds=self.seconds if self.seconds is not None else other.seconds,
+            iterations=self.iterations if self.iterations is not None else other.iterations,
+            depth=self.depth if self.depth is not None else other.depth,
+        )
+
+
+class Deadline:
+    """A time budget measured with a monotonic clock; ``None`` seconds never expires.
+
+    Search loops ask :meth:`expired` often. :meth:`room_for` lets a loop whose steps take a
+    while (a playout in a slow game) stop *before* a step would carry it past the deadline,
+    which is how a bot keeps within 5% of its time even when one step is a sizeable part of it.
+    """
+
+    __slots__ = ("start", "end", "seconds")
+
+    def __init__(self, seconds: float | None, start: float | None = None) -> None:
+        self.start = time.perf_counter() if start is None else start
+        self.seconds = seconds
+        self.end = None if seconds is None else self.start + seconds
+
+    def expired(self) -> bool:
+        return self.end is not None and time.perf_counter() >= self.end
+
+    def room_for(self, step_seconds: float) -> bool:
+        """Whether a step expected to take ``step_seconds`` still ends before the deadline."""
+        return self.end is None or time.perf_counter() + step_seconds < self.end
+
+    def elapsed(self) -> float:
+        return time.perf_counter() - self.start
+
+
+class Bot(ABC):
+    """A computer opponent for any game of the protocol.
+
+    ``seed`` fixes every random choice the bot makes; the remaining keyword arguments are the
+    bot's default budget (``seconds``, ``iterations``, ``depth``) and its own parameters.
+    """
+
+    name: str = "bot"
+    default_budget: Budget = Budget()
+    """What the bot uses when neither the spec nor the call gives a budget."""
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        seconds: float | None = None,
+        iterations: int | None = None,
+        depth: int | None = None,
+    ) -> None:
         self.seed = seed
         self.rng = random.Random(seed)
-        self.budget = budget
+        self.budget = Budget(seconds, iterations, depth)
 
     @abstractmethod
     def choose(
@@ -30,13 +115,21 @@ class Bot(ABC):
         iterations: int | None = None,
         depth: int | None = None,
     ) -> Move:
-        """The move to play in ``state`` (a player's turn, game not over)."""
+        """The move to play in ``state`` (a player's turn, game not over); ``state`` is unchanged."""
+
+    def reset(self) -> None:
+        """Forget anything kept between moves (a search tree); called when a new game starts."""
+
+    # --- helpers for subclasses -----------------------------------------------------------
+    def _budget(self, seconds, iterations, depth) -> Budget:
+        """The budget for one call: the call's values over the spec's over the bot's default."""
+        return Budget(seconds, iterations, depth).over(self.budget).over(self.default_budget)
 
     def _check(self, state: State) -> None:
         if state.is_over:
-            raise ValueError("the game is over: there is no move to choose")
+            raise BotError(state.position(), "the game is over: there is no move to choose")
         if state.to_move == CHANCE:
-            raise ValueError("chance nodes are resolved by the table, not by a bot")
+            raise BotError(state.position(), "chance nodes are resolved by the table, not by a bot")
 
     def __repr__(self) -> str:
-        return f"<{type(self).__name__} seed={self.seed}>"
+        return f"<{type(self).__name__} seed={self.seed} {self.budget}>"

@@ -117,7 +117,9 @@ def check_playout(game: Game, seed: int, *, every: int = 1) -> State:
 
     rng = random.Random(seed)
     state = game.new_state(seed=seed)
-    record = Record.begin(state, seed=seed, players=[f"random{i}" for i in range(state.num_players)])
+    record = Record.begin(
+        state, seed=seed, players=[f"random{i}" for i in range(state.num_players)]
+    )
     seen: set[str] = set()
     count = 0
     while not state.is_over:

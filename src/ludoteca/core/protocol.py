@@ -70,7 +70,7 @@ class State(ABC):
     @property
     @abstractmethod
     def to_move(self) -> int:
-        """The player index to move, :data:`CHANCE` at a chance node, :data:`TERMINAL` at the end."""
+        """The player index to move, :data:`CHANCE` at a chance node, :data:`TERMINAL` after."""
 
     @abstractmethod
     def legal_moves(self) -> list[Move]:
@@ -131,6 +131,10 @@ class State(ABC):
 
     def scores(self) -> tuple[float, ...] | None:
         """Current scores where the game keeps score (also during play), else ``None``."""
+        return None
+
+    def last_move_summary(self) -> str | None:
+        """A line for people about what the last move did (points scored, captures), if any."""
         return None
 
     def fast_playout(self, rng) -> tuple[float, ...]:

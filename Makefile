@@ -1,0 +1,39 @@
+# Two commands for a newcomer: `make run` and `make test`. Both create .venv on first use.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+PYTEST_ARGS ?=
+
+.PHONY: run test lint bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+
+$(VENV)/.installed-run: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	touch $@ $(VENV)/.installed-run
+
+## run: start the main job
+run: $(VENV)/.installed-run
+	$(BIN)/ludoteca play kuniumi --vs random
+
+## test: lint, then the whole test suite on both cores
+test: $(VENV)/.installed-dev
+	$(BIN)/ruff check src tests bench
+	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
+
+lint: $(VENV)/.installed-dev
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
+
+## bench: every game's speed, with the C limits where they exist
+bench: $(VENV)/.installed-run
+	$(BIN)/python bench/run_all.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

@@ -1,0 +1,236 @@
+"""``ludoteca play GAME``: a game in the terminal against the computer or another person.
+
+Generic over the protocol: the game draws its board (``render_text``), the engine checks
+every move, the table draws chance outcomes, and the record is saved at the end.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+import time
+from pathlib import Path
+
+from ludoteca.bots.registry import make_bot
+from ludoteca.core.errors import GameError, MalformedError
+from ludoteca.core.protocol import CHANCE, State
+from ludoteca.core.table import sample_chance
+from ludoteca.record import Record, save
+
+from ..common import add_game_argument, game_from_args, result_line
+
+HELP = """commands:
+  <move>     play a move in the game's notation
+  moves, ?   list the legal moves
+  board      draw the board again
+  undo       take back your last move (and the computer's reply)
+  resign     give up the game
+  help       this text
+  quit       stop now (the record is saved, unfinished)"""
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "play",
+        help="play a game in the terminal against the computer or a person",
+        description="Play GAME in the terminal. Each seat is a person ('human') or a bot spec "
+        "('random', a level such as 'hard', or 'mcts:seconds=1'). The record is saved at the end.",
+    )
+    add_game_argument(p)
+    p.add_argument(
+        "--vs",
+        default="random",
+        metavar="OPPONENT",
+        help="who the other seats are: human, random, or a bot spec (default: random)",
+    )
+    p.add_argument(
+        "--seat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="the seat you take, 1 = first to move (default: 1)",
+    )
+    p.add_argument(
+        "--seats",
+        metavar="LIST",
+        help="every seat, comma-separated, e.g. human,random,hard (overrides --vs/--seat)",
+    )
+    p.add_argument(
+        "--players", type=int, metavar="N", help="number of players, for games that vary"
+    )
+    p.add_argument("--seed", type=int, help="seed for the set-up, dice and deals (default: random)")
+    p.add_argument(
+        "--record",
+        metavar="PATH",
+        help="where to save the record (default: ludoteca-games/GAME-TIME.json)",
+    )
+    p.add_argument("--no-color", action="store_true", help="never use colour")
+    p.set_defaults(func=run)
+
+
+class TerminalGame:
+    def __init__(self, args) -> None:
+        self.game = game_from_args(args, players=args.players)
+        self.seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+        self.state: State = self.game.new_state(seed=self.seed)
+        n = self.state.num_players
+        if args.seats:
+            roles = [r.strip() for r in args.seats.split(",")]
+            if len(roles) != n:
+                raise MalformedError(
+                    args.seats, f"{self.game.id} has {n} seats here, not {len(roles)}"
+                )
+        else:
+            if not 1 <= args.seat <= n:
+                raise MalformedError(str(args.seat), f"--seat must be between 1 and {n}")
+            roles = [args.vs] * n
+            roles[args.seat - 1] = "human"
+        self.roles = roles
+        self.bots = {
+            i: make_bot(role, seed=self.seed + i) for i, role in enumerate(roles) if role != "human"
+        }
+        self.table_rng = random.Random(self.seed)
+        self.record = Record.begin(self.state, seed=self.seed, players=roles)
+        self.snapshots: list[tuple[State, int, random.Random]] = []
+        self.color = sys.stdout.isatty() and not args.no_color
+        self.path = (
+            Path(args.record)
+            if args.record
+            else Path("ludoteca-games", f"{self.game.id}-{time.strftime('%Y%m%d-%H%M%S')}.json")
+        )
+        if self.color:
+            from rich.console import Console
+
+            self.console = Console(highlight=False)
+
+    # --- output ---------------------------------------------------------------------------
+    def say(self, text: str, markup: bool = False) -> None:
+        if self.color and markup:
+            self.console.print(text)
+        else:
+            print(text, flush=True)
+
+    def draw(self) -> None:
+        self.say(self.game.render_text(self.state, color=self.color), markup=True)
+        scores = self.state.scores()
+        if scores is not None:
+            self.say(
+                "scores: "
+                + ", ".join(f"{self.state.side_name(p)} {s:g}" for p, s in enumerate(scores))
+            )
+
+    def label(self, player: int) -> str:
+        who = "you" if self.roles[player] == "human" and len(self.bots) else self.roles[player]
+        return f"{self.state.side_name(player)} ({who})"
+
+    # --- the loop -------------------------------------------------------------------------
+    def play_move(self, move, by: str) -> None:
+        text = self.state.move_to_str(move)
+        self.state.play(move)
+        self.record.moves.append(text)
+        self.say(f"{len(self.record.moves):3d}. {by}: {text}")
+        summary = self.state.last_move_summary()
+        if summary:
+            self.say(f"     {summary}")
+
+    def run(self) -> int:
+        g = self.game
+        self.say(
+            f"{g.title} - seed {self.seed}. Seats: "
+            + ", ".join(f"{i + 1} {r}" for i, r in enumerate(self.roles))
+        )
+        if g.move_help:
+            self.say(g.move_help)
+        self.say("Type 'help' for commands.")
+        while not self.state.is_over:
+            player = self.state.to_move
+            if player == CHANCE:
+                self.play_move(sample_chance(self.state, self.table_rng), "chance")
+                continue
+            if player in self.bots:
+                move = self.bots[player].choose(self.state)
+                self.play_move(move, self.label(player))
+                continue
+            outcome = self.human_turn(player)
+            if outcome == "quit":
+                return self.finish(quit=True)
+            if outcome == "resign":
+                self.record.resign(self.state, player)
+                self.say(f"{self.state.side_name(player)} resigned.")
+                self.save()
+                return 0
+        self.draw()
+        self.say(f"game over: {result_line(self.state)}")
+        return self.finish()
+
+    def human_turn(self, player: int) -> str:
+        """Ask until a legal move is played; return "move", "quit" or "resign"."""
+        self.draw()
+        while True:
+            try:
+                line = input(f"{self.label(player)} to move> ").strip()
+            except EOFError:
+                self.say("")
+                return "quit"
+            word = line.lower()
+            if not line:
+                continue
+            if word in ("help", "h"):
+                self.say(HELP)
+            elif word in ("moves", "?", "legal"):
+                self.say(
+                    "  ".join(sorted(self.state.move_to_str(m) for m in self.state.legal_moves()))
+                )
+            elif word == "board":
+                self.draw()
+            elif word == "undo":
+                if self.undo():
+                    self.draw()
+            elif word == "resign":
+                return "resign"
+            elif word in ("quit", "exit"):
+                return "quit"
+            else:
+                snapshot = (self.state.clone(), len(self.record.moves), _copy_rng(self.table_rng))
+                try:
+                    self.play_move(line, self.label(player))
+                except GameError as exc:
+                    self.say(f"  {exc}. Type 'moves' for the legal moves.")
+                    continue
+                self.snapshots.append(snapshot)
+                return "move"
+
+    def undo(self) -> bool:
+        if not self.snapshots:
+            self.say("  nothing to undo")
+            return False
+        if not self.bots:
+            self.say("  undo is for games against the computer")
+            return False
+        state, count, rng = self.snapshots.pop()
+        self.state, self.table_rng = state, rng
+        del self.record.moves[count:]
+        self.say("  taken back")
+        return True
+
+    def save(self) -> None:
+        path = save(self.record, self.path)
+        self.say(f"record saved to {path} (replay it with: ludoteca replay {path})")
+
+    def finish(self, quit: bool = False) -> int:
+        if quit:
+            self.say("game stopped before the end.")
+        else:
+            self.record.finish(self.state)
+        self.save()
+        return 0
+
+
+def _copy_rng(rng: random.Random) -> random.Random:
+    copy = random.Random()
+    copy.setstate(rng.getstate())
+    return copy
+
+
+def run(args) -> int:
+    return TerminalGame(args).run()

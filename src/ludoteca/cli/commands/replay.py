@@ -1,0 +1,48 @@
+"""``ludoteca replay RECORD``: verify a game record move by move and print the game."""
+
+from __future__ import annotations
+
+from ludoteca.record import load, replay, start_state
+
+from ..common import mover_name, result_line
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "replay",
+        help="verify a game record and print it move by move",
+        description="Replay RECORD (a JSON game record) through the engine, checking every move "
+        "and the stored result, and print the game move by move. A record with an illegal "
+        "move is refused with the move number and the reason (exit status 2).",
+    )
+    p.add_argument("record", metavar="RECORD", help="path of a .json game record")
+    p.add_argument("--boards", action="store_true", help="draw the board after every move")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    record = load(args.record)
+    first = start_state(record)
+    game = first.game
+    players = ", ".join(record.players) or "unnamed players"
+    print(f"{game.title} ({game.id}, rules {record.rules_version}) - {players}")
+    print(f"start: {first.position()}")
+    movers: list[str] = []
+
+    def on_move(number: int, text: str, state) -> None:
+        print(f"{number:4d}. {movers[-1]:<10} {text}")
+        if args.boards:
+            print(game.render_text(state))
+        movers.append(mover_name(state))
+
+    movers.append(mover_name(first))
+    state = replay(record, on_move=on_move)
+    print(f"final: {state.position()}")
+    if state.is_over:
+        print(f"result: {result_line(state)}")
+    elif record.result and record.result.get("over"):
+        print(f"result: {record.result.get('reason') or 'ended'}")
+    else:
+        print("the game is not finished")
+    print(f"verified: {len(record.moves)} moves")
+    return 0

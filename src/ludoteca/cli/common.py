@@ -1,0 +1,80 @@
+"""Pieces the sub-commands share: finding a game with its options, reading a position."""
+
+from __future__ import annotations
+
+import argparse
+
+from ludoteca.core.errors import MalformedError
+from ludoteca.core.protocol import CHANCE, TERMINAL, Game, State
+from ludoteca.core.registry import get, names
+
+
+def add_game_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("game", metavar="GAME", help=f"one of: {', '.join(names())}")
+    parser.add_argument(
+        "--option",
+        "-o",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="a game option, e.g. -o players=3 for Hexagone (repeatable)",
+    )
+
+
+def parse_options(pairs: list[str]) -> dict[str, str | int]:
+    options: dict[str, str | int] = {}
+    for pair in pairs:
+        key, eq, value = pair.partition("=")
+        if not eq or not key.strip():
+            raise MalformedError(pair, "a game option is written KEY=VALUE")
+        options[key.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
+    return options
+
+
+def game_from_args(args: argparse.Namespace, **extra: object) -> Game:
+    options = parse_options(args.option)
+    options.update({k: v for k, v in extra.items() if v is not None})
+    return get(args.game, **options)
+
+
+def mover_name(state: State) -> str:
+    if state.to_move == CHANCE:
+        return "chance"
+    if state.to_move == TERMINAL:
+        return "nobody (the game is over)"
+    return state.side_name(state.to_move)
+
+
+def winner_json(state: State) -> str | list[str] | None:
+    """``null`` while playing, ``"draw"``, one side's name, or the list for a shared win."""
+    result = state.result
+    if result is None:
+        return None
+    if result.draw:
+        return "draw"
+    sides = [state.side_name(p) for p in result.winners]
+    return sides[0] if len(sides) == 1 else sides
+
+
+def result_line(state: State) -> str:
+    result = state.result
+    if result is None:
+        return "the game is not over"
+    if result.draw:
+        text = "draw"
+    else:
+        text = (
+            " and ".join(state.side_name(p) for p in result.winners)
+            + " win"
+            + ("s" if len(result.winners) == 1 else "")
+        )
+    if result.scores is not None:
+        scores = ", ".join(f"{state.side_name(p)} {_num(s)}" for p, s in enumerate(result.scores))
+        text += f" ({scores})"
+    if result.reason:
+        text += f": {result.reason}"
+    return text
+
+
+def _num(x: float) -> str:
+    return str(int(x)) if float(x).is_integer() else f"{x:g}"
