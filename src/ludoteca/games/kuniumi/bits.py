@@ -1,0 +1,321 @@
+"""Kuniumi's hot bitboard functions, written once as plain functions over integers.
+
+The engine calls them as ordinary Python; :mod:`.kernel` compiles these very functions with
+numba (same code objects, see :func:`.kernel.compiled`), so the rules that matter for speed
+have one source of truth. That is why the code below keeps to what both worlds agree on:
+non-negative integers that stay well inside 63 bits (every board is masked to 36 bits, the
+random generator to 32), module-level integer constants, no Python objects, and no calls
+except to other functions of this module.
+
+Board layout: bit ``6 * rank + file`` with rank 0 = rank 1 and file 0 = file ``a``; so bit 0
+is a1, bit 5 is f1 and bit 35 is f6. A side's board holds its tokens *and* its God, because a
+God belongs to the group of its own tokens it touches.
+
+Actions (a fixed integer action space, handy for learning adapters):
+``kind * 36 + square`` places a setup piece (kinds: 0 Earth God, 1 Sea God, 2 Land token,
+3 Sea token); ``CHOOSE + side`` is the second player's choice (0 land, 1 sea);
+``MOVE + 36 * origin + destination`` moves the God of the side to move.
+"""
+
+from __future__ import annotations
+
+SQUARES = 36
+FULL = (1 << 36) - 1
+FILE_A = 0x041041041  # bits 0, 6, ..., 30
+FILE_F = FILE_A << 5
+RANK_1 = 0x3F
+NOT_A = FULL & ~FILE_A
+NOT_F = FULL & ~FILE_F
+NOT_AB = FULL & ~(FILE_A | (FILE_A << 1))
+NOT_ABCD = FULL & ~(FILE_A | (FILE_A << 1) | (FILE_A << 2) | (FILE_A << 3))
+
+LAND = 0
+SEA = 1
+NO_SIDE = -1
+
+# phases, as the position text names them
+SETUP = 0
+CHOOSE_PHASE = 1
+PLAY = 2
+
+# setup piece kinds, and the fixed placement order (rules: E, S, l, l, s, s)
+EARTH_GOD = 0
+SEA_GOD = 1
+LAND_TOKEN = 2
+SEA_TOKEN = 3
+SETUP_PIECES = 6
+
+# action space
+CHOOSE = 4 * SQUARES  # 144: choose land, 145: choose sea
+MOVE = CHOOSE + 2  # 146 + 36 * origin + destination
+NUM_ACTIONS = MOVE + SQUARES * SQUARES
+
+# outcome codes of :func:`outcome` (by side) and :func:`playout` (by player)
+NOT_OVER = -2
+DRAW = -1
+
+MASK32 = 0xFFFFFFFF
+
+
+# --- geometry ---------------------------------------------------------------------------------
+def neighbours(x: int) -> int:
+    """Every square orthogonally adjacent to a square of ``x`` (edges do not wrap)."""
+    return ((x & NOT_F) << 1) | ((x & NOT_A) >> 1) | ((x << 6) & FULL) | (x >> 6)
+
+
+def fill(seed: int, within: int) -> int:
+    """The squares of ``within`` orthogonally connected (inside ``within``) to ``seed``."""
+    f = seed & within
+    while True:
+        g = f | (neighbours(f) & within)
+        if g == f:
+            return f
+        f = g
+
+
+def popcount(x: int) -> int:
+    """Number of set bits of a board (36 bits): SWAR, exact for both ints and int64."""
+    x = x - ((x >> 1) & 0x555555555555)
+    x = (x & 0x333333333333) + ((x >> 2) & 0x333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F
+    x = x + (x >> 8)
+    x = x + (x >> 16)
+    x = x + (x >> 32)
+    return x & 0x7F
+
+
+def square_of(bit: int) -> int:
+    """Index of the lowest set bit (``bit`` is usually a single square)."""
+    return popcount((bit & -bit) - 1)
+
+
+def nth_square(x: int, k: int) -> int:
+    """The bit of the ``k``-th (from 0, lowest first) set square of ``x``."""
+    while k > 0:
+        x &= x - 1
+        k -= 1
+    return x & -x
+
+
+def lines_of(group: int) -> int:
+    """Every square in a row or a column holding a square of ``group``.
+
+    Rows: smear each row's bits down to file a, then multiply that file-a bit back across the
+    row. Columns: smear down to rank 1, then multiply across the column. No carries occur,
+    because the bits being multiplied are six apart.
+    """
+    r = group | ((group & NOT_A) >> 1)
+    r = r | ((r & NOT_AB) >> 2)
+    r = r | ((r & NOT_ABCD) >> 4)
+    rows = (r & FILE_A) * RANK_1
+    c = group | (group >> 6)
+    c = c | (c >> 12)
+    c = c | (c >> 24)
+    cols = (c & RANK_1) * FILE_A
+    return rows | cols
+
+
+# --- groups -----------------------------------------------------------------------------------
+def closed_pieces(mine: int, empty: int) -> int:
+    """The pieces of ``mine`` that lie in closed groups: groups touching no empty square."""
+    return mine & ~fill(neighbours(empty) & mine, mine)
+
+
+def largest_group(x: int) -> int:
+    """The size of the largest connected group within ``x`` (0 for an empty board)."""
+    best = 0
+    while x:
+        g = fill(x & -x, x)
+        n = popcount(g)
+        if n > best:
+            best = n
+        x &= ~g
+    return best
+
+
+def outcome(land: int, sea: int) -> int:
+    """Who a board's closed groups make the winner: ``LAND``, ``SEA``, ``DRAW``, or ``NOT_OVER``.
+
+    One side with closed groups wins; with both, the larger largest closed group wins and
+    equal sizes draw (rules, **Decision**).
+    """
+    empty = FULL & ~(land | sea)
+    cl = closed_pieces(land, empty)
+    cs = closed_pieces(sea, empty)
+    if cl == 0 and cs == 0:
+        return NOT_OVER
+    if cs == 0:
+        return LAND
+    if cl == 0:
+        return SEA
+    gl = largest_group(cl)
+    gs = largest_group(cs)
+    if gl > gs:
+        return LAND
+    if gs > gl:
+        return SEA
+    return DRAW
+
+
+# --- setup and moves --------------------------------------------------------------------------
+def setup_kind(placed: int) -> int:
+    """The kind of the next setup piece after ``placed`` pieces (order E, S, l, l, s, s)."""
+    if placed == 0:
+        return EARTH_GOD
+    if placed == 1:
+        return SEA_GOD
+    if placed < 4:
+        return LAND_TOKEN
+    return SEA_TOKEN
+
+
+def kind_side(kind: int) -> int:
+    """The side a setup piece kind belongs to: kinds alternate land (even), sea (odd)."""
+    return kind % 2
+
+
+def setup_targets(land: int, sea: int, kind: int) -> int:
+    """Squares where the setup piece ``kind`` may go: empty, and leaving no closed group.
+
+    Set-up boards never hold a closed group (the ban itself sees to it), so a piece put on a
+    square with no occupied neighbour touches no group and has free neighbours of its own:
+    such squares are always allowed, and only the squares next to pieces are tried.
+    """
+    occupied = land | sea
+    empty = FULL & ~occupied
+    side = kind_side(kind)
+    targets = empty & ~neighbours(occupied)
+    e = empty & neighbours(occupied)
+    while e:
+        b = e & -e
+        e &= e - 1
+        rest = empty & ~b
+        nl = land
+        ns = sea
+        if side == LAND:
+            nl = land | b
+        else:
+            ns = sea | b
+        if closed_pieces(nl, rest) == 0 and closed_pieces(ns, rest) == 0:
+            targets |= b
+    return targets
+
+
+def god_targets(god: int, mine: int, occupied: int) -> int:
+    """Free squares in a row or column of the God's whole group (lines are not blocked)."""
+    return lines_of(fill(god, mine)) & ~occupied & FULL
+
+
+# --- a seeded random generator both worlds compute identically --------------------------------
+def rng_next(s: int) -> int:
+    """xorshift32: the next state (never 0 when seeded with a non-zero value)."""
+    s ^= (s << 13) & MASK32
+    s ^= s >> 17
+    s ^= (s << 5) & MASK32
+    return s
+
+
+def rng_seed(seed: int) -> int:
+    """A valid generator state from any integer seed."""
+    s = seed & MASK32
+    if s == 0:
+        s = 0x9E3779B9
+    return rng_next(rng_next(s))
+
+
+def pick_index(s: int, n: int) -> int:
+    """An index in ``range(n)`` from generator state ``s``, using its high bits."""
+    return (s * n) >> 32
+
+
+# --- one random game --------------------------------------------------------------------------
+def playout(
+    land: int,
+    sea: int,
+    earth_god: int,
+    sea_god: int,
+    phase: int,
+    first: int,
+    side: int,
+    s: int,
+    trace,
+) -> tuple[int, int, int]:
+    """Play uniform random moves to the end from the given position.
+
+    The policy is that of the C speed limit: uniform over legal setup placements, over the
+    two sides at the choice, and over God destinations. ``first`` is the first player's side
+    (ignored before the choice), ``side`` the side to move in play; gods are single-bit
+    boards (0 while not yet placed). Each action is written to ``trace`` (an int64 array of
+    at least 40 entries). Returns ``(winner, plies, s)``: the winning *player* (0 first,
+    1 second) or ``DRAW``, the number of actions played, and the generator state after.
+    """
+    plies = 0
+    if phase == SETUP:
+        placed = popcount(land | sea)
+        while placed < SETUP_PIECES:
+            kind = setup_kind(placed)
+            targets = setup_targets(land, sea, kind)
+            if targets == 0:  # cannot happen on a 6x6 board; the rule says: no move loses
+                return 1, plies, s
+            s = rng_next(s)
+            b = nth_square(targets, pick_index(s, popcount(targets)))
+            if kind_side(kind) == LAND:
+                land |= b
+            else:
+                sea |= b
+            if kind == EARTH_GOD:
+                earth_god = b
+            elif kind == SEA_GOD:
+                sea_god = b
+            trace[plies] = kind * SQUARES + square_of(b)
+            plies += 1
+            placed += 1
+        phase = CHOOSE_PHASE
+    if phase == CHOOSE_PHASE:
+        s = rng_next(s)
+        chosen = pick_index(s, 2)
+        trace[plies] = CHOOSE + chosen
+        plies += 1
+        first = 1 - chosen
+        side = first
+    while True:
+        occupied = land | sea
+        if side == LAND:
+            god = earth_god
+            mine = land
+        else:
+            god = sea_god
+            mine = sea
+        targets = god_targets(god, mine, occupied)
+        if targets == 0:  # the player to move has no legal move: that player loses
+            if side == first:
+                return 1, plies, s
+            return 0, plies, s
+        s = rng_next(s)
+        to = nth_square(targets, pick_index(s, popcount(targets)))
+        trace[plies] = MOVE + SQUARES * square_of(god) + square_of(to)
+        plies += 1
+        if side == LAND:
+            land |= to
+            earth_god = to
+        else:
+            sea |= to
+            sea_god = to
+        won = outcome(land, sea)
+        if won != NOT_OVER:
+            if won == DRAW:
+                return DRAW, plies, s
+            if won == first:
+                return 0, plies, s
+            return 1, plies, s
+        side = 1 - side
+
+
+def run_games(s: int, count: int, trace) -> tuple[int, int]:
+    """Play ``count`` random complete games from the empty board; ``(plies, s)``."""
+    plies = 0
+    for _ in range(count):
+        result = playout(0, 0, 0, 0, SETUP, NO_SIDE, NO_SIDE, s, trace)
+        plies += result[1]
+        s = result[2]
+    return plies, s

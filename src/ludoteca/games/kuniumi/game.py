@@ -1,0 +1,61 @@
+"""The Kuniumi game object: what the registry, the CLI and the web club see."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any, ClassVar
+
+from ludoteca.core.errors import MalformedError
+from ludoteca.core.protocol import Game, State
+
+from .bits import NUM_ACTIONS, SETUP_PIECES
+from .notation import MOVE_HELP
+from .state import KuniumiState, parse_position
+
+START_POSITION = "6/6/6/6/6/6 setup"
+
+
+class Kuniumi(Game):
+    """Kuniumi by Ignazio Panades: two Gods race to enclose a group of land or sea."""
+
+    id: ClassVar[str] = "kuniumi"
+    title: ClassVar[str] = "Kuniumi"
+    rules_version: ClassVar[str] = "1"
+    min_players: ClassVar[int] = 2
+    max_players: ClassVar[int] = 2
+    has_chance: ClassVar[bool] = False
+    max_game_length: ClassVar[int] = SETUP_PIECES + 1 + (34 - 4)
+    """Six placements, the choice, then one God move per remaining token (30)."""
+    move_help: ClassVar[str] = MOVE_HELP
+    num_actions: ClassVar[int] = NUM_ACTIONS
+    """Size of the fixed integer action space (see :mod:`.bits`)."""
+
+    def __init__(self, **options: Any) -> None:
+        unknown = set(options) - {"players"}
+        if unknown:
+            raise MalformedError(sorted(unknown), "Kuniumi has no options")
+        if options.get("players", 2) != 2:
+            raise MalformedError(options["players"], "Kuniumi is a game for 2 players")
+        super().__init__(**options)
+
+    def new_state(self, seed: int | None = None) -> KuniumiState:
+        """The empty board: the set-up has no chance, so ``seed`` changes nothing."""
+        return KuniumiState(self)
+
+    def from_position(self, text: str) -> KuniumiState:
+        return parse_position(self, text)
+
+    def render_text(self, state: State, *, color: bool = False) -> str:
+        from .render import render_text
+
+        return render_text(state, color=color)
+
+    def render_svg(self, state: State, *, highlight: Sequence[Any] = ()) -> str:
+        from .render import render_svg
+
+        return render_svg(state, highlight=highlight)
+
+    def playout_kernel(self):
+        from .kernel import playout_kernel
+
+        return playout_kernel

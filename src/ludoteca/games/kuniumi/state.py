@@ -1,0 +1,522 @@
+"""The Kuniumi engine: one position, its legal moves, and the end of the game.
+
+Player 0 is the first player (who places the set-up and moves first), player 1 the second
+player (who chooses a side). The rules that are hot in search (groups, closures, God lines,
+set-up bans) are the functions of :mod:`.bits`, shared with the compiled kernel; this module
+adds phases, validation with reasons, notation, results and undo.
+"""
+
+from __future__ import annotations
+
+from numbers import Integral
+from typing import TYPE_CHECKING
+
+from ludoteca.core.errors import IllegalMoveError, IllegalPositionError, MalformedError
+from ludoteca.core.protocol import TERMINAL, Result, State
+
+from . import bits, notation
+from .bits import (
+    CHOOSE,
+    CHOOSE_PHASE,
+    DRAW,
+    EARTH_GOD,
+    FULL,
+    LAND,
+    MOVE,
+    NO_SIDE,
+    NOT_OVER,
+    NUM_ACTIONS,
+    PLAY,
+    SEA,
+    SEA_GOD,
+    SETUP,
+    SETUP_PIECES,
+    SQUARES,
+)
+from .notation import PIECE_LETTERS, PIECE_NAMES, SIDE_NAMES, square_name
+
+if TYPE_CHECKING:
+    from .game import Kuniumi
+
+SETUP_ORDER = "ESllss"
+"""The fixed set-up order (rules, **Decision**)."""
+
+
+def _chunk_table(offset: int) -> tuple[tuple[int, ...], ...]:
+    return tuple(tuple(offset + i for i in range(12) if c >> i & 1) for c in range(4096))
+
+
+_LOW, _MID, _HIGH = _chunk_table(0), _chunk_table(12), _chunk_table(24)
+
+
+def squares_of(board: int) -> tuple[int, ...]:
+    """The square indices of a board, lowest first (three table look-ups of 12 bits)."""
+    return _LOW[board & 0xFFF] + _MID[(board >> 12) & 0xFFF] + _HIGH[board >> 24]
+
+
+class KuniumiState(State):
+    """A Kuniumi position, changed in place by :meth:`play`; :meth:`undo` takes moves back.
+
+    ``land`` and ``sea`` are 36-bit boards of each side's pieces, its God included;
+    ``earth_god`` and ``sea_god`` are single-bit boards (0 before they are placed);
+    ``first`` is the first player's side once chosen (else ``NO_SIDE``) and ``side`` the side
+    to move in play.
+    """
+
+    __slots__ = (
+        "game",
+        "land",
+        "sea",
+        "earth_god",
+        "sea_god",
+        "phase",
+        "first",
+        "side",
+        "_result",
+        "_targets",
+        "_history",
+        "_summary",
+    )
+
+    def __init__(
+        self,
+        game: Kuniumi,
+        land: int = 0,
+        sea: int = 0,
+        earth_god: int = 0,
+        sea_god: int = 0,
+        phase: int = SETUP,
+        first: int = NO_SIDE,
+        side: int = NO_SIDE,
+    ) -> None:
+        self.game = game
+        self.land = land
+        self.sea = sea
+        self.earth_god = earth_god
+        self.sea_god = sea_god
+        self.phase = phase
+        self.first = first
+        self.side = side
+        self._history: list[tuple] = []
+        self._summary: str | None = None
+        self._settle()
+
+    # --- whose turn ---------------------------------------------------------------------------
+    def player_of(self, side: int) -> int:
+        """The player (0 first, 1 second) playing ``side`` once the sides are chosen."""
+        return 0 if side == self.first else 1
+
+    @property
+    def to_move(self) -> int:
+        if self._result is not None:
+            return TERMINAL
+        if self.phase == SETUP:
+            return 0
+        if self.phase == CHOOSE_PHASE:
+            return 1
+        return self.player_of(self.side)
+
+    def side_name(self, player: int) -> str:
+        if self.first == NO_SIDE:
+            return ("first", "second")[player]
+        return SIDE_NAMES[self.first if player == 0 else 1 - self.first]
+
+    @property
+    def is_over(self) -> bool:
+        return self._result is not None
+
+    @property
+    def result(self) -> Result | None:
+        return self._result
+
+    @property
+    def next_setup_kind(self) -> int | None:
+        """The kind of the next set-up piece (0 E, 1 S, 2 l, 3 s), or ``None`` after the set-up."""
+        if self.phase != SETUP:
+            return None
+        return bits.setup_kind(bits.popcount(self.land | self.sea))
+
+    # --- the end of the game --------------------------------------------------------------------
+    def _settle(self) -> None:
+        """Work out the legal targets and whether the game is over, after any change."""
+        self._result = None
+        self._targets = 0
+        if self.phase == SETUP:
+            kind = bits.setup_kind(bits.popcount(self.land | self.sea))
+            self._targets = bits.setup_targets(self.land, self.sea, kind)
+            if not self._targets:  # impossible on this board, but the rule is clear
+                self._result = Result((1,), 2, reason="the first player has no legal placement")
+            return
+        if self.phase == CHOOSE_PHASE:
+            return
+        won = bits.outcome(self.land, self.sea)
+        if won != NOT_OVER:
+            self._result = self._closure_result(won)
+            return
+        self._targets = bits.god_targets(self._god(), self._mine(), self.land | self.sea)
+        if not self._targets:
+            loser = self.player_of(self.side)
+            self._result = Result(
+                (1 - loser,), 2, reason=f"{SIDE_NAMES[self.side]} has no legal move"
+            )
+
+    def _closure_result(self, won: int) -> Result:
+        empty = FULL & ~(self.land | self.sea)
+        sizes = [
+            bits.largest_group(bits.closed_pieces(self.land, empty)),
+            bits.largest_group(bits.closed_pieces(self.sea, empty)),
+        ]
+        if won == DRAW:
+            return Result(
+                (), 2, reason=f"both sides closed groups of {sizes[LAND]}: equal sizes draw"
+            )
+        name = SIDE_NAMES[won]
+        if sizes[1 - won]:
+            reason = (
+                f"both sides closed groups; {name}'s largest ({sizes[won]}) beats "
+                f"{SIDE_NAMES[1 - won]}'s ({sizes[1 - won]})"
+            )
+        else:
+            reason = f"{name} closed a group of {sizes[won]}"
+        return Result((self.player_of(won),), 2, reason=reason)
+
+    def _god(self) -> int:
+        return self.earth_god if self.side == LAND else self.sea_god
+
+    def _mine(self) -> int:
+        return self.land if self.side == LAND else self.sea
+
+    # --- moves ---------------------------------------------------------------------------------
+    def legal_moves(self) -> list[int]:
+        if self._result is not None:
+            return []
+        if self.phase == SETUP:
+            base = self.next_setup_kind * SQUARES
+            return [base + sq for sq in squares_of(self._targets)]
+        if self.phase == CHOOSE_PHASE:
+            return [CHOOSE + LAND, CHOOSE + SEA]
+        base = MOVE + SQUARES * bits.square_of(self._god())
+        return [base + sq for sq in squares_of(self._targets)]
+
+    def move_to_str(self, move: int | str) -> str:
+        """Binding notation of a move; notation text is accepted too and comes back canonical."""
+        if isinstance(move, str):
+            return notation.move_to_str(notation.str_to_move(move))
+        return notation.move_to_str(self._action(move))
+
+    def str_to_move(self, text: str) -> int:
+        return notation.str_to_move(text)
+
+    @staticmethod
+    def _action(move: object) -> int:
+        if isinstance(move, bool) or not isinstance(move, Integral):
+            raise MalformedError(move, "a Kuniumi move is notation text or an action number")
+        if not 0 <= move < NUM_ACTIONS:
+            raise MalformedError(move, f"action numbers run from 0 to {NUM_ACTIONS - 1}")
+        return int(move)
+
+    def play(self, move: int | str) -> None:
+        if isinstance(move, str):
+            text = move
+            action = notation.str_to_move(move)
+        else:
+            action = self._action(move)
+            text = None  # written out only if the move is refused
+        self._check(action, text)
+        self._apply(action)
+
+    def _check(self, action: int, text: str | None) -> None:
+        """Raise :class:`IllegalMoveError` naming the rule, unless ``action`` is legal here."""
+        if text is None:
+            if self._result is None and self._fast_legal(action):
+                return
+            text = notation.move_to_str(action)
+        if self._result is not None:
+            raise IllegalMoveError(text, "the game is over")
+        if self.phase == SETUP:
+            if action >= CHOOSE:
+                raise IllegalMoveError(
+                    text, "the first player is placing the set-up: place a piece, like E@c3"
+                )
+            kind, square = divmod(action, SQUARES)
+            wanted = self.next_setup_kind
+            if kind != wanted:
+                raise IllegalMoveError(
+                    text,
+                    f"the next set-up piece is the {PIECE_NAMES[wanted]} "
+                    f"({PIECE_LETTERS[wanted]}): the order is E, S, l, l, s, s",
+                )
+            bit = 1 << square
+            if (self.land | self.sea) & bit:
+                raise IllegalMoveError(text, f"{square_name(square)} is occupied")
+            if not self._targets & bit:
+                raise IllegalMoveError(
+                    text, "it would leave a closed group, which the set-up may not do"
+                )
+            return
+        if self.phase == CHOOSE_PHASE:
+            if not CHOOSE <= action < MOVE:
+                raise IllegalMoveError(
+                    text, "the second player now chooses a side: 'choose land' or 'choose sea'"
+                )
+            return
+        if action < MOVE:
+            raise IllegalMoveError(
+                text, "the set-up and the choice are over: move your God, like c3-c6"
+            )
+        origin, dest = divmod(action - MOVE, SQUARES)
+        name = SIDE_NAMES[self.side]
+        god_square = bits.square_of(self._god())
+        if origin != god_square:
+            raise IllegalMoveError(
+                text,
+                f"{name} is to move and the {name} God is on {square_name(god_square)}, "
+                f"not on {square_name(origin)}",
+            )
+        if dest == origin:
+            raise IllegalMoveError(text, "the God must move; it cannot stay")
+        if (self.land | self.sea) & (1 << dest):
+            raise IllegalMoveError(text, f"{square_name(dest)} is occupied")
+        if not self._targets & (1 << dest):
+            raise IllegalMoveError(
+                text,
+                f"{square_name(dest)} is not in a row or column of the {name} God's group",
+            )
+
+    def _fast_legal(self, action: int) -> bool:
+        """The common case quickly: is ``action`` one of the legal moves?"""
+        if self.phase == CHOOSE_PHASE:
+            return CHOOSE <= action < MOVE
+        if self.phase == SETUP:
+            kind, square = divmod(action, SQUARES)
+            return kind == self.next_setup_kind and bool(self._targets >> square & 1)
+        if action < MOVE:
+            return False
+        origin, dest = divmod(action - MOVE, SQUARES)
+        return (1 << origin) == self._god() and bool(self._targets >> dest & 1)
+
+    def _apply(self, action: int) -> None:
+        """Play a legal action (unchecked: callers check first)."""
+        self._history.append(
+            (
+                self.land,
+                self.sea,
+                self.earth_god,
+                self.sea_god,
+                self.phase,
+                self.first,
+                self.side,
+                self._summary,
+            )
+        )
+        if action < CHOOSE:
+            kind, square = divmod(action, SQUARES)
+            bit = 1 << square
+            if bits.kind_side(kind) == LAND:
+                self.land |= bit
+            else:
+                self.sea |= bit
+            if kind == EARTH_GOD:
+                self.earth_god = bit
+            elif kind == SEA_GOD:
+                self.sea_god = bit
+            if bits.popcount(self.land | self.sea) == SETUP_PIECES:
+                self.phase = CHOOSE_PHASE
+            self._summary = f"{PIECE_NAMES[kind]} placed on {square_name(square)}"
+        elif action < MOVE:
+            chosen = action - CHOOSE
+            self.first = 1 - chosen
+            self.side = self.first
+            self.phase = PLAY
+            self._summary = (
+                f"the second player chose {SIDE_NAMES[chosen]}; "
+                f"the first player plays {SIDE_NAMES[self.first]} and moves first"
+            )
+        else:
+            origin, dest = divmod(action - MOVE, SQUARES)
+            bit = 1 << dest
+            name = SIDE_NAMES[self.side]
+            if self.side == LAND:
+                self.land |= bit
+                self.earth_god = bit
+            else:
+                self.sea |= bit
+                self.sea_god = bit
+            self.side = 1 - self.side
+            self._summary = (
+                f"{name} God {square_name(origin)}-{square_name(dest)}, "
+                f"{name} token left on {square_name(origin)}"
+            )
+        self._settle()
+        if self._result is not None and self.phase == PLAY:
+            self._summary += f"; {self._result.reason}"
+
+    def undo(self) -> None:
+        """Take back the last move played on this state (or on the state it was cloned from)."""
+        if not self._history:
+            raise IllegalMoveError("undo", "no move to take back")
+        (
+            self.land,
+            self.sea,
+            self.earth_god,
+            self.sea_god,
+            self.phase,
+            self.first,
+            self.side,
+            self._summary,
+        ) = self._history.pop()
+        self._settle()
+
+    def clone(self) -> KuniumiState:
+        other = KuniumiState.__new__(KuniumiState)
+        other.game = self.game
+        other.land = self.land
+        other.sea = self.sea
+        other.earth_god = self.earth_god
+        other.sea_god = self.sea_god
+        other.phase = self.phase
+        other.first = self.first
+        other.side = self.side
+        other._result = self._result
+        other._targets = self._targets
+        other._history = list(self._history)
+        other._summary = self._summary
+        return other
+
+    def last_move_summary(self) -> str | None:
+        return self._summary
+
+    # --- fast random playouts --------------------------------------------------------------------
+    def fast_playout(self, rng) -> tuple[float, ...]:
+        """Payoffs of one uniform random playout by the compiled kernel (state unchanged).
+
+        The kernel's generator is seeded from ``rng``, so a seeded caller stays deterministic.
+        """
+        if self._result is not None:
+            return self._result.payoffs()
+        from .kernel import compiled, new_trace
+
+        k = compiled()
+        winner, _, _ = k.playout(
+            self.land,
+            self.sea,
+            self.earth_god,
+            self.sea_god,
+            self.phase,
+            self.first,
+            self.side,
+            k.rng_seed(rng.getrandbits(32)),
+            new_trace(),
+        )
+        if winner == DRAW:
+            return (0.5, 0.5)
+        return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
+
+    # --- position text ---------------------------------------------------------------------------
+    def position(self) -> str:
+        rows = notation.board_to_rows(self.land, self.sea, self.earth_god, self.sea_god)
+        phase = notation.PHASE_NAMES[self.phase]
+        if self.phase != PLAY:
+            return f"{rows} {phase}"
+        return f"{rows} play {SIDE_NAMES[self.side]} {SIDE_NAMES[self.first]}"
+
+
+def parse_position(game: Kuniumi, text: str) -> KuniumiState:
+    """A state from binding position text.
+
+    ``MalformedError`` when the text does not parse; ``IllegalPositionError`` when it parses
+    but no game played by the rules reaches it.
+    """
+    if not isinstance(text, str):
+        raise MalformedError(text, "a Kuniumi position is text")
+    fields = text.split()
+    if len(fields) < 2:
+        raise MalformedError(text, "a position is '<rows> <phase> [<to-move> <first>]'")
+    phase_name = fields[1].lower()
+    if phase_name not in notation.PHASE_NAMES:
+        raise MalformedError(text, f"phase {fields[1]!r} is not setup, choose or play")
+    phase = notation.PHASE_NAMES.index(phase_name)
+    wanted_fields = 4 if phase == PLAY else 2
+    if len(fields) != wanted_fields:
+        if phase == PLAY:
+            reason = "a play position ends with the side to move and the first player's side"
+        else:
+            reason = f"a {phase_name} position has just the board and the phase"
+        raise MalformedError(text, f"{reason} ({len(fields)} fields given)")
+    boards, counts = notation.parse_rows(fields[0], text)
+    side = first = NO_SIDE
+    if phase == PLAY:
+        for field, what in ((fields[2], "side to move"), (fields[3], "first player's side")):
+            if field.lower() not in SIDE_NAMES:
+                raise MalformedError(text, f"the {what} is land or sea, not {field!r}")
+        side = SIDE_NAMES.index(fields[2].lower())
+        first = SIDE_NAMES.index(fields[3].lower())
+
+    land = boards["E"] | boards["l"]
+    sea = boards["S"] | boards["s"]
+    _check_counts(text, phase, counts, side, first)
+    if phase != PLAY and bits.outcome(land, sea) != NOT_OVER:
+        raise IllegalPositionError(
+            text, "the board holds a closed group, which is only possible in play (and ends it)"
+        )
+    return KuniumiState(game, land, sea, boards["E"], boards["S"], phase, first, side)
+
+
+def _check_counts(text: str, phase: int, counts: dict[str, int], side: int, first: int) -> None:
+    """Refuse piece counts no game reaches: god counts, the set-up order, the turn order."""
+    for god, name in (("E", "Earth God"), ("S", "Sea God")):
+        if counts[god] > 1:
+            raise IllegalPositionError(text, f"there is one {name}, the board has {counts[god]}")
+    for token, name in (("l", "Land"), ("s", "Sea")):
+        if counts[token] > 17:
+            raise IllegalPositionError(
+                text, f"a side has 17 {name} tokens, the board has {counts[token]}"
+            )
+    placed = "".join(letter * counts[letter] for letter in "ESls")
+    if phase == SETUP:
+        if placed == SETUP_ORDER:
+            raise IllegalPositionError(
+                text, "all six set-up pieces are down: the phase is choose, not setup"
+            )
+        if placed != SETUP_ORDER[: len(placed)]:
+            raise IllegalPositionError(
+                text,
+                f"the set-up is placed in the fixed order E, S, l, l, s, s; a board holding "
+                f"{_describe(counts)} does not follow it",
+            )
+        return
+    if phase == CHOOSE_PHASE:
+        if placed != SETUP_ORDER:
+            raise IllegalPositionError(
+                text,
+                f"the choice comes after the whole set-up (E, S, two l, two s); the board "
+                f"holds {_describe(counts)}",
+            )
+        return
+    if counts["E"] != 1 or counts["S"] != 1:
+        raise IllegalPositionError(text, "in play both Gods are on the board")
+    for token, name in (("l", "Land"), ("s", "Sea")):
+        if counts[token] < 2:
+            raise IllegalPositionError(
+                text, f"the set-up put two {name} tokens down; the board has {counts[token]}"
+            )
+    tokens = (counts["l"], counts["s"])
+    ahead = tokens[first] - tokens[1 - first]
+    if ahead not in (0, 1):
+        raise IllegalPositionError(
+            text,
+            f"{SIDE_NAMES[first]} moves first, so it has as many tokens as {SIDE_NAMES[1 - first]} "
+            f"or one more; the board has land {tokens[LAND]}, sea {tokens[SEA]}",
+        )
+    expected = first if ahead == 0 else 1 - first
+    if side != expected:
+        raise IllegalPositionError(
+            text,
+            f"with land {tokens[LAND]} and sea {tokens[SEA]} tokens it is "
+            f"{SIDE_NAMES[expected]} to move, not {SIDE_NAMES[side]}",
+        )
+
+
+def _describe(counts: dict[str, int]) -> str:
+    parts = [f"{counts[k]} {k}" for k in "ESls" if counts[k]]
+    return ", ".join(parts) or "nothing"
