@@ -1,0 +1,54 @@
+"""The Comune game description: makes states, parses positions, offers the hooks."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from ludoteca.core.protocol import Game
+
+from . import bits
+from .notation import parse_position
+from .state import ComuneState
+
+
+class Comune(Game):
+    """Comune by Kanare Kato: two players, 35 pieces each, three angles, one hex board."""
+
+    id = "comune"
+    title = "Comune"
+    rules_version = "1"
+    min_players = 2
+    max_players = 2
+    has_chance = False
+    max_game_length = 124
+    """Each placing turn fills at least one of the 61 cells, so there are at most 61 of
+    them; passes never come two in a row except the pair that ends the game, so there are
+    at most one before each placing turn plus two at the end: 61 + 61 + 2."""
+    move_help = (
+        "A turn: 'pass', one piece 'e5-', or two pieces at different angles 'e5- d4/'.\n"
+        "Angles: - horizontal, / rising, \\ falling (or the letters h, r, f)."
+    )
+
+    def new_state(self, seed: int | None = None) -> ComuneState:
+        """The empty board, Light to move (Comune has no random set-up: ``seed`` is unused)."""
+        return ComuneState(self, bits.new_slots())
+
+    def from_position(self, text: str) -> ComuneState:
+        return ComuneState(self, parse_position(text))
+
+    def render_text(self, state: ComuneState, *, color: bool = False) -> str:  # type: ignore[override]
+        from .render_text import render_text
+
+        return render_text(state, color=color)
+
+    def render_svg(self, state: ComuneState, *, highlight: Sequence[Any] = ()) -> str:  # type: ignore[override]
+        from .render_svg import render_svg
+
+        return render_svg(state, highlight=highlight)
+
+    def playout_kernel(self):
+        """``f(seed, seconds) -> (games, turns)``: compiled random games from the start."""
+        from .kernel import bench
+
+        return bench

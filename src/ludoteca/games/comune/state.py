@@ -1,0 +1,402 @@
+"""A Comune position on the game protocol, plus single-placement stepping for search.
+
+The position is one flat list of ints (see :mod:`.bits` for its slots), so ``clone`` and
+``undo`` are list copies, and the rules arithmetic is the same code the compiled kernel runs.
+
+Two ways to move:
+
+- **whole turns** (the protocol): :meth:`ComuneState.legal_moves` lists each distinct turn
+  once (``pass``, every single placement, every unordered pair at different angles) and
+  :meth:`ComuneState.play` plays one. This is what records, ``perft`` and the CLI speak.
+- **one placement at a time** (for tree search, where two-piece turns would make the
+  branching factor ~10,000): :meth:`ComuneState.legal_placements`,
+  :meth:`ComuneState.place` and :meth:`ComuneState.end_turn`. Between the two placements of a
+  turn the state is *mid-turn* (:attr:`ComuneState.mid_turn`).
+"""
+
+from __future__ import annotations
+
+import random
+
+from ludoteca.core.errors import IllegalMoveError, MalformedError
+from ludoteca.core.protocol import TERMINAL, Move, Result, State
+
+from . import bits
+from .bits import (
+    OCC,
+    OVER,
+    PASSES,
+    PENDING,
+    PIECES,
+    SUPPLY,
+    TO_MOVE,
+    end_turn,
+    is_opening,
+    placement_mask,
+    put,
+)
+from .board import ANGLE_SYMBOLS, CELL_NAMES, NEIGH, cells_of
+from .notation import (
+    PASS,
+    STRIDE,
+    decode_turn,
+    encode_turn,
+    format_position,
+    parse_turn,
+    placement_to_str,
+    turn_to_str,
+)
+
+SIDES = ("light", "dark")
+_TITLES = ("Light", "Dark")
+_PAIRS = ((0, 1), (0, 2), (1, 2))
+
+
+class ComuneState(State):
+    """One Comune position. Players: 0 = Light (moves first), 1 = Dark."""
+
+    __slots__ = ("game", "_s", "_history", "_turn", "_last")
+
+    def __init__(self, game, slots: list[int]) -> None:
+        self.game = game
+        self._s = slots
+        self._history: list[tuple] = []
+        self._turn: list[int] = []  # placement codes of the unfinished turn (stepping)
+        self._last: tuple[int, tuple[int, ...]] | None = None  # (player, codes) of last turn
+
+    # --- whose turn, and what can happen ------------------------------------------------
+    @property
+    def to_move(self) -> int:
+        return TERMINAL if self._s[OVER] else self._s[TO_MOVE]
+
+    @property
+    def is_over(self) -> bool:
+        return bool(self._s[OVER])
+
+    @property
+    def mid_turn(self) -> bool:
+        """True between the first and the second placement of a turn played by :meth:`place`."""
+        return self._s[PENDING] >= 0
+
+    @property
+    def is_opening(self) -> bool:
+        """Light's first turn (empty board, Light to move): one piece at most."""
+        return bool(is_opening(self._s))
+
+    def supply(self, player: int) -> int:
+        """Pieces left in ``player``'s supply (35 minus those on the board)."""
+        return self._s[SUPPLY + player]
+
+    def pieces(self, player: int, angle: int) -> int:
+        """Bitboard of ``player``'s pieces at ``angle`` (bit = cell index of :mod:`.board`)."""
+        return self._s[PIECES + 3 * player + angle]
+
+    def placement_mask(self, player: int, angle: int) -> int:
+        """Bitboard of the cells where ``player`` may place at ``angle`` (ignores whose turn)."""
+        return placement_mask(self._s, player, angle)
+
+    def closed_to_both(self) -> int:
+        """Empty cells where neither player may place at any angle (rulebook Fig. 3)."""
+        s = self._s
+        free = bits.FULL & ~s[OCC]
+        light = s[bits.BLOCKED] & s[bits.BLOCKED + 1] & s[bits.BLOCKED + 2]
+        dark = s[bits.BLOCKED + 3] & s[bits.BLOCKED + 4] & s[bits.BLOCKED + 5]
+        return free & light & dark
+
+    def _codes(self, player: int, angle: int) -> list[int]:
+        return [cell * 3 + angle for cell in cells_of(placement_mask(self._s, player, angle))]
+
+    def legal_moves(self) -> list[Move]:
+        """Every distinct legal turn once: ``pass``, then single placements, then pairs.
+
+        Mid-turn (see :meth:`place`), the turn's possible completions instead: ``pass``
+        (end the turn here) and each second placement of :meth:`legal_placements` as a
+        single-placement value.
+        """
+        s = self._s
+        if s[OVER]:
+            return []
+        player = s[TO_MOVE]
+        if s[PENDING] >= 0:
+            return [PASS] + [1 + code for code in self._second_codes()]
+        per_angle = [self._codes(player, angle) for angle in range(3)]
+        moves = [PASS]
+        for codes in per_angle:
+            moves.extend([1 + code for code in codes])
+        if s[SUPPLY + player] >= 2 and not is_opening(s):
+            for a, b in _PAIRS:
+                highs = [STRIDE * (1 + code) for code in per_angle[b]]
+                if not highs:
+                    continue
+                for code in per_angle[a]:
+                    low = 1 + code
+                    same_cell = STRIDE * (1 + (code // 3) * 3 + b)
+                    moves.extend([low + high for high in highs if high != same_cell])
+        return moves
+
+    def legal_placements(self) -> list[tuple[int, int]]:
+        """Single placements ``(cell index, angle)`` the side to move may make now.
+
+        At the start of a turn: every legal placement (none with an empty supply). Mid-turn:
+        the second placements that keep each two-piece turn reachable by exactly one order
+        of steps, i.e. on another cell at an angle *greater* than the first piece's (so a
+        search places the lower angle first). Empty once the game is over.
+        """
+        s = self._s
+        if s[OVER]:
+            return []
+        if s[PENDING] >= 0:
+            return [(code // 3, code % 3) for code in self._second_codes()]
+        player = s[TO_MOVE]
+        return [
+            (cell, angle)
+            for angle in range(3)
+            for cell in cells_of(placement_mask(s, player, angle))
+        ]
+
+    def _second_codes(self) -> list[int]:
+        """Mid-turn: second placements at an angle above the first piece's (canonical order)."""
+        s = self._s
+        if s[SUPPLY + s[TO_MOVE]] <= 0:
+            return []
+        angles = range(s[PENDING] + 1, 3)
+        return [code for angle in angles for code in self._codes(s[TO_MOVE], angle)]
+
+    # --- playing --------------------------------------------------------------------------
+    def _push(self) -> None:
+        # a tuple: clones share history entries, so an entry must never be mutated
+        self._history.append((tuple(self._s), tuple(self._turn), self._last))
+
+    def undo(self) -> None:
+        """Take back the last :meth:`play`, :meth:`place` or :meth:`end_turn`."""
+        if not self._history:
+            raise IllegalMoveError("undo", "no move to take back")
+        slots, turn, last = self._history.pop()
+        self._s = list(slots)
+        self._turn = list(turn)
+        self._last = last
+
+    def play(self, move: Move | str) -> None:
+        """Play a whole turn (value or notation); checks everything before changing anything."""
+        text = move if isinstance(move, str) else None
+        value = parse_turn(move) if text is not None else move
+        codes = self._check_turn(value, text)
+        s = self._s
+        player = s[TO_MOVE]
+        self._push()
+        if s[PENDING] >= 0:  # completing a turn begun with place()
+            if codes:
+                put(s, player, codes[0] // 3, codes[0] % 3)
+                self._turn.append(codes[0])
+            self._finish_turn(player)
+            return
+        for code in codes:
+            put(s, player, code // 3, code % 3)
+        self._turn = list(codes)
+        self._finish_turn(player)
+
+    def _finish_turn(self, player: int) -> None:
+        placed = tuple(self._turn)
+        end_turn(self._s, bool(placed))
+        self._last = (player, placed)
+        self._turn = []
+
+    def place(self, cell: int, angle: int) -> None:
+        """Play one placement of the current turn (cell index, angle 0 ``-`` 1 ``/`` 2 ``\\``).
+
+        The first placement leaves the state mid-turn, except when no second piece is
+        allowed (Light's opening, or the supply is now empty): then the turn ends at once.
+        A second placement ends the turn. Any legal second placement is accepted, not only
+        those :meth:`legal_placements` lists. Raises ``IllegalMoveError`` and changes
+        nothing if the placement is not legal.
+        """
+        s = self._s
+        if isinstance(cell, bool) or not isinstance(cell, int) or not 0 <= cell < len(NEIGH):
+            raise MalformedError(cell, "a cell index is an int from 0 to 60")
+        if isinstance(angle, bool) or not isinstance(angle, int) or not 0 <= angle < 3:
+            raise MalformedError(angle, "an angle is 0 (-), 1 (/) or 2 (\\)")
+        code = cell * 3 + angle
+        shown = placement_to_str(code)
+        if s[OVER]:
+            raise IllegalMoveError(shown, "the game is over")
+        player = s[TO_MOVE]
+        if s[PENDING] >= 0 and angle == s[PENDING]:
+            raise IllegalMoveError(
+                shown, "two pieces placed in one turn must have different angles"
+            )
+        self._check_placement(player, code, shown)
+        opening = is_opening(s)
+        self._push()
+        put(s, player, cell, angle)
+        self._turn.append(code)
+        if s[PENDING] >= 0 or opening or s[SUPPLY + player] <= 0:
+            self._finish_turn(player)
+        else:
+            s[PENDING] = angle
+
+    def end_turn(self) -> None:
+        """End the current turn: a pass if nothing was placed, else after one placement."""
+        s = self._s
+        if s[OVER]:
+            raise IllegalMoveError("pass", "the game is over")
+        self._push()
+        self._finish_turn(s[TO_MOVE])
+
+    # --- validation -----------------------------------------------------------------------
+    def _check_turn(self, value: Move, text: str | None) -> tuple[int, ...]:
+        codes = decode_turn(value)
+        shown = text if text is not None else turn_to_str(value)
+        s = self._s
+        if s[OVER]:
+            raise IllegalMoveError(shown, "the game is over")
+        if not codes:
+            return codes  # passing is always allowed (Decision)
+        player = s[TO_MOVE]
+        side = _TITLES[player]
+        if s[PENDING] >= 0:
+            if len(codes) > 1:
+                raise IllegalMoveError(
+                    shown, "this turn already has its first piece: one more at most"
+                )
+            if codes[0] % 3 == s[PENDING]:
+                raise IllegalMoveError(
+                    shown, "two pieces placed in one turn must have different angles"
+                )
+        if len(codes) == 2:
+            if is_opening(s):
+                raise IllegalMoveError(shown, "Light's first turn places one piece at most")
+            if s[SUPPLY + player] < 2:
+                raise IllegalMoveError(
+                    shown, f"{side} has only {s[SUPPLY + player]} piece left in supply"
+                )
+            x, y = codes
+            if x % 3 == y % 3:
+                raise IllegalMoveError(
+                    shown, "two pieces placed in one turn must have different angles"
+                )
+            if x // 3 == y // 3:
+                raise IllegalMoveError(
+                    shown, "two pieces placed in one turn must stand on different cells"
+                )
+        for code in codes:
+            self._check_placement(player, code, shown)
+        return codes
+
+    def _check_placement(self, player: int, code: int, shown: str) -> None:
+        s = self._s
+        cell, angle = divmod(code, 3)
+        name = placement_to_str(code)
+        if s[SUPPLY + player] <= 0:
+            raise IllegalMoveError(shown, f"{_TITLES[player]} has no pieces left in supply")
+        if s[OCC] >> cell & 1:
+            raise IllegalMoveError(shown, f"{CELL_NAMES[cell]} is occupied")
+        if s[bits.BLOCKED + 3 * player + angle] >> cell & 1:
+            opponent = 1 - player
+            culprit = next(
+                (n, a)
+                for n in cells_of(NEIGH[cell])
+                for a in range(3)
+                if a != angle and s[PIECES + 3 * opponent + a] >> n & 1
+            )
+            raise IllegalMoveError(
+                shown,
+                f"{name} would stand next to the opponent's {CELL_NAMES[culprit[0]]}"
+                f"{ANGLE_SYMBOLS[culprit[1]]}: a piece may not be placed next to an "
+                "opponent piece at a different angle",
+            )
+
+    # --- results and scores ---------------------------------------------------------------
+    @property
+    def result(self) -> Result | None:
+        s = self._s
+        if not s[OVER]:
+            return None
+        scores = (bits.score(s, 0), bits.score(s, 1))
+        win = bits.winner(s)
+        why = (
+            "both players passed in succession"
+            if s[PASSES] >= 2
+            else "neither player can place a piece"
+        )
+        if scores[0] != scores[1]:
+            detail = f"{_TITLES[win]} wins {scores[win]} to {scores[1 - win]}"
+        else:
+            big = (bits.largest_group(s, 0), bits.largest_group(s, 1))
+            if win >= 0:
+                detail = (
+                    f"scores tied at {scores[0]}; {_TITLES[win]} wins with the largest "
+                    f"group ({big[win]} against {big[1 - win]})"
+                )
+            else:
+                detail = f"scores tied at {scores[0]} and largest groups at {big[0]}: a draw"
+        return Result(
+            winners=() if win < 0 else (win,),
+            num_players=2,
+            scores=(float(scores[0]), float(scores[1])),
+            reason=f"{why}; {detail}",
+        )
+
+    def scores(self) -> tuple[float, ...]:
+        """Both current scores (Light, Dark): product of the largest group per angle."""
+        return (float(bits.score(self._s, 0)), float(bits.score(self._s, 1)))
+
+    def groups(self, player: int) -> tuple[int, int, int]:
+        """The player's largest group size at each angle ``-``, ``/``, ``\\``."""
+        base = PIECES + 3 * player
+        return tuple(bits.max_group(self._s[base + a]) for a in range(3))  # type: ignore[return-value]
+
+    def side_name(self, player: int) -> str:
+        return SIDES[player]
+
+    def last_move_summary(self) -> str | None:
+        if self._last is None:
+            return None
+        player, codes = self._last
+        g = self.groups(player)
+        what = "passed" if not codes else "placed " + turn_to_str(encode_turn(codes))
+        return (
+            f"{SIDES[player]} {what}; {SIDES[player]} now scores "
+            f"{g[0]} x {g[1]} x {g[2]} = {g[0] * g[1] * g[2]}"
+        )
+
+    # --- copies, notation -----------------------------------------------------------------
+    def clone(self) -> ComuneState:
+        other = ComuneState.__new__(ComuneState)
+        other.game = self.game
+        other._s = self._s.copy()
+        other._history = self._history.copy()
+        other._turn = self._turn.copy()
+        other._last = self._last
+        return other
+
+    def position(self) -> str:
+        """The binding position text. (Mid-turn it shows the board with the first piece.)"""
+        return format_position(self._s)
+
+    def move_to_str(self, move: Move | str) -> str:
+        """Binding notation of a move value; text is parsed and given back canonical
+        (``"d4r e5h"`` -> ``"e5- d4/"``), so callers may pass what a person typed."""
+        return turn_to_str(parse_turn(move) if isinstance(move, str) else move)
+
+    def str_to_move(self, text: str) -> Move:
+        return parse_turn(text)
+
+    def slots(self) -> list[int]:
+        """A copy of the state array (layout in :mod:`.bits`), e.g. for the compiled kernel."""
+        return self._s.copy()
+
+    def fast_playout(self, rng: random.Random) -> tuple[float, ...]:
+        """Payoffs of one random playout by the compiled kernel (state unchanged).
+
+        Policy: each turn places as many pieces as allowed, uniformly (see :mod:`.kernel`).
+        """
+        if self._s[OVER]:
+            result = self.result
+            assert result is not None
+            return result.payoffs()
+        from . import kernel
+
+        win, _ = kernel.playout(kernel.to_array(self._s), rng.getrandbits(63))
+        if win < 0:
+            return (0.5, 0.5)
+        return (1.0, 0.0) if win == 0 else (0.0, 1.0)

@@ -1,0 +1,162 @@
+"""The compiled kernel against the engine and the reference (differential tests).
+
+The kernel compiles the engine's own rules functions, so these tests watch what could still
+differ: numba's integer arithmetic (64-bit, signed) against Python's, the kernel's random
+policy, and its bookkeeping of turns and game ends.
+"""
+
+from __future__ import annotations
+
+import random
+
+from comune_reference import CELLS as REF_CELLS
+from comune_reference import Ref
+
+from ludoteca.core import get
+from ludoteca.games.comune import bits, kernel
+from ludoteca.games.comune.board import CELL_NAMES, INDEX, cells_of
+from ludoteca.games.comune.notation import format_position
+
+GAME = get("comune")
+
+
+def random_states(count: int, seed: int):
+    """Positions from games played through the protocol (uniform over whole turns)."""
+    rng = random.Random(seed)
+    out = []
+    while len(out) < count:
+        s = GAME.new_state()
+        while not s.is_over:
+            out.append(s.clone())
+            s.play(rng.choice(s.legal_moves()))
+        out.append(s)
+    return out[:count]
+
+
+def reference_of(state) -> Ref:
+    text = state.position()
+    rows_text, side, passes = text.split()
+    board = {}
+    for row_text, r in zip(rows_text.split("/"), range(8, -1, -1), strict=True):
+        cs = [c for c in range(9) if abs(c - r) <= 4]
+        i = 0
+        for ch in row_text:
+            if ch.isdigit():
+                i += int(ch)
+            else:
+                board[(cs[i], r)] = ("L" if ch.isupper() else "D", "hrf".index(ch.lower()))
+                i += 1
+    return Ref(board, side, int(passes))
+
+
+def test_placement_masks_agree_with_engine_and_reference():
+    for state in random_states(150, 1):
+        arr = kernel.to_array(state.slots())
+        ref = reference_of(state)
+        for player in (0, 1):
+            masks = kernel.legal_masks(arr, player)
+            for angle in range(3):
+                assert int(masks[angle]) == state.placement_mask(player, angle)
+            want = {(INDEX[cell], angle) for cell, angle in ref.placements("LD"[player])}
+            got = {(cell, a) for a in range(3) for cell in cells_of(int(masks[a]))}
+            assert got == want
+        assert tuple(kernel.can_place_both(arr)) == (
+            bool(ref.placements("L")),
+            bool(ref.placements("D")),
+        )
+
+
+def test_scores_and_winner_agree_with_engine_and_reference():
+    for state in random_states(150, 2):
+        arr = kernel.to_array(state.slots())
+        light, dark, big_light, big_dark, win = kernel.scores(arr)
+        ref = reference_of(state)
+        assert (light, dark) == (ref.score("L"), ref.score("D"))
+        assert state.scores() == (float(light), float(dark))
+        assert big_light == max(ref.largest("L", a) for a in range(3))
+        assert big_dark == max(ref.largest("D", a) for a in range(3))
+        assert win == {"L": 0, "D": 1, None: -1}[ref.winner()]
+
+
+def _turn_between(before, after_slots) -> str:
+    """The turn (notation) that led from ``before`` to the kernel's ``after_slots``."""
+    player = before.to_move
+    placed = []
+    for angle in range(3):
+        new = int(after_slots[bits.PIECES + 3 * player + angle]) & ~before.pieces(player, angle)
+        placed += [CELL_NAMES[c] + "-/\\"[angle] for c in cells_of(new)]
+    return " ".join(placed) if placed else "pass"
+
+
+def test_kernel_turns_are_legal_and_follow_the_policy():
+    """Replay the kernel's random turns through the engine: each is a legal turn, the
+    positions and game ends match, and it passes only when it cannot place."""
+    rng = kernel._seeded(12345)
+    for game_number in range(60):
+        state = GAME.new_state()
+        arr = kernel.to_array(state.slots())
+        while not state.is_over:
+            placements = state.legal_placements()
+            placed = kernel.random_turn(arr, rng)
+            turn = _turn_between(state, arr)
+            assert (0 if turn == "pass" else len(turn.split())) == placed
+            assert (placed == 0) == (not placements), f"game {game_number}: {turn}"
+            if placed == 1 and not state.is_opening and state.supply(state.to_move) >= 2:
+                # one piece only if the other angles had no cell left besides the first
+                cell, angle = turn[:-1], "-/\\".index(turn[-1])
+                others = [(c, a) for c, a in placements if a != angle and CELL_NAMES[c] != cell]
+                assert not others, f"game {game_number}: {turn} but {others[:3]} possible"
+            state.play(turn)
+            assert format_position([int(x) for x in arr]) == state.position()
+            assert bool(arr[bits.OVER]) == state.is_over
+        win, _ = kernel.playout(arr.copy(), 1)
+        assert win == (state.result.winners[0] if state.result.winners else -1)
+
+
+def test_kernel_policy_statistics_match_the_c_limit():
+    """About 55 placements a game and Light winning ~48% on score alone (the C limit's
+    figures; it counts a tie on score as not a Light win)."""
+    start = kernel.to_array(bits.new_slots())
+    games = 4000
+    strict = placements = 0
+    for seed in range(games):
+        arr = start.copy()
+        kernel.playout(arr, seed)
+        light, dark, *_ = kernel.scores(arr)
+        strict += light > dark
+        placements += 70 - int(arr[bits.SUPPLY]) - int(arr[bits.SUPPLY + 1])
+    assert 53.5 < placements / games < 57.0
+    assert 0.44 < strict / games < 0.53
+
+
+def test_fast_playout_leaves_the_state_and_is_seeded():
+    state = random_states(30, 3)[20]
+    before = state.position()
+    a = [state.fast_playout(random.Random(s)) for s in range(20)]
+    b = [state.fast_playout(random.Random(s)) for s in range(20)]
+    assert a == b
+    assert state.position() == before
+    assert all(p in ((1.0, 0.0), (0.0, 1.0), (0.5, 0.5)) for p in a)
+    assert len(set(a)) > 1
+
+
+def test_fast_playout_mid_turn_finishes_the_turn():
+    state = GAME.new_state()
+    state.play("e5-")
+    state.place(0, 1)
+    assert state.mid_turn
+    arr = kernel.to_array(state.slots())
+    kernel.random_turn(arr, kernel._seeded(9))
+    assert int(arr[bits.TO_MOVE]) == 0 and int(arr[bits.PENDING]) == -1
+    dark = sum(bin(int(arr[bits.PIECES + 3 + a])).count("1") for a in range(3))
+    assert dark == 2
+    assert state.fast_playout(random.Random(1)) in ((1.0, 0.0), (0.0, 1.0), (0.5, 0.5))
+
+
+def test_playout_kernel_hook_runs():
+    games, turns = GAME.playout_kernel()(1, 0.05)
+    assert games > 0 and turns > games
+
+
+def test_reference_cells_match_board():
+    assert [INDEX[c] for c in REF_CELLS] == list(range(61))
