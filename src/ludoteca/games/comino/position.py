@@ -1,0 +1,202 @@
+"""The Comino position text: ``<board> <hand1> <hand2> <score1> <score2> <to-move>``.
+
+The binding format describes a game after the deal (``<to-move>`` is ``1`` or ``2``). So
+that every state of a game can be written down and read back (records begin at the start
+state, and the conformance harness round-trips positions during the deal too), positions
+during the deal use the same fields with ``<to-move>`` = ``deal``; before the first draw
+the board is ``-``. Example start state: ``- YYYY RRRR 0 0 deal``.
+
+Parsing checks the form (``MalformedError``) and then that the position can occur in a
+game played by the rules (``IllegalPositionError``): 23 distinct tiles at most, the start
+tile at ``(0, 0)`` in the orientation of its name, a table joined side to side with every
+grid point single-coloured, hand sizes matching whose turn it is, and so on.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ludoteca.core.errors import IllegalPositionError, MalformedError
+
+from .moves import parse_tile
+from .tiles import (
+    CORNER_OFFSETS,
+    FIRST_TILE,
+    SECOND_TILE,
+    SIDE_OFFSETS,
+    name_of,
+)
+
+HAND_SIZE = 11
+TURNS = 22
+DRAWS = 21
+
+_ENTRY = re.compile(r"([A-Za-z]{4})@([+-]?\d{1,6}),([+-]?\d{1,6})")
+_SCORE = re.compile(r"\d{1,6}")
+
+
+@dataclass
+class ParsedPosition:
+    board: dict[tuple[int, int], str]
+    hands: tuple[set[str], set[str]]
+    scores: tuple[int, int]
+    dealing: bool
+    to_move: int  # 0 or 1 after the deal; 0 during the deal (unused)
+
+
+def format_position(
+    board: dict[tuple[int, int], str],
+    hands: tuple[set[str], set[str]] | list[set[str]],
+    scores: tuple[int, int] | list[int],
+    dealing: bool,
+    to_move: int,
+) -> str:
+    """The canonical text: board sorted by ``(x, y)``, hands sorted."""
+    cells = ";".join(f"{t}@{x},{y}" for (x, y), t in sorted(board.items())) or "-"
+    h1, h2 = (",".join(sorted(h)) or "-" for h in hands)
+    mover = "deal" if dealing else str(to_move + 1)
+    return f"{cells} {h1} {h2} {scores[0]} {scores[1]} {mover}"
+
+
+def _parse_hand(text: str, which: int) -> list[str]:
+    if text == "-":
+        return []
+    names = []
+    for part in text.split(","):
+        if not part:
+            raise MalformedError(text, f"hand {which}: empty tile name between commas")
+        names.append(name_of(parse_tile(part)))
+    return names
+
+
+def parse_position(text: str) -> ParsedPosition:
+    if not isinstance(text, str):
+        raise MalformedError(text, "a Comino position is text")
+    fields = text.split()
+    if len(fields) != 6:
+        raise MalformedError(
+            text,
+            "a Comino position has six fields: <board> <hand1> <hand2> <score1> <score2> "
+            f"<to-move>, found {len(fields)}",
+        )
+    board_text, h1_text, h2_text, s1_text, s2_text, mover = fields
+
+    board: dict[tuple[int, int], str] = {}
+    placed: list[str] = []
+    if board_text != "-":
+        for entry in board_text.split(";"):
+            m = _ENTRY.fullmatch(entry)
+            if not m:
+                raise MalformedError(entry, "a board entry is TILE@x,y, e.g. YRBB@1,0")
+            tile = parse_tile(m.group(1), entry)
+            square = (int(m.group(2)), int(m.group(3)))
+            if square in board:
+                raise IllegalPositionError(text, f"two tiles on square {square[0]},{square[1]}")
+            board[square] = tile
+            placed.append(name_of(tile))
+    hands_list = (_parse_hand(h1_text, 1), _parse_hand(h2_text, 2))
+    scores = []
+    for s in (s1_text, s2_text):
+        if not _SCORE.fullmatch(s):
+            raise MalformedError(s, "a score is a whole number of points, 0 or more")
+        scores.append(int(s))
+    if mover not in ("1", "2", "deal"):
+        raise MalformedError(mover, "<to-move> is 1 or 2 (or 'deal' during the deal)")
+
+    every = placed + hands_list[0] + hands_list[1]
+    for name in set(every):
+        if every.count(name) > 1:
+            raise IllegalPositionError(text, f"tile {name} appears {every.count(name)} times")
+    hands = (set(hands_list[0]), set(hands_list[1]))
+    if FIRST_TILE in hands[1]:
+        raise IllegalPositionError(text, f"{FIRST_TILE} is player 1's tile, not in hand 2")
+    if SECOND_TILE in hands[0]:
+        raise IllegalPositionError(text, f"{SECOND_TILE} is player 2's tile, not in hand 1")
+    for which, hand in (1, hands[0]), (2, hands[1]):
+        if len(hand) > HAND_SIZE:
+            raise IllegalPositionError(text, f"hand {which} holds {len(hand)} tiles, at most 11")
+
+    dealing = mover == "deal"
+    if dealing:
+        _check_deal(text, board, hands, scores)
+        return ParsedPosition(board, hands, (0, 0), True, 0)
+
+    if not board:
+        raise IllegalPositionError(text, "after the deal the start tile lies at 0,0")
+    _check_board(text, board)
+    n1, n2 = len(hands[0]), len(hands[1])
+    to_move = int(mover) - 1
+    if n1 - n2 not in (0, -1) or (n1 == n2) != (to_move == 0):
+        raise IllegalPositionError(
+            text,
+            f"hands of {n1} and {n2} tiles with player {to_move + 1} to move: each turn uses "
+            "one tile, player 1 first, so player 1 holds as many tiles as player 2 when "
+            "player 1 is to move and one fewer when player 2 is",
+        )
+    turns = TURNS - n1 - n2
+    if len(board) - 1 > turns:
+        raise IllegalPositionError(
+            text, f"{len(board) - 1} tiles placed but only {turns} turns played"
+        )
+    if turns == 0 and any(scores):
+        raise IllegalPositionError(text, "scores before the first turn must be 0")
+    return ParsedPosition(board, hands, (scores[0], scores[1]), False, to_move)
+
+
+def _check_deal(text: str, board, hands, scores) -> None:
+    if any(scores):
+        raise IllegalPositionError(text, "nobody scores during the deal")
+    if FIRST_TILE not in hands[0] or SECOND_TILE not in hands[1]:
+        raise IllegalPositionError(
+            text, f"during the deal player 1 holds {FIRST_TILE} and player 2 {SECOND_TILE}"
+        )
+    if not board:
+        if len(hands[0]) > 1 or len(hands[1]) > 1:
+            raise IllegalPositionError(text, "the start tile is drawn before the hands")
+        return
+    if len(board) != 1 or (0, 0) not in board:
+        raise IllegalPositionError(text, "during the deal the table holds only the start tile")
+    _check_board(text, board)
+    if len(hands[1]) > 1 and len(hands[0]) < HAND_SIZE:
+        raise IllegalPositionError(text, "player 1's ten tiles are dealt before player 2's")
+    if len(hands[1]) == HAND_SIZE:
+        raise IllegalPositionError(text, "the deal is complete: <to-move> must be 1")
+
+
+def _check_board(text: str, board: dict[tuple[int, int], str]) -> None:
+    """Start tile at the origin as named, every point one colour, joined side to side."""
+    start = board.get((0, 0))
+    if start is None:
+        raise IllegalPositionError(text, "the start tile lies at 0,0")
+    if start != name_of(start):
+        raise IllegalPositionError(
+            text,
+            f"the start tile lies in the orientation of its name ({name_of(start)}), not {start}",
+        )
+    colour_at: dict[tuple[int, int], tuple[str, tuple[int, int]]] = {}
+    for (x, y), tile in board.items():
+        for (dx, dy), colour in zip(CORNER_OFFSETS, tile, strict=True):
+            point = (x + dx, y + dy)
+            seen = colour_at.setdefault(point, (colour, (x, y)))
+            if seen[0] != colour:
+                ox, oy = seen[1]
+                raise IllegalPositionError(
+                    text,
+                    f"grid point {point[0]},{point[1]} is {seen[0]} for the tile at {ox},{oy} "
+                    f"but {colour} for the tile at {x},{y}",
+                )
+    reached = {(0, 0)}
+    stack = [(0, 0)]
+    while stack:
+        x, y = stack.pop()
+        for dx, dy in SIDE_OFFSETS:
+            n = (x + dx, y + dy)
+            if n in board and n not in reached:
+                reached.add(n)
+                stack.append(n)
+    if len(reached) != len(board):
+        lost = min(set(board) - reached)
+        raise IllegalPositionError(
+            text, f"the tile at {lost[0]},{lost[1]} is not joined side to side to the start tile"
+        )

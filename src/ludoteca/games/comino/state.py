@@ -1,0 +1,415 @@
+"""The Comino state: the deal, placements, forced removals, colour-area scoring.
+
+Representation, chosen so that move generation never looks beyond the edge of the table:
+
+* ``board`` maps a square ``(x, y)`` to the oriented tile lying there;
+* ``points`` maps every grid point some tile touches to its colour code, kept
+  incrementally (a placement fixes four points; an undo recomputes only those four);
+* ``frontier`` is the set of empty squares sharing a side with a tile: the only squares a
+  placement may use. Each frontier square's four corner codes index
+  :data:`~.tiles.FIT_MASK`, whose bits ``&`` the hand's bits are exactly the placements
+  there, each distinct orientation once.
+"""
+
+from __future__ import annotations
+
+from ludoteca.core.errors import IllegalMoveError, MalformedError
+from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State
+
+from .moves import CominoMove, Deal, Place, Remove, parse_move, parse_tile
+from .position import DRAWS, HAND_SIZE, TURNS, format_position
+from .tiles import (
+    COLOUR_CODE,
+    COLOUR_NAMES,
+    CORNER_NAMES,
+    CORNER_OFFSETS,
+    DEALT_TILES,
+    FIRST_TILE,
+    FIT_MASK,
+    NAME_MASK,
+    ORIENTED,
+    ORIENTED_INDEX,
+    SECOND_TILE,
+    SIDE_OFFSETS,
+    name_of,
+    rotate,
+)
+
+SIDE_NAMES = ("first", "second")
+
+# The squares having a given grid point as a corner, as offsets from the point, with the
+# index of that corner in the tile string (TL, TR, BR, BL).
+_SQUARES_AT_POINT = (((0, -1), 0), ((-1, -1), 1), ((-1, 0), 2), ((0, 0), 3))
+
+
+class CominoState(State):
+    """A Comino game in progress (see the module docstring for the representation)."""
+
+    def __init__(self, game) -> None:
+        self.game = game
+        self.board: dict[tuple[int, int], str] = {}
+        self.points: dict[tuple[int, int], int] = {}
+        self.frontier: set[tuple[int, int]] = set()
+        self.hands: list[set[str]] = [{FIRST_TILE}, {SECOND_TILE}]
+        self.score: list[int] = [0, 0]
+        self.draws = 0
+        self.turns = 0
+        self.history: list[tuple] = []
+        self.last: str | None = None
+
+    # --- construction -------------------------------------------------------------------
+    @classmethod
+    def from_parts(cls, game, board, hands, scores, dealing: bool) -> CominoState:
+        state = cls(game)
+        state.hands = [set(hands[0]), set(hands[1])]
+        state.score = [scores[0], scores[1]]
+        for square, tile in board.items():
+            state._put(square, tile)
+        if dealing:
+            state.draws = len(board) + len(state.hands[0]) - 1 + len(state.hands[1]) - 1
+        else:
+            state.draws = DRAWS
+            state.turns = TURNS - len(state.hands[0]) - len(state.hands[1])
+        return state
+
+    def clone(self) -> CominoState:
+        other = CominoState.__new__(CominoState)
+        other.game = self.game
+        other.board = dict(self.board)
+        other.points = dict(self.points)
+        other.frontier = set(self.frontier)
+        other.hands = [set(self.hands[0]), set(self.hands[1])]
+        other.score = list(self.score)
+        other.draws = self.draws
+        other.turns = self.turns
+        other.history = list(self.history)
+        other.last = self.last
+        return other
+
+    # --- whose turn ---------------------------------------------------------------------
+    @property
+    def to_move(self) -> int:
+        if self.draws < DRAWS:
+            return CHANCE
+        if self.turns >= TURNS:
+            return TERMINAL
+        return self.turns & 1
+
+    @property
+    def is_over(self) -> bool:
+        return self.draws >= DRAWS and self.turns >= TURNS
+
+    @property
+    def result(self) -> Result | None:
+        if not self.is_over:
+            return None
+        s1, s2 = self.score
+        if s1 == s2:
+            winners: tuple[int, ...] = ()
+            reason = f"equal totals, {s1} to {s2}"
+        else:
+            winners = (0,) if s1 > s2 else (1,)
+            reason = f"higher total score, {max(s1, s2)} to {min(s1, s2)}"
+        return Result(winners=winners, num_players=2, scores=(float(s1), float(s2)), reason=reason)
+
+    def side_name(self, player: int) -> str:
+        return SIDE_NAMES[player]
+
+    def scores(self) -> tuple[float, ...]:
+        return (float(self.score[0]), float(self.score[1]))
+
+    def last_move_summary(self) -> str | None:
+        return self.last
+
+    # --- the grid -----------------------------------------------------------------------
+    def pattern(self, x: int, y: int) -> int:
+        """The corner codes of square ``(x, y)`` packed as a :data:`FIT_MASK` index."""
+        get = self.points.get
+        return (
+            get((x, y + 1), 0)
+            | get((x + 1, y + 1), 0) << 2
+            | get((x + 1, y), 0) << 4
+            | get((x, y), 0) << 6
+        )
+
+    def _put(self, square: tuple[int, int], tile: str) -> None:
+        x, y = square
+        self.board[square] = tile
+        self.frontier.discard(square)
+        points = self.points
+        for (dx, dy), colour in zip(CORNER_OFFSETS, tile, strict=True):
+            points[(x + dx, y + dy)] = COLOUR_CODE[colour]
+        for dx, dy in SIDE_OFFSETS:
+            n = (x + dx, y + dy)
+            if n not in self.board:
+                self.frontier.add(n)
+
+    def _take(self, square: tuple[int, int]) -> None:
+        """Undo :meth:`_put`: recompute the four points and the frontier nearby."""
+        x, y = square
+        del self.board[square]
+        board = self.board
+        for dx, dy in CORNER_OFFSETS:
+            px, py = x + dx, y + dy
+            for (ox, oy), corner in _SQUARES_AT_POINT:
+                tile = board.get((px + ox, py + oy))
+                if tile is not None:
+                    self.points[(px, py)] = COLOUR_CODE[tile[corner]]
+                    break
+            else:
+                del self.points[(px, py)]
+        for sq in [square] + [(x + dx, y + dy) for dx, dy in SIDE_OFFSETS]:
+            if sq in board:
+                continue
+            sx, sy = sq
+            if any((sx + dx, sy + dy) in board for dx, dy in SIDE_OFFSETS):
+                self.frontier.add(sq)
+            else:
+                self.frontier.discard(sq)
+
+    def area(self, square: tuple[int, int], colour: str) -> set[tuple[int, int]]:
+        """The colour area of ``colour`` containing the tile on ``square``.
+
+        Tiles are linked when they share a grid point of that colour; all corners of a tile
+        belong to it, so a tile with the colour at two corners joins the areas at both.
+        """
+        code = COLOUR_CODE[colour]
+        board = self.board
+        seen = {square}
+        stack = [square]
+        while stack:
+            x, y = stack.pop()
+            tile = board[(x, y)]
+            for (dx, dy), c in zip(CORNER_OFFSETS, tile, strict=True):
+                if COLOUR_CODE[c] != code:
+                    continue
+                px, py = x + dx, y + dy
+                for (ox, oy), _ in _SQUARES_AT_POINT:
+                    n = (px + ox, py + oy)
+                    if n not in seen and n in board:
+                        seen.add(n)
+                        stack.append(n)
+        return seen
+
+    # --- moves --------------------------------------------------------------------------
+    def hand_mask(self, player: int) -> int:
+        mask = 0
+        for name in self.hands[player]:
+            mask |= NAME_MASK[name]
+        return mask
+
+    def placements(self, player: int | None = None) -> list[Place]:
+        """Every distinct legal placement of ``player`` (default: the player to move)."""
+        if player is None:
+            player = self.to_move
+        if player < 0:
+            return []
+        hm = self.hand_mask(player)
+        out: list[Place] = []
+        for x, y in sorted(self.frontier):
+            m = FIT_MASK[self.pattern(x, y)] & hm
+            while m:
+                low = m & -m
+                out.append(Place(ORIENTED[low.bit_length() - 1], x, y))
+                m ^= low
+        return out
+
+    def _any_placement(self, player: int) -> Place | None:
+        hm = self.hand_mask(player)
+        for x, y in sorted(self.frontier):
+            m = FIT_MASK[self.pattern(x, y)] & hm
+            if m:
+                return Place(ORIENTED[(m & -m).bit_length() - 1], x, y)
+        return None
+
+    def legal_moves(self) -> list[CominoMove]:
+        mover = self.to_move
+        if mover == CHANCE:
+            return [m for m, _ in self.chance_outcomes()]
+        if mover == TERMINAL:
+            return []
+        found: list[CominoMove] = list(self.placements(mover))
+        if not found:
+            found = [Remove(n) for n in sorted(self.hands[mover])]
+        return found
+
+    def chance_outcomes(self) -> list[tuple[CominoMove, float]]:
+        if self.draws >= DRAWS:
+            return []
+        used = set(self.board.values()) | self.hands[0] | self.hands[1]
+        left = [Deal(n) for n in DEALT_TILES if n not in used]
+        p = 1.0 / len(left)
+        return [(m, p) for m in left]
+
+    def move_to_str(self, move: CominoMove | str) -> str:
+        """Binding notation of a move; text is parsed and given back canonical."""
+        if isinstance(move, str):
+            move = parse_move(move)
+        if not isinstance(move, Place | Remove | Deal):
+            raise MalformedError(move, "not a Comino move")
+        return str(move)
+
+    def str_to_move(self, text: str) -> CominoMove:
+        return parse_move(text)
+
+    def play(self, move: CominoMove | str) -> None:
+        text = move if isinstance(move, str) else None
+        if text is not None:
+            move = parse_move(text)
+        elif not isinstance(move, Place | Remove | Deal):
+            raise MalformedError(move, "not a Comino move (a Place, Remove or Deal)")
+        shown = text if text is not None else str(move)
+        if isinstance(move, Deal):
+            self._deal(move, shown)
+        elif isinstance(move, Place):
+            self._place(move, shown)
+        else:
+            self._remove(move, shown)
+
+    def _check_turn(self, shown: str) -> int:
+        mover = self.to_move
+        if mover == TERMINAL:
+            raise IllegalMoveError(shown, "the game is over")
+        if mover == CHANCE:
+            raise IllegalMoveError(
+                shown,
+                f"the deal is not finished ({self.draws} of 21 tiles "
+                "drawn): the next move is a deal draw",
+            )
+        return mover
+
+    def _deal(self, move: Deal, shown: str) -> None:
+        if self.draws >= DRAWS:
+            raise IllegalMoveError(shown, "the deal is over: all 21 tiles have been drawn")
+        name = move.name
+        if name in (FIRST_TILE, SECOND_TILE):
+            raise IllegalMoveError(shown, f"{name} is not dealt: players start with YYYY and RRRR")
+        if name in self.hands[0] or name in self.hands[1] or name in self.board.values():
+            raise IllegalMoveError(shown, f"tile {name} has already been drawn")
+        if self.draws == 0:
+            self._put((0, 0), name)
+        else:
+            self.hands[0 if self.draws <= HAND_SIZE - 1 else 1].add(name)
+        self.draws += 1
+        self.history.append(("deal", name, self.last))
+        self.last = None
+
+    def _place(self, move: Place, shown: str) -> None:
+        player = self._check_turn(shown)
+        name = name_of(move.tile)
+        if name not in self.hands[player]:
+            raise IllegalMoveError(
+                shown, f"tile {name} is not in {SIDE_NAMES[player]} player's hand"
+            )
+        square = (move.x, move.y)
+        if square in self.board:
+            raise IllegalMoveError(shown, f"square {move.x},{move.y} is already covered")
+        if square not in self.frontier:
+            raise IllegalMoveError(
+                shown, f"square {move.x},{move.y} shares no side with a tile on the table"
+            )
+        for (dx, dy), colour, corner in zip(CORNER_OFFSETS, move.tile, CORNER_NAMES, strict=True):
+            have = self.points.get((move.x + dx, move.y + dy), 0)
+            if have and have != COLOUR_CODE[colour]:
+                raise IllegalMoveError(
+                    shown,
+                    f"its {corner} corner is {colour} but grid point {move.x + dx},{move.y + dy} "
+                    f"is already {'.BRY'[have]}: every grid point has a single colour",
+                )
+        # legal: apply
+        self._put(square, move.tile)
+        self.hands[player].discard(name)
+        gained = 0
+        earned = []
+        for colour in sorted(set(move.tile)):
+            size = len(self.area(square, colour)) - 1
+            if size:
+                gained += size
+                earned.append(f"{COLOUR_NAMES[colour]} area of {size}")
+        self.score[player] += gained
+        self.turns += 1
+        self.history.append(("place", move, player, gained, self.last))
+        detail = f" ({', '.join(earned)})" if earned else ""
+        self.last = (
+            f"{SIDE_NAMES[player]} placed {move} and scored {gained}{detail}; "
+            f"totals {self.score[0]} to {self.score[1]}"
+        )
+
+    def _remove(self, move: Remove, shown: str) -> None:
+        player = self._check_turn(shown)
+        if move.name not in self.hands[player]:
+            raise IllegalMoveError(
+                shown, f"tile {move.name} is not in {SIDE_NAMES[player]} player's hand"
+            )
+        fits = self._any_placement(player)
+        if fits is not None:
+            raise IllegalMoveError(
+                shown, f"a tile may be removed only when none fits anywhere, but {fits} fits"
+            )
+        self.hands[player].discard(move.name)
+        self.turns += 1
+        self.history.append(("remove", move, player, 0, self.last))
+        self.last = (
+            f"{SIDE_NAMES[player]} removed {move.name} (nothing fits) and scored 0; "
+            f"totals {self.score[0]} to {self.score[1]}"
+        )
+
+    def undo(self) -> None:
+        if not self.history:
+            raise IllegalMoveError("undo", "no move to take back")
+        entry = self.history.pop()
+        kind = entry[0]
+        self.last = entry[-1]
+        if kind == "deal":
+            self.draws -= 1
+            name = entry[1]
+            if self.draws == 0:
+                self._take((0, 0))
+            else:
+                self.hands[0 if self.draws <= HAND_SIZE - 1 else 1].discard(name)
+            return
+        _, move, player, gained, _ = entry
+        self.turns -= 1
+        self.score[player] -= gained
+        if kind == "place":
+            self._take((move.x, move.y))
+            self.hands[player].add(name_of(move.tile))
+        else:
+            self.hands[player].add(move.name)
+
+    # --- positions ----------------------------------------------------------------------
+    def position(self) -> str:
+        mover = self.turns & 1
+        return format_position(self.board, self.hands, self.score, self.draws < DRAWS, mover)
+
+    # --- for the web club ---------------------------------------------------------------
+    def placements_for(self, tile: str) -> list[tuple[int, int, int]]:
+        """Where a tile of the mover's hand fits: every ``(x, y, rotation)``, sorted.
+
+        ``tile`` is given in any orientation; ``rotation`` counts quarter turns clockwise
+        from the tile's name orientation (0-3), so the browser can test the orientation it
+        shows without knowing any rule. A tile with rotational symmetry lists every rotation
+        that looks the same (``BRBR`` fitting at rotation 0 also fits at 2). Empty when the
+        tile is not in the mover's hand or it is not a player's turn. The placement move is
+        ``f"{rotate(name, rotation)}@{x},{y}"``.
+        """
+        name = name_of(parse_tile(tile))
+        mover = self.to_move
+        if mover < 0 or name not in self.hands[mover]:
+            return []
+        out = []
+        for x, y in self.frontier:
+            m = FIT_MASK[self.pattern(x, y)]
+            for r in range(4):
+                oriented = rotate(name, r)
+                if m >> ORIENTED_INDEX[oriented] & 1:
+                    out.append((x, y, r))
+        return sorted(out)
+
+    def fast_playout(self, rng) -> tuple[float, ...]:
+        from .kernel import playout_from_state
+
+        s1, s2 = playout_from_state(self, rng)
+        if s1 == s2:
+            return (0.5, 0.5)
+        return (1.0, 0.0) if s1 > s2 else (0.0, 1.0)
