@@ -1,0 +1,104 @@
+"""Uniform random play straight on the engine's internals, for benchmarks and search.
+
+The policy is the protocol's: chance by its probabilities, every other move uniform over the
+legal moves. Two shortcuts keep the distribution and save the work:
+
+- a roll is drawn as two physical dice, retaken while neither colour is in the block, which
+  is exactly the renormalised distribution the chance node lists;
+- a swap is drawn without listing the swaps (see :func:`_random_swap`);
+- a reform placement is drawn uniformly from the placements the setup rules allow and kept
+  if the rest of the pool can still be placed, else struck off and drawn again: uniform
+  over the legal placements, without testing every candidate.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+from .geometry import NEIGHBOURS
+from .notation import AGAIN, MAIN, PLACE, ROLL, STOP, SWAP
+from .state import MAIN_PHASE, OVER, REFORM, ROLL_PHASE, SECOND, HexagoneState
+
+
+def random_move(state: HexagoneState, rng: random.Random) -> tuple:
+    """One move drawn by the random policy (the state is not changed)."""
+    phase = state.phase
+    if phase == ROLL_PHASE:
+        counts = state.counts
+        while True:
+            a, b = rng.randrange(6), rng.randrange(6)
+            if counts[a] or counts[b]:
+                return (ROLL, a, b) if a <= b else (ROLL, b, a)
+    if phase == SECOND:
+        return (AGAIN,) if rng.random() < 0.5 else (STOP,)
+    if phase == MAIN_PHASE:
+        return (MAIN, rng.choice(state.main_choices()))
+    if phase == REFORM:
+        search = state.search()
+        options = search.options()
+        while True:
+            k, c = options.pop(rng.randrange(len(options)))
+            if search.remaining() == 1 or search.placement_ok(k, c):
+                return (PLACE, k, c)
+    return _random_swap(state, rng)
+
+
+def _random_swap(state: HexagoneState, rng: random.Random) -> tuple:
+    """A swap uniform over the legal swaps, without listing them.
+
+    On a double, a piece of the doubled colour and any piece of another colour are drawn
+    independently (every pair once). Otherwise a rolled-colour piece and a direction are
+    drawn and kept when the neighbour there has another colour; a pair of two rolled colours
+    can be drawn from either end, so it is kept half the time: every legal pair has the same
+    chance.
+    """
+    a, b = state.dice  # type: ignore[misc]
+    cells = state.cells
+    randrange = rng.randrange
+    if a == b:
+        mine = [c for c, k in cells.items() if k == a]
+        others = [c for c, k in cells.items() if k != a]
+        x, y = mine[randrange(len(mine))], others[randrange(len(others))]
+        return (SWAP, x, y) if x < y else (SWAP, y, x)
+    rolled = [c for c, k in cells.items() if k in (a, b)]
+    for _ in range(10_000):
+        c = rolled[randrange(len(rolled))]
+        n = c + NEIGHBOURS[randrange(6)]
+        j = cells.get(n)
+        if j is None or j == cells[c]:
+            continue
+        if (j in (a, b)) and rng.random() < 0.5:
+            continue
+        return (SWAP, c, n) if c < n else (SWAP, n, c)
+    swaps = state.swap_list()  # pragma: no cover - a legal swap always exists
+    return swaps[randrange(len(swaps))]
+
+
+def random_playout(state: HexagoneState, rng: random.Random) -> int:
+    """Play the state to its end by the random policy; return the number of moves."""
+    count = 0
+    while state.phase != OVER:
+        state.apply(random_move(state, rng))
+        count += 1
+    return count
+
+
+def kernel(make_state):
+    """``f(seed, seconds) -> (games, moves)``: complete random games from fresh start blocks."""
+
+    def run(seed: int, seconds: float) -> tuple[int, int]:
+        rng = random.Random(seed)
+        games = moves = 0
+        deadline = time.perf_counter() + seconds
+        while True:
+            state = make_state(rng.getrandbits(32))
+            moves += random_playout(state, rng)
+            games += 1
+            if time.perf_counter() >= deadline:
+                return games, moves
+
+    return run
+
+
+__all__ = ["kernel", "random_move", "random_playout"]

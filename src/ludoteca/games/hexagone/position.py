@@ -1,0 +1,236 @@
+"""The binding JSON position: printing it canonically and parsing it strictly.
+
+Parsing tells apart text that does not parse (``MalformedError``: not JSON, a missing key,
+a wrong type, a bad cell or colour) from a position that parses but cannot occur in a game
+played by the rules (``IllegalPositionError``: wrong piece counts, a split block outside a
+reform, a reform that cannot be completed, fields that contradict the phase).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from ludoteca.core.errors import IllegalPositionError, MalformedError
+
+from .geometry import cell_to_str, group, parse_cell, sections
+from .notation import COLOURS, PIECES_PER_COLOUR, WHITE, parse_roll
+from .reform import ReformSearch
+from .state import (
+    MAIN_PHASE,
+    NO_CAPTURE_LIMIT,
+    OVER,
+    PHASES,
+    REFORM,
+    ROLL_PHASE,
+    SECOND,
+    SMALL_BLOCK,
+    SOLO_ROLLS,
+    SWAP_PHASE,
+    HexagoneState,
+    _feasible_mains,
+)
+
+KEYS = (
+    "captured",
+    "cells",
+    "dice",
+    "phase",
+    "pool",
+    "rolled_this_turn",
+    "rolls_left",
+    "since_capture",
+    "to_move",
+)
+
+
+def _letters(counts: list[int]) -> list[str]:
+    return [COLOURS[k] for k in range(7) for _ in range(counts[k])]
+
+
+def position_object(state: HexagoneState) -> dict[str, Any]:
+    return {
+        "captured": [_letters(p) for p in state.captured],
+        "cells": {cell_to_str(c): COLOURS[k] for c, k in sorted(state.cells.items())},
+        "dice": None if state.dice is None else COLOURS[state.dice[0]] + COLOURS[state.dice[1]],
+        "phase": state.phase,
+        "pool": _letters(state.pool),
+        "rolled_this_turn": state.rolled,
+        "rolls_left": state.rolls_left,
+        "since_capture": state.since,
+        "to_move": state.player,
+    }
+
+
+def position_text(state: HexagoneState) -> str:
+    return json.dumps(position_object(state), sort_keys=True, separators=(",", ":"))
+
+
+def _int(data: dict, key: str, text: str, low: int, high: int) -> int:
+    value = data[key]
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedError(text, f"{key!r} must be an integer")
+    if not low <= value <= high:
+        raise MalformedError(text, f"{key!r} must be between {low} and {high}")
+    return value
+
+
+def _colour_list(value: Any, key: str, text: str) -> list[int]:
+    if not isinstance(value, list):
+        raise MalformedError(text, f"{key!r} must be a list of colour letters")
+    counts = [0] * 7
+    for letter in value:
+        if not isinstance(letter, str) or len(letter) != 1 or letter not in COLOURS:
+            raise MalformedError(text, f"{key!r} holds {letter!r}, not a colour (R O Y G B P W)")
+        counts[COLOURS.index(letter)] += 1
+    return counts
+
+
+def parse_position(game, text: str) -> HexagoneState:
+    """A state from position text; the number of players is the length of ``captured``."""
+    if not isinstance(text, str):
+        raise MalformedError(text, "a Hexagone position is JSON text")
+    try:
+        data = json.loads(text)
+    except (json.JSONDecodeError, RecursionError) as exc:
+        why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
+        raise MalformedError(text, f"not valid JSON ({why})") from None
+    if not isinstance(data, dict):
+        raise MalformedError(text, "a Hexagone position is a JSON object")
+    missing = [k for k in KEYS if k not in data]
+    if missing:
+        raise MalformedError(text, f"missing key(s): {', '.join(missing)}")
+    extra = sorted(set(data) - set(KEYS))
+    if extra:
+        raise MalformedError(text, f"unknown key(s): {', '.join(map(str, extra))}")
+
+    captured_raw = data["captured"]
+    if not isinstance(captured_raw, list) or not 1 <= len(captured_raw) <= 4:
+        raise MalformedError(text, "'captured' must be a list of 1 to 4 lists (one per player)")
+    captured = [_colour_list(p, "captured", text) for p in captured_raw]
+    n = len(captured)
+
+    cells_raw = data["cells"]
+    if not isinstance(cells_raw, dict):
+        raise MalformedError(text, "'cells' must be an object mapping \"q,r\" to a colour")
+    cells: dict[int, int] = {}
+    for key, letter in cells_raw.items():
+        try:
+            c = parse_cell(key)
+        except MalformedError as exc:
+            raise MalformedError(text, f"cell {key!r}: {exc.reason}") from None
+        if not isinstance(letter, str) or len(letter) != 1 or letter not in COLOURS:
+            raise MalformedError(
+                text, f"cell {key!r} holds {letter!r}, not a colour (R O Y G B P W)"
+            )
+        if c in cells:
+            raise MalformedError(text, f"cell {cell_to_str(c)} is listed twice")
+        cells[c] = COLOURS.index(letter)
+
+    phase = data["phase"]
+    if phase not in PHASES:
+        raise MalformedError(text, f"'phase' must be one of {', '.join(PHASES)}")
+    dice_raw = data["dice"]
+    dice = None
+    if dice_raw is not None:
+        if not isinstance(dice_raw, str):
+            raise MalformedError(text, "'dice' must be a roll like \"RG\" or null")
+        dice = parse_roll(dice_raw, text)
+    pool = _colour_list(data["pool"], "pool", text)
+    rolled = _int(data, "rolled_this_turn", text, 0, 2)
+    rolls_left_raw = data["rolls_left"]
+    rolls_left = None if rolls_left_raw is None else _int(data, "rolls_left", text, 0, SOLO_ROLLS)
+    since = _int(data, "since_capture", text, 0, NO_CAPTURE_LIMIT)
+    player = _int(data, "to_move", text, 0, n - 1)
+
+    def illegal(reason: str) -> IllegalPositionError:
+        return IllegalPositionError(text, reason)
+
+    # --- what the rules make impossible ----------------------------------------------------
+    for k in range(7):
+        total = sum(p[k] for p in captured) + pool[k] + sum(1 for v in cells.values() if v == k)
+        if total != PIECES_PER_COLOUR:
+            raise illegal(
+                f"there must be {PIECES_PER_COLOUR} {COLOURS[k]} pieces in all "
+                f"(block, pool and captured piles), found {total}"
+            )
+    if n == 1 and rolls_left is None:
+        raise illegal("the solo puzzle counts its rolls: 'rolls_left' must be a number")
+    if n > 1 and rolls_left is not None:
+        raise illegal("'rolls_left' is null with 2 to 4 players")
+    if n == 4 and captured[3][WHITE] < 1:
+        raise illegal("in a 4-player game the fourth player holds the set-aside white piece")
+    if (dice is not None) != (phase == SWAP_PHASE):
+        raise illegal("'dice' holds the roll in phase swap and is null otherwise")
+    if bool(any(pool)) != (phase == REFORM):
+        raise illegal("the pool holds pieces exactly in phase reform")
+    if phase != OVER and since >= NO_CAPTURE_LIMIT:
+        raise illegal(f"the game ends after {NO_CAPTURE_LIMIT} turns without a capture")
+
+    counts = [0] * 7
+    for k in cells.values():
+        counts[k] += 1
+    seen: set[int] = set()
+    for c in sorted(cells):
+        if c not in seen:
+            g = group(cells, c)
+            seen.update(g)
+            if len(g) >= 3:
+                raise illegal(
+                    f"{len(g)} touching {COLOURS[cells[c]]} pieces at {cell_to_str(min(g))}: "
+                    "a group of three or more is captured as soon as it forms"
+                )
+    parts = sections(cells)
+    if phase in (ROLL_PHASE, SWAP_PHASE, SECOND):
+        # nothing has been captured yet this turn: the block is as a turn starts
+        if len(parts) != 1:
+            raise illegal(f"the block must be in one piece in phase {phase}")
+        if len(cells) <= SMALL_BLOCK:
+            raise illegal(f"a block of {SMALL_BLOCK} or fewer pieces ends the game")
+        if max(counts) < 3:
+            raise illegal("with no colour of three pieces left the game is over")
+        if n == 1 and (rolled > 1 or phase == SECOND or phase == ROLL_PHASE and rolled):
+            raise illegal("the solo puzzle has no second roll")
+        if phase == ROLL_PHASE and rolled > 1:
+            raise illegal("at most one roll is taken before the roll phase of a turn")
+        if phase in (SWAP_PHASE, SECOND) and rolled == 0:
+            raise illegal(f"phase {phase} comes after a roll: 'rolled_this_turn' is 1 or 2")
+        if phase == SECOND and rolled != 1:
+            raise illegal("the choice of a second roll follows the first roll")
+        if phase == ROLL_PHASE and n == 1 and rolls_left == 0:
+            raise illegal("the solo puzzle has no rolls left")
+        if phase == SWAP_PHASE and not (counts[dice[0]] or counts[dice[1]]):  # type: ignore[index]
+            raise illegal("the roll names no colour in the block (it would be retaken)")
+    elif phase == MAIN_PHASE:
+        sizes = sorted((len(p) for p in parts), reverse=True)
+        if len(sizes) < 2 or sizes[0] != sizes[1]:
+            raise illegal("phase main needs several sections of the largest size")
+        if rolled == 0:
+            raise illegal("a capture (after a roll) comes before naming the main block")
+        if not _feasible_mains(cells):
+            raise illegal("no main block can be reformed, so the game would be over")
+    elif phase == REFORM:
+        if len(parts) != 1:
+            raise illegal("the main block must be in one piece while reforming")
+        if rolled == 0:
+            raise illegal("a capture (after a roll) comes before reforming")
+        if not ReformSearch(cells, pool).feasible():
+            raise illegal("the pool cannot be placed back, so the game would be over")
+    if phase in (MAIN_PHASE, REFORM) and n == 1 and rolled > 1:
+        raise illegal("the solo puzzle has no second roll")
+
+    state = HexagoneState(
+        game,
+        cells,
+        phase=phase,
+        dice=dice,
+        pool=pool,
+        captured=captured,
+        rolled=rolled,
+        rolls_left=rolls_left,
+        since=since,
+        player=player,
+    )
+    if phase == OVER:
+        state.reason = state.derived_reason()
+    return state

@@ -1,0 +1,193 @@
+"""The position as SVG for the web club: hexagons in their colours, dice, captured piles.
+
+A pure function of the state: it asks the state for its cells, phase and legal moves and
+decides nothing itself. The web club makes it clickable through the contract shared by all
+games: the root has ``class="board hexagone"`` and a ``viewBox``; every cell is a ``<g>``
+with ``class="cell ..."`` and ``data-cell="q,r"``; every piece is a polygon with
+``class="piece ..."`` and ``data-cell``; cells asked for in ``highlight`` get ``highlight``;
+pieces that take part in a legal swap get ``swappable``; in a reform, the empty cells that
+can take a pool piece are drawn as ``cell empty target`` so they can be clicked.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+from html import escape
+from typing import Any
+
+from ludoteca.core.errors import MalformedError
+
+from .geometry import cell_to_str, coords, parse_cell
+from .notation import COLOURS, PLACE, SWAP
+from .state import MAIN_PHASE, OVER, REFORM, SWAP_PHASE, HexagoneState
+
+FILL = {
+    "R": "#d62828",
+    "O": "#f77f00",
+    "Y": "#f6d32d",
+    "G": "#2a9d3f",
+    "B": "#1d5fd1",
+    "P": "#8e44ad",
+    "W": "#f4f4f4",
+}
+SIZE = 20.0
+ROOT3 = math.sqrt(3.0)
+
+
+def _n(x: float) -> str:
+    """Numbers printed the same way on every machine (determinism of the SVG text)."""
+    text = f"{x:.2f}".rstrip("0").rstrip(".")
+    return "0" if text == "-0" else text
+
+
+def _centre(q: int, r: int) -> tuple[float, float]:
+    return SIZE * ROOT3 * (q + r / 2), SIZE * 1.5 * r
+
+
+def _hexagon(x: float, y: float, radius: float) -> str:
+    points = []
+    for i in range(6):
+        a = math.radians(60 * i - 30)
+        points.append(f"{_n(x + radius * math.cos(a))},{_n(y + radius * math.sin(a))}")
+    return " ".join(points)
+
+
+def _highlight_cells(highlight: Iterable[Any]) -> set[int]:
+    out = set()
+    for item in highlight:
+        if isinstance(item, str):
+            out.add(parse_cell(item))
+        elif (
+            isinstance(item, tuple)
+            and len(item) == 2
+            and all(isinstance(v, int) and not isinstance(v, bool) for v in item)
+        ):
+            out.add(parse_cell(f"{item[0]},{item[1]}"))
+        else:
+            raise MalformedError(item, 'highlight cells are given as "q,r" or (q, r)')
+    return out
+
+
+def render_svg(state: HexagoneState, *, highlight: Iterable[Any] = ()) -> str:
+    marked = _highlight_cells(highlight)
+    swappable: set[int] = set()
+    targets: set[int] = set()
+    mains: set[int] = set()
+    if state.phase == SWAP_PHASE:
+        for m in state.legal_moves():
+            if m[0] == SWAP:
+                swappable.update(m[1:])
+    elif state.phase == REFORM:
+        targets = {m[2] for m in state.legal_moves() if m[0] == PLACE}
+    elif state.phase == MAIN_PHASE:
+        mains = set(state.main_choices())
+
+    shown = sorted(set(state.cells) | targets | (marked - set(state.cells)))
+    centres = {c: _centre(*coords(c)) for c in shown}
+    xs = [x for x, _ in centres.values()] or [0.0]
+    ys = [y for _, y in centres.values()] or [0.0]
+    pad = SIZE * 1.2
+    left, top = min(xs) - pad, min(ys) - pad
+    width = max(xs) - min(xs) + 2 * pad
+    panel_width = 230.0
+    rows = 2 + state.num_players + (1 if any(state.pool) else 0)
+    height = max(max(ys) - min(ys) + 2 * pad, rows * 26.0 + 20)
+
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="board hexagone" '
+        f'viewBox="{_n(left)} {_n(top)} {_n(width + panel_width)} {_n(height)}" '
+        f'data-phase="{state.phase}">'
+    ]
+    out.append('<g class="block">')
+    for c in shown:
+        x, y = centres[c]
+        name = cell_to_str(c)
+        classes = ["cell"]
+        k = state.cells.get(c)
+        if k is None:
+            classes.append("empty")
+            if c in targets:
+                classes.append("target")
+        if c in marked:
+            classes.append("highlight")
+        if c in mains:
+            classes.append("main-choice")
+        out.append(f'<g class="{" ".join(classes)}" data-cell="{name}">')
+        if k is None:
+            out.append(
+                f'<polygon class="slot" points="{_hexagon(x, y, SIZE * 0.92)}" '
+                'fill="none" stroke="#888" stroke-dasharray="3 2"/>'
+            )
+        else:
+            letter = COLOURS[k]
+            piece = ["piece", f"colour-{letter}"]
+            if c in swappable:
+                piece.append("swappable")
+            stroke = "#000" if c in marked else "#333"
+            width_px = "3" if c in marked or c in swappable else "1"
+            out.append(
+                f'<polygon class="{" ".join(piece)}" data-cell="{name}" data-colour="{letter}" '
+                f'points="{_hexagon(x, y, SIZE * 0.95)}" fill="{FILL[letter]}" '
+                f'stroke="{stroke}" stroke-width="{width_px}">'
+                f"<title>{letter} {name}</title></polygon>"
+            )
+        out.append("</g>")
+    out.append("</g>")
+
+    # the side panel: dice, whose turn, captured piles, pool
+    px = left + width + 10
+    py = top + 24
+    out.append('<g class="panel" font-family="sans-serif" font-size="13">')
+    out.append(f'<text x="{_n(px)}" y="{_n(py)}">{escape(_status(state))}</text>')
+    py += 10
+    out.append('<g class="dice">')
+    if state.dice is not None:
+        for i, k in enumerate(state.dice):
+            letter = COLOURS[k]
+            out.append(
+                f'<rect class="die colour-{letter}" data-colour="{letter}" x="{_n(px + i * 30)}" '
+                f'y="{_n(py)}" width="24" height="24" rx="4" fill="{FILL[letter]}" stroke="#000"/>'
+            )
+    out.append("</g>")
+    py += 44
+    for p, pile in enumerate(state.captured):
+        label = "captured" if state.num_players == 1 else f"player {p + 1}"
+        out.append(_pile_svg(f"captured player{p + 1}", f"{label}: {sum(pile)}", pile, px, py, p))
+        py += 26
+    if any(state.pool):
+        out.append(_pile_svg("pool", "pool", state.pool, px, py, None))
+    out.append("</g>")
+    out.append("</svg>")
+    return "\n".join(out)
+
+
+def _status(state: HexagoneState) -> str:
+    if state.phase == OVER:
+        result = state.result
+        assert result is not None
+        if state.num_players == 1:
+            return f"over: score {sum(state.captured[0])}"
+        return "over: won by " + ", ".join(f"player {p + 1}" for p in result.winners)
+    who = "solo" if state.num_players == 1 else f"player {state.player + 1}"
+    extra = f", {state.rolls_left} rolls left" if state.rolls_left is not None else ""
+    return f"{who}: {state.phase}{extra}"
+
+
+def _pile_svg(cls: str, label: str, counts: list[int], x: float, y: float, player) -> str:
+    attr = f' data-player="{player}"' if player is not None else ""
+    parts = [
+        f'<g class="{cls}"{attr}>',
+        f'<text x="{_n(x)}" y="{_n(y + 12)}">{escape(label)}</text>',
+    ]
+    cx = x + 90
+    for k in range(7):
+        for _ in range(counts[k]):
+            letter = COLOURS[k]
+            parts.append(
+                f'<polygon class="token colour-{letter}" points="{_hexagon(cx, y + 8, 6)}" '
+                f'fill="{FILL[letter]}" stroke="#333" stroke-width="0.5"/>'
+            )
+            cx += 9
+    parts.append("</g>")
+    return "".join(parts)

@@ -1,0 +1,103 @@
+"""The start block: a random connected arrangement obeying the setup rules, from a seed.
+
+Two steps, each easy to get right on its own:
+
+1. **Shape.** Grow a polyhex from a triangle (or, with gaps, from a ring around an empty
+   cell) by adding empty cells that touch at least two cells of the shape. Every cell then
+   touches at least two others. In the compact default a cell is refused when it would
+   enclose a gap; cells touching more of the shape are preferred, which keeps it round.
+2. **Colours.** Colour the shape with exactly the piece counts so that no two touching
+   cells share a colour: most-constrained cell first (DSatur), the colour with most pieces
+   left first; a dead end restarts with a fresh draw.
+
+The generator may change between versions; game records store the block, not the seed.
+"""
+
+from __future__ import annotations
+
+import random
+
+from .geometry import NEIGHBOURS, cell, holes
+
+_TRIANGLE = (cell(0, 0), cell(1, 0), cell(0, 1))
+_AROUND = tuple(
+    cell(q, r) - cell(0, 0) for q, r in ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+)
+"""The six neighbours in order around a cell, each touching the next."""
+_RING = tuple(cell(0, 0) + d for d in _AROUND)
+
+
+def generate_block(rng: random.Random, counts: list[int], gaps: bool = False) -> dict[int, int]:
+    """A block (cell -> colour) with ``counts[k]`` pieces of colour ``k``."""
+    n = sum(counts)
+    for _ in range(1000):
+        shape = _grow_shape(rng, n, gaps)
+        if shape is None:
+            continue
+        for _ in range(20):
+            colouring = _colour_shape(rng, shape, counts)
+            if colouring is not None:
+                return colouring
+    raise RuntimeError("could not generate a start block")  # pragma: no cover
+
+
+def _grow_shape(rng: random.Random, n: int, gaps: bool) -> list[int] | None:
+    shape = set(_RING if gaps else _TRIANGLE)
+    forbidden = {cell(0, 0)} if gaps else set()
+    support: dict[int, int] = {}  # empty cell -> cells of the shape it touches
+    for c in shape:
+        for d in NEIGHBOURS:
+            e = c + d
+            if e not in shape and e not in forbidden:
+                support[e] = support.get(e, 0) + 1
+    while len(shape) < n:
+        candidates = [c for c, s in support.items() if s >= 2]
+        # compact blocks prefer well-supported cells; blocks with gaps take any
+        weights = [1 if gaps else support[c] ** 3 for c in candidates]
+        while candidates:
+            i = rng.choices(range(len(candidates)), weights=weights)[0]
+            c = candidates.pop(i)
+            weights.pop(i)
+            shape.add(c)
+            if gaps or not _may_enclose(shape, c) or not holes(shape):
+                break
+            shape.discard(c)
+        else:
+            return None
+        del support[c]
+        for d in NEIGHBOURS:
+            e = c + d
+            if e not in shape and e not in forbidden:
+                support[e] = support.get(e, 0) + 1
+    return sorted(shape)
+
+
+def _may_enclose(shape: set[int], c: int) -> bool:
+    """Can adding ``c`` have enclosed a gap? Only if the empty cells around it now form two
+    or more separate arcs (one arc or none leaves the outside connected around ``c``)."""
+    ring = [c + d for d in _AROUND]
+    arcs = sum(1 for i in range(6) if ring[i] in shape and ring[(i + 1) % 6] not in shape)
+    return arcs >= 2
+
+
+def _colour_shape(rng: random.Random, shape: list[int], counts: list[int]) -> dict[int, int] | None:
+    left = list(counts)
+    colour: dict[int, int] = {}
+    order = list(shape)
+    rng.shuffle(order)  # ties between equally constrained cells go by this random order
+    banned: dict[int, set[int]] = {c: set() for c in order}
+    for _ in range(len(order)):
+        # the uncoloured cell touching most distinct colours (DSatur)
+        best = max((c for c in order if c not in colour), key=lambda c: len(banned[c]))
+        options = [k for k in range(len(left)) if left[k] and k not in banned[best]]
+        if not options:
+            return None
+        top = max(left[k] for k in options)
+        k = rng.choice([k for k in options if left[k] == top])
+        colour[best] = k
+        left[k] -= 1
+        for d in NEIGHBOURS:
+            n = best + d
+            if n in banned:
+                banned[n].add(k)
+    return colour

@@ -1,0 +1,603 @@
+"""One Hexagone position and the turn sequence: roll, swap, capture, second roll, reform.
+
+Phases (the ``phase`` field of the position):
+
+- ``roll``: a chance node; the outcomes are the rolls naming a colour in the block;
+- ``swap``: the player to move exchanges two pieces allowed by ``dice``;
+- ``second``: the first roll of the turn captured nothing: ``again`` or ``stop``;
+- ``main``: a capture split the block into sections, several of the largest size: the mover
+  names the main block;
+- ``reform``: the mover places the pool's pieces back one at a time;
+- ``over``: the game has ended; the result is read from the captured piles.
+"""
+
+from __future__ import annotations
+
+from ludoteca.core.errors import IllegalMoveError, MalformedError
+from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State
+
+from .geometry import NEIGHBOURS, cell_to_str, group, sections, touching
+from .notation import (
+    AGAIN,
+    COLOURS,
+    MAIN,
+    PLACE,
+    ROLL,
+    ROLLS,
+    STOP,
+    SWAP,
+    move_to_str,
+    parse_move,
+    roll_to_str,
+)
+from .reform import ReformSearch
+
+ROLL_PHASE, SWAP_PHASE, SECOND, MAIN_PHASE, REFORM, OVER = (
+    "roll",
+    "swap",
+    "second",
+    "main",
+    "reform",
+    "over",
+)
+PHASES = (ROLL_PHASE, SWAP_PHASE, SECOND, MAIN_PHASE, REFORM, OVER)
+
+SOLO_ROLLS = 15
+NO_CAPTURE_LIMIT = 40
+SMALL_BLOCK = 10
+
+REASON_SMALL = "the block has 10 or fewer pieces"
+REASON_NO_TRIPLE = "no colour has three pieces left in the block"
+REASON_STALE = f"{NO_CAPTURE_LIMIT} turns in a row without a capture"
+REASON_SOLO = f"all {SOLO_ROLLS} rolls are played"
+REASON_REFORM = "the block cannot be reformed"
+
+
+class HexagoneState(State):
+    """Mutable position; :meth:`play` validates fully before changing anything."""
+
+    __slots__ = (
+        "game",
+        "cells",
+        "counts",
+        "phase",
+        "dice",
+        "pool",
+        "captured",
+        "rolled",
+        "rolls_left",
+        "since",
+        "player",
+        "reason",
+        "_choices",
+        "_search",
+        "_legal",
+        "_summary",
+        "_history",
+    )
+
+    def __init__(
+        self,
+        game,
+        cells: dict[int, int],
+        *,
+        phase: str = ROLL_PHASE,
+        dice: tuple[int, int] | None = None,
+        pool: list[int] | None = None,
+        captured: list[list[int]] | None = None,
+        rolled: int = 0,
+        rolls_left: int | None = None,
+        since: int = 0,
+        player: int = 0,
+        reason: str | None = None,
+    ) -> None:
+        self.game = game
+        self.cells = cells
+        self.counts = [0] * 7
+        for k in cells.values():
+            self.counts[k] += 1
+        self.phase = phase
+        self.dice = dice
+        self.pool = pool if pool is not None else [0] * 7
+        self.captured = (
+            captured if captured is not None else [[0] * 7 for _ in range(game.num_players)]
+        )
+        self.rolled = rolled
+        self.rolls_left = rolls_left
+        self.since = since
+        self.player = player
+        self.reason = reason
+        self._choices: list[int] | None = None
+        self._search: ReformSearch | None = None
+        self._legal: list | None = None
+        self._summary: tuple | None = None
+        self._history: list[tuple] = []
+
+    # --- protocol: whose turn -------------------------------------------------------------
+    @property
+    def to_move(self) -> int:
+        phase = self.phase
+        if phase == OVER:
+            return TERMINAL
+        if phase == ROLL_PHASE:
+            return CHANCE
+        return self.player
+
+    @property
+    def is_over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def num_players(self) -> int:
+        return len(self.captured)
+
+    @property
+    def solo(self) -> bool:
+        return len(self.captured) == 1
+
+    # --- legal moves ----------------------------------------------------------------------
+    def legal_moves(self) -> list:
+        if self._legal is None:
+            self._legal = self._generate()
+        return list(self._legal)
+
+    def _generate(self) -> list:
+        phase = self.phase
+        if phase == ROLL_PHASE:
+            counts = self.counts
+            return [m for m in ROLLS if counts[m[1]] or counts[m[2]]]
+        if phase == SWAP_PHASE:
+            return self._swaps()
+        if phase == SECOND:
+            return [(AGAIN,), (STOP,)]
+        if phase == MAIN_PHASE:
+            return [(MAIN, c) for c in self.main_choices()]
+        if phase == REFORM:
+            return [(PLACE, k, c) for k, c in self.search().legal_placements()]
+        return []
+
+    def _swaps(self) -> list:
+        out = self.swap_list()
+        out.sort()
+        return out
+
+    def swap_list(self) -> list:
+        """The legal swaps in no particular order (playouts need no sorting)."""
+        a, b = self.dice  # type: ignore[misc]
+        cells = self.cells
+        if a == b:
+            mine = [c for c, k in cells.items() if k == a]
+            others = [c for c, k in cells.items() if k != a]
+            return [(SWAP, x, y) if x < y else (SWAP, y, x) for x in mine for y in others]
+        out = []
+        for c, k in cells.items():
+            if k != a and k != b:
+                continue
+            for d in NEIGHBOURS:
+                n = c + d
+                j = cells.get(n)
+                if j is None or j == k:
+                    continue
+                if j in (a, b):
+                    if c < n:  # both rolled colours: count the pair once
+                        out.append((SWAP, c, n))
+                else:
+                    out.append((SWAP, c, n) if c < n else (SWAP, n, c))
+        return out
+
+    def chance_outcomes(self) -> list[tuple[tuple, float]]:
+        if self.phase != ROLL_PHASE:
+            return []
+        rolls = self.legal_moves()
+        weights = [1 if m[1] == m[2] else 2 for m in rolls]
+        total = sum(weights)
+        return [(m, w / total) for m, w in zip(rolls, weights, strict=True)]
+
+    def main_choices(self) -> list[int]:
+        """The main blocks the mover may name: lowest cells of the largest sections whose
+        reform can be completed."""
+        if self._choices is None:
+            self._choices = _feasible_mains(self.cells)
+        return list(self._choices)
+
+    def search(self) -> ReformSearch:
+        """The reform search on the current block and pool (kept across placements)."""
+        if self._search is None:
+            self._search = ReformSearch(self.cells, self.pool)
+        return self._search
+
+    # --- notation -------------------------------------------------------------------------
+    def move_to_str(self, move) -> str:
+        """Binding notation of a move value; text is parsed and given back canonical."""
+        if isinstance(move, str):
+            return move_to_str(self.str_to_move(move))
+        return move_to_str(move)
+
+    def str_to_move(self, text: str):
+        move = parse_move(text)
+        if move[0] == MAIN and self.phase == MAIN_PHASE and move[1] in self.cells:
+            # any cell names its section; the move value is the section's lowest cell
+            for part in sections(self.cells):
+                if move[1] in part:
+                    return (MAIN, part[0])
+        return move
+
+    def _coerce(self, move) -> tuple[tuple, str | None]:
+        if isinstance(move, str):
+            return self.str_to_move(move), move
+        if not _well_formed(move):
+            raise MalformedError(move, "not a Hexagone move value")
+        return move, None
+
+    # --- playing --------------------------------------------------------------------------
+    def play(self, move) -> None:
+        m, text = self._coerce(move)
+        why = self.illegal_reason(m)
+        if why is not None:
+            raise IllegalMoveError(text if text is not None else move_to_str(m), why)
+        self._history.append(self._snapshot())
+        self.apply(m)
+
+    def _snapshot(self) -> tuple:
+        return (
+            dict(self.cells),
+            list(self.counts),
+            self.phase,
+            self.dice,
+            list(self.pool),
+            [list(p) for p in self.captured],
+            self.rolled,
+            self.rolls_left,
+            self.since,
+            self.player,
+            self.reason,
+            self._choices,
+            self._summary,
+        )
+
+    def undo(self) -> None:
+        """Take back the last move played through :meth:`play` (snapshots are small)."""
+        if not self._history:
+            raise IllegalMoveError("undo", "there is no move to take back")
+        snap = self._history.pop()
+        self.cells = dict(snap[0])
+        self.counts = list(snap[1])
+        self.phase, self.dice = snap[2], snap[3]
+        self.pool = list(snap[4])
+        self.captured = [list(p) for p in snap[5]]
+        self.rolled, self.rolls_left, self.since, self.player, self.reason = snap[6:11]
+        self._choices, self._summary = snap[11], snap[12]
+        self._search = None
+        self._legal = None
+
+    def illegal_reason(self, m: tuple) -> str | None:
+        """Why the rules forbid ``m`` here, or ``None`` when it is legal."""
+        phase = self.phase
+        if phase == OVER:
+            return "the game is over"
+        kind = m[0]
+        expected = {
+            ROLL: ROLL_PHASE,
+            SWAP: SWAP_PHASE,
+            AGAIN: SECOND,
+            STOP: SECOND,
+            MAIN: MAIN_PHASE,
+            PLACE: REFORM,
+        }[kind]
+        if phase != expected:
+            return f"it is not the moment for that: {_PHASE_HELP[phase]}"
+        if kind == ROLL:
+            a, b = m[1], m[2]
+            if not (self.counts[a] or self.counts[b]):
+                return (
+                    f"neither {COLOURS[a]} nor {COLOURS[b]} is in the block: such a roll is retaken"
+                )
+            return None
+        if kind == SWAP:
+            return self._swap_reason(m[1], m[2])
+        if kind == MAIN:
+            if m[1] not in self.main_choices():
+                return (
+                    "the main block must be one of the largest sections whose reform can be "
+                    "completed: " + ", ".join(f"main {cell_to_str(c)}" for c in self.main_choices())
+                )
+            return None
+        if kind == PLACE:
+            return self._place_reason(m[1], m[2])
+        return None
+
+    def _swap_reason(self, c1: int, c2: int) -> str | None:
+        cells = self.cells
+        for c in (c1, c2):
+            if c not in cells:
+                return f"there is no piece on {cell_to_str(c)}"
+        k1, k2 = cells[c1], cells[c2]
+        if k1 == k2:
+            return "the two pieces have the same colour (such a swap changes nothing)"
+        a, b = self.dice  # type: ignore[misc]
+        rolled = f"{COLOURS[a]}" if a == b else f"{COLOURS[a]} or {COLOURS[b]}"
+        if a == b and (k1 == a or k2 == a):
+            return None
+        if not touching(c1, c2):
+            if a == b:
+                return f"the pieces do not touch and neither is {rolled}, the doubled colour"
+            return "the pieces do not touch (only a double swaps across the block)"
+        if k1 in (a, b) or k2 in (a, b):
+            return None
+        return f"neither piece has a rolled colour ({rolled})"
+
+    def _place_reason(self, k: int, c: int) -> str | None:
+        search = self.search()
+        if not self.pool[k]:
+            return f"the pool has no {COLOURS[k]} piece"
+        if c in self.cells:
+            return f"{cell_to_str(c)} is not empty"
+        if search.touch.get(c, 0) < 2:
+            return f"a piece on {cell_to_str(c)} would touch fewer than two pieces"
+        if search.mask[c] >> k & 1:
+            return f"a piece on {cell_to_str(c)} would touch a piece of its own colour {COLOURS[k]}"
+        if not search.placement_ok(k, c):
+            return "after this placement the rest of the pool could not be placed"
+        return None
+
+    def apply(self, m: tuple) -> None:
+        """Play a legal move value (no checks: :meth:`play` checks first)."""
+        self._legal = None
+        self._summary = (self.player, m, None)
+        kind = m[0]
+        if kind == SWAP:
+            self._apply_swap(m[1], m[2])
+        elif kind == ROLL:
+            self.dice = (m[1], m[2])
+            self.rolled += 1
+            if self.rolls_left is not None:
+                self.rolls_left -= 1
+            self.phase = SWAP_PHASE
+        elif kind == PLACE:
+            k, c = m[1], m[2]
+            search = self.search()
+            search.place(k, c)
+            self.cells[c] = k
+            self.counts[k] += 1
+            self.pool[k] -= 1
+            if not any(self.pool):
+                self._search = None
+                self._end_turn(captured=True)
+        elif kind == MAIN:
+            self._choose_main(m[1])
+        elif kind == AGAIN:
+            self.phase = ROLL_PHASE
+        else:
+            self._end_turn(captured=False)
+
+    def _apply_swap(self, c1: int, c2: int) -> None:
+        cells = self.cells
+        k1, k2 = cells[c1], cells[c2]
+        cells[c1], cells[c2] = k2, k1
+        self.dice = None
+        taken: list[int] = []
+        for c in (c1, c2):
+            g = group(cells, c)
+            if len(g) >= 3:
+                taken.extend(g)
+        if not taken:
+            if self.solo or self.rolled >= 2:
+                self._end_turn(captured=False)
+            else:
+                self.phase = SECOND
+            return
+        pile = self.captured[self.player]
+        got = [0] * 7
+        for c in taken:
+            k = cells.pop(c)
+            self.counts[k] -= 1
+            pile[k] += 1
+            got[k] += 1
+        self._summary = (self.player, (SWAP, c1, c2), got)
+        self._after_capture()
+
+    def _after_capture(self) -> None:
+        parts = sections(self.cells)
+        if len(parts) <= 1:
+            self._end_turn(captured=True)
+            return
+        size = len(max(parts, key=len))
+        largest = [p for p in parts if len(p) == size]
+        if len(largest) == 1:
+            if _reform_search(self.cells, largest[0]).feasible():
+                self._choose_main(largest[0][0])
+            else:
+                self._finish(REASON_REFORM)
+            return
+        choices = [p[0] for p in largest if _reform_search(self.cells, p).feasible()]
+        if not choices:
+            self._finish(REASON_REFORM)
+            return
+        self.phase = MAIN_PHASE
+        self._choices = choices
+
+    def _choose_main(self, lowest: int) -> None:
+        part = next(p for p in sections(self.cells) if p[0] == lowest)
+        keep = set(part)
+        cells = self.cells
+        for c in [c for c in cells if c not in keep]:
+            k = cells.pop(c)
+            self.counts[k] -= 1
+            self.pool[k] += 1
+        self._choices = None
+        self._search = None
+        self.phase = REFORM
+
+    def _end_turn(self, *, captured: bool) -> None:
+        self.since = 0 if captured else self.since + 1
+        self.dice = None
+        if len(self.cells) <= SMALL_BLOCK:
+            self._finish(REASON_SMALL)
+        elif max(self.counts) < 3:
+            self._finish(REASON_NO_TRIPLE)
+        elif self.since >= NO_CAPTURE_LIMIT:
+            self._finish(REASON_STALE)
+        elif self.rolls_left == 0:
+            self._finish(REASON_SOLO)
+        else:
+            self.player = (self.player + 1) % len(self.captured)
+            self.phase = ROLL_PHASE
+            self.rolled = 0
+
+    def _finish(self, reason: str) -> None:
+        self.phase = OVER
+        self.reason = reason
+        self.dice = None
+        self.rolled = 0
+
+    # --- results --------------------------------------------------------------------------
+    def ranking(self) -> tuple[tuple[int, ...], ...]:
+        """Players in rank order, tied players together: most captured, then most of one colour."""
+        keys = {p: (sum(pile), max(pile)) for p, pile in enumerate(self.captured)}
+        order = sorted(keys, key=lambda p: (-keys[p][0], -keys[p][1], p))
+        out: list[list[int]] = []
+        for p in order:
+            if out and keys[out[-1][0]] == keys[p]:
+                out[-1].append(p)
+            else:
+                out.append([p])
+        return tuple(tuple(g) for g in out)
+
+    @property
+    def result(self) -> Result | None:
+        if self.phase != OVER:
+            return None
+        ranking = self.ranking()
+        return Result(
+            winners=ranking[0],
+            num_players=len(self.captured),
+            scores=self.scores(),
+            reason=self.reason or self.derived_reason(),
+            ranking=ranking,
+        )
+
+    def derived_reason(self) -> str:
+        """Why a finished position is finished, read from the position alone."""
+        if len(self.cells) <= SMALL_BLOCK:
+            return REASON_SMALL
+        if max(self.counts) < 3:
+            return REASON_NO_TRIPLE
+        if self.since >= NO_CAPTURE_LIMIT:
+            return REASON_STALE
+        if self.rolls_left == 0:
+            return REASON_SOLO
+        return REASON_REFORM
+
+    def scores(self) -> tuple[int, ...]:
+        return tuple(sum(pile) for pile in self.captured)
+
+    def last_move_summary(self) -> str | None:
+        """What the last move did, for people; built only when asked (playouts never ask)."""
+        if self._summary is None:
+            return None
+        player, m, got = self._summary
+        who = "you" if self.solo else f"player {player + 1}"
+        kind = m[0]
+        if kind == ROLL:
+            return f"{who} rolled {roll_to_str(m[1], m[2])}"
+        if kind == SWAP:
+            head = f"{who} swapped {cell_to_str(m[1])} and {cell_to_str(m[2])}"
+            if got is None:
+                return head + ", no capture"
+            return (
+                head
+                + ", captured "
+                + " and ".join(f"{got[k]} {COLOURS[k]}" for k in range(7) if got[k])
+            )
+        if kind == PLACE:
+            return f"{who} placed {COLOURS[m[1]]} on {cell_to_str(m[2])}"
+        if kind == MAIN:
+            return f"{who} kept the section of {cell_to_str(m[1])} as the main block"
+        if kind == AGAIN:
+            return f"{who} takes the second roll"
+        return f"{who} stops"
+
+    def side_name(self, player: int) -> str:
+        return f"player{player + 1}"
+
+    # --- copies and text ------------------------------------------------------------------
+    def clone(self) -> HexagoneState:
+        other = HexagoneState.__new__(HexagoneState)
+        other.game = self.game
+        other.cells = dict(self.cells)
+        other.counts = list(self.counts)
+        other.phase = self.phase
+        other.dice = self.dice
+        other.pool = list(self.pool)
+        other.captured = [list(p) for p in self.captured]
+        other.rolled = self.rolled
+        other.rolls_left = self.rolls_left
+        other.since = self.since
+        other.player = self.player
+        other.reason = self.reason
+        other._choices = self._choices
+        other._search = None
+        other._legal = self._legal
+        other._summary = self._summary
+        other._history = list(self._history)
+        return other
+
+    def position(self) -> str:
+        from .position import position_text
+
+        return position_text(self)
+
+    def fast_playout(self, rng) -> tuple[float, ...]:
+        from .playout import random_playout
+
+        probe = self.clone()
+        random_playout(probe, rng)
+        result = probe.result
+        assert result is not None
+        return result.payoffs()
+
+
+_ARITY = {ROLL: 3, SWAP: 3, AGAIN: 1, STOP: 1, MAIN: 2, PLACE: 3}
+
+
+def _well_formed(move) -> bool:
+    """Is ``move`` shaped like a move value (see :mod:`.notation`)? Legality is not checked."""
+    if type(move) is not tuple or not move or any(type(v) is not int for v in move):
+        return False
+    kind = move[0]
+    if _ARITY.get(kind) != len(move):
+        return False
+    if kind == ROLL:
+        return 0 <= move[1] <= move[2] < 6
+    if kind == SWAP:
+        return move[1] < move[2]
+    if kind == PLACE:
+        return 0 <= move[1] < 7
+    return True
+
+
+def _reform_search(cells: dict[int, int], main: list[int]) -> ReformSearch:
+    keep = set(main)
+    pool = [0] * 7
+    for c, k in cells.items():
+        if c not in keep:
+            pool[k] += 1
+    return ReformSearch({c: cells[c] for c in main}, pool)
+
+
+def _feasible_mains(cells: dict[int, int]) -> list[int]:
+    parts = sections(cells)
+    if len(parts) < 2:
+        return []
+    size = len(max(parts, key=len))
+    return [p[0] for p in parts if len(p) == size and _reform_search(cells, p).feasible()]
+
+
+_PHASE_HELP = {
+    ROLL_PHASE: "the dice are to be rolled (roll XY)",
+    SWAP_PHASE: "the player to move swaps two pieces (swap q,r q,r)",
+    SECOND: "the player chooses to roll again or stop (again / stop)",
+    MAIN_PHASE: "the mover names the main block (main q,r)",
+    REFORM: "the mover places pool pieces (place C q,r)",
+    OVER: "the game is over",
+}
