@@ -13,9 +13,12 @@ time budget the amount of work done depends on the machine, so the move may too.
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 from abc import ABC, abstractmethod
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ludoteca.core.errors import GameError, MalformedError
@@ -43,10 +46,6 @@ class Budget:
                 raise MalformedError(
                     f"{name}={value}", f"a {name} budget must be a positive number"
                 )
-
-    @property
-    def unlimited(self) -> bool:
-        return self.seconds is None and self.iterations is None and self.depth is None
 
     def over(self, other: Budget) -> Budget:
         """This budget with ``other``'s fields filling the ones it leaves unset."""
@@ -83,6 +82,28 @@ class Deadline:
         return time.perf_counter() - self.start
 
 
+@contextmanager
+def gc_paused() -> Iterator[None]:
+    """Keep the cyclic garbage collector out of a timed search.
+
+    A collection walks every object allocated since the last one; in or right after a search
+    that built a large tree it stalls for longer than the 5% a move may overrun. So the
+    collector is paused during the search, and at the end everything alive is *frozen*
+    (``gc.freeze``: left out of collections) so that the first collection after the move does
+    not walk the new tree; the next search unfreezes it first. Search trees hold no reference
+    cycles, so reference counting frees them whatever the collector does.
+    """
+    was_enabled = gc.isenabled()
+    gc.disable()
+    gc.unfreeze()
+    try:
+        yield
+    finally:
+        gc.freeze()
+        if was_enabled:
+            gc.enable()
+
+
 class Bot(ABC):
     """A computer opponent for any game of the protocol.
 
@@ -115,9 +136,9 @@ class Bot(ABC):
         iterations: int | None = None,
         depth: int | None = None,
     ) -> Move:
-        """The move to play in ``state`` (a player's turn, game not over); ``state`` is unchanged."""
+        """The move to play in ``state`` (a player's turn, not over); ``state`` is unchanged."""
 
-    def reset(self) -> None:
+    def reset(self) -> None:  # noqa: B027 - most bots keep nothing between moves
         """Forget anything kept between moves (a search tree); called when a new game starts."""
 
     # --- helpers for subclasses -----------------------------------------------------------

@@ -1,0 +1,525 @@
+"""Monte-Carlo tree search (UCT) for every game of the protocol.
+
+- **Any number of players.** Each node keeps the summed payoffs of every player
+  (:meth:`~ludoteca.core.protocol.Result.payoffs`), and the player to move at a node picks
+  the child that is best *for that player*. A game where one player moves several times in a
+  row (phases of one turn) needs nothing special.
+- **Chance.** At a chance node the search draws outcomes by their probabilities with its own
+  seeded generator (never the table's), and keeps one child per outcome seen.
+- **Solver.** A finished position is a proven value. A node is proven when its mover has a
+  proven child that gives them everything (payoff 1), or when every child is proven (the
+  mover takes the best; a chance node the probability-weighted mean). Proven children are not
+  searched again, proven wins are played at once and proven losses avoided.
+- **Tree reuse.** The tree is kept between moves; on the next call the node of the new
+  position is looked up a few plies below the old root and becomes the new root.
+- **Moves in parts.** Where a game's moves are made of parts (a Comune turn of two
+  placements, see :mod:`ludoteca.bots.steps`), the tree grows one part at a time, so what
+  it learns about a first placement is shared by every turn that starts with it.
+- **Playouts** go through ``state.fast_playout(rng)``, which each game overrides with its
+  fastest path. With ``cutoff=K`` (the default for the games in :data:`CUTOFFS`) they stop
+  after K moves and the game's evaluation (:mod:`ludoteca.bots.evaluation`) judges the
+  position instead: in long score games (Hexagone) a short look ahead scored by the scores
+  says more than a noisy whole game.
+- **Solo games** (one player) maximise the score (:func:`~ludoteca.bots.evaluation.solo_score`),
+  since every finished solo game is "won".
+
+Budgets: ``seconds`` (checked before every iteration, stopping early when the slowest recent
+iteration would not fit; in a game whose playouts can take more than 5% of the time, the
+playouts themselves stop at the deadline), ``iterations`` (simulations), ``depth`` (deepest
+tree node expanded; playouts continue below it). Without any, ``default_budget`` applies.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ludoteca.core.protocol import CHANCE, TERMINAL, Move, State
+
+from .base import Bot, Budget, Deadline, gc_paused
+from .evaluation import evaluate, solo_score
+from .policies import random_move_for
+from .steps import MoveTrie, stepper_for
+
+CUTOFFS: dict[str, int] = {"hexagone": 20}
+"""Games whose playouts are cut after this many moves by default (``cutoff=`` overrides).
+
+Measured: in two-player Hexagone (games of some 300 moves) MCTS with whole random playouts
+at 0.25 s per move lost all 4 games to greedy; cut at 20 moves and scored by the captures it
+won 3 of 4 against greedy and 4 of 4 against whole playouts (``ludoteca arena hexagone
+--players 2 greedy mcts:seconds=0.25,cutoff=0 mcts:seconds=0.25,cutoff=20 --games 4
+--seed 31``).
+"""
+
+REUSE_DEPTH = 6
+"""How many plies below the old root the new position is looked for."""
+REUSE_NODES = 3000
+"""How many tree nodes the look-up may replay before giving up and starting afresh."""
+
+
+class Node:
+    """One position in the tree (the position itself is not stored: it is replayed).
+
+    Nodes hold no reference to their parent, so a tree has no reference cycles: a dropped
+    tree is freed at once, and the search can pause the cyclic garbage collector (whose full
+    passes over a large tree would otherwise stall a move past its time).
+    """
+
+    __slots__ = (
+        "move",
+        "player",
+        "children",
+        "untried",
+        "outcomes",
+        "weights",
+        "visits",
+        "totals",
+        "proven",
+        "proof",
+        "trie",
+        "prefix",
+        "is_step",
+    )
+
+    def __init__(self, move: Move | None, state: State, n: int, bot: MCTSBot):
+        self.move = move
+        self.player = state.to_move
+        self.visits = 0
+        self.totals = [0.0] * n
+        self.proven: tuple[float, ...] | None = None
+        self.proof: Node | None = None  # the child whose value proved this node
+        self.children: list[Node] = []
+        self.untried: list[Move] | None = []
+        """Moves (or parts) not yet tried; ``None`` until the node is first searched from."""
+        self.outcomes: list[Move] = []
+        self.weights: list[float] = []
+        self.trie: MoveTrie | None = None
+        self.prefix: tuple = ()
+        self.is_step = False
+        if self.player == TERMINAL:
+            self.proven = bot.final_value(state)
+        elif self.player == CHANCE:
+            for outcome, p in state.chance_outcomes():
+                self.outcomes.append(outcome)
+                self.weights.append(p)
+        else:
+            self.untried = None  # listed lazily: most leaves are never searched from
+
+    def list_moves(self, state: State, bot: MCTSBot) -> None:
+        """List the moves of a decision node (as a trie of parts where the game has them)."""
+        moves = state.legal_moves()
+        stepper = bot.stepper(state)
+        if stepper is not None and len(moves) > 1:
+            self.trie = MoveTrie(moves, stepper)
+            self.untried = list(self.trie.next_steps[()])
+        else:
+            self.untried = list(moves)
+        bot.rng.shuffle(self.untried)
+
+    @classmethod
+    def step_child(cls, parent: Node, step, bot: MCTSBot) -> Node:
+        """A node for part of a move: same position and player as ``parent``, one more part."""
+        node = cls.__new__(cls)
+        node.move, node.player = step, parent.player
+        node.visits, node.totals = 0, [0.0] * len(parent.totals)
+        node.proven = node.proof = None
+        node.children, node.outcomes, node.weights = [], [], []
+        node.trie, node.prefix, node.is_step = parent.trie, (*parent.prefix, step), True
+        node.untried = list(node.trie.next_steps[node.prefix])
+        bot.rng.shuffle(node.untried)
+        return node
+
+    def child_for(self, move: Move) -> Node | None:
+        for child in self.children:
+            if child.move == move:
+                return child
+        return None
+
+    def mean(self, player: int) -> float:
+        return self.totals[player] / self.visits if self.visits else 0.0
+
+
+class MCTSBot(Bot):
+    """UCT with chance nodes, n players, a solver and tree reuse (see the module text)."""
+
+    name = "mcts"
+    default_budget = Budget(seconds=1.0)
+
+    def __init__(
+        self,
+        seed=None,
+        *,
+        c: float = 0.7,
+        reuse: int = 1,
+        step: int = 1,
+        cutoff: int | None = None,
+        **budget,
+    ) -> None:
+        super().__init__(seed, **budget)
+        self.c = float(c)
+        self.reuse = bool(reuse)
+        self.step = bool(step)
+        self.cutoff = None if cutoff is None else int(cutoff)
+        """If positive, playouts stop after this many moves and the evaluation judges;
+        ``None``: the game's default from :data:`CUTOFFS` (0, whole playouts, elsewhere)."""
+        self._cutoff = 0
+        self._root: Node | None = None
+        self._root_state: State | None = None
+        self._deadline = Deadline(None)
+        self._interruptible = False
+        self.last_iterations = 0
+        """Simulations run by the last :meth:`choose` (for benchmarks and tests)."""
+        self.last_reused = 0
+        """Visits the last :meth:`choose` inherited from the previous tree."""
+
+    def reset(self) -> None:
+        self._root = None
+        self._root_state = None
+
+    # --- values ---------------------------------------------------------------------------
+    def final_value(self, state: State) -> tuple[float, ...]:
+        if state.num_players == 1:
+            return (solo_score(state),)
+        assert state.result is not None
+        return state.result.payoffs()
+
+    def playout_value(self, state: State) -> tuple[float, ...] | None:
+        """The value of one random playout from ``state`` (which may be changed).
+
+        ``None`` when the playout was abandoned at the deadline (see :meth:`_search`).
+        """
+        if state.is_over:
+            return self.final_value(state)
+        if self._interruptible or self._cutoff > 0:
+            return self._interruptible_playout(state)
+        started = time.perf_counter()
+        if state.num_players == 1:  # the score counts, which fast_playout does not give
+            draw, rng = random_move_for(state), self.rng
+            while not state.is_over:
+                state.play(draw(state, rng))
+            value = self.final_value(state)
+        else:
+            value = tuple(state.fast_playout(self.rng))
+        self._note_playout(_game_key(state), time.perf_counter() - started)
+        return value
+
+    def _note_playout(self, key: tuple, seconds: float) -> None:
+        """Keep the slowest playout seen per game (the first, which may compile, excepted).
+
+        Kept for the whole process, so every bot (a new one per arena game) knows at once.
+        """
+        seen = _PLAYOUTS_SEEN.get(key, 0)
+        _PLAYOUTS_SEEN[key] = seen + 1
+        if seen:
+            _SLOWEST_PLAYOUT[key] = max(_SLOWEST_PLAYOUT.get(key, 0.0), seconds)
+        if seconds > 0.05 * (self._deadline.seconds or float("inf")):
+            self._interruptible = True  # from now on in this search too
+
+    def _interruptible_playout(self, state: State) -> tuple[float, ...] | None:
+        """A random playout move by move: it gives up at the deadline, and with a cutoff it
+        stops after ``cutoff`` moves and lets the game's evaluation judge the position."""
+        rng = self.rng
+        draw = random_move_for(state)
+        left = self._cutoff if self._cutoff > 0 else -1
+        while not state.is_over:
+            if self._deadline.expired():
+                return None
+            if left == 0:
+                return evaluate(state)
+            state.play(draw(state, rng))
+            left -= 1
+        return self.final_value(state)
+
+    def stepper(self, state: State):
+        return stepper_for(state) if self.step else None
+
+    def _completion(self, trie: MoveTrie, prefix: tuple) -> Move:
+        """A random legal move that begins with the parts ``prefix``."""
+        while prefix not in trie.moves:
+            prefix = (*prefix, self.rng.choice(trie.next_steps[prefix]))
+        return trie.moves[prefix]
+
+    def _leaf_value(self, node: Node, state: State) -> tuple[float, ...]:
+        return node.proven if node.proven is not None else self.playout_value(state)
+
+    # --- the search -----------------------------------------------------------------------
+    def choose(self, state: State, *, seconds=None, iterations=None, depth=None) -> Move:
+        budget = self._budget(seconds, iterations, depth)
+        deadline = Deadline(budget.seconds)
+        self._check(state)
+        with gc_paused():  # a collection runs after the move, never inside its time
+            root = self._reuse(state, deadline) if self.reuse else None
+            if root is None:
+                root = Node(None, state, state.num_players, self)
+            self.last_reused = root.visits
+            root_state = state.clone()
+            self._search(root, root_state, budget, deadline)
+            self._root, self._root_state = root, root_state
+            return self._best_move(root, state)
+
+    def search(self, state: State, budget: Budget) -> Node:
+        """Run a fresh search from ``state`` and return the root (for analysis and tests)."""
+        root = Node(None, state, state.num_players, self)
+        with gc_paused():
+            self._search(root, state.clone(), budget, Deadline(budget.seconds))
+        return root
+
+    def _search(self, root: Node, root_state: State, budget: Budget, deadline: Deadline) -> None:
+        self.last_iterations = 0
+        limit = budget.iterations
+        max_depth = budget.depth
+        solo = root_state.num_players == 1
+        # A game whose playouts can take more than 5% of the time gets playouts that stop at
+        # the deadline (abandoned iterations leave no trace), so one long playout cannot
+        # carry the move past its time.
+        self._deadline = deadline
+        own = self.cutoff
+        self._cutoff = own if own is not None else CUTOFFS.get(root_state.game.id, 0)
+        tail = _SLOWEST_PLAYOUT.get(_game_key(root_state), 0.0)
+        self._interruptible = budget.seconds is not None and tail > 0.05 * budget.seconds
+        slowest = 0.0  # a decaying maximum of recent iteration times
+        while root.proven is None and (limit is None or self.last_iterations < limit):
+            if not deadline.room_for(0.0 if self._interruptible else slowest):
+                break
+            started = time.perf_counter()
+            if not self._iterate(root, root_state.clone(), max_depth, solo):
+                break
+            self.last_iterations += 1
+            slowest = max(time.perf_counter() - started, slowest * 0.995)
+
+    def _iterate(self, root: Node, state: State, max_depth: int | None, solo: bool) -> bool:
+        """One simulation; ``False`` if its playout was abandoned (the tree is as before)."""
+        node = root
+        path = [root]
+        n = state.num_players
+        grown: tuple[Node, Move | None] | None = None  # (parent, item to give back) if grown
+        while True:
+            if node.proven is not None:
+                value = node.proven
+                break
+            if max_depth is not None and len(path) > max_depth:
+                value = self.playout_value(state)
+                break
+            if node.player == CHANCE:
+                move = self.rng.choices(node.outcomes, node.weights)[0]
+                state.play(move)
+                child = node.child_for(move)
+                if child is None:
+                    child = Node(move, state, n, self)
+                    node.children.append(child)
+                    grown = (node, None)
+                    path.append(child)
+                    value = self._leaf_value(child, state)
+                    break
+                node = child
+                path.append(node)
+                continue
+            if node.untried is None:
+                node.list_moves(state, self)
+            if node.untried:
+                move = node.untried.pop()
+                grown = (node, move)
+                if node.trie is not None:
+                    prefix = (*node.prefix, move)
+                    full = node.trie.moves.get(prefix)
+                    if full is None:  # part of a move: value it by a random completion
+                        child = Node.step_child(node, move, self)
+                        node.children.append(child)
+                        path.append(child)
+                        state.play(self._completion(node.trie, prefix))
+                        value = self.playout_value(state)
+                        break
+                    move = full
+                state.play(move)
+                child = Node(move, state, n, self)
+                node.children.append(child)
+                path.append(child)
+                value = self._leaf_value(child, state)
+                break
+            node = self._select(node, solo)
+            if not node.is_step:
+                state.play(node.move)
+            path.append(node)
+        if value is None:
+            if grown is not None:
+                parent, item = grown
+                parent.children.pop()
+                if item is not None:
+                    parent.untried.append(item)
+            return False
+        for visited in path:
+            visited.visits += 1
+            totals = visited.totals
+            for i in range(n):
+                totals[i] += value[i]
+        for visited in reversed(path):
+            if visited.proven is None and not self._try_prove(visited, solo):
+                break
+        return True
+
+    def _select(self, node: Node, solo: bool) -> Node:
+        p = node.player
+        log_n = math.log(node.visits)
+        c = self.c * (self._solo_scale(node) if solo else 1.0)
+        best, best_score = None, float("-inf")
+        for child in node.children:
+            if child.proven is not None:
+                continue
+            score = child.totals[p] / child.visits + c * math.sqrt(log_n / child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        assert best is not None, "a node whose children are all proven is proven"
+        return best
+
+    @staticmethod
+    def _solo_scale(node: Node) -> float:
+        """Exploration in a solo game scales with the spread of the scores seen here."""
+        means = [ch.mean(0) for ch in node.children]
+        return max(1.0, max(means) - min(means)) if means else 1.0
+
+    def _try_prove(self, node: Node, solo: bool) -> bool:
+        """Mark ``node`` proven if its children settle its value; say whether it is now."""
+        if node.player == CHANCE:
+            if len(node.children) < len(node.outcomes):
+                return False
+            if any(ch.proven is None for ch in node.children):
+                return False
+            weight = dict(zip(node.outcomes, node.weights, strict=True))
+            n = len(node.totals)
+            node.proven = tuple(
+                math.fsum(weight[ch.move] * ch.proven[i] for ch in node.children) for i in range(n)
+            )
+            return True
+        p = node.player
+        best: Node | None = None
+        for child in node.children:
+            if child.proven is None:
+                continue
+            if not solo and child.proven[p] >= 1.0:
+                node.proven, node.proof = child.proven, child
+                return True
+            if best is None or child.proven[p] > best.proven[p]:
+                best = child
+        if node.untried is None or node.untried or best is None:
+            return False
+        if any(ch.proven is None for ch in node.children):
+            return False
+        node.proven, node.proof = best.proven, best
+        return True
+
+    def _best_move(self, root: Node, state: State) -> Move:
+        """The move to play: best children downwards until a whole move is reached."""
+        node = root
+        while True:
+            child = self._best_child(node)
+            if child is None:
+                if node.trie is not None:
+                    return self._completion(node.trie, node.prefix)
+                return self.rng.choice(state.legal_moves())  # nothing searched yet
+            if not child.is_step:
+                return child.move
+            node = child
+
+    def _best_child(self, root: Node) -> Node | None:
+        """The proven best if the root is proven; else the most visited unproven child, unless a
+        proven child is known to be at least as good as that child's mean."""
+        if root.proof is not None:
+            return root.proof
+        p = root.player
+        unproven = [ch for ch in root.children if ch.proven is None]
+        proven = [ch for ch in root.children if ch.proven is not None]
+        robust = max(unproven, key=lambda ch: (ch.visits, ch.mean(p)), default=None)
+        safest = max(proven, key=lambda ch: ch.proven[p], default=None)
+        if robust is None:
+            return safest
+        if safest is not None and safest.proven[p] >= robust.mean(p):
+            return safest
+        return robust
+
+    # --- tree reuse -----------------------------------------------------------------------
+    def _reuse(self, state: State, deadline: Deadline) -> Node | None:
+        """The node of ``state`` in the previous tree, detached as a new root, or ``None``."""
+        old, old_state = self._root, self._root_state
+        self._root = self._root_state = None
+        if old is None or old_state is None or not _same_game(old_state, state):
+            return None
+        target = state.position()
+        if old_state.position() == target:
+            return old
+        frontier: list[tuple[Node, State]] = [(old, old_state)]
+        examined = 0
+        budget_share = None if deadline.seconds is None else 0.1 * deadline.seconds
+        for _ in range(REUSE_DEPTH):
+            next_frontier: list[tuple[Node, State]] = []
+            for node, node_state in frontier:
+                for child in sorted(node.children, key=lambda ch: -ch.visits):
+                    examined += 1
+                    if examined > REUSE_NODES or (
+                        budget_share is not None and deadline.elapsed() > budget_share
+                    ):
+                        return None
+                    if child.is_step:  # part of a move: same position, look further down
+                        next_frontier.append((child, node_state))
+                        continue
+                    probe = node_state.clone()
+                    probe.play(child.move)
+                    if probe.position() == target:
+                        return child
+                    if child.children:
+                        next_frontier.append((child, probe))
+            frontier = next_frontier
+            if not frontier:
+                break
+        return None
+
+
+_SLOWEST_PLAYOUT: dict[tuple, float] = {}
+_PLAYOUTS_SEEN: dict[tuple, int] = {}
+
+
+def _game_key(state: State) -> tuple:
+    return (type(state).__qualname__, state.game.id, tuple(sorted(state.game.options.items())))
+
+
+def _same_game(a: State, b: State) -> bool:
+    return a.game.id == b.game.id and a.game.options == b.game.options
+
+
+_warmed: set[str] = set()
+
+
+def warm_up(state: State) -> None:
+    """Run one playout of ``state``'s game untimed, once per process.
+
+    A game's fast playout path may be compiled on first use (numba), which takes far longer
+    than a move's budget; whoever runs timed games (the arena, a server) calls this first so
+    that no move pays for it.
+    """
+    key = state.game.id
+    if key in _warmed or state.is_over:
+        return
+    state.clone().fast_playout(random.Random(0))
+    _warmed.add(key)
+
+
+def simulation_rate(game, seconds: float = 1.0, seed: int = 1) -> dict[str, float]:
+    """MCTS simulations per second from the game's start (for ``ludoteca bench --mcts``).
+
+    Chance at the start is resolved first and the playout path warmed up, so the figure is
+    the search's steady rate, not the compiler's.
+    """
+    from ludoteca.core.table import resolve_chance
+
+    state = game.new_state(seed=seed)
+    resolve_chance(state, random.Random(seed))
+    warm_up(state)
+    bot = MCTSBot(seed=seed, reuse=0)
+    start = time.perf_counter()
+    bot.choose(state, seconds=seconds)
+    elapsed = time.perf_counter() - start
+    return {
+        "mcts_simulations": bot.last_iterations,
+        "mcts_seconds": round(elapsed, 4),
+        "mcts_simulations_per_s": round(bot.last_iterations / elapsed, 1),
+    }

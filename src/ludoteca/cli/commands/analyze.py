@@ -1,0 +1,58 @@
+"""``ludoteca analyze GAME``: self-play statistics for game designers, as text and a PNG."""
+
+from __future__ import annotations
+
+import json
+import os
+
+from ludoteca.bots.analysis import analyse, plot_report, report_text, self_play
+from ludoteca.core.errors import MalformedError
+
+from ..common import add_game_argument, game_from_args
+from .arena import progress_bar
+
+
+def register(sub) -> None:
+    p = sub.add_parser(
+        "analyze",
+        help="self-play statistics: seat advantage, draws, length, branching, scores",
+        description="Play GAME against itself at one level and report how often each seat "
+        "wins (with 95%% intervals), the draw rate, game length, the branching factor over "
+        "the game and, where the game keeps score, the score distribution.",
+    )
+    add_game_argument(p)
+    p.add_argument("--games", type=int, default=100, metavar="N", help="games (default 100)")
+    p.add_argument("--level", default="random", metavar="L",
+                   help="who plays: a level (easy, medium, hard, master) or any bot spec "
+                   "(default random)")
+    p.add_argument("--players", type=int, metavar="N",
+                   help="number of players, for games that vary")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--jobs", "-j", type=int, default=None, metavar="J",
+                   help="worker processes (default: the number of cores)")
+    p.add_argument("--plot", metavar="FILE.png", help="also draw the report as a PNG")
+    p.add_argument("--json", action="store_true", help="print the report as JSON")
+    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    p.set_defaults(func=run)
+
+
+def run(args) -> int:
+    game = game_from_args(args, players=args.players)
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise MalformedError(str(args.jobs), "--jobs must be at least 1")
+    progress = progress_bar(args.quiet)
+    with progress:
+        task = progress.add_task(f"{game.id} self-play", total=args.games)
+        outcomes = self_play(game, args.level, args.games, args.seed, jobs,
+                             on_done=lambda _: progress.advance(task))
+    report = analyse(game, args.level, outcomes, args.seed)
+    if args.plot:
+        plot_report(report, outcomes, args.plot)
+    if args.json:
+        print(json.dumps(report, indent=2))
+    else:
+        print(report_text(report))
+        if args.plot:
+            print(f"  plotted in {args.plot}")
+    return 0

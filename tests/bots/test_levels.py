@@ -1,0 +1,38 @@
+"""Named levels: each is its documented bot, per game where a game names another."""
+
+from __future__ import annotations
+
+import ludoteca.bots.levels as levels_module
+from ludoteca.bots import LEVELS, make_bot
+from ludoteca.bots.levels import Level, LevelBot
+from ludoteca.core import get
+from tests.bots.helpers import random_positions
+
+
+def test_levels_are_the_documented_bots():
+    assert [LEVELS[n].spec for n in ("easy", "medium", "hard", "master")] == [
+        "greedy", "mcts:seconds=0.25", "mcts:seconds=1", "mcts:seconds=4"]
+    for level in LEVELS.values():
+        assert f"``{level.spec}``" in levels_module.__doc__
+
+
+def test_a_level_plays_as_its_bot_with_the_same_seed():
+    positions = random_positions(get("toy-nim", pile=30), 20, seed=1)
+    easy, greedy = make_bot("easy", seed=7), make_bot("greedy", seed=7)
+    assert [easy.choose(s) for s in positions] == [greedy.choose(s) for s in positions]
+
+
+def test_call_budgets_override_the_level():
+    bot = make_bot("master", seed=1)
+    bot.choose(get("toy-nim", pile=300).new_state(), iterations=12)
+    (inner,) = bot._bots.values()
+    assert inner.last_iterations == 12
+
+
+def test_per_game_specs():
+    level = Level("custom", "test", "random", {"toy-nim": "greedy", "toy-coins/solo": "planner"})
+    bot = LevelBot(level, seed=1)
+    assert level.spec_for(get("toy-nim").new_state()) == "greedy"
+    assert level.spec_for(get("toy-coins").new_state()) == "planner"
+    assert level.spec_for(get("toy-gamble").new_state()) == "random"
+    assert bot.choose(get("toy-nim", pile=2).new_state()) == 2  # greedy takes the win
