@@ -1,0 +1,5 @@
+"""The web club: register, find a game, play it in the browser, watch it again.
+
+``create_app`` in :mod:`ludoteca.web.app` builds the ASGI application; ``ludoteca serve``
+runs it with uvicorn.
+"""

@@ -1,0 +1,185 @@
+"""Accounts and sessions: argon2 password hashes, session cookies and CSRF tokens.
+
+The session cookie holds a random token; the database holds only its SHA-256, so a leaked
+database does not log anyone in. Cookies are HttpOnly and SameSite=Lax (Secure over HTTPS).
+
+CSRF: every state-changing form, API request and websocket message carries a token that is
+an HMAC of the browser's cookie token under the server's secret key. A page from another
+site can neither read the cookie nor compute the token, so a forged request is refused. A
+visitor who is not logged in gets a random ``anon`` cookie for the same purpose, so the
+register and log-in forms are protected too.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
+from sqlalchemy import delete, select
+from sqlalchemy.exc import IntegrityError
+
+from .store import Session, Store, User, utcnow
+
+SESSION_COOKIE = "ludoteca_session"
+ANON_COOKIE = "ludoteca_anon"
+SESSION_DAYS = 30
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{1,23}$")
+MIN_PASSWORD = 8
+MAX_PASSWORD = 256
+COMMON_PASSWORDS = frozenset(
+    [
+        "password",
+        "password1",
+        "12345678",
+        "123456789",
+        "1234567890",
+        "qwertyui",
+        "qwerty123",
+        "iloveyou",
+        "letmein1",
+        "abcdefgh",
+        "11111111",
+        "00000000",
+        "passw0rd",
+        "trustno1",
+        "sunshine",
+        "football",
+    ]
+)
+
+_hasher = PasswordHasher()
+
+
+class AccountError(Exception):
+    """A refusal to show the person as it is (taken name, weak or wrong password)."""
+
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.field = field
+
+
+def hash_token(token: str) -> str:
+    return hashlib.sha256(token.encode()).hexdigest()
+
+
+def check_name(name: str) -> str:
+    name = name.strip()
+    if not NAME_RE.match(name):
+        raise AccountError(
+            "A user name has 2 to 24 characters: letters, digits, '_', '.' or '-', "
+            "starting with a letter or digit.",
+            "name",
+        )
+    return name
+
+
+def check_password(password: str, name: str) -> None:
+    if len(password) < MIN_PASSWORD:
+        raise AccountError(
+            f"That password is too weak: use at least {MIN_PASSWORD} characters.", "password"
+        )
+    if len(password) > MAX_PASSWORD:
+        raise AccountError(f"Passwords are at most {MAX_PASSWORD} characters.", "password")
+    lowered = password.lower()
+    if lowered in COMMON_PASSWORDS or name.lower() in lowered or len(set(password)) < 4:
+        raise AccountError(
+            "That password is too weak: it is too common, too repetitive or contains your "
+            "user name.",
+            "password",
+        )
+
+
+@dataclass
+class Accounts:
+    store: Store
+    secret: bytes
+
+    # --- users ------------------------------------------------------------------------------
+    def register(self, name: str, password: str) -> User:
+        name = check_name(name)
+        check_password(password, name)
+        with self.store.session() as db:
+            if db.scalar(select(User).where(User.name_key == name.lower())):
+                raise AccountError(f"The name {name!r} is taken; please choose another.", "name")
+            user = User(name=name, name_key=name.lower(), password_hash=_hasher.hash(password))
+            db.add(user)
+            try:
+                db.commit()
+            except IntegrityError:
+                raise AccountError(
+                    f"The name {name!r} is taken; please choose another.", "name"
+                ) from None
+            return user
+
+    def authenticate(self, name: str, password: str) -> User:
+        wrong = AccountError("Wrong user name or password.", "password")
+        if len(password) > MAX_PASSWORD or len(name) > 64:
+            raise wrong
+        with self.store.session() as db:
+            user = db.scalar(select(User).where(User.name_key == name.strip().lower()))
+            if user is None:
+                # Hash anyway so that timing does not tell which names exist.
+                _hasher.hash(password)
+                raise wrong
+            try:
+                _hasher.verify(user.password_hash, password)
+            except (VerifyMismatchError, VerificationError, InvalidHashError):
+                raise wrong from None
+            if _hasher.check_needs_rehash(user.password_hash):
+                user.password_hash = _hasher.hash(password)
+                db.commit()
+            return user
+
+    def user_by_name(self, name: str) -> User | None:
+        with self.store.session() as db:
+            return db.scalar(select(User).where(User.name_key == name.strip().lower()))
+
+    # --- sessions -----------------------------------------------------------------------------
+    def open_session(self, user: User) -> str:
+        token = secrets.token_urlsafe(32)
+        with self.store.session() as db:
+            db.add(
+                Session(
+                    token_hash=hash_token(token),
+                    user_id=user.id,
+                    expires=utcnow() + timedelta(days=SESSION_DAYS),
+                )
+            )
+            db.commit()
+        return token
+
+    def session_user(self, token: str | None) -> User | None:
+        if not token or len(token) > 128:
+            return None
+        with self.store.session() as db:
+            row = db.get(Session, hash_token(token))
+            if row is None:
+                return None
+            if row.expires < utcnow():
+                db.delete(row)
+                db.commit()
+                return None
+            return row.user
+
+    def close_session(self, token: str | None) -> None:
+        if not token:
+            return
+        with self.store.session() as db:
+            db.execute(delete(Session).where(Session.token_hash == hash_token(token)))
+            db.commit()
+
+    # --- CSRF ---------------------------------------------------------------------------------
+    def csrf_token(self, cookie_token: str) -> str:
+        return hmac.new(self.secret, b"csrf:" + cookie_token.encode(), "sha256").hexdigest()
+
+    def csrf_ok(self, cookie_token: str | None, supplied: object) -> bool:
+        if not cookie_token or not isinstance(supplied, str) or len(supplied) != 64:
+            return False
+        return hmac.compare_digest(self.csrf_token(cookie_token), supplied)

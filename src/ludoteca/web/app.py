@@ -1,0 +1,165 @@
+"""The ASGI application of the web club: ``create_app(database_url)``.
+
+It wires storage, accounts, the game service and the live hub together, bounds request
+sizes, adds security headers, and turns every refusal into a clear message (HTML for pages,
+JSON for the API) while never showing a traceback to anyone.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from contextlib import asynccontextmanager
+from pathlib import Path
+
+import anyio
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
+from fastapi.staticfiles import StaticFiles
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .accounts import ANON_COOKIE, Accounts
+from .club import Club, render
+from .live import Hub
+from .live import router as live_router
+from .lobby import router as lobby_router
+from .play import ClubError, GameService
+from .seats import make_pool
+from .store import Store, database_url
+
+log = logging.getLogger("ludoteca.web")
+MAX_BODY = 64 * 1024
+STATIC = Path(__file__).with_name("static")
+
+
+class BodyLimit:
+    """Refuse request bodies over ``MAX_BODY`` bytes, declared or streamed."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        for name, value in scope.get("headers", ()):
+            if name == b"content-length":
+                try:
+                    too_big = int(value) > MAX_BODY
+                except ValueError:
+                    too_big = True
+                if too_big:
+                    response = PlainTextResponse("Request too large.", status_code=413)
+                    return await response(scope, receive, send)
+        seen = 0
+
+        async def limited():
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > MAX_BODY:
+                    raise ClubError("Request too large.", 413)
+            return message
+
+        return await self.app(scope, limited, send)
+
+
+def wants_json(request: Request) -> bool:
+    return request.url.path.startswith("/api/") or "application/json" in request.headers.get(
+        "accept", ""
+    )
+
+
+def error_response(request: Request, message: str, status: int):
+    if wants_json(request):
+        return JSONResponse({"ok": False, "error": message}, status_code=status)
+    try:
+        return render(request, "error.html", status=status, message=message)
+    except Exception:  # never fail while reporting a failure
+        return HTMLResponse(f"<p>{message}</p>", status_code=status)
+
+
+def create_app(
+    url: str | None = None, *, bot_pool: str = "process", bot_delay: float = 0.0
+) -> FastAPI:
+    store = Store(database_url(url))
+    secret = store.setting("secret_key", lambda: secrets.token_hex(32)).encode()
+    hub = Hub()
+    club = Club(
+        store=store,
+        accounts=Accounts(store, secret),
+        games=GameService(store),
+        hub=hub,
+        bot_pool_kind=bot_pool,
+        bot_delay=bot_delay,
+    )
+    hub.club = club
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        club.extra["pool"] = make_pool(bot_pool)
+        # A restarted server picks up every game waiting for a computer move.
+        for pk in await anyio.to_thread.run_sync(club.games.games_waiting_for_bots):
+            hub.kick_bots(pk)
+        try:
+            yield
+        finally:
+            for task in hub.bot_tasks.values():
+                task.cancel()
+            club.extra["pool"].shutdown(wait=False, cancel_futures=True)
+            store.dispose()
+
+    app = FastAPI(
+        title="ludoteca", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
+    )
+    app.state.club = club
+    app.add_middleware(BodyLimit)
+
+    @app.middleware("http")
+    async def headers(request: Request, call_next):
+        response = await call_next(request)
+        new_anon = getattr(request.state, "new_anon", None)
+        if new_anon and ANON_COOKIE not in request.cookies:
+            response.set_cookie(
+                ANON_COOKIE,
+                new_anon,
+                httponly=True,
+                samesite="lax",
+                secure=request.url.scheme == "https",
+            )
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault(
+            "Content-Security-Policy",
+            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+            "script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
+        )
+        return response
+
+    @app.exception_handler(ClubError)
+    async def club_error(request: Request, exc: ClubError):
+        return error_response(request, exc.message, exc.status)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException):
+        message = {404: "There is no such page.", 405: "That action is not allowed here."}.get(
+            exc.status_code, str(exc.detail)
+        )
+        return error_response(request, message, exc.status_code)
+
+    @app.exception_handler(RequestValidationError)
+    async def validation_error(request: Request, exc: RequestValidationError):
+        fields = ", ".join(str(e.get("loc", ["?"])[-1]) for e in exc.errors())
+        return error_response(request, f"The request is missing or has bad fields: {fields}.", 400)
+
+    @app.exception_handler(Exception)
+    async def unexpected(request: Request, exc: Exception):
+        log.exception("unexpected error on %s", request.url.path)
+        return error_response(request, "Something went wrong on the server; sorry.", 500)
+
+    app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+    app.include_router(live_router)
+    app.include_router(lobby_router)
+    return app

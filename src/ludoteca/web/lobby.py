@@ -1,0 +1,348 @@
+"""Server-rendered pages: accounts, the lobby, creating and joining games, the game page,
+replays with record download, and the rules pages.
+
+Every state-changing form is a POST carrying the CSRF token; every page is rendered on the
+server, so the browser needs no build step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import anyio
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse, Response
+from sqlalchemy import select
+
+from ludoteca.core.errors import GameError
+
+from .accounts import SESSION_COOKIE, AccountError
+from .club import check_csrf, club, current_user, render, require_user
+from .play import ClubError, SeatSpec, available_games, bot_levels, game_summary
+from .rules_pages import rules_context
+from .store import GameRow, Seat
+from .views import board_svg
+
+router = APIRouter()
+MAX_FIELD = 256
+
+
+async def form_data(request: Request) -> dict[str, str]:
+    form = await request.form()
+    data: dict[str, str] = {}
+    for key, value in form.multi_items():
+        if isinstance(value, str) and len(key) <= 64:
+            data[key] = value[: MAX_FIELD * 4]
+    return data
+
+
+def redirect(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+def catalogue() -> list[dict[str, Any]]:
+    out = []
+    for gid, cls in available_games().items():
+        out.append(
+            {
+                "id": gid,
+                "title": cls.title,
+                "min_players": cls.min_players,
+                "max_players": cls.max_players,
+                "has_chance": cls.has_chance,
+            }
+        )
+    return out
+
+
+# --- accounts ------------------------------------------------------------------------------------
+@router.get("/register")
+def register_page(request: Request):
+    return render(request, "register.html", error=None, name="")
+
+
+@router.post("/register")
+async def register(request: Request):
+    data = await form_data(request)
+    check_csrf(request, data.get("csrf"))
+    name, password = data.get("name", ""), data.get("password", "")
+    accounts = club(request).accounts
+    try:
+        if password != data.get("password2", password):
+            raise AccountError("The two passwords differ.", "password2")
+        user = await anyio.to_thread.run_sync(accounts.register, name, password)
+    except AccountError as exc:
+        return render(request, "register.html", status=400, error=exc.message, name=name[:32])
+    token = await anyio.to_thread.run_sync(accounts.open_session, user)
+    return _logged_in(request, token, "/?welcome=1")
+
+
+@router.get("/login")
+def login_page(request: Request):
+    return render(request, "login.html", error=None, name="", next=_next(request))
+
+
+def _next(request: Request) -> str:
+    nxt = request.query_params.get("next", "/")
+    return nxt if nxt.startswith("/") and not nxt.startswith("//") else "/"
+
+
+@router.post("/login")
+async def login(request: Request):
+    data = await form_data(request)
+    check_csrf(request, data.get("csrf"))
+    name = data.get("name", "")
+    accounts = club(request).accounts
+    try:
+        user = await anyio.to_thread.run_sync(accounts.authenticate, name, data.get("password", ""))
+    except AccountError as exc:
+        return render(
+            request, "login.html", status=400, error=exc.message, name=name[:32], next="/"
+        )
+    token = await anyio.to_thread.run_sync(accounts.open_session, user)
+    nxt = data.get("next", "/")
+    return _logged_in(request, token, nxt if nxt.startswith("/") and nxt[1:2] != "/" else "/")
+
+
+def _logged_in(request: Request, token: str, url: str) -> Response:
+    response = redirect(url)
+    response.set_cookie(
+        SESSION_COOKIE,
+        token,
+        max_age=30 * 24 * 3600,
+        httponly=True,
+        samesite="lax",
+        secure=request.url.scheme == "https",
+    )
+    return response
+
+
+@router.post("/logout")
+async def logout(request: Request):
+    data = await form_data(request)
+    check_csrf(request, data.get("csrf"))
+    await anyio.to_thread.run_sync(
+        club(request).accounts.close_session, request.cookies.get(SESSION_COOKIE)
+    )
+    response = redirect("/")
+    response.delete_cookie(SESSION_COOKIE)
+    return response
+
+
+# --- lobby ---------------------------------------------------------------------------------------
+@router.get("/")
+def lobby(request: Request):
+    user = current_user(request)
+    store = club(request).store
+    with store.session() as db:
+        open_rows = db.scalars(
+            select(GameRow).where(GameRow.status == "open").order_by(GameRow.id.desc()).limit(50)
+        ).all()
+        mine_active: list[GameRow] = []
+        mine_finished: list[GameRow] = []
+        if user is not None:
+            mine = select(Seat.game_id).where(Seat.user_id == user.id)
+            mine_active = db.scalars(
+                select(GameRow)
+                .where(GameRow.id.in_(mine), GameRow.status.in_(["active", "open"]))
+                .order_by(GameRow.id.desc())
+            ).all()
+            mine_finished = db.scalars(
+                select(GameRow)
+                .where(GameRow.id.in_(mine), GameRow.status == "finished")
+                .order_by(GameRow.finished.desc())
+                .limit(30)
+            ).all()
+        recent = db.scalars(
+            select(GameRow)
+            .where(GameRow.status == "finished")
+            .order_by(GameRow.finished.desc())
+            .limit(10)
+        ).all()
+    joinable = [
+        g
+        for g in open_rows
+        if user is None
+        or not any(s.user_id == user.id for s in g.seats)
+        and any(
+            s.kind == "open" or (s.user_id is None and s.reserved_for == user.id) for s in g.seats
+        )
+    ]
+    return render(
+        request,
+        "lobby.html",
+        games=catalogue(),
+        open_games=[game_summary(g, user) for g in joinable],
+        my_games=[game_summary(g, user) for g in mine_active],
+        my_finished=[game_summary(g, user) for g in mine_finished],
+        recent=[game_summary(g, user) for g in recent],
+        welcome=request.query_params.get("welcome"),
+    )
+
+
+@router.get("/games/new")
+def new_game_page(request: Request):
+    if current_user(request) is None:
+        return redirect("/login?next=/games/new")
+    chosen = request.query_params.get("game")
+    return render(
+        request, "new_game.html", games=catalogue(), chosen=chosen, levels=bot_levels(), error=None
+    )
+
+
+def parse_seats(data: dict[str, str], players: int) -> list[SeatSpec]:
+    specs = []
+    for i in range(players):
+        kind = data.get(f"seat{i}", "me" if i == 0 else "open")
+        specs.append(
+            SeatSpec(
+                kind=kind,
+                user=data.get(f"seat{i}_user", "")[:64],
+                bot=data.get(f"seat{i}_bot", "")[:64],
+            )
+        )
+    return specs
+
+
+@router.post("/games")
+async def create_game(request: Request):
+    data = await form_data(request)
+    check_csrf(request, data.get("csrf"))
+    user = require_user(request)
+    game_id = data.get("game", "")
+    if game_id not in available_games():
+        raise ClubError(f"There is no game called {game_id[:40]!r}.")
+    cls = available_games()[game_id]
+    options: dict[str, Any] = {}
+    players = cls.min_players
+    if cls.max_players != cls.min_players:
+        try:
+            players = int(data.get("players", cls.min_players))
+        except ValueError:
+            raise ClubError("The number of players must be a number.") from None
+        if not cls.min_players <= players <= cls.max_players:
+            raise ClubError(f"{cls.title} is for {cls.min_players} to {cls.max_players} players.")
+        options["players"] = players
+    seats = parse_seats(data, players)
+    games = club(request).games
+    pk = await anyio.to_thread.run_sync(lambda: games.create(user, game_id, options, seats))
+    club(request).hub.kick_bots(pk)
+    return redirect(f"/games/{pk}")
+
+
+@router.post("/games/{pk}/join")
+async def join_game(pk: int, request: Request):
+    data = await form_data(request)
+    check_csrf(request, data.get("csrf"))
+    user = require_user(request)
+    c = club(request)
+    await anyio.to_thread.run_sync(lambda: c.games.join(pk, user))
+    await c.hub.publish(pk)
+    c.hub.kick_bots(pk)
+    return redirect(f"/games/{pk}")
+
+
+@router.post("/games/{pk}/resign")
+async def resign_game(pk: int, request: Request):
+    data = await form_data(request)
+    check_csrf(request, data.get("csrf"))
+    user = require_user(request)
+    c = club(request)
+    await anyio.to_thread.run_sync(c.games.resign, pk, user)
+    await c.hub.publish(pk)
+    return redirect(f"/games/{pk}")
+
+
+@router.get("/games/{pk}")
+def game_page(pk: int, request: Request):
+    c = club(request)
+    user = current_user(request)
+    view = c.hub.view(pk, user)
+    row = c.games.row(pk)
+    can_join = (
+        user is not None
+        and row.status == "open"
+        and not any(s.user_id == user.id for s in row.seats)
+        and any(
+            s.kind == "open" or (s.user_id is None and s.reserved_for == user.id) for s in row.seats
+        )
+    )
+    rules = rules_context(row.game)
+    return render(
+        request,
+        "game.html",
+        view=view,
+        can_join=can_join,
+        rules=rules,
+    )
+
+
+# --- replays -------------------------------------------------------------------------------------
+def _finished(request: Request, pk: int) -> GameRow:
+    row = club(request).games.row(pk)
+    if row.status != "finished":
+        raise ClubError("A replay opens once the game is over.", 409)
+    return row
+
+
+@router.get("/games/{pk}/replay")
+def replay_page(pk: int, request: Request):
+    row = _finished(request, pk)
+    c = club(request)
+    moves = c.games.moves(pk)
+    return render(
+        request,
+        "replay.html",
+        game=game_summary(row, current_user(request)),
+        moves=[{"ply": m.ply + 1, "text": m.text} for m in moves],
+        total=len(moves),
+    )
+
+
+@router.get("/api/games/{pk}/replay/{ply}")
+def replay_step(pk: int, ply: int, request: Request):
+    _finished(request, pk)
+    row, moves, state = club(request).games.states_along(pk)
+    if not 0 <= ply <= len(moves):
+        raise ClubError(f"Move number {ply} is outside 0..{len(moves)}.", 404)
+    for m in moves[:ply]:
+        state.play(m.text)
+    try:
+        position = state.position()
+    except GameError:
+        position = ""
+    scores = state.scores()
+    return {
+        "ply": ply,
+        "total": len(moves),
+        "svg": board_svg(state),
+        "position": position,
+        "last": moves[ply - 1].text if ply else "",
+        "summary": state.last_move_summary() or "",
+        "scores": list(scores) if scores is not None else None,
+        "to_move_side": state.side_name(state.to_move) if state.to_move >= 0 else "",
+    }
+
+
+@router.get("/games/{pk}/record.json")
+def record_download(pk: int, request: Request):
+    _finished(request, pk)
+    record = club(request).games.record(pk)
+    return Response(
+        record.dumps(),
+        media_type="application/json",
+        headers={"Content-Disposition": f'attachment; filename="ludoteca-{record.game}-{pk}.json"'},
+    )
+
+
+# --- rules ---------------------------------------------------------------------------------------
+@router.get("/rules")
+def rules_index(request: Request):
+    return render(request, "rules_index.html", games=catalogue())
+
+
+@router.get("/rules/{game_id}")
+def rules_page(game_id: str, request: Request):
+    if game_id not in available_games():
+        raise ClubError(f"There is no game called {game_id[:40]!r}.", 404)
+    return render(request, "rules.html", rules=rules_context(game_id))

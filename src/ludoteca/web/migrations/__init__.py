@@ -1,0 +1,1 @@
+"""Alembic migrations of the web club's schema; run by :func:`ludoteca.web.store.migrate`."""

@@ -1,0 +1,528 @@
+"""Playing a game on the server: the only place where moves are accepted.
+
+The server is the authority (DESIGN principle 1). A move arrives as text, is parsed and
+played by the engine through the protocol, chance outcomes that follow are drawn from the
+game's secret seed (principle 3), and only when the moves are committed to the database is
+anyone told (the caller broadcasts after :meth:`GameService.submit` returns).
+
+States are cached in memory by game and ply; a cache entry whose ply differs from the
+database's is rebuilt by replaying the stored moves, so several server processes sharing one
+database never act on a stale board. Within a process a lock per game orders the moves.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import random
+import secrets
+import threading
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError, OperationalError
+
+from ludoteca.core.errors import GameError, IllegalMoveError, MalformedError
+from ludoteca.core.protocol import CHANCE, TERMINAL, Game, State
+from ludoteca.core.registry import get as get_game
+from ludoteca.core.registry import names as game_names
+from ludoteca.core.table import sample_chance
+from ludoteca.record import Record, result_to_json
+
+from .seats import BotJob
+from .store import GameRow, MoveRow, Seat, Store, User, utcnow
+
+MAX_MOVE_TEXT = 200
+MAX_CACHED_GAMES = 512
+"""Live states kept in memory; older ones are rebuilt by replay when next needed."""
+SEAT_KINDS = ("me", "open", "user", "bot")
+
+
+class ClubError(Exception):
+    """A request the club refuses, with a message for the person and an HTTP status."""
+
+    def __init__(self, message: str, status: int = 400) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+
+
+def available_games() -> dict[str, type[Game]]:
+    """Every registered game that loads: a game package still being written (no ``GAME``
+    yet, or failing to import) is left out instead of breaking the lobby."""
+    from ludoteca.core.registry import game_class
+
+    out: dict[str, type[Game]] = {}
+    for gid in game_names():
+        try:
+            out[gid] = game_class(gid)
+        except Exception:  # noqa: BLE001 - any failure means "not available"
+            continue
+    return out
+
+
+def bot_levels() -> list[str]:
+    """The names a computer seat can be given: the named levels, and ``random`` (the
+    beginner's opponent, also what a game without a level bot falls back to)."""
+    from ludoteca.bots import registry
+
+    levels = list(getattr(registry, "LEVELS", {}) or {})
+    return ["random", *[name for name in levels if name != "random"]]
+
+
+def table_rng(seed: int, ply: int, purpose: str = "chance") -> random.Random:
+    """The table's generator for the outcome at ``ply``: derived from the secret seed alone,
+    so a restarted server draws exactly what it would have drawn."""
+    digest = hashlib.sha256(f"{purpose}:{seed}:{ply}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
+
+
+@dataclass
+class SeatSpec:
+    kind: str
+    user: str | None = None
+    bot: str | None = None
+
+
+@dataclass
+class Live:
+    ply: int
+    state: State
+
+
+class GameService:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self._cache: dict[int, Live] = {}
+        self._locks: dict[int, threading.Lock] = {}
+        self._locks_guard = threading.Lock()
+
+    def lock(self, pk: int) -> threading.Lock:
+        with self._locks_guard:
+            return self._locks.setdefault(pk, threading.Lock())
+
+    # --- creating and joining -----------------------------------------------------------------
+    def make_game(self, game_id: str, options: dict[str, Any]) -> Game:
+        if game_id not in available_games():
+            raise ClubError(f"There is no game called {game_id!r}.")
+        try:
+            game = get_game(game_id, **options)
+            if not game.min_players <= game.num_players <= game.max_players:
+                raise ClubError(
+                    f"{game.title} is for {game.min_players} to {game.max_players} players."
+                )
+            return game
+        except GameError as exc:
+            raise ClubError(f"Bad options for {game_id}: {exc.reason}") from None
+        except TypeError as exc:
+            raise ClubError(f"Bad options for {game_id}: {exc}") from None
+
+    def create(
+        self, creator: User, game_id: str, options: dict[str, Any], seats: list[SeatSpec]
+    ) -> int:
+        game = self.make_game(game_id, options)
+        if len(seats) != game.num_players:
+            raise ClubError(f"{game.title} with these options needs {game.num_players} seats.")
+        seed = secrets.randbits(62)
+        try:
+            state = game.new_state(seed=seed)
+        except GameError as exc:
+            raise ClubError(f"Cannot start {game.title}: {exc.reason}") from None
+        levels = bot_levels()
+        rows: list[Seat] = []
+        with self.store.session() as db:
+            for index, spec in enumerate(seats):
+                if spec.kind == "me":
+                    rows.append(Seat(index=index, kind="user", user_id=creator.id))
+                elif spec.kind == "open":
+                    rows.append(Seat(index=index, kind="open"))
+                elif spec.kind == "user":
+                    name = (spec.user or "").strip()
+                    other = db.scalar(select(User).where(User.name_key == name.lower()))
+                    if other is None:
+                        raise ClubError(f"Seat {index + 1}: there is no user called {name!r}.")
+                    if other.id == creator.id:
+                        rows.append(Seat(index=index, kind="user", user_id=creator.id))
+                    else:
+                        rows.append(Seat(index=index, kind="user", reserved_for=other.id))
+                elif spec.kind == "bot":
+                    if spec.bot not in levels:
+                        raise ClubError(
+                            f"Seat {index + 1}: no computer level {spec.bot!r} "
+                            f"(levels: {', '.join(levels)})."
+                        )
+                    rows.append(Seat(index=index, kind="bot", bot=spec.bot))
+                else:
+                    raise ClubError(f"Seat {index + 1}: unknown seat kind {spec.kind!r}.")
+            if not any(r.user_id == creator.id for r in rows):
+                raise ClubError("Take one of the seats yourself (choose 'me' for a seat).")
+            row = GameRow(
+                game=game.id,
+                rules_version=game.rules_version,
+                options=dict(game.options),
+                seed=seed,
+                start=state.position(),
+                status="open",
+                created_by=creator.id,
+                to_move=state.to_move,
+                ply=0,
+            )
+            row.seats = rows
+            db.add(row)
+            db.commit()
+            pk = row.id
+        self._maybe_start(pk)
+        return pk
+
+    def join(self, pk: int, user: User, index: int | None = None) -> None:
+        with self.lock(pk), self.store.session() as db:
+            row = self._row(db, pk)
+            if row.status != "open":
+                raise ClubError("This game is not waiting for players.", 409)
+            if any(s.user_id == user.id for s in row.seats):
+                raise ClubError("You already have a seat at this game.", 409)
+            free = [
+                s
+                for s in row.seats
+                if s.user_id is None
+                and (s.kind == "open" or (s.kind == "user" and s.reserved_for == user.id))
+            ]
+            if index is not None:
+                free = [s for s in free if s.index == index]
+            if not free:
+                raise ClubError("There is no free seat for you at this game.", 409)
+            # A reserved seat goes to its user first.
+            free.sort(key=lambda s: (s.reserved_for != user.id, s.index))
+            seat = free[0]
+            seat.kind = "user"
+            seat.user_id = user.id
+            db.commit()
+        self._maybe_start(pk)
+
+    def _maybe_start(self, pk: int) -> None:
+        with self.lock(pk), self.store.session() as db:
+            row = self._row(db, pk)
+            if row.status != "open":
+                return
+            if any(s.kind == "open" or (s.kind == "user" and s.user_id is None) for s in row.seats):
+                return
+            state = self._state(db, row)
+            new = self._resolve_chance(row, state)
+            row.status = "active"
+            row.started = utcnow()
+            self._commit_moves(db, row, state, new)
+
+    # --- playing --------------------------------------------------------------------------------
+    def submit(
+        self,
+        pk: int,
+        user: User | None,
+        text: object,
+        *,
+        bot: bool = False,
+        expected_ply: int | None = None,
+    ) -> int:
+        """Validate and commit one move (and the chance outcomes after it); return the ply.
+
+        ``user`` must hold the seat to move (``bot=True`` plays for a computer seat instead).
+        Nothing is changed if anything is refused.
+        """
+        if not isinstance(text, str) or not text.strip():
+            raise ClubError("A move is a non-empty text in the game's notation.")
+        if len(text) > MAX_MOVE_TEXT:
+            raise ClubError(f"A move is at most {MAX_MOVE_TEXT} characters.")
+        text = text.strip()
+        with self.lock(pk), self.store.session() as db:
+            row = self._row(db, pk)
+            if row.status == "finished":
+                raise ClubError(f"Move {text!r} refused: the game is over.", 409)
+            if row.status != "active":
+                raise ClubError(f"Move {text!r} refused: the game has not started.", 409)
+            if expected_ply is not None and expected_ply != row.ply:
+                raise ClubError(
+                    f"Move {text!r} refused: the game has moved on (now at move {row.ply}); "
+                    "look again.",
+                    409,
+                )
+            state = self._state(db, row)
+            player = state.to_move
+            seat = row.seats[player] if 0 <= player < len(row.seats) else None
+            if seat is None:
+                raise ClubError(f"Move {text!r} refused: no player is to move.", 409)
+            if bot:
+                if seat.kind != "bot":
+                    raise ClubError("The computer is not to move.", 409)
+            elif user is None or seat.user_id != user.id:
+                mine = user is not None and any(s.user_id == user.id for s in row.seats)
+                if not mine:
+                    raise ClubError(f"Move {text!r} refused: you are not playing this game.", 403)
+                raise ClubError(
+                    f"Move {text!r} refused: it is not your turn "
+                    f"({state.side_name(player)} is to move).",
+                    409,
+                )
+            probe = state.clone()
+            try:
+                move = probe.str_to_move(text)
+                canonical = probe.move_to_str(move)
+                probe.play(move)
+            except MalformedError as exc:
+                reason = f"it does not parse ({exc.reason})"
+                raise ClubError(f"Move {text!r} refused: {reason}.") from None
+            except IllegalMoveError as exc:
+                raise ClubError(f"Move {text!r} refused: {exc.reason}.") from None
+            except GameError as exc:
+                raise ClubError(f"Move {text!r} refused: {exc.reason}.") from None
+            new = [(canonical, player, probe.last_move_summary())]
+            new += self._resolve_chance(row, probe, first_ply=row.ply + 1)
+            self._commit_moves(db, row, probe, new)
+            return row.ply
+
+    def resign(self, pk: int, user: User) -> None:
+        with self.lock(pk), self.store.session() as db:
+            row = self._row(db, pk)
+            if row.status != "active":
+                raise ClubError("Only a game in progress can be resigned.", 409)
+            mine = [s for s in row.seats if s.user_id == user.id and not s.resigned]
+            if not mine:
+                raise ClubError("You are not playing this game.", 403)
+            state = self._state(db, row)
+            for s in mine:
+                s.resigned = True
+            losers = {s.index for s in row.seats if s.resigned}
+            winners = [s.index for s in row.seats if s.index not in losers]
+            names = ", ".join(state.side_name(s.index) for s in mine)
+            row.status = "finished"
+            row.finished = utcnow()
+            row.to_move = TERMINAL
+            row.result = {
+                "over": True,
+                "ended": "resignation",
+                "resigned": sorted(losers),
+                "winners": winners,
+                "winner_sides": [state.side_name(p) for p in winners],
+                "draw": False,
+                "scores": list(state.scores()) if state.scores() is not None else None,
+                "reason": f"{names} resigned",
+            }
+            db.commit()
+
+    # --- computer seats -------------------------------------------------------------------------
+    def bot_turn(self, pk: int) -> tuple[BotJob, int] | None:
+        """If a computer seat is to move: the job for a bot worker and the ply it answers."""
+        with self.lock(pk), self.store.session() as db:
+            row = db.get(GameRow, pk)
+            if row is None or row.status != "active":
+                return None
+            state = self._state(db, row)
+            player = state.to_move
+            if not 0 <= player < len(row.seats) or row.seats[player].kind != "bot":
+                return None
+            texts = db.scalars(
+                select(MoveRow.text).where(MoveRow.game_id == pk).order_by(MoveRow.ply)
+            ).all()
+            job = BotJob(
+                game=row.game,
+                options=dict(row.options),
+                seed=row.seed,
+                start=row.start,
+                moves=tuple(texts),
+                level=row.seats[player].bot or "random",
+                bot_seed=table_rng(row.seed, row.ply, "bot").getrandbits(62),
+            )
+            return job, row.ply
+
+    def games_waiting_for_bots(self) -> list[int]:
+        with self.store.session() as db:
+            rows = db.scalars(select(GameRow).where(GameRow.status == "active")).all()
+            return [
+                r.id
+                for r in rows
+                if 0 <= r.to_move < len(r.seats) and r.seats[r.to_move].kind == "bot"
+            ]
+
+    # --- reading --------------------------------------------------------------------------------
+    def row(self, pk: int) -> GameRow:
+        with self.store.session() as db:
+            return self._row(db, pk)
+
+    def state(self, pk: int) -> tuple[GameRow, State]:
+        """The stored game and its current state (a copy: callers may look, not touch)."""
+        with self.lock(pk), self.store.session() as db:
+            row = self._row(db, pk)
+            return row, self._state(db, row).clone()
+
+    def moves(self, pk: int) -> list[MoveRow]:
+        with self.store.session() as db:
+            return list(
+                db.scalars(select(MoveRow).where(MoveRow.game_id == pk).order_by(MoveRow.ply))
+            )
+
+    def start_state(self, row: GameRow) -> State:
+        game = self.make_game(row.game, dict(row.options))
+        if game.rules_version != row.rules_version:
+            raise ClubError(
+                f"This game was played under {row.game} rules version {row.rules_version}; "
+                f"this server implements version {game.rules_version}.",
+                500,
+            )
+        state = game.new_state(seed=row.seed)
+        if row.start is not None and state.position() != row.start:
+            # The set-up generator changed since the game began: the stored start wins.
+            state = game.from_position(row.start)
+        return state
+
+    def states_along(self, pk: int) -> tuple[GameRow, list[MoveRow], State]:
+        row = self.row(pk)
+        return row, self.moves(pk), self.start_state(row)
+
+    def record(self, pk: int) -> Record:
+        row, moves, start = self.states_along(pk)
+        players = []
+        for s in row.seats:
+            if s.kind == "bot":
+                players.append(f"computer:{s.bot}")
+            elif s.user is not None:
+                players.append(s.user.name)
+            else:
+                players.append("")
+        start_text: str | None = start.position()
+        try:
+            start.game.from_position(start_text)
+        except GameError:
+            start_text = None  # a start the notation cannot hold is rebuilt from the seed
+        rec = Record(
+            game=row.game,
+            rules_version=row.rules_version,
+            options=dict(row.options),
+            seed=row.seed,
+            start=start_text,
+            players=players,
+            moves=[m.text for m in moves],
+            result=row.result,
+            started=(row.started or row.created).isoformat(timespec="seconds") + "+00:00",
+            finished=row.finished.isoformat(timespec="seconds") + "+00:00"
+            if row.finished
+            else None,
+        )
+        return rec
+
+    # --- internals ------------------------------------------------------------------------------
+    def _row(self, db, pk: int) -> GameRow:
+        row = db.get(GameRow, pk)
+        if row is None:
+            raise ClubError(f"There is no game number {pk}.", 404)
+        return row
+
+    def _state(self, db, row: GameRow) -> State:
+        live = self._cache.get(row.id)
+        if live is not None and live.ply == row.ply:
+            return live.state
+        state = self.start_state(row)
+        texts = db.scalars(
+            select(MoveRow.text).where(MoveRow.game_id == row.id).order_by(MoveRow.ply)
+        ).all()
+        for number, text in enumerate(texts, start=1):
+            try:
+                state.play(text)
+            except GameError as exc:
+                raise ClubError(
+                    f"Game {row.id} cannot be restored: move {number} {text!r} is refused "
+                    f"by the engine ({exc.reason}).",
+                    500,
+                ) from None
+        self._remember(row.id, Live(len(texts), state))
+        return state
+
+    def _remember(self, pk: int, live: Live) -> None:
+        self._cache.pop(pk, None)
+        self._cache[pk] = live  # most recently used last
+        while len(self._cache) > MAX_CACHED_GAMES:
+            self._cache.pop(next(iter(self._cache)))
+
+    def _resolve_chance(
+        self, row: GameRow, state: State, first_ply: int | None = None
+    ) -> list[tuple[str, int, str | None]]:
+        """Draw chance outcomes from the secret seed until a player (or the end) is to move."""
+        ply = row.ply if first_ply is None else first_ply
+        drawn = []
+        while state.to_move == CHANCE:
+            move = sample_chance(state, table_rng(row.seed, ply))
+            text = state.move_to_str(move)
+            state.play(move)
+            drawn.append((text, CHANCE, state.last_move_summary()))
+            ply += 1
+        return drawn
+
+    def _commit_moves(
+        self, db, row: GameRow, state: State, new: Iterable[tuple[str, int, str | None]]
+    ) -> None:
+        ply = row.ply
+        for text, player, note in new:
+            note = note[:500] if isinstance(note, str) else None
+            db.add(MoveRow(game_id=row.id, ply=ply, text=text, player=player, note=note))
+            ply += 1
+        row.ply = ply
+        row.to_move = state.to_move
+        if state.is_over:
+            row.status = "finished"
+            row.finished = utcnow()
+            row.result = result_to_json(state, state.result)
+        try:
+            db.commit()
+        except (IntegrityError, OperationalError):
+            # Another process stored a move at this ply first (primary key), or SQLite refused
+            # a write based on a snapshot another writer has just made stale.
+            db.rollback()
+            self._cache.pop(row.id, None)
+            raise ClubError("Another move was made at the same time; look again.", 409) from None
+        self._remember(row.id, Live(ply, state))
+
+
+def seat_label(seat: Seat) -> str:
+    if seat.kind == "bot":
+        return f"computer ({seat.bot})"
+    if seat.user is not None:
+        return seat.user.name
+    if seat.reserved is not None:
+        return f"waiting for {seat.reserved.name}"
+    return "open seat"
+
+
+def game_summary(row: GameRow, viewer: User | None) -> dict[str, Any]:
+    """What the lobby shows of a game."""
+    title = row.game
+    try:
+        from ludoteca.core.registry import game_class
+
+        title = game_class(row.game).title
+    except GameError:
+        pass
+    seats = [
+        {
+            "index": s.index,
+            "label": seat_label(s),
+            "kind": s.kind,
+            "mine": viewer is not None and s.user_id == viewer.id,
+        }
+        for s in row.seats
+    ]
+    turn = None
+    if row.status == "active" and 0 <= row.to_move < len(row.seats):
+        turn = seat_label(row.seats[row.to_move])
+    return {
+        "id": row.id,
+        "game": row.game,
+        "title": title,
+        "status": row.status,
+        "seats": seats,
+        "turn": turn,
+        "my_turn": viewer is not None
+        and row.status == "active"
+        and 0 <= row.to_move < len(row.seats)
+        and row.seats[row.to_move].user_id == viewer.id,
+        "players": len(row.seats),
+        "result": row.result,
+        "options": row.options,
+    }

@@ -1,0 +1,242 @@
+// The game page: shows what the server sends and sends back the move the player chose.
+// No rule lives here: the legal moves arrive as notation texts from the engine; clicking
+// the board only narrows that list down by the cells each text names.
+import { cellPaths, sameCells } from "./moves.js";
+import { interactionFor } from "./interactions.js";
+
+const root = document.getElementById("play");
+const gameId = root.dataset.id;
+const csrf = root.dataset.csrf;
+const boardBox = document.getElementById("board");
+const statusBox = document.getElementById("status");
+const messageBox = document.getElementById("message");
+const picker = document.getElementById("picker");
+const controls = document.getElementById("controls");
+let view = JSON.parse(document.getElementById("initial-view").textContent);
+let socket = null;
+let retry = 0;
+let selected = [];
+let paths = new Map();
+let interaction = null;
+let targets = new Set();
+
+function el(tag, attrs = {}, text = "") {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text) node.textContent = text;
+  return node;
+}
+
+function showMessage(text) {
+  messageBox.textContent = text;
+  messageBox.hidden = !text;
+}
+
+export function sendMove(text) {
+  showMessage("");
+  const msg = { type: "move", move: text, ply: view.ply, csrf };
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify(msg));
+    return;
+  }
+  fetch(`/api/games/${gameId}/move`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+    body: JSON.stringify({ move: text, ply: view.ply }),
+  }).then(async (r) => {
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) showMessage(data.error || "The move was refused.");
+    else refresh();
+  });
+}
+
+function refresh() {
+  fetch(`/api/games/${gameId}`).then((r) => r.json()).then((v) => { if (v.type === "state") render(v); });
+}
+
+function boardCells() {
+  return new Set(Array.from(boardBox.querySelectorAll("[data-cell]"), (n) => n.dataset.cell));
+}
+
+function candidates() {
+  const out = [];
+  for (const [move, path] of paths) {
+    if (selected.every((c) => path.includes(c))) out.push(move);
+  }
+  return out;
+}
+
+function markBoard() {
+  const cands = candidates();
+  targets = new Set();
+  const firstOnly = selected.length === 0 && view.hints.first === "origin";
+  for (const m of cands) {
+    const path = paths.get(m);
+    if (firstOnly) { if (path.length) targets.add(path[0]); continue; }
+    for (const c of path) if (!selected.includes(c)) targets.add(c);
+  }
+  for (const node of boardBox.querySelectorAll("[data-cell]")) {
+    const cell = node.dataset.cell;
+    node.classList.toggle("target", view.your_turn && targets.has(cell) && node.classList.contains("cell"));
+    node.classList.toggle("selected", selected.includes(cell));
+  }
+  renderPicker(cands);
+}
+
+function renderPicker(cands) {
+  picker.replaceChildren();
+  if (!view.your_turn || !view.legal.length) return;
+  const complete = selected.length ? cands.filter((m) => sameCells(paths.get(m), selected)) : [];
+  const plain = view.legal.filter((m) => paths.get(m).length === 0);
+  const row = el("div", { class: "choices" });
+  for (const m of [...complete, ...plain]) {
+    const b = el("button", { type: "button", class: "move-choice", "data-move": m }, m);
+    b.addEventListener("click", () => sendMove(m));
+    row.append(b);
+  }
+  if (selected.length) {
+    const clear = el("button", { type: "button", class: "clear" }, "Clear selection");
+    clear.addEventListener("click", () => { selected = []; markBoard(); });
+    row.append(clear);
+  }
+  picker.append(row);
+  const all = el("details", { class: "all-moves" });
+  all.append(el("summary", {}, `All legal moves (${view.legal.length})`));
+  const form = el("form", { class: "type-move" });
+  const input = el("input", { name: "move", list: "legal-list", placeholder: "type a move", autocomplete: "off", "aria-label": "move" });
+  const list = el("datalist", { id: "legal-list" });
+  for (const m of view.legal.slice(0, 2000)) list.append(el("option", { value: m }));
+  form.append(input, list, el("button", { type: "submit" }, "Play"));
+  form.addEventListener("submit", (e) => { e.preventDefault(); if (input.value.trim()) sendMove(input.value.trim()); });
+  all.append(form);
+  const box = el("div", { class: "choices" });
+  for (const m of view.legal.slice(0, 300)) {
+    const b = el("button", { type: "button", class: "move-choice", "data-move": m }, m);
+    b.addEventListener("click", () => sendMove(m));
+    box.append(b);
+  }
+  all.append(box);
+  picker.append(all);
+}
+
+function onBoardClick(event) {
+  if (!view.your_turn) return;
+  if (interaction && interaction.click && interaction.click(event)) return;
+  const node = event.target.closest("[data-cell]");
+  if (!node) return;
+  const cell = node.dataset.cell;
+  if (selected.includes(cell)) {
+    selected = selected.filter((c) => c !== cell);
+  } else if (targets.has(cell)) {
+    selected.push(cell);
+  } else {
+    selected = [];
+    const starts = [...paths.values()].some((p) => p.includes(cell));
+    if (starts) selected.push(cell);
+  }
+  const cands = candidates();
+  const complete = cands.filter((m) => sameCells(paths.get(m), selected));
+  const longer = cands.filter((m) => paths.get(m).length > selected.length);
+  if (complete.length === 1 && longer.length === 0) {
+    const move = complete[0];
+    selected = [];
+    sendMove(move);
+    return;
+  }
+  markBoard();
+}
+
+function renderSide() {
+  const seats = document.getElementById("seats");
+  seats.replaceChildren();
+  for (const s of view.seats) {
+    const li = el("li", { class: "seat" + (s.index === view.to_move ? " to-move" : "") + (s.you ? " you" : "") });
+    li.textContent = `${s.side}: ${s.label}${s.you ? " (you)" : ""}${s.resigned ? " — resigned" : ""}`;
+    seats.append(li);
+  }
+  const scores = document.getElementById("scores");
+  scores.textContent = view.scores ? "Scores: " + view.scores.map((v, i) => `${view.seats[i] ? view.seats[i].side : i + 1} ${v}`).join(" · ") : "";
+  document.getElementById("summary").textContent = view.summary || "";
+  const list = document.getElementById("movelist");
+  list.replaceChildren();
+  for (const m of view.moves) {
+    const li = el("li", { class: m.player < 0 ? "chance" : "" }, `${m.side}: ${m.text}`);
+    if (m.note && m.player >= 0) li.append(el("span", { class: "note" }, ` — ${m.note}`));
+    list.append(li);
+  }
+  list.scrollTop = list.scrollHeight;
+  const seated = view.seats.some((s) => s.you && !s.resigned);
+  document.getElementById("resign").hidden = !(seated && view.status === "active");
+  document.getElementById("replay-link").hidden = view.status !== "finished";
+}
+
+function renderStatus() {
+  let text;
+  if (view.status === "open") text = "Waiting for players to join…";
+  else if (view.status === "finished") {
+    const r = view.result || {};
+    let who = r.draw ? "Draw" : (r.winner_sides && r.winner_sides.length ? `Winner: ${r.winner_sides.join(", ")}` : "Game over");
+    if (r.draw === false && (!r.winners || r.winners.length === 0)) who = "Game over";
+    text = `${who}${r.reason ? " — " + r.reason : ""}`;
+  } else if (view.your_turn) text = `Your turn (${view.to_move_side})`;
+  else text = `${view.to_move_label} (${view.to_move_side}) to move`;
+  statusBox.textContent = text;
+  statusBox.className = "status " + view.status + (view.your_turn ? " your-turn" : "");
+  statusBox.dataset.ply = view.ply;
+}
+
+function render(newView) {
+  view = newView;
+  selected = [];
+  boardBox.innerHTML = view.svg;
+  paths = cellPaths(view.legal, boardCells());
+  renderStatus();
+  renderSide();
+  controls.replaceChildren();
+  if (interaction && interaction.destroy) interaction.destroy();
+  interaction = interactionFor(view, { boardBox, controls, sendMove, showMessage, el, paths });
+  markBoard();
+  root.dataset.ply = view.ply;
+  root.dataset.status = view.status;
+}
+
+function sameState(a, b) {
+  const key = (v) => JSON.stringify([v.ply, v.status, v.to_move, v.your_turn, v.seats, v.result]);
+  return key(a) === key(b);
+}
+
+function connect() {
+  const proto = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${proto}://${location.host}/ws/games/${gameId}`);
+  const conn = document.getElementById("connection");
+  socket.addEventListener("open", () => { retry = 0; conn.textContent = "live"; root.dataset.live = "1"; });
+  socket.addEventListener("message", (e) => {
+    let data;
+    try { data = JSON.parse(e.data); } catch { return; }
+    if (data.type === "state" && String(data.id) === String(gameId)) {
+      root.dataset.synced = "1";
+      if (sameState(data, view)) return; // keep the player's half-made selection
+      showMessage("");
+      render(data);
+    }
+    else if (data.type === "error") showMessage(data.message);
+  });
+  socket.addEventListener("close", () => {
+    root.dataset.live = "0";
+    conn.textContent = "reconnecting…";
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 250 * 2 ** retry);
+  });
+}
+
+document.getElementById("resign").addEventListener("click", () => {
+  if (!confirm("Resign this game?")) return;
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "resign", csrf }));
+});
+boardBox.addEventListener("click", onBoardClick);
+document.addEventListener("keydown", (e) => {
+  if (interaction && interaction.key) interaction.key(e);
+  if (e.key === "Escape") { selected = []; markBoard(); }
+});
+render(view);
+connect();

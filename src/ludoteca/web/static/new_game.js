@@ -1,0 +1,38 @@
+// The new-game form: show as many seats as the chosen game (and player count) needs, and the
+// user-name or computer-level field each seat kind uses.
+const game = document.getElementById("game-select");
+const players = document.getElementById("players-select");
+const label = document.getElementById("players-label");
+
+function fillPlayers() {
+  const opt = game.selectedOptions[0];
+  if (!opt) return;
+  const min = Number(opt.dataset.min), max = Number(opt.dataset.max);
+  players.replaceChildren();
+  for (let n = min; n <= max; n++) {
+    const o = document.createElement("option");
+    o.value = String(n); o.textContent = String(n);
+    if (n === Math.min(max, Math.max(min, 2))) o.selected = true;
+    players.append(o);
+  }
+  label.hidden = min === max;
+  showSeats();
+}
+
+function showSeats() {
+  const n = Number(players.value || game.selectedOptions[0].dataset.min);
+  for (const row of document.querySelectorAll(".seat-row")) {
+    const i = Number(row.dataset.seat);
+    const on = i < n;
+    row.hidden = !on;
+    for (const input of row.querySelectorAll("select, input")) input.disabled = !on;
+    const kind = row.querySelector(".seat-kind").value;
+    row.querySelector(".seat-user").hidden = kind !== "user";
+    row.querySelector(".seat-bot").hidden = kind !== "bot";
+  }
+}
+
+game.addEventListener("change", fillPlayers);
+players.addEventListener("change", showSeats);
+for (const s of document.querySelectorAll(".seat-kind")) s.addEventListener("change", showSeats);
+fillPlayers();

@@ -1,0 +1,211 @@
+"""Storage for the web club: accounts, sessions and games kept as their records.
+
+A game is stored as the parts of its record (DESIGN principle 2): game id, rules version,
+options, the secret seed, the start position, the seats and the list of moves, one row per
+move. No board is ever stored; a game is restored by replaying its moves through the engine.
+The ``moves`` table's primary key ``(game_id, ply)`` is what keeps two server processes from
+both committing a move at the same ply: the second insert fails and its move is refused.
+
+The schema is created and upgraded by the Alembic migrations in
+:mod:`ludoteca.web.migrations`; the table definitions here must match them.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    BigInteger,
+    Boolean,
+    DateTime,
+    ForeignKey,
+    Integer,
+    String,
+    Text,
+    create_engine,
+    event,
+)
+from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, sessionmaker
+
+DEFAULT_DATABASE = "sqlite:///var/ludoteca.sqlite3"
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC).replace(tzinfo=None)
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+class Setting(Base):
+    """Server-wide values that every process must share, such as the signing key."""
+
+    __tablename__ = "settings"
+    key: Mapped[str] = mapped_column(String(64), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)
+
+
+class User(Base):
+    __tablename__ = "users"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(32))
+    name_key: Mapped[str] = mapped_column(String(32), unique=True, index=True)
+    """The name folded to lower case: ``Alice`` and ``alice`` are one account."""
+    password_hash: Mapped[str] = mapped_column(String(255))
+    created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class Session(Base):
+    """A logged-in browser. Only a hash of the cookie token is stored."""
+
+    __tablename__ = "sessions"
+    token_hash: Mapped[str] = mapped_column(String(64), primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    expires: Mapped[datetime] = mapped_column(DateTime)
+    user: Mapped[User] = relationship(lazy="joined")
+
+
+class GameRow(Base):
+    __tablename__ = "games"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    game: Mapped[str] = mapped_column(String(32), index=True)
+    rules_version: Mapped[str] = mapped_column(String(16))
+    options: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    seed: Mapped[int] = mapped_column(BigInteger)
+    """Secret: the table's randomness comes from it; never sent to a browser while playing."""
+    start: Mapped[str | None] = mapped_column(Text, nullable=True)
+    status: Mapped[str] = mapped_column(String(16), index=True)
+    """``open`` (waiting for players), ``active`` or ``finished``."""
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    started: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    finished: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    to_move: Mapped[int] = mapped_column(Integer, default=0)
+    """Cached from the engine after each move, so the lobby can say whose turn it is."""
+    ply: Mapped[int] = mapped_column(Integer, default=0)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    seats: Mapped[list[Seat]] = relationship(
+        order_by="Seat.index", lazy="selectin", cascade="all, delete-orphan"
+    )
+
+
+class Seat(Base):
+    """A player's place at a game: open to anyone, reserved for a user, or a bot."""
+
+    __tablename__ = "seats"
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    index: Mapped[int] = mapped_column(Integer, primary_key=True)
+    kind: Mapped[str] = mapped_column(String(8))
+    """``open``, ``user`` (a person, once taken or reserved) or ``bot``."""
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
+    reserved_for: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    resigned: Mapped[bool] = mapped_column(Boolean, default=False)
+    user: Mapped[User | None] = relationship(foreign_keys=[user_id], lazy="joined")
+    reserved: Mapped[User | None] = relationship(foreign_keys=[reserved_for], lazy="joined")
+
+
+class MoveRow(Base):
+    __tablename__ = "moves"
+    game_id: Mapped[int] = mapped_column(
+        ForeignKey("games.id", ondelete="CASCADE"), primary_key=True
+    )
+    ply: Mapped[int] = mapped_column(Integer, primary_key=True)
+    text: Mapped[str] = mapped_column(Text)
+    player: Mapped[int] = mapped_column(Integer)
+    """The player index who chose it, ``-1`` (CHANCE) for an outcome the table drew."""
+    note: Mapped[str | None] = mapped_column(Text, nullable=True)
+    """The engine's line for people about the move (points scored, captures); not part of
+    the record, which is the moves alone."""
+    created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+def normalise_url(url: str) -> str:
+    """Accept the URLs people write (``postgresql://``, ``postgres://``) for our driver."""
+    for prefix in ("postgres://", "postgresql://"):
+        if url.startswith(prefix):
+            return "postgresql+psycopg://" + url[len(prefix) :]
+    return url
+
+
+def make_engine(url: str) -> Engine:
+    """An engine for ``url``; a SQLite file's directory is created on first use."""
+    url = normalise_url(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        db = parsed.database
+        if db and db != ":memory:":
+            Path(db).parent.mkdir(parents=True, exist_ok=True)
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+
+        @event.listens_for(engine, "connect")
+        def _sqlite_pragmas(conn, _record) -> None:  # pragma: no cover - driver detail
+            cur = conn.cursor()
+            cur.execute("PRAGMA foreign_keys=ON")
+            cur.execute("PRAGMA journal_mode=WAL")
+            cur.execute("PRAGMA synchronous=FULL")
+            cur.close()
+
+        return engine
+    return create_engine(url, pool_pre_ping=True)
+
+
+def migrate(engine: Engine) -> None:
+    """Create or upgrade the schema to the newest Alembic revision."""
+    from alembic import command
+    from alembic.config import Config
+
+    config = Config()
+    config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "head")
+
+
+def database_url(explicit: str | None = None) -> str:
+    """The database to use: ``--database``, else ``DATABASE_URL``, else the SQLite default."""
+    return explicit or os.environ.get("DATABASE_URL") or DEFAULT_DATABASE
+
+
+class Store:
+    """The engine and session factory the app works through."""
+
+    def __init__(self, url: str, *, migrate_schema: bool = True) -> None:
+        self.url = normalise_url(url)
+        self.engine = make_engine(self.url)
+        if migrate_schema:
+            migrate(self.engine)
+        self.session = sessionmaker(self.engine, expire_on_commit=False)
+
+    def setting(self, key: str, default_factory) -> str:
+        """A shared setting, created once (by whichever process gets there first)."""
+        from sqlalchemy.exc import IntegrityError
+
+        with self.session() as db:
+            row = db.get(Setting, key)
+            if row is not None:
+                return row.value
+            db.add(Setting(key=key, value=default_factory()))
+            try:
+                db.commit()
+            except IntegrityError:
+                db.rollback()
+            return db.get(Setting, key).value  # type: ignore[union-attr]
+
+    def dispose(self) -> None:
+        self.engine.dispose()
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, sort_keys=True)

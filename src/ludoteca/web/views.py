@@ -1,0 +1,113 @@
+"""What a browser is sent about a game: the board as SVG from the engine, the legal moves in
+notation (only to the player to move), the move list, whose turn, scores and the result.
+
+Nothing here decides a rule: the legal moves come from ``state.legal_moves()`` and the board
+from ``game.render_svg``. The browser matches clicks against these texts and sends one back.
+The secret seed and anything from it are never part of a view.
+"""
+
+from __future__ import annotations
+
+import html
+from typing import Any
+
+from ludoteca.core.protocol import CHANCE, TERMINAL, State
+
+from .play import seat_label
+from .store import GameRow, MoveRow, User
+
+MAX_LEGAL_SENT = 20000
+
+
+def board_svg(state: State, highlight=()) -> str:
+    """The engine's SVG; a plain text board inside an SVG for a game that has none yet."""
+    try:
+        return state.game.render_svg(state, highlight=highlight)
+    except NotImplementedError:
+        lines = state.game.render_text(state, color=False).splitlines() or [""]
+        height = 20 * len(lines) + 20
+        width = 10 * max(len(line) for line in lines) + 20
+        body = "".join(
+            f'<text x="10" y="{20 * (i + 1)}" xml:space="preserve">{html.escape(line)}</text>'
+            for i, line in enumerate(lines)
+        )
+        return (
+            f'<svg xmlns="http://www.w3.org/2000/svg" class="board {state.game.id} textboard" '
+            f'viewBox="0 0 {width} {height}" font-family="monospace" font-size="16">{body}</svg>'
+        )
+
+
+def side(state: State, player: int) -> str:
+    if player == CHANCE:
+        return "table"
+    if player == TERMINAL:
+        return ""
+    return state.side_name(player)
+
+
+def game_view(
+    row: GameRow, state: State, moves: list[MoveRow], viewer: User | None
+) -> dict[str, Any]:
+    to_move = state.to_move if row.status == "active" else TERMINAL
+    seats = []
+    for s in row.seats:
+        seats.append(
+            {
+                "index": s.index,
+                "side": side(state, s.index),
+                "label": seat_label(s),
+                "kind": s.kind,
+                "you": viewer is not None and s.user_id == viewer.id,
+                "resigned": s.resigned,
+            }
+        )
+    your_turn = (
+        row.status == "active"
+        and 0 <= to_move < len(row.seats)
+        and viewer is not None
+        and row.seats[to_move].user_id == viewer.id
+    )
+    legal: list[str] = []
+    if your_turn:
+        legal = [state.move_to_str(m) for m in state.legal_moves()[:MAX_LEGAL_SENT]]
+    scores = state.scores()
+    return {
+        "type": "state",
+        "id": row.id,
+        "game": row.game,
+        "title": state.game.title,
+        "status": row.status,
+        "ply": row.ply,
+        "to_move": to_move,
+        "to_move_side": side(state, to_move) if to_move >= 0 else "",
+        "to_move_label": seat_label(row.seats[to_move]) if 0 <= to_move < len(row.seats) else "",
+        "your_turn": your_turn,
+        "seats": seats,
+        "legal": legal,
+        "move_help": state.game.move_help,
+        "svg": board_svg(state),
+        "moves": [
+            {
+                "ply": m.ply + 1,
+                "text": m.text,
+                "player": m.player,
+                "side": side(state, m.player),
+                "note": m.note or "",
+            }
+            for m in moves
+        ],
+        "scores": list(scores) if scores is not None else None,
+        "summary": state.last_move_summary() or "",
+        "result": row.result,
+        "hints": ui_hints(row.game),
+    }
+
+
+def ui_hints(game_id: str) -> dict[str, Any]:
+    """Per-game hints for the browser's interaction (which module to load, buttons)."""
+    hints: dict[str, Any] = {"module": "generic"}
+    if game_id in {"comune", "comino", "kuniumi", "hexagone"}:
+        hints["module"] = game_id
+    if game_id == "kuniumi":
+        hints["first"] = "origin"  # click the god first, then its destination
+    return hints

@@ -1,0 +1,53 @@
+"""Fixtures for the web tests: a real server (uvicorn in a subprocess, toy game registered)
+on a fresh SQLite file, and logged-in clients with unique user names."""
+
+from __future__ import annotations
+
+import itertools
+import sys
+from pathlib import Path
+
+import httpx
+import pytest
+
+sys.path.insert(0, str(Path(__file__).parent))
+
+from browser import browser  # noqa: E402, F401 - fixture for the browser tests
+from helpers import Server, register  # noqa: E402
+from postgres import postgres  # noqa: E402, F401 - fixture for the storage tests
+from toygame import install  # noqa: E402
+
+install()
+_names = itertools.count(1)
+
+
+@pytest.fixture(scope="module")
+def server(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("club")
+    srv = Server(f"sqlite:///{tmp / 'club.sqlite3'}", log=tmp / "server.log").start()
+    yield srv
+    srv.kill()
+
+
+@pytest.fixture
+def make_user(server, request):
+    clients: list[httpx.Client] = []
+
+    def make(prefix: str = "user") -> httpx.Client:
+        client = httpx.Client(base_url=server.base, timeout=20)
+        clients.append(client)
+        name = f"{prefix}{next(_names)}"
+        r = register(client, name)
+        assert r.status_code == 303, r.text
+        client.name = name  # type: ignore[attr-defined]
+        return client
+
+    yield make
+    for c in clients:
+        c.close()
+
+
+@pytest.fixture
+def anon(server):
+    with httpx.Client(base_url=server.base, timeout=20) as client:
+        yield client

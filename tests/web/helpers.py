@@ -1,0 +1,126 @@
+"""Helpers shared by the web tests: a real server in a subprocess, and a logged-in client."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import httpx
+
+HERE = Path(__file__).parent
+PYTHON = sys.executable
+CSRF_RE = re.compile(r'name="csrf" value="([0-9a-f]{64})"')
+PASSWORD = "correct horse battery"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``ludoteca``'s web app under uvicorn in its own process, on a free loopback port."""
+
+    def __init__(
+        self, url: str, *, toy: bool = True, log: Path | None = None, port: int = 0
+    ) -> None:
+        self.url = url
+        self.toy = toy
+        self.log = log
+        self.proc: subprocess.Popen | None = None
+        self.port = port
+
+    @property
+    def base(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> Server:
+        self.port = self.port or free_port()
+        args = [PYTHON, str(HERE / "serve_for_tests.py"), self.url, str(self.port)]
+        if self.toy:
+            args.append("--toy")
+        out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
+        self.proc = subprocess.Popen(args, stdout=out, stderr=out, start_new_session=True)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError(f"server exited with {self.proc.returncode}; see {self.log}")
+            try:
+                if httpx.get(self.base + "/rules", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                pass
+            time.sleep(0.1)
+        self.kill()
+        raise RuntimeError("server did not start within 30 s")
+
+    def kill(self) -> None:
+        """Kill the server (and its bot workers) at once, as a crash would."""
+        if self.proc is not None and self.proc.poll() is None:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+            self.proc.wait(10)
+        self.proc = None
+
+
+def csrf_of(html: str) -> str:
+    match = CSRF_RE.search(html)
+    assert match, "no CSRF token in page"
+    return match.group(1)
+
+
+def register(client, name: str, password: str = PASSWORD):
+    page = client.get("/register")
+    return client.post(
+        "/register",
+        data={
+            "name": name,
+            "password": password,
+            "password2": password,
+            "csrf": csrf_of(page.text),
+        },
+        follow_redirects=False,
+    )
+
+
+def page_csrf(client, path: str = "/") -> str:
+    return csrf_of(client.get(path).text)
+
+
+def create_game(client, game: str, seats: list[tuple[str, str]], players: int | None = None) -> int:
+    """Create a game; ``seats`` is (kind, user-or-level) per seat. Returns the game number."""
+    data = {"csrf": page_csrf(client), "game": game}
+    if players is not None:
+        data["players"] = str(players)
+    for i, (kind, extra) in enumerate(seats):
+        data[f"seat{i}"] = kind
+        data[f"seat{i}_user" if kind == "user" else f"seat{i}_bot"] = extra
+    r = client.post("/games", data=data, follow_redirects=False)
+    assert r.status_code == 303, r.text
+    return int(r.headers["location"].rsplit("/", 1)[1])
+
+
+def join(client, pk: int):
+    return client.post(
+        f"/games/{pk}/join", data={"csrf": page_csrf(client)}, follow_redirects=False
+    )
+
+
+def move(client, pk: int, text: str, ply: int | None = None, csrf: str | None = None):
+    body: dict = {"move": text}
+    if ply is not None:
+        body["ply"] = ply
+    token = page_csrf(client) if csrf is None else csrf
+    return client.post(f"/api/games/{pk}/move", json=body, headers={"X-CSRF-Token": token})
+
+
+def view(client, pk: int) -> dict:
+    r = client.get(f"/api/games/{pk}")
+    assert r.status_code == 200, r.text
+    return r.json()

@@ -1,0 +1,205 @@
+"""Storage on SQLite and on a real PostgreSQL: migrations, games kept as their moves,
+restoring by replay after a "restart" (a new store on the same database), and two
+processes racing for the same ply."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from sqlalchemy import inspect, select
+
+from ludoteca.core.protocol import CHANCE
+from ludoteca.web.accounts import Accounts
+from ludoteca.web.play import ClubError, GameService, SeatSpec
+from ludoteca.web.store import GameRow, MoveRow, Store
+
+_db = itertools.count(1)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'store.sqlite3'}"
+    pg = request.getfixturevalue("postgres")
+    return pg.fresh_database(f"club{next(_db)}")
+
+
+def users(store: Store):
+    accounts = Accounts(store, b"k" * 32)
+    return accounts.register("alice", "a fine password"), accounts.register("bob", "another one!")
+
+
+def test_migration_creates_the_schema_and_is_idempotent(url):
+    store = Store(url)
+    Store(url).dispose()  # a second start migrates nothing and fails nothing
+    tables = set(inspect(store.engine).get_table_names())
+    assert {"users", "sessions", "games", "seats", "moves", "settings", "alembic_version"} <= tables
+    store.dispose()
+
+
+def test_game_survives_a_restart_exactly(url):
+    store = Store(url)
+    alice, bob = users(store)
+    service = GameService(store)
+    pk = service.create(alice, "toy", {}, [SeatSpec("me"), SeatSpec("user", user="bob")])
+    service.join(pk, bob)
+    row, state = service.state(pk)
+    mover = {0: alice, 1: bob}
+    for cell in ("b2", "a1", "c3"):
+        service.submit(pk, mover[state.to_move], cell)
+        row, state = service.state(pk)
+    position = state.position()
+    with store.session() as db:
+        moves = db.scalars(select(MoveRow).where(MoveRow.game_id == pk).order_by(MoveRow.ply))
+        stored = [(m.ply, m.text, m.player) for m in moves]
+    store.dispose()
+    assert stored[0][2] == CHANCE and stored[0][1].startswith("toss ")
+    assert [t for _, t, _ in stored[1:]] == ["b2", "a1", "c3"]
+
+    again = GameService(Store(url))  # a new process: empty cache, same database
+    row2, state2 = again.state(pk)
+    assert state2.position() == position
+    assert row2.ply == 4 and row2.status == "active"
+    assert row2.to_move == state2.to_move
+    again.submit(pk, mover[state2.to_move], "c1")
+    assert again.state(pk)[0].ply == 5
+    again.store.dispose()
+
+
+def test_the_toss_comes_from_the_secret_seed(url):
+    store = Store(url)
+    alice, bob = users(store)
+    service = GameService(store)
+    tosses = set()
+    for _ in range(12):
+        pk = service.create(alice, "toy", {}, [SeatSpec("me"), SeatSpec("user", user="bob")])
+        service.join(pk, bob)
+        tosses.add(service.moves(pk)[0].text)
+        # Re-deriving from the stored seed gives the same draw.
+        with store.session() as db:
+            row = db.get(GameRow, pk)
+            from ludoteca.core.table import sample_chance
+            from ludoteca.web.play import table_rng
+
+            fresh = service.start_state(row)
+            assert sample_chance(fresh, table_rng(row.seed, 0)) == service.moves(pk)[0].text
+    assert tosses == {"toss x", "toss o"}  # 12 fair tosses all alike: p = 1/2048
+    store.dispose()
+
+
+def test_two_processes_cannot_both_move_at_one_ply(url):
+    store = Store(url)
+    alice, bob = users(store)
+    one = GameService(store)
+    pk = one.create(alice, "toy", {}, [SeatSpec("me"), SeatSpec("user", user="bob")])
+    one.join(pk, bob)
+    other = GameService(Store(url))
+    _, state = one.state(pk)
+    other.state(pk)  # both processes have the game cached at the same ply
+    mover = {0: alice, 1: bob}[state.to_move]
+    one.submit(pk, mover, "a1")
+    with pytest.raises(ClubError):
+        # The other process still believes it is ply 1; its insert of ply 1 must fail or
+        # be refused as stale, never stored as a second move 1.
+        other.submit(pk, mover, "b1")
+    with store.session() as db:
+        texts = db.scalars(select(MoveRow.text).where(MoveRow.game_id == pk)).all()
+    assert sorted(texts[1:]) == ["a1"]
+    store.dispose()
+    other.store.dispose()
+
+
+def test_refused_move_leaves_the_database_unchanged(url):
+    store = Store(url)
+    alice, bob = users(store)
+    service = GameService(store)
+    pk = service.create(alice, "toy", {}, [SeatSpec("me"), SeatSpec("user", user="bob")])
+    service.join(pk, bob)
+    _, state = service.state(pk)
+    mover, waiting = ({0: alice, 1: bob}[state.to_move], {0: bob, 1: alice}[state.to_move])
+    service.submit(pk, mover, "a1")
+    for who, text in ((mover, "b1"), (waiting, "a1"), (waiting, "zz"), (waiting, "")):
+        with pytest.raises(ClubError):
+            service.submit(pk, who, text)
+    assert [m.text for m in service.moves(pk)][1:] == ["a1"]
+    store.dispose()
+
+
+def test_a_true_race_for_one_ply_stores_one_move(url):
+    """Two processes validate the same move at the same ply at the same moment; the
+    database's key on (game, ply) lets exactly one of them commit."""
+    import threading
+
+    barrier = threading.Barrier(2, timeout=20)
+
+    class Racing(GameService):
+        def _resolve_chance(self, row, state, first_ply=None):
+            drawn = super()._resolve_chance(row, state, first_ply)
+            if first_ply is not None:  # inside submit, after validation, before the commit
+                barrier.wait()
+            return drawn
+
+    store = Store(url)
+    alice, bob = users(store)
+    setup = GameService(store)
+    pk = setup.create(alice, "toy", {}, [SeatSpec("me"), SeatSpec("user", user="bob")])
+    setup.join(pk, bob)
+    mover = {0: alice, 1: bob}[setup.state(pk)[1].to_move]
+    one, two = Racing(Store(url)), Racing(Store(url))
+    outcomes: list[object] = []
+
+    def play(service, cell):
+        try:
+            outcomes.append(service.submit(pk, mover, cell))
+        except ClubError as exc:
+            outcomes.append(exc)
+
+    threads = [threading.Thread(target=play, args=a) for a in ((one, "a1"), (two, "c3"))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    refused = [o for o in outcomes if isinstance(o, ClubError)]
+    assert len(outcomes) == 2 and len(refused) == 1
+    assert refused[0].status == 409 and "same time" in refused[0].message
+    texts = [m.text for m in GameService(store).moves(pk)]
+    assert len(texts) == 2 and texts[1] in {"a1", "c3"}
+    for s in (store, one.store, two.store):
+        s.dispose()
+
+
+def test_upgrade_from_the_first_schema_keeps_the_games(url):
+    from alembic import command
+    from alembic.config import Config
+    from sqlalchemy import create_engine, text
+
+    from ludoteca.web.store import normalise_url
+
+    config = Config()
+    config.set_main_option(
+        "script_location", str(__import__("ludoteca.web.migrations", fromlist=["x"]).__path__[0])
+    )
+    engine = create_engine(normalise_url(url))
+    with engine.begin() as conn:
+        config.attributes["connection"] = conn
+        command.upgrade(config, "0001")
+    with engine.begin() as conn:
+        conn.execute(
+            text(
+                "INSERT INTO games (id, game, rules_version, options, seed, status, created,"
+                " to_move, ply) VALUES (1, 'toy', '1', '{}', 5, 'active', '2026-01-01', 0, 1)"
+            )
+        )
+        conn.execute(
+            text(
+                "INSERT INTO moves (game_id, ply, text, player, created)"
+                " VALUES (1, 0, 'toss x', -1, '2026-01-01')"
+            )
+        )
+    engine.dispose()
+    store = Store(url)  # migrates to the newest schema on start
+    with store.session() as db:
+        moves = db.scalars(select(MoveRow)).all()
+        assert [(m.text, m.note) for m in moves] == [("toss x", None)]
+    store.dispose()

@@ -1,0 +1,77 @@
+"""Small pieces of the club checked directly: password rules, websocket message validation,
+the table's generator, seat parsing."""
+
+from __future__ import annotations
+
+import pytest
+
+from ludoteca.web.accounts import AccountError, check_name, check_password
+from ludoteca.web.live import MAX_WS_MESSAGE, validate_message
+from ludoteca.web.play import ClubError, table_rng
+from ludoteca.web.store import normalise_url
+
+
+@pytest.mark.parametrize("name", ["a", "-x", "has space", "x" * 25, "bad/char", ""])
+def test_bad_user_names_are_refused(name):
+    with pytest.raises(AccountError, match="2 to 24 characters"):
+        check_name(name)
+
+
+def test_good_user_names_pass_trimmed():
+    assert check_name("  Ada_L.ove-1 ") == "Ada_L.ove-1"
+
+
+@pytest.mark.parametrize(
+    ("password", "name"),
+    [("short1!", "ada"), ("password1", "ada"), ("abababababab", "ada"), ("my-ada-pass", "ada")],
+)
+def test_weak_passwords_are_refused(password, name):
+    with pytest.raises(AccountError, match="too weak"):
+        check_password(password, name)
+
+
+def test_too_long_password_is_refused():
+    with pytest.raises(AccountError, match="at most"):
+        check_password("Ab1!" * 100, "ada")
+
+
+def test_decent_password_passes():
+    check_password("correct horse battery", "ada")
+
+
+@pytest.mark.parametrize(
+    ("raw", "expected"),
+    [
+        ("[]", "JSON object"),
+        ("nope", "JSON object"),
+        ('{"type": "hack"}', "Unknown message type"),
+        ('{"type": "move", "move": "a1"}', "CSRF"),
+        ('{"type": "move", "csrf": "x"}', "needs 'move'"),
+        ('{"type": "move", "move": "a1", "csrf": "x", "ply": true}', "whole number"),
+        ('{"type": "resign"}', "CSRF"),
+        ("x" * (MAX_WS_MESSAGE + 1), "too long"),
+    ],
+)
+def test_websocket_messages_are_validated(raw, expected):
+    with pytest.raises(ClubError, match=expected):
+        validate_message(raw)
+
+
+def test_valid_messages_pass():
+    assert validate_message('{"type": "ping"}')["type"] == "ping"
+    msg = validate_message('{"type": "move", "move": "a1", "csrf": "x", "ply": 3}')
+    assert msg["move"] == "a1" and msg["ply"] == 3
+
+
+def test_table_generator_depends_on_seed_and_ply_only():
+    draws = lambda seed, ply: [table_rng(seed, ply).random() for _ in range(3)]  # noqa: E731
+    assert draws(42, 7) == draws(42, 7)
+    assert draws(42, 7) != draws(42, 8)
+    assert draws(42, 7) != draws(43, 7)
+    assert table_rng(1, 0, "bot").random() != table_rng(1, 0).random()
+
+
+def test_postgres_urls_use_the_installed_driver():
+    assert normalise_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalise_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
+    assert normalise_url("sqlite:///x.db") == "sqlite:///x.db"
