@@ -20,7 +20,7 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 
 ## run: start the main job
 run: $(VENV)/.installed-run
-	$(BIN)/ludoteca play kuniumi --vs random
+	$(BIN)/ludoteca serve --host 127.0.0.1 --port 8000
 
 ## test: lint, then the whole test suite on both cores
 test: $(VENV)/.installed-dev

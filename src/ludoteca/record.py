@@ -60,17 +60,22 @@ class Record:
         self.result = result_to_json(state, state.result, reason=reason)
         self.finished = now()
 
-    def resign(self, state: State, player: int) -> None:
-        """End the game by ``player``'s resignation: every other player wins."""
-        winners = [p for p in range(state.num_players) if p != player]
+    def resign(self, state: State, *players: int) -> None:
+        """End the game by the resignation of ``players``: every other player wins.
+
+        The moves do not finish such a game, so the result says who resigned; replay checks
+        that the game was still in progress when they did.
+        """
+        winners = [p for p in range(state.num_players) if p not in players]
         self.result = {
             "over": True,
-            "resigned": player,
+            "ended": "resignation",
+            "resigned": sorted(players),
             "winners": winners,
             "winner_sides": [state.side_name(p) for p in winners],
             "draw": False,
-            "scores": None,
-            "reason": f"{state.side_name(player)} resigned",
+            "scores": list(state.scores()) if state.scores() is not None else None,
+            "reason": " and ".join(state.side_name(p) for p in sorted(players)) + " resigned",
         }
         self.finished = now()
 
@@ -204,8 +209,12 @@ def replay(record: Record, *, on_move=None) -> State:
     stored = record.result
     if stored and stored.get("over") and stored.get("resigned") is not None:
         resigned = stored["resigned"]
-        if not isinstance(resigned, int) or not 0 <= resigned < state.num_players:
-            raise RecordError("result", f"resigned player {resigned!r} is not a seat")
+        if (
+            not isinstance(resigned, list)
+            or not resigned
+            or not all(isinstance(p, int) and 0 <= p < state.num_players for p in resigned)
+        ):
+            raise RecordError("result", f"resigned {resigned!r} is not a list of seats")
         if state.is_over:
             raise RecordError("result", "a player resigned after the game was already over")
     elif stored and stored.get("over"):

@@ -125,7 +125,7 @@ def test_play_undo_and_resign(capsys, monkeypatch, tmp_path):
     )
     assert code == 0 and "nothing to undo" in out and "taken back" in out and "resigned" in out
     data = json.loads(path.read_text())
-    assert data["moves"][0] == "+2" and data["result"]["resigned"] == 0
+    assert data["moves"][0] == "+2" and data["result"]["resigned"] == [0]
 
 
 def test_play_two_people_and_end_of_input(capsys, monkeypatch, tmp_path):

@@ -96,8 +96,18 @@ def test_resignation_is_recorded_and_replays():
     state.play("+1")
     record.moves.append("+1")
     record.resign(state, 1)
-    assert record.result["winners"] == [0] and record.result["resigned"] == 1
+    assert record.result["winners"] == [0] and record.result["resigned"] == [1]
     assert replay(Record.loads(record.dumps())).position() == "1 1"
+    record.result["resigned"] = 1
+    with pytest.raises(RecordError, match="list of seats"):
+        replay(record)
+    for _ in range(4):
+        state.play("+2")
+        record.moves.append("+2")
+    assert state.is_over
+    record.resign(state, 0)
+    with pytest.raises(RecordError, match="already over"):
+        replay(record)
 
 
 @pytest.mark.parametrize(

@@ -60,7 +60,9 @@ def result_line(state: State) -> str:
     result = state.result
     if result is None:
         return "the game is not over"
-    if result.draw:
+    if result.num_players == 1:
+        text = "finished"
+    elif result.draw:
         text = "draw"
     else:
         text = (

@@ -17,7 +17,7 @@ def register(sub) -> None:
         "analyze",
         help="self-play statistics: seat advantage, draws, length, branching, scores",
         description="Play GAME against itself at one level and report how often each seat "
-        "wins (with 95%% intervals), the draw rate, game length, the branching factor over "
+        "wins (with 95% intervals), the draw rate, game length, the branching factor over "
         "the game and, where the game keeps score, the score distribution.",
     )
     add_game_argument(p)

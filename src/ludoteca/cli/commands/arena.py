@@ -18,7 +18,7 @@ def register(sub) -> None:
         help="play bots against each other and rate them",
         description="Play every pair of BOTs (every table of them, for games of more players) "
         "--games times in worker processes, swapping seats over the same seed, then print "
-        "win/draw/loss, head-to-head win rates and openskill ratings with 95%% intervals. "
+        "win/draw/loss, head-to-head win rates and openskill ratings with 95% intervals. "
         "Bots are specs with budgets: random, greedy, mcts:seconds=1, alphabeta:depth=4, "
         "planner, or a level: easy, medium, hard, master.",
     )

@@ -25,6 +25,8 @@ def register(sub) -> None:
     p.add_argument("--limits", metavar="DIR", help="folder holding limit_GAME.c")
     p.add_argument("--no-limit", action="store_true", help="do not run the C limit")
     p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--mcts", action="store_true",
+                   help="also measure Monte-Carlo tree search simulations per second")
     p.set_defaults(func=run)
 
 
@@ -54,6 +56,10 @@ def run(args) -> int:
             out["c_limit_games_per_s"] = limit["games_per_s"]
             out["ratio_to_c_limit"] = round(out["games_per_s"] / limit["games_per_s"], 4)
             out["api_ratio_to_c_limit"] = round(out["api_games_per_s"] / limit["games_per_s"], 5)
+    if args.mcts:
+        from ludoteca.bots.mcts import simulation_rate
+
+        out.update(simulation_rate(game, args.seconds, args.seed))
     if args.json:
         print(json.dumps(out))
         return 0
@@ -71,4 +77,6 @@ def run(args) -> int:
             f"  C limit ({source}): {out['c_limit_games_per_s']:,.0f} games/s; "
             f"ratio {out['ratio_to_c_limit']:.3f} (protocol {out['api_ratio_to_c_limit']:.4f})"
         )
+    if args.mcts:
+        print(f"  MCTS from the start: {out['mcts_simulations_per_s']:,.0f} simulations/s")
     return 0

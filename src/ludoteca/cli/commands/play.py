@@ -11,6 +11,7 @@ import sys
 import time
 from pathlib import Path
 
+from ludoteca.bots.mcts import warm_up
 from ludoteca.bots.registry import make_bot
 from ludoteca.core.errors import GameError, MalformedError
 from ludoteca.core.protocol import CHANCE, State
@@ -89,6 +90,8 @@ class TerminalGame:
         self.bots = {
             i: make_bot(role, seed=self.seed + i) for i, role in enumerate(roles) if role != "human"
         }
+        if self.bots:
+            warm_up(self.state)  # pay any kernel compilation now, not in the bot's first move
         self.table_rng = random.Random(self.seed)
         self.record = Record.begin(self.state, seed=self.seed, players=roles)
         self.snapshots: list[tuple[State, int, random.Random]] = []
@@ -125,6 +128,7 @@ class TerminalGame:
 
     # --- the loop -------------------------------------------------------------------------
     def play_move(self, move, by: str) -> None:
+        move = self.state.coerce_move(move)  # typed text: parse first, for the canonical form
         text = self.state.move_to_str(move)
         self.state.play(move)
         self.record.moves.append(text)
