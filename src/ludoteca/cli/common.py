@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 
 from ludoteca.core.errors import MalformedError
 from ludoteca.core.protocol import CHANCE, TERMINAL, Game, State
@@ -19,6 +20,29 @@ def add_game_argument(parser: argparse.ArgumentParser) -> None:
         metavar="KEY=VALUE",
         help="a game option, e.g. -o players=3 for Hexagone (repeatable)",
     )
+
+
+def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options shared by the commands that play many games in worker processes."""
+    parser.add_argument(
+        "--players", type=int, metavar="N", help="number of players, for games that vary"
+    )
+    parser.add_argument(
+        "--jobs",
+        "-j",
+        type=int,
+        default=None,
+        metavar="J",
+        help="worker processes (default: the number of cores)",
+    )
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+
+def jobs_from_args(args: argparse.Namespace) -> int:
+    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
+    if jobs < 1:
+        raise MalformedError(str(args.jobs), "--jobs must be at least 1")
+    return jobs
 
 
 def parse_options(pairs: list[str]) -> dict[str, str | int]:

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import json
-import os
 
 from ludoteca.bots.analysis import analyse, plot_report, report_text, self_play
-from ludoteca.core.errors import MalformedError
 
-from ..common import add_game_argument, game_from_args
+from ..common import add_game_argument, add_parallel_arguments, game_from_args, jobs_from_args
 from .arena import progress_bar
 
 
@@ -25,22 +23,16 @@ def register(sub) -> None:
     p.add_argument("--level", default="random", metavar="L",
                    help="who plays: a level (easy, medium, hard, master) or any bot spec "
                    "(default random)")
-    p.add_argument("--players", type=int, metavar="N",
-                   help="number of players, for games that vary")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--jobs", "-j", type=int, default=None, metavar="J",
-                   help="worker processes (default: the number of cores)")
     p.add_argument("--plot", metavar="FILE.png", help="also draw the report as a PNG")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_parallel_arguments(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     game = game_from_args(args, players=args.players)
-    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
-    if jobs < 1:
-        raise MalformedError(str(args.jobs), "--jobs must be at least 1")
+    jobs = jobs_from_args(args)
     progress = progress_bar(args.quiet)
     with progress:
         task = progress.add_task(f"{game.id} self-play", total=args.games)

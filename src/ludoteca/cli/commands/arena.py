@@ -3,13 +3,11 @@
 from __future__ import annotations
 
 import json
-import os
 from pathlib import Path
 
 from ludoteca.bots.arena import GameOutcome, run_jobs, schedule, summarise
-from ludoteca.core.errors import MalformedError
 
-from ..common import add_game_argument, game_from_args
+from ..common import add_game_argument, add_parallel_arguments, game_from_args, jobs_from_args
 
 
 def register(sub) -> None:
@@ -24,26 +22,20 @@ def register(sub) -> None:
     )
     add_game_argument(p)
     p.add_argument("bots", nargs="+", metavar="BOT", help="bot specs (at least one)")
-    p.add_argument("--players", type=int, metavar="N",
-                   help="number of players, for games that vary")
     p.add_argument("--games", type=int, default=10, metavar="N",
                    help="games per pairing or table (default 10)")
-    p.add_argument("--jobs", "-j", type=int, default=None, metavar="J",
-                   help="worker processes (default: the number of cores)")
     p.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
     p.add_argument("--out", metavar="DIR",
                    help="write game records (DIR/games/) and DIR/summary.json")
     p.add_argument("--plot", metavar="FILE.png", help="draw the ratings with their intervals")
     p.add_argument("--json", action="store_true", help="print the JSON summary instead of tables")
-    p.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_parallel_arguments(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     game = game_from_args(args, players=args.players)
-    jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
-    if jobs < 1:
-        raise MalformedError(str(args.jobs), "--jobs must be at least 1")
+    jobs = jobs_from_args(args)
     out = Path(args.out) if args.out else None
     progress = progress_bar(args.quiet)
     games = schedule(game, args.bots, args.games, args.seed, str(out / "games") if out else None)

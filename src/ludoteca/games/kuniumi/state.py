@@ -9,6 +9,7 @@ adds phases, validation with reasons, notation, results and undo.
 from __future__ import annotations
 
 from numbers import Integral
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from ludoteca.core.errors import IllegalMoveError, IllegalPositionError, MalformedError
@@ -52,6 +53,11 @@ _LOW, _MID, _HIGH = _chunk_table(0), _chunk_table(12), _chunk_table(24)
 def squares_of(board: int) -> tuple[int, ...]:
     """The square indices of a board, lowest first (three table look-ups of 12 bits)."""
     return _LOW[board & 0xFFF] + _MID[(board >> 12) & 0xFFF] + _HIGH[board >> 24]
+
+
+_SNAPSHOT = ("land", "sea", "earth_god", "sea_god", "phase", "first", "side", "_summary")
+"""What a move changes, saved before it so :meth:`KuniumiState.undo` can restore it."""
+_snapshot = attrgetter(*_SNAPSHOT)
 
 
 class KuniumiState(State):
@@ -297,18 +303,7 @@ class KuniumiState(State):
 
     def _apply(self, action: int) -> None:
         """Play a legal action (unchecked: callers check first)."""
-        self._history.append(
-            (
-                self.land,
-                self.sea,
-                self.earth_god,
-                self.sea_god,
-                self.phase,
-                self.first,
-                self.side,
-                self._summary,
-            )
-        )
+        self._history.append(_snapshot(self))
         if action < CHOOSE:
             kind, square = divmod(action, SQUARES)
             bit = 1 << square
@@ -355,16 +350,8 @@ class KuniumiState(State):
         """Take back the last move played on this state (or on the state it was cloned from)."""
         if not self._history:
             raise IllegalMoveError("undo", "no move to take back")
-        (
-            self.land,
-            self.sea,
-            self.earth_god,
-            self.sea_god,
-            self.phase,
-            self.first,
-            self.side,
-            self._summary,
-        ) = self._history.pop()
+        for name, value in zip(_SNAPSHOT, self._history.pop(), strict=True):
+            setattr(self, name, value)
         self._settle()
 
     def clone(self) -> KuniumiState:
