@@ -49,17 +49,20 @@ class MoveTrie:
     __slots__ = ("next_steps", "moves")
 
     def __init__(self, moves: Sequence[Move], stepper: Stepper) -> None:
-        self.next_steps: dict[tuple, list[Hashable]] = {}
+        # dicts as ordered sets: a position can hold thousands of moves sharing a first part,
+        # and a list membership test per move made building the trie quadratic
+        following: dict[tuple, dict[Hashable, None]] = {}
         self.moves: dict[tuple, Move] = {}
         for move in moves:
             steps = tuple(stepper(move))
             for i in range(len(steps)):
-                following = self.next_steps.setdefault(steps[:i], [])
-                if steps[i] not in following:
-                    following.append(steps[i])
+                following.setdefault(steps[:i], {})[steps[i]] = None
             if steps in self.moves:
                 raise ValueError(f"two moves share the parts {steps!r}")
             self.moves[steps] = move
+        self.next_steps: dict[tuple, list[Hashable]] = {
+            prefix: list(parts) for prefix, parts in following.items()
+        }
         clash = set(self.moves).intersection(self.next_steps)
         if clash:
             raise ValueError(f"parts of a move begin another move: {sorted(map(str, clash))[0]}")
