@@ -66,17 +66,7 @@ class Record:
         The moves do not finish such a game, so the result says who resigned; replay checks
         that the game was still in progress when they did.
         """
-        winners = [p for p in range(state.num_players) if p not in players]
-        self.result = {
-            "over": True,
-            "ended": "resignation",
-            "resigned": sorted(players),
-            "winners": winners,
-            "winner_sides": [state.side_name(p) for p in winners],
-            "draw": False,
-            "scores": list(state.scores()) if state.scores() is not None else None,
-            "reason": " and ".join(state.side_name(p) for p in sorted(players)) + " resigned",
-        }
+        self.result = resignation_result(state, players)
         self.finished = now()
 
     # --- JSON -----------------------------------------------------------------------------
@@ -146,6 +136,23 @@ def result_to_json(state: State, result: Result | None, *, reason: str | None = 
         "draw": result.draw,
         "scores": list(result.scores) if result.scores is not None else None,
         "reason": reason or result.reason,
+    }
+
+
+def resignation_result(state: State, players) -> dict[str, Any]:
+    """The stored result of a game ended by the resignation of ``players``."""
+    resigned = sorted(players)
+    winners = [p for p in range(state.num_players) if p not in resigned]
+    scores = state.scores()
+    return {
+        "over": True,
+        "ended": "resignation",
+        "resigned": resigned,
+        "winners": winners,
+        "winner_sides": [state.side_name(p) for p in winners],
+        "draw": False,
+        "scores": list(scores) if scores is not None else None,
+        "reason": " and ".join(state.side_name(p) for p in resigned) + " resigned",
     }
 
 

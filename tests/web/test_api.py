@@ -232,6 +232,12 @@ def test_resign_ends_the_game_for_the_other_player(make_user):
     assert v["result"]["winners"] == [next(s["index"] for s in v["seats"] if s["you"])]
     assert "resigned" in v["result"]["reason"]
     assert move(b, pk, "a1").status_code == 409
+    # the downloaded record says who resigned, and verifies by replay
+    from ludoteca.record import Record, replay
+
+    rec = Record.loads(a.get(f"/games/{pk}/record.json").text)
+    assert rec.result["ended"] == "resignation" and rec.result["over"] is True
+    assert not replay(rec).is_over
 
 
 def test_finished_game_has_replay_and_record_that_replays(make_user):

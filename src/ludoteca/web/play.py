@@ -28,7 +28,7 @@ from ludoteca.core.protocol import CHANCE, TERMINAL, Game, State
 from ludoteca.core.registry import get as get_game
 from ludoteca.core.registry import names as game_names
 from ludoteca.core.table import sample_chance
-from ludoteca.record import Record, result_to_json
+from ludoteca.record import Record, resignation_result, result_to_json
 
 from .seats import BotJob
 from .store import GameRow, MoveRow, Seat, Store, User, utcnow
@@ -291,21 +291,10 @@ class GameService:
             for s in mine:
                 s.resigned = True
             losers = {s.index for s in row.seats if s.resigned}
-            winners = [s.index for s in row.seats if s.index not in losers]
-            names = ", ".join(state.side_name(s.index) for s in mine)
             row.status = "finished"
             row.finished = utcnow()
             row.to_move = TERMINAL
-            row.result = {
-                "over": True,
-                "ended": "resignation",
-                "resigned": sorted(losers),
-                "winners": winners,
-                "winner_sides": [state.side_name(p) for p in winners],
-                "draw": False,
-                "scores": list(state.scores()) if state.scores() is not None else None,
-                "reason": f"{names} resigned",
-            }
+            row.result = resignation_result(state, losers)
             db.commit()
 
     # --- computer seats -------------------------------------------------------------------------
