@@ -40,7 +40,7 @@ from ludoteca.core.protocol import CHANCE, TERMINAL, Move, State
 from .base import Bot, Budget, Deadline, gc_paused
 from .evaluation import evaluate, solo_score
 from .policies import random_move_for
-from .steps import MoveTrie, stepper_for
+from .steps import LAZY_TRIES, MoveTrie, stepper_for
 
 CUTOFFS: dict[str, int] = {"hexagone": 20}
 """Games whose playouts are cut after this many moves by default (``cutoff=`` overrides).
@@ -108,6 +108,12 @@ class Node:
 
     def list_moves(self, state: State, bot: MCTSBot) -> None:
         """List the moves of a decision node (as a trie of parts where the game has them)."""
+        lazy = LAZY_TRIES.get(state.game.id) if bot.step else None
+        if lazy is not None:
+            self.trie = lazy(state)
+            self.untried = list(self.trie.next_steps[()])
+            bot.rng.shuffle(self.untried)
+            return
         moves = state.legal_moves()
         stepper = bot.stepper(state)
         if stepper is not None and len(moves) > 1:

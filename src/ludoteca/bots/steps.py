@@ -38,6 +38,83 @@ def comune_steps(move: Move) -> tuple[Hashable, ...]:
 STEPPERS: dict[str, Stepper] = {"comune": comune_steps}
 
 
+class _Steps(dict):
+    """``prefix -> next parts``, each entry asked of the engine the first time it is used."""
+
+    def __init__(self, fill: Callable[[tuple], list[Hashable]]) -> None:
+        super().__init__()
+        self.fill = fill
+
+    def __missing__(self, prefix: tuple) -> list[Hashable]:
+        parts = self[prefix] = self.fill(prefix)
+        return parts
+
+
+class _Moves:
+    """``prefix -> whole move`` for the prefixes that complete a move."""
+
+    def __init__(self, complete: Callable[[tuple], Move | None]) -> None:
+        self.complete = complete
+
+    def get(self, prefix: tuple, default=None):
+        move = self.complete(prefix)
+        return default if move is None else move
+
+    def __contains__(self, prefix: tuple) -> bool:
+        return self.complete(prefix) is not None
+
+    def __getitem__(self, prefix: tuple) -> Move:
+        move = self.complete(prefix)
+        if move is None:
+            raise KeyError(prefix)
+        return move
+
+
+class ComuneTrie:
+    """Comune's turns as parts, asked of the engine's single placements as the search goes.
+
+    The same parts as :func:`comune_steps` (first placement, then ``end`` or the second
+    placement at a higher angle; ``pass`` alone), but listed from
+    ``legal_placements()`` one level at a time instead of from every whole turn: a Comune
+    position has thousands of turns and a search expands few of them. The engine's mid-turn
+    list is what keeps each two-piece turn reachable by exactly one order of parts.
+    """
+
+    __slots__ = ("root", "next_steps", "moves")
+
+    def __init__(self, state: State) -> None:
+        self.root = state.clone()
+        self.next_steps = _Steps(self._following)
+        self.moves = _Moves(self._complete)
+
+    def _following(self, prefix: tuple) -> list[Hashable]:
+        from ludoteca.games.comune.notation import placement_code
+
+        if not prefix:
+            return [placement_code(c, a) for c, a in self.root.legal_placements()] + [PASS]
+        if len(prefix) == 1 and prefix[0] != PASS:
+            probe = self.root.clone()
+            probe.place(*divmod(prefix[0], 3))
+            if not probe.mid_turn:  # the opening, or the last piece: one piece only
+                return [END]
+            return [END] + [placement_code(c, a) for c, a in probe.legal_placements()]
+        return []
+
+    @staticmethod
+    def _complete(prefix: tuple) -> Move | None:
+        from ludoteca.games.comune.notation import encode_turn
+
+        if prefix == (PASS,):
+            return encode_turn(())
+        if len(prefix) == 2:
+            return encode_turn(prefix[:1] if prefix[1] == END else prefix)
+        return None
+
+
+LAZY_TRIES: dict[str, Callable[[State], ComuneTrie]] = {"comune": ComuneTrie}
+"""Games whose engine lists a move's parts directly; preferred to building a MoveTrie."""
+
+
 def stepper_for(state: State) -> Stepper | None:
     own = getattr(state, "move_steps", None)
     return own if own is not None else STEPPERS.get(state.game.id)

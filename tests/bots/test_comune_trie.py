@@ -1,0 +1,44 @@
+"""The lazily listed Comune trie holds exactly the engine's whole turns, each once."""
+
+from __future__ import annotations
+
+import random
+
+from ludoteca.bots.steps import END, ComuneTrie, MoveTrie, comune_steps
+from ludoteca.core import get
+
+
+def _all_moves(trie) -> list:
+    found, stack = [], [()]
+    while stack:
+        prefix = stack.pop()
+        if prefix in trie.moves:
+            found.append(trie.moves[prefix])
+            continue
+        stack.extend((*prefix, part) for part in trie.next_steps[prefix])
+    return found
+
+
+def test_lazy_trie_lists_every_turn_once_in_many_positions():
+    rng = random.Random(4)
+    checked = 0
+    for seed in range(6):
+        state = get("comune").new_state(seed=seed)
+        while not state.is_over:
+            if rng.random() < 0.25:
+                moves = _all_moves(ComuneTrie(state))
+                assert len(moves) == len(set(moves))
+                assert sorted(moves) == sorted(state.legal_moves())
+                built = MoveTrie(state.legal_moves(), comune_steps)
+                assert sorted(ComuneTrie(state).next_steps[()], key=str) == sorted(
+                    built.next_steps[()], key=str
+                )
+                checked += 1
+            state.play(rng.choice(state.legal_moves()))
+    assert checked > 20
+
+
+def test_opening_turn_has_single_pieces_only():
+    trie = ComuneTrie(get("comune").new_state())
+    first = next(p for p in trie.next_steps[()] if p != "pass")
+    assert trie.next_steps[(first,)] == [END]
