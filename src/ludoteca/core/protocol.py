@@ -216,8 +216,10 @@ class Game(ABC):
     def playout_kernel(self):  # -> Callable[[int, float], tuple[int, int]] | None
         """A fast random-playout function ``f(seed, seconds) -> (games, moves)`` or ``None``.
 
-        Benchmarks and search use it when present; it must follow the same random policy as
-        uniform play through the protocol and agree with the engine (differential tests).
+        Benchmarks and search use it when present. It plays the game's documented random
+        policy (uniform over legal moves, unless the game's speed limit defines another, as
+        Comune's "as many pieces as allowed" does) and must agree with the engine on legal
+        moves and results (differential tests).
         """
         return None
 
