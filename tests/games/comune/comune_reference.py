@@ -142,6 +142,22 @@ def from_cells(pieces: dict[str, str], side: str = "L", passes: int = 0) -> Ref:
     return Ref(board, side, passes)
 
 
+def from_text(text: str) -> Ref:
+    """Parse position text with the reference's own tiny reader (rows 9..1, letters up)."""
+    rows_text, side, passes = text.split()
+    pieces = {}
+    for row_text, r in zip(rows_text.split("/"), range(8, -1, -1), strict=True):
+        cs = [c for c in range(9) if abs(c - r) <= 4]
+        i = 0
+        for ch in row_text:
+            if ch.isdigit():
+                i += int(ch)
+            else:
+                pieces[f"{LETTERS[cs[i]]}{r + 1}"] = ch
+                i += 1
+    return from_cells(pieces, side, int(passes))
+
+
 def perft(ref: Ref, depth: int) -> int:
     if depth == 0:
         return 1

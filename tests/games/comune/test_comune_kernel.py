@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 
 from comune_reference import CELLS as REF_CELLS
-from comune_reference import Ref
+from comune_reference import Ref, from_text
 
 from ludoteca.core import get
 from ludoteca.games.comune import bits, kernel
@@ -34,19 +34,7 @@ def random_states(count: int, seed: int):
 
 
 def reference_of(state) -> Ref:
-    text = state.position()
-    rows_text, side, passes = text.split()
-    board = {}
-    for row_text, r in zip(rows_text.split("/"), range(8, -1, -1), strict=True):
-        cs = [c for c in range(9) if abs(c - r) <= 4]
-        i = 0
-        for ch in row_text:
-            if ch.isdigit():
-                i += int(ch)
-            else:
-                board[(cs[i], r)] = ("L" if ch.isupper() else "D", "hrf".index(ch.lower()))
-                i += 1
-    return Ref(board, side, int(passes))
+    return from_text(state.position())
 
 
 def test_placement_masks_agree_with_engine_and_reference():

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 
 import pytest
-from comune_reference import Ref, from_cells
+from comune_reference import Ref
+from comune_reference import from_text as reference_of
 from comune_reference import perft as reference_perft
 
 from ludoteca.cli.main import main
@@ -22,22 +23,6 @@ MID = [
     "1f2h/H2f1r/1RRF3/h3HRr1/h1H1FH2R/r2FR3/r1H1r1h/h4f/r1R1F D 0",
     "HHRF1/HF1F1f/1FFH2f/1F3R1r/1H1f4f/Hh1fhrh1/2rh3/hhr1RF/h2F1 D 0",
 ]
-
-
-def reference_of(text: str) -> Ref:
-    """Parse position text with the reference's own tiny reader (rows 9..1, letters up)."""
-    rows_text, side, passes = text.split()
-    pieces = {}
-    for row_text, r in zip(rows_text.split("/"), range(8, -1, -1), strict=True):
-        cs = [c for c in range(9) if abs(c - r) <= 4]
-        i = 0
-        for ch in row_text:
-            if ch.isdigit():
-                i += int(ch)
-            else:
-                pieces[f"{'abcdefghi'[cs[i]]}{r + 1}"] = ch
-                i += 1
-    return from_cells(pieces, side, int(passes))
 
 
 def late_position() -> str:
