@@ -230,26 +230,27 @@ async def create_game(request: Request):
     return redirect(f"/games/{pk}")
 
 
-@router.post("/games/{pk}/join")
-async def join_game(pk: int, request: Request):
+async def _seat_form(request: Request, pk: int, action: str):
+    """A checked form that joins or resigns a seat, then tells the game's viewers."""
     data = await form_data(request)
     check_csrf(request, data.get("csrf"))
     user = require_user(request)
     c = club(request)
-    await anyio.to_thread.run_sync(lambda: c.games.join(pk, user))
+    await anyio.to_thread.run_sync(getattr(c.games, action), pk, user)
     await c.hub.publish(pk)
-    c.hub.kick_bots(pk)
+    return c
+
+
+@router.post("/games/{pk}/join")
+async def join_game(pk: int, request: Request):
+    c = await _seat_form(request, pk, "join")
+    c.hub.kick_bots(pk)  # a full table may start with a computer to move
     return redirect(f"/games/{pk}")
 
 
 @router.post("/games/{pk}/resign")
 async def resign_game(pk: int, request: Request):
-    data = await form_data(request)
-    check_csrf(request, data.get("csrf"))
-    user = require_user(request)
-    c = club(request)
-    await anyio.to_thread.run_sync(c.games.resign, pk, user)
-    await c.hub.publish(pk)
+    await _seat_form(request, pk, "resign")
     return redirect(f"/games/{pk}")
 
 
