@@ -18,7 +18,14 @@ from ludoteca.core.errors import GameError
 
 from .accounts import SESSION_COOKIE, AccountError
 from .club import check_csrf, club, current_user, render, require_user
-from .play import ClubError, SeatSpec, available_games, bot_levels, game_summary
+from .play import (
+    ClubError,
+    GameSettings,
+    SeatSpec,
+    available_games,
+    bot_levels,
+    game_summary,
+)
 from .rules_pages import rules_context
 from .store import GameRow, Seat
 from .views import board_svg
@@ -204,6 +211,48 @@ def parse_seats(data: dict[str, str], players: int) -> list[SeatSpec]:
     return specs
 
 
+CLOCK_LIMITS = {
+    "base": (1, 180, "The clock's base time is 1 to 180 minutes."),
+    "increment": (0, 60, "The clock's increment is 0 to 60 seconds a move."),
+    "days": (1, 14, "A correspondence game allows 1 to 14 days a move."),
+}
+
+
+def _whole(data: dict[str, str], key: str, default: int) -> int:
+    low, high, message = CLOCK_LIMITS[key]
+    try:
+        value = int(data.get(f"clock_{key}", "") or default)
+    except ValueError:
+        raise ClubError(message) from None
+    if not low <= value <= high:
+        raise ClubError(message)
+    return value
+
+
+def parse_settings(data: dict[str, str]) -> GameSettings:
+    """Rated or casual, private or watchable, and the time control, from the new-game form.
+
+    Live: ``clock_base`` minutes plus ``clock_increment`` seconds a move (Fischer);
+    correspondence: ``clock_days`` days a move; ``none``: untimed."""
+    kind = data.get("clock", "none")
+    clock: dict[str, Any] | None
+    if kind == "none":
+        clock = None
+    elif kind == "live":
+        clock = {
+            "kind": "live",
+            "base": _whole(data, "base", 10) * 60,
+            "increment": _whole(data, "increment", 5),
+        }
+    elif kind == "correspondence":
+        clock = {"kind": "correspondence", "days": _whole(data, "days", 3)}
+    else:
+        raise ClubError(f"Unknown time control {kind[:20]!r} (none, live or correspondence).")
+    return GameSettings(
+        rated=data.get("rated") == "on", private=data.get("private") == "on", clock=clock
+    )
+
+
 @router.post("/games")
 async def create_game(request: Request):
     data = await form_data(request)
@@ -224,8 +273,11 @@ async def create_game(request: Request):
             raise ClubError(f"{cls.title} is for {cls.min_players} to {cls.max_players} players.")
         options["players"] = players
     seats = parse_seats(data, players)
+    settings = parse_settings(data)
     games = club(request).games
-    pk = await anyio.to_thread.run_sync(lambda: games.create(user, game_id, options, seats))
+    pk = await anyio.to_thread.run_sync(
+        lambda: games.create(user, game_id, options, seats, settings)
+    )
     club(request).hub.kick_bots(pk)
     return redirect(f"/games/{pk}")
 

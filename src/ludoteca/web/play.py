@@ -16,7 +16,7 @@ import hashlib
 import random
 import secrets
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,6 +78,21 @@ def table_rng(seed: int, ply: int, purpose: str = "chance") -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
+@dataclass(frozen=True)
+class GameSettings:
+    """How a game is played, beside its seats: rated or casual, private or watchable, and
+    its time control (see :attr:`ludoteca.web.store.GameRow.clock`)."""
+
+    rated: bool = False
+    private: bool = False
+    clock: dict[str, Any] | None = None
+
+
+FinishHook = Callable[[Any, GameRow, State], None]
+"""Called as ``hook(db, row, state)`` inside the transaction that ends a game, after its
+result is set and before the commit, so what it writes stands or falls with the end."""
+
+
 @dataclass
 class SeatSpec:
     kind: str
@@ -97,6 +112,7 @@ class GameService:
         self._cache: dict[int, Live] = {}
         self._locks: dict[int, threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        self.on_finish: list[FinishHook] = []
 
     def lock(self, pk: int) -> threading.Lock:
         with self._locks_guard:
@@ -119,8 +135,14 @@ class GameService:
             raise ClubError(f"Bad options for {game_id}: {exc}") from None
 
     def create(
-        self, creator: User, game_id: str, options: dict[str, Any], seats: list[SeatSpec]
+        self,
+        creator: User,
+        game_id: str,
+        options: dict[str, Any],
+        seats: list[SeatSpec],
+        settings: GameSettings | None = None,
     ) -> int:
+        settings = settings or GameSettings()
         game = self.make_game(game_id, options)
         if len(seats) != game.num_players:
             raise ClubError(f"{game.title} with these options needs {game.num_players} seats.")
@@ -167,6 +189,9 @@ class GameService:
                 created_by=creator.id,
                 to_move=state.to_move,
                 ply=0,
+                rated=settings.rated,
+                private=settings.private,
+                clock=settings.clock,
             )
             row.seats = rows
             db.add(row)
@@ -291,10 +316,7 @@ class GameService:
             for s in mine:
                 s.resigned = True
             losers = {s.index for s in row.seats if s.resigned}
-            row.status = "finished"
-            row.finished = utcnow()
-            row.to_move = TERMINAL
-            row.result = resignation_result(state, losers)
+            self._finish(db, row, state, resignation_result(state, losers))
             db.commit()
 
     # --- computer seats -------------------------------------------------------------------------
@@ -430,6 +452,17 @@ class GameService:
         while len(self._cache) > MAX_CACHED_GAMES:
             self._cache.pop(next(iter(self._cache)))
 
+    def _finish(self, db, row: GameRow, state: State, result: dict[str, Any]) -> None:
+        """End a game with ``result`` (not yet committed) and run the finish hooks (ratings)
+        in the same transaction: every way a game ends comes through here."""
+        row.status = "finished"
+        row.finished = utcnow()
+        row.to_move = TERMINAL
+        row.result = result
+        row.deadline = None
+        for hook in self.on_finish:
+            hook(db, row, state)
+
     def _resolve_chance(
         self, row: GameRow, state: State, first_ply: int | None = None
     ) -> list[tuple[str, int, str | None]]:
@@ -455,9 +488,7 @@ class GameService:
         row.ply = ply
         row.to_move = state.to_move
         if state.is_over:
-            row.status = "finished"
-            row.finished = utcnow()
-            row.result = result_to_json(state, state.result)
+            self._finish(db, row, state, result_to_json(state, state.result))
         try:
             db.commit()
         except (IntegrityError, OperationalError):

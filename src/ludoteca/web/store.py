@@ -23,6 +23,7 @@ from sqlalchemy import (
     BigInteger,
     Boolean,
     DateTime,
+    Float,
     ForeignKey,
     Integer,
     String,
@@ -92,6 +93,17 @@ class GameRow(Base):
     """Cached from the engine after each move, so the lobby can say whose turn it is."""
     ply: Mapped[int] = mapped_column(Integer, default=0)
     result: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    rated: Mapped[bool] = mapped_column(Boolean, default=False)
+    """A rated game changes its players' ratings when it ends; a casual one does not."""
+    private: Mapped[bool] = mapped_column(Boolean, default=False)
+    """Only the players may watch a private game while it is played."""
+    clock: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
+    """The time control, or None for untimed: ``{"kind": "live", "base": s, "increment": s}``
+    (a Fischer clock) or ``{"kind": "correspondence", "days": d}`` (days per move)."""
+    turn_started: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    """When the player to move started thinking: their clock runs from here."""
+    deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
+    """When the player to move runs out of time; any process may end the game after it."""
     seats: Mapped[list[Seat]] = relationship(
         order_by="Seat.index", lazy="selectin", cascade="all, delete-orphan"
     )
@@ -111,6 +123,9 @@ class Seat(Base):
     reserved_for: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
     resigned: Mapped[bool] = mapped_column(Boolean, default=False)
+    clock_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
+    """Time left on this seat's live clock when its turn last ended (milliseconds)."""
+    timed_out: Mapped[bool] = mapped_column(Boolean, default=False)
     user: Mapped[User | None] = relationship(foreign_keys=[user_id], lazy="joined")
     reserved: Mapped[User | None] = relationship(foreign_keys=[reserved_for], lazy="joined")
 
@@ -127,6 +142,48 @@ class MoveRow(Base):
     note: Mapped[str | None] = mapped_column(Text, nullable=True)
     """The engine's line for people about the move (points scored, captures); not part of
     the record, which is the moves alone."""
+    created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class Rating(Base):
+    """A user's current rating in one pool (a game, or a game at a player count)."""
+
+    __tablename__ = "ratings"
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    pool: Mapped[str] = mapped_column(String(32), primary_key=True)
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    volatility: Mapped[float | None] = mapped_column(Float, nullable=True)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    wins: Mapped[int] = mapped_column(Integer, default=0)
+    draws: Mapped[int] = mapped_column(Integer, default=0)
+    losses: Mapped[int] = mapped_column(Integer, default=0)
+    updated: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    user: Mapped[User] = relationship(lazy="joined")
+
+
+class RatingHistory(Base):
+    """A rating after each rated game, for the profile's plot."""
+
+    __tablename__ = "rating_history"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    pool: Mapped[str] = mapped_column(String(32))
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id", ondelete="CASCADE"))
+    rating: Mapped[float] = mapped_column(Float)
+    deviation: Mapped[float] = mapped_column(Float)
+    created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class LoginAttempt(Base):
+    """A failed log-in, keyed by account and by address; shared by every server process so
+    that guessing is limited however the requests are spread."""
+
+    __tablename__ = "login_attempts"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    key: Mapped[str] = mapped_column(String(96))
     created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 

@@ -36,3 +36,16 @@ game.addEventListener("change", fillPlayers);
 players.addEventListener("change", showSeats);
 for (const s of document.querySelectorAll(".seat-kind")) s.addEventListener("change", showSeats);
 fillPlayers();
+
+// The clock's fields: minutes and increment for a live clock, days for correspondence.
+const clock = document.getElementById("clock-select");
+function showClock() {
+  for (const kind of ["live", "correspondence"]) {
+    for (const el of document.querySelectorAll(`.clock-${kind}`)) {
+      el.hidden = clock.value !== kind;
+      for (const input of el.querySelectorAll("input")) input.disabled = clock.value !== kind;
+    }
+  }
+}
+clock.addEventListener("change", showClock);
+showClock();
