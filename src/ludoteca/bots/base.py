@@ -62,14 +62,26 @@ class Deadline:
     Search loops ask :meth:`expired` often. :meth:`room_for` lets a loop whose steps take a
     while (a playout in a slow game) stop *before* a step would carry it past the deadline,
     which is how a bot keeps within 5% of its time even when one step is a sizeable part of it.
+
+    Searches stop at ``end``, a little before the budget runs out (:data:`RESERVE`): what a bot
+    does after its search (choosing the move, leaving the search, an engine call that cannot
+    be cut short, a busy machine's scheduler delaying the process) then fits inside the 5% a
+    move may overrun instead of starting at the budget's very edge.
     """
 
     __slots__ = ("start", "end", "seconds")
 
+    RESERVE = (0.03, 0.002)
+    """Searches stop this share of the budget plus these seconds early (at most a tenth of it)."""
+
     def __init__(self, seconds: float | None, start: float | None = None) -> None:
         self.start = time.perf_counter() if start is None else start
         self.seconds = seconds
-        self.end = None if seconds is None else self.start + seconds
+        if seconds is None:
+            self.end = None
+        else:
+            share, fixed = self.RESERVE
+            self.end = self.start + seconds - min(share * seconds + fixed, 0.1 * seconds)
 
     def expired(self) -> bool:
         return self.end is not None and time.perf_counter() >= self.end

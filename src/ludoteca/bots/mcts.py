@@ -52,6 +52,9 @@ won 3 of 4 against greedy and 4 of 4 against whole playouts (``ludoteca arena he
 --seed 31``).
 """
 
+TAIL_DECAY = 0.999
+"""Per playout, the remembered slowest playout time of a game shrinks by this factor."""
+
 REUSE_DEPTH = 6
 """How many plies below the old root the new position is looked for."""
 REUSE_NODES = 3000
@@ -174,6 +177,7 @@ class MCTSBot(Bot):
         self._root_state: State | None = None
         self._deadline = Deadline(None)
         self._interruptible = False
+        self._slow_playouts = 0
         self.last_iterations = 0
         """Simulations run by the last :meth:`choose` (for benchmarks and tests)."""
         self.last_reused = 0
@@ -211,16 +215,22 @@ class MCTSBot(Bot):
         return value
 
     def _note_playout(self, key: tuple, seconds: float) -> None:
-        """Keep the slowest playout seen per game (the first, which may compile, excepted).
+        """Keep a decaying maximum of the playout times seen per game (the first, which may
+        compile, excepted).
 
         Kept for the whole process, so every bot (a new one per arena game) knows at once.
+        The maximum decays (:data:`TAIL_DECAY` per playout), so one playout that the machine
+        delayed (another process took the core) does not mark a fast game as slow for good;
+        within one search it takes two slow playouts to switch to interruptible playouts.
         """
         seen = _PLAYOUTS_SEEN.get(key, 0)
         _PLAYOUTS_SEEN[key] = seen + 1
         if seen:
-            _SLOWEST_PLAYOUT[key] = max(_SLOWEST_PLAYOUT.get(key, 0.0), seconds)
+            _SLOWEST_PLAYOUT[key] = max(_SLOWEST_PLAYOUT.get(key, 0.0) * TAIL_DECAY, seconds)
         if seconds > 0.05 * (self._deadline.seconds or float("inf")):
-            self._interruptible = True  # from now on in this search too
+            self._slow_playouts += 1
+            if self._slow_playouts >= 2:
+                self._interruptible = True  # from now on in this search too
 
     def _interruptible_playout(self, state: State) -> tuple[float, ...] | None:
         """A random playout move by move: it gives up at the deadline, and with a cutoff it
@@ -284,6 +294,7 @@ class MCTSBot(Bot):
         self._cutoff = own if own is not None else CUTOFFS.get(root_state.game.id, 0)
         tail = _SLOWEST_PLAYOUT.get(_game_key(root_state), 0.0)
         self._interruptible = budget.seconds is not None and tail > 0.05 * budget.seconds
+        self._slow_playouts = 0
         slowest = 0.0  # a decaying maximum of recent iteration times
         while root.proven is None and (limit is None or self.last_iterations < limit):
             if not deadline.room_for(0.0 if self._interruptible else slowest):
