@@ -21,6 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .accounts import ANON_COOKIE, Accounts
 from .club import Club, render
+from .fanout import notify_on_commit
 from .live import Hub
 from .live import router as live_router
 from .lobby import router as lobby_router
@@ -95,16 +96,20 @@ def create_app(
         bot_delay=bot_delay,
     )
     hub.club = club
+    # With PostgreSQL every committed change to a game tells the other server processes.
+    notify_on_commit(store, hub.origin)
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         club.extra["pool"] = make_pool(bot_pool)
+        await hub.start()
         # A restarted server picks up every game waiting for a computer move.
         for pk in await anyio.to_thread.run_sync(club.games.games_waiting_for_bots):
             hub.kick_bots(pk)
         try:
             yield
         finally:
+            await hub.stop()
             for task in hub.bot_tasks.values():
                 task.cancel()
             club.extra["pool"].shutdown(wait=False, cancel_futures=True)

@@ -1,12 +1,17 @@
 """Live play: the websocket per game, the JSON API, and the hub that tells every watcher.
 
-The hub keeps the connections of this process by game. After a move is committed it sends
-each connection a fresh view (the player to move also gets the legal moves). It is the one
-place a future multi-process setup hooks in: :meth:`Hub.publish` would also notify the other
-processes (PostgreSQL LISTEN/NOTIFY), each of which then calls :meth:`Hub.deliver`.
+The hub keeps the connections of this process by game. After a change is committed it sends
+each connection a fresh view (the player to move also gets the legal moves). With PostgreSQL
+several processes are one club: the committing transaction itself notifies the others
+(:mod:`ludoteca.web.fanout`), whose listeners call :meth:`Hub.deliver` for the games they
+have watchers of. :meth:`Hub.publish` tells this process's own watchers at once, without
+waiting for the round trip, and the listener skips this process's own notifications, so
+each watcher is told once. Only the process that accepted a move starts the computer's
+answer (:meth:`Hub.kick_bots`); a listener only delivers.
 
 Every websocket message is validated: a JSON object of at most a few kilobytes with a known
-``type``, the right field types, and the page's CSRF token.
+``type``, the right field types, and the page's CSRF token; a connection sending more than
+``WS_MESSAGES_PER_SECOND`` messages a second is told so and closed.
 """
 
 from __future__ import annotations
@@ -22,6 +27,7 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
 from .accounts import ANON_COOKIE, SESSION_COOKIE
+from .fanout import Listener, is_postgres, libpq_url, new_origin
 from .play import ClubError
 from .seats import choose_move
 from .store import User
@@ -40,6 +46,11 @@ class Hub:
         self.connections: dict[int, set[tuple[WebSocket, User | None]]] = defaultdict(set)
         self.bot_tasks: dict[int, asyncio.Task] = {}
         self.club: Club | None = None
+        self.origin = new_origin()
+        self.listener: Listener | None = None
+        self._queued: set[int] = set()
+        self._sending: dict[int, asyncio.Lock] = {}
+        self._background: set[asyncio.Task] = set()
 
     def view(self, pk: int, user: User | None) -> dict[str, Any]:
         assert self.club is not None
@@ -47,22 +58,74 @@ class Hub:
         row, state = games.state(pk)
         return game_view(row, state, games.moves(pk), user)
 
+    # --- telling watchers ---------------------------------------------------------------------
+    async def start(self) -> None:
+        """Listen for changes made by other processes (PostgreSQL only)."""
+        assert self.club is not None
+        store = self.club.store
+        if not is_postgres(store):
+            return
+        self.listener = Listener(libpq_url(store), self.origin, self._heard, self._resync)
+        self.listener.start()
+        if not await self.listener.wait_connected(10):
+            log.warning("not yet listening for game changes; retrying in the background")
+
+    async def stop(self) -> None:
+        if self.listener is not None:
+            await self.listener.stop()
+        for task in list(self._background):
+            task.cancel()
+
     async def publish(self, pk: int) -> None:
+        """Tell this process's watchers of ``pk`` after a change this process committed
+        (the commit itself has told the other processes)."""
         await self.deliver(pk)
 
+    def _heard(self, pk: int) -> None:
+        if self.connections.get(pk):
+            task = asyncio.create_task(self.deliver(pk))
+            self._background.add(task)
+            task.add_done_callback(self._background.discard)
+
+    def _resync(self) -> None:
+        for pk in [pk for pk, conns in self.connections.items() if conns]:
+            self._heard(pk)
+
     async def deliver(self, pk: int) -> None:
-        conns = list(self.connections.get(pk, ()))
-        if not conns:
+        """Send every watcher of ``pk`` in this process the game as stored now.
+
+        Deliveries for one game run one at a time, so no watcher gets an older view after a
+        newer one; a delivery that would wait behind another already waiting is dropped,
+        since the waiting one reads the database after this change anyway."""
+        if not self.connections.get(pk) or pk in self._queued:
             return
+        self._queued.add(pk)
+        lock = self._sending.setdefault(pk, asyncio.Lock())
+        try:
+            async with lock:
+                self._queued.discard(pk)
+                await self._send_views(pk)
+        finally:
+            self._queued.discard(pk)
+            if not lock.locked() and pk not in self._queued:
+                self._sending.pop(pk, None)
+
+    async def _send_views(self, pk: int) -> None:
+        conns = list(self.connections.get(pk, ()))
         views: dict[int | None, dict] = {}
         for ws, user in conns:
             key = user.id if user is not None else None
             if key not in views:
-                views[key] = await anyio.to_thread.run_sync(self.view, pk, user)
+                try:
+                    views[key] = await anyio.to_thread.run_sync(self.view, pk, user)
+                except ClubError as exc:
+                    views[key] = {"type": "error", "message": exc.message}
             try:
                 await ws.send_json(views[key])
             except Exception:  # a closed socket: forget it
                 self.connections[pk].discard((ws, user))
+        if not self.connections.get(pk):
+            self.connections.pop(pk, None)
 
     # --- computer seats ---------------------------------------------------------------------
     def kick_bots(self, pk: int) -> None:
@@ -197,7 +260,7 @@ async def game_socket(ws: WebSocket, pk: int) -> None:
         view = await anyio.to_thread.run_sync(hub.view, pk, user)
     except ClubError as exc:
         await ws.send_json({"type": "error", "message": exc.message})
-        await ws.close(code=4404)
+        await ws.close(code=4403 if exc.status == 403 else 4404)
         return
     entry = (ws, user)
     hub.connections[pk].add(entry)
@@ -230,6 +293,8 @@ async def game_socket(ws: WebSocket, pk: int) -> None:
                     await anyio.to_thread.run_sync(club.games.resign, pk, user)
             except ClubError as exc:
                 await ws.send_json({"type": "error", "message": exc.message})
+                if exc.changed:  # refused, but the game ended on time
+                    await hub.publish(pk)
                 continue
             await hub.publish(pk)
             hub.kick_bots(pk)

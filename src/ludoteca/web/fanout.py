@@ -1,0 +1,175 @@
+"""Telling every server process that a game changed, through PostgreSQL LISTEN/NOTIFY.
+
+Several ``ludoteca serve`` processes on one PostgreSQL database are one club: a move accepted
+by one process must reach the players and spectators connected to the others. Two halves:
+
+- :func:`notify_on_commit` makes every transaction that touches a game (its row, its seats
+  or its moves) send ``NOTIFY ludoteca_games, '<game id> <origin>'`` from inside that same
+  transaction. PostgreSQL delivers a notification only when its transaction commits, and
+  never when it rolls back, so a refused move tells nobody and an accepted one cannot be
+  committed without the others hearing of it — even if the process dies right after the
+  commit, before it has told its own watchers.
+- :class:`Listener` holds one connection per process that ``LISTEN``\\ s on the channel and
+  hands each game id to a callback (the hub's ``deliver``). It reconnects with backoff when
+  the connection drops, and after reconnecting it reports every game with watchers, since
+  notifications sent while it was away are lost.
+
+``origin`` is a random token per process: the process that made a change tells its own
+watchers at once (no round trip through the database), so it skips its own notifications.
+SQLite is one process by nature and uses neither half.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+from collections.abc import Callable, Iterable
+
+from sqlalchemy import event, text
+from sqlalchemy.engine import make_url
+
+from .store import GameRow, MoveRow, Seat, Store
+
+log = logging.getLogger("ludoteca.web")
+CHANNEL = "ludoteca_games"
+PING_SECONDS = 20.0
+"""How long the listener waits for a notification before checking its connection is alive
+(a connection that silently vanished would otherwise wait for ever)."""
+BACKOFF = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0)
+"""Seconds between reconnection attempts, the last repeated until the database is back."""
+
+
+def new_origin() -> str:
+    return secrets.token_hex(6)
+
+
+def is_postgres(store: Store) -> bool:
+    return store.engine.dialect.name == "postgresql"
+
+
+def changed_games(objects: Iterable[object]) -> set[int]:
+    """The ids of the games that a flush of ``objects`` changes."""
+    ids: set[int] = set()
+    for obj in objects:
+        if isinstance(obj, GameRow):
+            pk = obj.id
+        elif isinstance(obj, (MoveRow, Seat)):
+            pk = obj.game_id
+        else:
+            continue
+        if isinstance(pk, int):
+            ids.add(pk)
+    return ids
+
+
+def notify_on_commit(store: Store, origin: str) -> None:
+    """Make every session of ``store`` that writes a game notify the other processes when
+    (and only if) it commits. A no-op on anything but PostgreSQL."""
+    if not is_postgres(store):
+        return
+
+    @event.listens_for(store.session, "after_flush")
+    def _queue_notifications(session, _context) -> None:
+        ids = changed_games([*session.new, *session.dirty, *session.deleted])
+        if not ids:
+            return
+        connection = session.connection()
+        for pk in sorted(ids):
+            # Sent when the transaction commits; identical ones in one transaction merge.
+            connection.execute(
+                text("SELECT pg_notify(:channel, :payload)"),
+                {"channel": CHANNEL, "payload": f"{pk} {origin}"},
+            )
+
+
+def parse_payload(payload: str) -> tuple[int, str] | None:
+    parts = payload.split()
+    if len(parts) != 2 or not parts[0].isdigit():
+        return None
+    return int(parts[0]), parts[1]
+
+
+def libpq_url(store: Store) -> str:
+    """The store's SQLAlchemy URL as a plain ``postgresql://`` URL for psycopg."""
+    url = make_url(store.url).set(drivername="postgresql")
+    return url.render_as_string(hide_password=False)
+
+
+class Listener:
+    """One ``LISTEN`` connection per process; calls ``on_change(pk)`` for each game another
+    process changed, and ``on_gap()`` after (re)connecting, when notifications may have been
+    missed."""
+
+    def __init__(
+        self,
+        conninfo: str,
+        origin: str,
+        on_change: Callable[[int], None],
+        on_gap: Callable[[], None],
+    ) -> None:
+        self.conninfo = conninfo
+        self.origin = origin
+        self.on_change = on_change
+        self.on_gap = on_gap
+        self.connected = asyncio.Event()
+        self.task: asyncio.Task | None = None
+
+    def start(self) -> None:
+        self.task = asyncio.create_task(self._run(), name="ludoteca-listener")
+
+    async def wait_connected(self, timeout: float) -> bool:
+        try:
+            await asyncio.wait_for(self.connected.wait(), timeout)
+        except TimeoutError:
+            return False
+        return True
+
+    async def stop(self) -> None:
+        if self.task is not None:
+            self.task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self.task
+            self.task = None
+
+    async def _run(self) -> None:
+        import psycopg
+
+        failures = 0
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(
+                    self.conninfo, autocommit=True, connect_timeout=10
+                ) as conn:
+                    await conn.execute(f"LISTEN {CHANNEL}")
+                    if failures:
+                        log.warning("listening for game changes again")
+                    failures = 0
+                    self.connected.set()
+                    self.on_gap()
+                    await self._listen(conn)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - any failure means: reconnect
+                self.connected.clear()
+                delay = BACKOFF[min(failures, len(BACKOFF) - 1)]
+                failures += 1
+                if failures == 1 or failures % 20 == 0:
+                    log.warning(
+                        "lost the game-change listener (%s); retrying in %.1f s",
+                        type(exc).__name__,
+                        delay,
+                    )
+                await asyncio.sleep(delay)
+
+    async def _listen(self, conn) -> None:
+        while True:
+            heard = False
+            async for note in conn.notifies(timeout=PING_SECONDS):
+                heard = True
+                parsed = parse_payload(note.payload)
+                if parsed is not None and parsed[1] != self.origin:
+                    self.on_change(parsed[0])
+            if not heard:
+                await conn.execute("SELECT 1")  # raises if the connection is gone
