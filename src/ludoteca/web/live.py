@@ -260,7 +260,7 @@ async def game_socket(ws: WebSocket, pk: int) -> None:
         view = await anyio.to_thread.run_sync(hub.view, pk, user)
     except ClubError as exc:
         await ws.send_json({"type": "error", "message": exc.message})
-        await ws.close(code=4403 if exc.status == 403 else 4404)
+        await ws.close(code=4404)
         return
     entry = (ws, user)
     hub.connections[pk].add(entry)
@@ -293,8 +293,6 @@ async def game_socket(ws: WebSocket, pk: int) -> None:
                     await anyio.to_thread.run_sync(club.games.resign, pk, user)
             except ClubError as exc:
                 await ws.send_json({"type": "error", "message": exc.message})
-                if exc.changed:  # refused, but the game ended on time
-                    await hub.publish(pk)
                 continue
             await hub.publish(pk)
             hub.kick_bots(pk)
