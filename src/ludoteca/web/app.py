@@ -26,6 +26,8 @@ from .live import Hub
 from .live import router as live_router
 from .lobby import router as lobby_router
 from .play import ClubError, GameService
+from .profiles import router as profiles_router
+from .ratings import update_ratings
 from .seats import make_pool
 from .store import Store, database_url
 
@@ -96,6 +98,7 @@ def create_app(
         bot_delay=bot_delay,
     )
     hub.club = club
+    club.games.on_finish.append(update_ratings)  # rated games change ratings as they end
     # With PostgreSQL every committed change to a game tells the other server processes.
     notify_on_commit(store, hub.origin)
 
@@ -167,4 +170,5 @@ def create_app(
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.include_router(live_router)
     app.include_router(lobby_router)
+    app.include_router(profiles_router)
     return app

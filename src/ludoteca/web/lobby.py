@@ -26,6 +26,7 @@ from .play import (
     bot_levels,
     game_summary,
 )
+from .ratings import seat_ratings
 from .rules_pages import rules_context
 from .store import GameRow, Seat
 from .views import board_svg
@@ -321,12 +322,16 @@ def game_page(pk: int, request: Request):
         )
     )
     rules = rules_context(row.game)
+    with c.store.session() as db:
+        players = seat_ratings(db, row)  # names link to profiles, with their rating
     return render(
         request,
         "game.html",
         view=view,
         can_join=can_join,
         rules=rules,
+        players=players,
+        rated=row.rated,
     )
 
 

@@ -179,6 +179,8 @@ class GameService:
                     raise ClubError(f"Seat {index + 1}: unknown seat kind {spec.kind!r}.")
             if not any(r.user_id == creator.id for r in rows):
                 raise ClubError("Take one of the seats yourself (choose 'me' for a seat).")
+            if settings.rated:
+                rated_refusal(rows)
             row = GameRow(
                 game=game.id,
                 rules_version=game.rules_version,
@@ -500,6 +502,17 @@ class GameService:
         self._remember(row.id, Live(ply, state))
 
 
+def rated_refusal(seats: list[Seat]) -> None:
+    """Refuse a rated game that ratings could not count (see :mod:`ludoteca.web.ratings`)."""
+    if any(s.kind == "bot" for s in seats):
+        raise ClubError("A game with a computer seat cannot be rated.")
+    if len(seats) < 2:
+        raise ClubError("A one-player game cannot be rated.")
+    people = [s.user_id or s.reserved_for for s in seats if s.user_id or s.reserved_for]
+    if len(set(people)) != len(people):
+        raise ClubError("A rated game needs a different player in every seat.")
+
+
 def seat_label(seat: Seat) -> str:
     if seat.kind == "bot":
         return f"computer ({seat.bot})"
@@ -523,6 +536,7 @@ def game_summary(row: GameRow, viewer: User | None) -> dict[str, Any]:
         {
             "index": s.index,
             "label": seat_label(s),
+            "user": s.user.name if s.user is not None else None,
             "kind": s.kind,
             "mine": viewer is not None and s.user_id == viewer.id,
         }

@@ -1,0 +1,267 @@
+"""Leaderboards and player profiles: the top players of every rating pool, and for each
+person their ratings, wins, draws and losses per game, a plot of their rating history and
+their recent games linked to the replays.
+
+Everything is read from the ``ratings`` and ``rating_history`` tables the finish hook in
+:mod:`ludoteca.web.ratings` writes, and from the finished games themselves (for the counts
+that include casual games). The plot is a PNG drawn on the server by matplotlib's Agg
+canvas, so the browser needs no charting code.
+"""
+
+from __future__ import annotations
+
+import io
+from collections import defaultdict
+from typing import Any
+
+from fastapi import APIRouter, Request
+from fastapi.responses import Response
+from sqlalchemy import case, func, select
+
+from .club import club, current_user, render
+from .play import ClubError, available_games, game_summary
+from .ratings import (
+    START_RATING,
+    Pool,
+    is_provisional,
+    known_pools,
+    outcomes,
+    provisional_clause,
+    shown,
+)
+from .store import GameRow, Rating, RatingHistory, Seat, User
+
+router = APIRouter()
+BOARD_PREVIEW = 10
+"""Players per pool on the page of every leaderboard."""
+BOARD_SIZE = 100
+"""Players on one pool's leaderboard."""
+RECENT_GAMES = 20
+
+
+def rating_entry(rating: Rating) -> dict[str, Any]:
+    provisional = is_provisional(rating.pool, rating.deviation, rating.games)
+    return {
+        "name": rating.user.name if rating.user is not None else "",
+        "pool": rating.pool,
+        "rating": round(rating.rating),
+        "shown": shown(rating.pool, rating.rating, rating.deviation, rating.games),
+        "deviation": round(rating.deviation),
+        "games": rating.games,
+        "wins": rating.wins,
+        "draws": rating.draws,
+        "losses": rating.losses,
+        "provisional": provisional,
+    }
+
+
+def top_players(db, pool: str, limit: int) -> list[dict[str, Any]]:
+    """Established players by rating, then provisional ones; ranks count established only."""
+    rows = db.scalars(
+        select(Rating)
+        .where(Rating.pool == pool)
+        .order_by(
+            case((provisional_clause(pool), 1), else_=0), Rating.rating.desc(), Rating.user_id
+        )
+        .limit(limit)
+    ).all()
+    entries = [rating_entry(r) for r in rows]
+    rank = 0
+    for e in entries:
+        if not e["provisional"]:
+            rank += 1
+        e["rank"] = rank if not e["provisional"] else None
+    return entries
+
+
+def pool_or_404(name: str) -> Pool:
+    pools = known_pools()
+    if name not in pools:
+        raise ClubError(
+            f"There is no leaderboard called {name[:40]!r} "
+            f"(there are: {', '.join(pools) or 'none'}).",
+            404,
+        )
+    return pools[name]
+
+
+@router.get("/leaderboard")
+def leaderboards(request: Request):
+    with club(request).store.session() as db:
+        boards = [
+            {
+                "pool": pool,
+                "players": top_players(db, pool.name, BOARD_PREVIEW),
+                "count": db.scalar(select(func.count()).where(Rating.pool == pool.name)) or 0,
+            }
+            for pool in known_pools().values()
+        ]
+    return render(request, "leaderboard.html", boards=boards, single=False)
+
+
+@router.get("/leaderboard/{pool}")
+def leaderboard(pool: str, request: Request):
+    info = pool_or_404(pool)
+    with club(request).store.session() as db:
+        board = {
+            "pool": info,
+            "players": top_players(db, info.name, BOARD_SIZE),
+            "count": db.scalar(select(func.count()).where(Rating.pool == info.name)) or 0,
+        }
+    return render(request, "leaderboard.html", boards=[board], single=True)
+
+
+# --- profiles ------------------------------------------------------------------------------------
+def user_or_404(db, name: str) -> User:
+    user = None
+    if 0 < len(name) <= 64:
+        user = db.scalar(select(User).where(User.name_key == name.strip().lower()))
+    if user is None:
+        raise ClubError(f"There is no player called {name[:40]!r}.", 404)
+    return user
+
+
+def rating_changes(history: list[RatingHistory]) -> dict[int, float]:
+    """How much each rated game moved the player's rating, by game number."""
+    last: dict[str, float] = defaultdict(lambda: START_RATING)
+    out: dict[int, float] = {}
+    for h in history:
+        out[h.game_id] = h.rating - last[h.pool]
+        last[h.pool] = h.rating
+    return out
+
+
+def game_counts(db, user: User) -> list[dict[str, Any]]:
+    """Finished games per game, rated and casual, with wins, draws and losses."""
+    rows = db.execute(
+        select(GameRow.id, GameRow.game, GameRow.result, Seat.index)
+        .join(Seat, Seat.game_id == GameRow.id)
+        .where(Seat.user_id == user.id, GameRow.status == "finished")
+    ).all()
+    mine = select(Seat.game_id).where(Seat.user_id == user.id)
+    seats: dict[int, int] = dict(
+        db.execute(  # type: ignore[arg-type]
+            select(Seat.game_id, func.count()).where(Seat.game_id.in_(mine)).group_by(Seat.game_id)
+        ).all()
+    )
+    titles = {gid: cls.title for gid, cls in available_games().items()}
+    counts: dict[str, dict[str, Any]] = {}
+    for pk, game, result, index in rows:
+        title = titles.get(game, game)
+        entry = counts.setdefault(game, {"game": game, "title": title, "played": 0})
+        entry["played"] += 1
+        players = seats.get(pk, 0)
+        if players >= 2 and isinstance(result, dict):
+            outcome = outcomes(result, players)[index]
+            entry[outcome] = entry.get(outcome, 0) + 1
+    return sorted(counts.values(), key=lambda e: (-e["played"], e["title"]))
+
+
+def recent_games(db, user: User, viewer: User | None, changes: dict[int, float]):
+    mine = select(Seat.game_id).where(Seat.user_id == user.id)
+    # A private game is shown only to its own players, as its replay is.
+    visible = GameRow.private.is_(False)
+    if viewer is not None:
+        visible = visible | GameRow.id.in_(select(Seat.game_id).where(Seat.user_id == viewer.id))
+    rows = db.scalars(
+        select(GameRow)
+        .where(GameRow.id.in_(mine), GameRow.status == "finished", visible)
+        .order_by(GameRow.finished.desc(), GameRow.id.desc())
+        .limit(RECENT_GAMES)
+    ).all()
+    out = []
+    for row in rows:
+        summary = game_summary(row, viewer)
+        index = next(s.index for s in row.seats if s.user_id == user.id)
+        result = row.result if isinstance(row.result, dict) else {}
+        summary["outcome"] = outcomes(result, len(row.seats))[index] if len(row.seats) > 1 else ""
+        summary["rated"] = row.rated
+        change = changes.get(row.id)
+        summary["change"] = None if change is None else f"{change:+.0f}"
+        summary["finished"] = row.finished
+        out.append(summary)
+    return out
+
+
+@router.get("/users/{name}")
+def profile(name: str, request: Request):
+    viewer = current_user(request)
+    pools = known_pools()
+    with club(request).store.session() as db:
+        user = user_or_404(db, name)
+        ratings = db.scalars(select(Rating).where(Rating.user_id == user.id)).all()
+        history = db.scalars(
+            select(RatingHistory)
+            .where(RatingHistory.user_id == user.id)
+            .order_by(RatingHistory.created, RatingHistory.id)
+        ).all()
+        counts = game_counts(db, user)
+        recent = recent_games(db, user, viewer, rating_changes(list(history)))
+    order = list(pools)
+    entries = sorted(
+        (rating_entry(r) for r in ratings),
+        key=lambda e: order.index(e["pool"]) if e["pool"] in order else len(order),
+    )
+    for e in entries:
+        e["title"] = pools[e["pool"]].title if e["pool"] in pools else e["pool"]
+    return render(
+        request,
+        "profile.html",
+        person=user,
+        ratings=entries,
+        counts=counts,
+        recent=recent,
+        has_history=bool(history),
+        played=sum(c["played"] for c in counts),
+    )
+
+
+@router.get("/users/{name}/ratings.png")
+def rating_plot_png(name: str, request: Request):
+    with club(request).store.session() as db:
+        user = user_or_404(db, name)
+        history = db.scalars(
+            select(RatingHistory)
+            .where(RatingHistory.user_id == user.id)
+            .order_by(RatingHistory.created, RatingHistory.id)
+        ).all()
+    series: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for h in history:
+        series[h.pool].append((h.rating, h.deviation))
+    titles = {name: pool.title for name, pool in known_pools().items()}
+    png = rating_plot(user.name, {titles.get(p, p): points for p, points in series.items()})
+    return Response(png, media_type="image/png", headers={"Cache-Control": "no-cache"})
+
+
+def rating_plot(who: str, series: dict[str, list[tuple[float, float]]]) -> bytes:
+    """A PNG of each pool's rating after every rated game, with a band of ± one deviation."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=(7, 3.2), dpi=100)
+    FigureCanvasAgg(fig)
+    ax = fig.add_subplot()
+    for title, points in series.items():
+        xs = list(range(1, len(points) + 1))
+        ys = [r for r, _ in points]
+        (line,) = ax.plot(xs, ys, marker="o", markersize=3, label=title)
+        ax.fill_between(
+            xs,
+            [r - d for r, d in points],
+            [r + d for r, d in points],
+            color=line.get_color(),
+            alpha=0.12,
+            linewidth=0,
+        )
+    if not series:
+        ax.text(0.5, 0.5, "No rated games yet", ha="center", va="center", transform=ax.transAxes)
+    else:
+        ax.legend(loc="best", fontsize="small")
+    ax.set_xlabel("rated games played")
+    ax.set_ylabel("rating")
+    ax.set_title(f"{who}: rating history", fontsize="medium")
+    ax.grid(alpha=0.3)
+    fig.tight_layout()
+    out = io.BytesIO()
+    fig.savefig(out, format="png")
+    return out.getvalue()

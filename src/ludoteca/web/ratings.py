@@ -1,0 +1,339 @@
+"""Ratings: one pool per game (and per player count where the game has several), updated
+inside the transaction that ends a rated game.
+
+Pools
+    A two-player game is rated in a pool named after the game (``comune``, ``comino``,
+    ``kuniumi``, and ``hexagone`` for two-player Hexagone) with Glicko-2 from the ``glicko2``
+    library, each game its own rating period. Hexagone with 3 or 4 players is rated in
+    ``hexagone-multi`` with the Weng-Lin Plackett-Luce model from ``openskill``; the same
+    rule (``GAME-multi``) holds for any game of three or more players. Three- and four-player
+    games share a pool because the model rates any number of players by their finishing
+    order. A one-player game (solo Hexagone) is never rated.
+
+One scale
+    Both systems start a newcomer at 1500 with a deviation of 350. The OpenSkill model's
+    defaults (mu 25, sigma 25/3, beta sigma/2, tau mu/300) are rescaled to that scale
+    (sigma 350, beta 175, tau 3.5): the model is invariant under that change, and people can
+    read both leaderboards the same way. The rating shown is the mean (Glicko-2's rating, or
+    mu), with the deviation beside it.
+
+Provisional
+    A Glicko-2 rating is provisional while its deviation is above 110 (the threshold people
+    know from chess servers; two newcomers reach it after about fourteen games against each
+    other). OpenSkill's sigma falls far more slowly with several players at a table, so a
+    multi-player rating is provisional for its first ten games instead. Provisional ratings
+    are shown with a ``?`` and the word provisional, and come after established ones on a
+    leaderboard.
+
+Who is rated
+    Only games created as rated whose every seat is a person, each a different person.
+    Computer levels have no club rating of their own (the arena's ratings are measured
+    between bots on another scale), so a game with a computer seat is refused as rated when
+    it is created, and left unrated here should one exist. Casual games change nothing.
+
+Results
+    Two players: a win scores 1, a loss 0, a draw (no winner, or both) ½. Several players
+    are ranked: the game's own ranking when it ended by its rules, otherwise the winners
+    first, the others by score (ties share a place), and players who resigned or ran out of
+    time (the result's ``resigned`` and ``timed_out`` seat lists) last.
+
+Known weakness: the deviation does not grow while a player is away (no rating periods in
+time); the update of two games ending at once for the same person is serialised by row
+locks on PostgreSQL, while on SQLite the second commit may be refused and retried by the
+player.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import glicko2
+from openskill.models import PlackettLuce
+from sqlalchemy import select
+from sqlalchemy.orm import lazyload
+
+from .store import GameRow, Rating, RatingHistory, utcnow
+
+START_RATING = 1500.0
+START_DEVIATION = 350.0
+START_VOLATILITY = 0.06
+PROVISIONAL_DEVIATION = 110.0
+"""A Glicko-2 rating whose deviation is above this is provisional."""
+PROVISIONAL_GAMES = 10
+"""A multi-player (OpenSkill) rating with fewer rated games than this is provisional."""
+OPENSKILL_PARAMS = {
+    "mu": START_RATING,
+    "sigma": START_DEVIATION,
+    "beta": START_DEVIATION / 2,
+    "tau": START_DEVIATION / 100,
+}
+"""The model's defaults (mu 25, sigma 25/3, beta sigma/2, tau sigma/100), scaled to 1500/350."""
+
+GLICKO2 = "glicko2"
+OPENSKILL = "openskill"
+MULTI_SUFFIX = "-multi"
+
+
+@dataclass(frozen=True)
+class Pool:
+    name: str
+    game: str
+    title: str
+    system: str
+
+
+def pool_for(game_id: str, players: int) -> str | None:
+    """The pool a game of ``players`` is rated in, or None if it cannot be rated."""
+    if players < 2:
+        return None
+    return game_id if players == 2 else game_id + MULTI_SUFFIX
+
+
+def known_pools() -> dict[str, Pool]:
+    """Every pool of the games this server offers, in the lobby's order."""
+    from .play import available_games
+
+    pools: dict[str, Pool] = {}
+    for gid, cls in available_games().items():
+        two = cls.min_players <= 2 <= cls.max_players
+        multi = cls.max_players >= 3
+        if two:
+            title = cls.title if not multi and cls.min_players == 2 else f"{cls.title}, 2 players"
+            pools[gid] = Pool(gid, gid, title, GLICKO2)
+        if multi:
+            low = max(3, cls.min_players)
+            span = f"{low}" if low == cls.max_players else f"{low}–{cls.max_players}"
+            name = gid + MULTI_SUFFIX
+            pools[name] = Pool(name, gid, f"{cls.title}, {span} players", OPENSKILL)
+    return pools
+
+
+def system_of(pool: str) -> str:
+    return OPENSKILL if pool.endswith(MULTI_SUFFIX) else GLICKO2
+
+
+def is_provisional(pool: str, deviation: float, games: int) -> bool:
+    if system_of(pool) == OPENSKILL:
+        return games < PROVISIONAL_GAMES
+    return deviation > PROVISIONAL_DEVIATION or games < 1
+
+
+def provisional_clause(pool: str):
+    """:func:`is_provisional` as SQL over the ``ratings`` table, for ordering leaderboards."""
+    if system_of(pool) == OPENSKILL:
+        return Rating.games < PROVISIONAL_GAMES
+    return (Rating.deviation > PROVISIONAL_DEVIATION) | (Rating.games < 1)
+
+
+def shown(pool: str, rating: float, deviation: float, games: int) -> str:
+    """A rating as people read it: ``1523``, or ``1523?`` while provisional."""
+    return f"{round(rating)}{'?' if is_provisional(pool, deviation, games) else ''}"
+
+
+def openskill_model() -> PlackettLuce:
+    return PlackettLuce(**OPENSKILL_PARAMS)
+
+
+# --- reading a result ----------------------------------------------------------------------------
+def _out(result: dict[str, Any]) -> set[int]:
+    """Seats that resigned or ran out of time."""
+    out: set[int] = set()
+    for key in ("resigned", "timed_out"):
+        value = result.get(key) or []
+        if isinstance(value, list):
+            out.update(p for p in value if isinstance(p, int))
+    return out
+
+
+def outcomes(result: dict[str, Any], players: int) -> list[str]:
+    """``win``, ``draw`` or ``loss`` for each seat: a draw when nobody or everybody won."""
+    winners = {p for p in result.get("winners") or [] if isinstance(p, int)}
+    if not winners or winners >= set(range(players)):
+        return ["draw"] * players
+    return ["win" if p in winners else "loss" for p in range(players)]
+
+
+def two_player_score(result: dict[str, Any]) -> float:
+    """Seat 0's score against seat 1: 1 for a win, 0 for a loss, ½ for a draw."""
+    return {"win": 1.0, "loss": 0.0, "draw": 0.5}[outcomes(result, 2)[0]]
+
+
+def finishing_ranks(
+    result: dict[str, Any], players: int, ranking: Sequence[Sequence[int]] | None = None
+) -> list[int]:
+    """Each seat's place (1 is best; tied seats share a place).
+
+    ``ranking`` is the game's own order (tied players grouped), used when the game ended by
+    its rules; otherwise the winners come first, the others by score, and players who
+    resigned or ran out of time last."""
+    out = _out(result)
+    if ranking and not out:
+        ranks = [0] * players
+        for place, group in enumerate(ranking, start=1):
+            for p in group:
+                ranks[p] = place
+        if all(ranks):
+            return ranks
+    winners = {p for p in result.get("winners") or [] if isinstance(p, int)} - out
+    scores = result.get("scores")
+    playing = [p for p in range(players) if p not in out]
+
+    def score(p: int) -> float:
+        if isinstance(scores, list) and p < len(scores) and isinstance(scores[p], int | float):
+            return float(scores[p])
+        return 0.0
+
+    groups: list[list[int]] = []
+    if winners:
+        groups.append(sorted(winners))
+    rest = sorted((p for p in playing if p not in winners), key=lambda p: -score(p))
+    for p in rest:
+        if groups and groups[-1][0] not in winners and score(groups[-1][0]) == score(p):
+            groups[-1].append(p)
+        else:
+            groups.append([p])
+    if out:
+        groups.append(sorted(out))
+    ranks = [0] * players
+    for place, group in enumerate(groups, start=1):
+        for p in group:
+            ranks[p] = place
+    return ranks
+
+
+# --- the rating systems --------------------------------------------------------------------------
+@dataclass
+class Standing:
+    rating: float = START_RATING
+    deviation: float = START_DEVIATION
+    volatility: float | None = START_VOLATILITY
+
+
+def glicko_pair(a: Standing, b: Standing, score_a: float) -> tuple[Standing, Standing]:
+    """Both players after one game, each against the other's rating before it."""
+    pa = glicko2.Player(a.rating, a.deviation, a.volatility or START_VOLATILITY)
+    pb = glicko2.Player(b.rating, b.deviation, b.volatility or START_VOLATILITY)
+    pa.update_player([b.rating], [b.deviation], [score_a])
+    pb.update_player([a.rating], [a.deviation], [1.0 - score_a])
+    return Standing(pa.rating, pa.rd, pa.vol), Standing(pb.rating, pb.rd, pb.vol)
+
+
+def openskill_table(standings: Sequence[Standing], ranks: Sequence[int]) -> list[Standing]:
+    """Every player after one game of several, ranked by finishing place."""
+    model = openskill_model()
+    teams = [[model.rating(mu=s.rating, sigma=s.deviation)] for s in standings]
+    rated = model.rate(teams, ranks=list(ranks))
+    return [Standing(team[0].mu, team[0].sigma, None) for team in rated]
+
+
+# --- the finish hook -----------------------------------------------------------------------------
+def rated_players(row: GameRow) -> list[int] | None:
+    """The user ids at a game that counts for ratings, in seat order; None if it does not."""
+    if not row.rated or not row.result or pool_for(row.game, len(row.seats)) is None:
+        return None
+    ids = [s.user_id for s in row.seats]
+    if any(s.kind != "user" for s in row.seats) or None in ids:
+        return None
+    if len(set(ids)) != len(ids):
+        return None
+    return ids  # type: ignore[return-value]
+
+
+def update_ratings(db, row: GameRow, state=None) -> None:
+    """The finish hook: rate a finished rated game between people, in the ending transaction.
+
+    Creates each player's rating in the pool on their first game, updates rating,
+    deviation, volatility, games and wins/draws/losses, and appends the new rating to the
+    history."""
+    ids = rated_players(row)
+    if ids is None:
+        return
+    result = row.result or {}
+    players = len(ids)
+    pool = pool_for(row.game, players)
+    assert pool is not None
+    existing = {
+        r.user_id: r
+        for r in db.scalars(
+            select(Rating)
+            .options(lazyload(Rating.user))
+            .where(Rating.pool == pool, Rating.user_id.in_(ids))
+            .order_by(Rating.user_id)
+            .with_for_update()
+        )
+    }
+    rows: list[Rating] = []
+    for uid in ids:
+        rating = existing.get(uid)
+        if rating is None:
+            rating = Rating(
+                user_id=uid,
+                pool=pool,
+                rating=START_RATING,
+                deviation=START_DEVIATION,
+                volatility=START_VOLATILITY if system_of(pool) == GLICKO2 else None,
+                games=0,
+                wins=0,
+                draws=0,
+                losses=0,
+            )
+            db.add(rating)
+        rows.append(rating)
+    before = [Standing(r.rating, r.deviation, r.volatility) for r in rows]
+    if system_of(pool) == GLICKO2:
+        after = list(glicko_pair(before[0], before[1], two_player_score(result)))
+    else:
+        ranking = None
+        if state is not None and getattr(state, "is_over", False):
+            ranking = getattr(state.result, "ranking", None)
+        after = openskill_table(before, finishing_ranks(result, players, ranking))
+    now = row.finished or utcnow()
+    for rating, new, outcome in zip(rows, after, outcomes(result, players), strict=True):
+        rating.rating = new.rating
+        rating.deviation = new.deviation
+        rating.volatility = new.volatility
+        rating.games += 1
+        rating.wins += outcome == "win"
+        rating.draws += outcome == "draw"
+        rating.losses += outcome == "loss"
+        rating.updated = now
+        db.add(
+            RatingHistory(
+                user_id=rating.user_id,
+                pool=pool,
+                game_id=row.id,
+                rating=new.rating,
+                deviation=new.deviation,
+                created=now,
+            )
+        )
+
+
+def seat_ratings(db, row: GameRow) -> list[dict[str, Any]]:
+    """The people at a game with their rating in its pool, for the game page: ``rating`` is
+    the shown text (``1523?`` while provisional), or None before their first rated game."""
+    pool = pool_for(row.game, len(row.seats))
+    people = [s for s in row.seats if s.user is not None]
+    found: dict[int, Rating] = {}
+    if pool is not None and people:
+        found = {
+            r.user_id: r
+            for r in db.scalars(
+                select(Rating).where(
+                    Rating.pool == pool, Rating.user_id.in_([s.user_id for s in people])
+                )
+            )
+        }
+    out = []
+    for s in people:
+        r = found.get(s.user_id)  # type: ignore[arg-type]
+        out.append(
+            {
+                "index": s.index,
+                "name": s.user.name,  # type: ignore[union-attr]
+                "rating": None if r is None else shown(pool, r.rating, r.deviation, r.games),  # type: ignore[arg-type]
+            }
+        )
+    return out

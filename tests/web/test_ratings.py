@@ -1,0 +1,363 @@
+"""Ratings, leaderboards and profiles.
+
+The stored ratings after rated games are checked against the rating libraries called
+directly (glicko2 for two players, openskill's Plackett-Luce for Hexagone with three or four),
+casual games and computer seats are checked to change nothing, and the pages are read from a
+real server.
+"""
+
+from __future__ import annotations
+
+import html
+import itertools
+
+import glicko2
+import pytest
+from helpers import move, page_csrf, view
+from openskill.models import PlackettLuce
+from sqlalchemy import select
+
+from ludoteca.web.accounts import Accounts
+from ludoteca.web.play import ClubError, GameService, GameSettings, SeatSpec
+from ludoteca.web.ratings import (
+    PROVISIONAL_DEVIATION,
+    finishing_ranks,
+    is_provisional,
+    known_pools,
+    pool_for,
+    shown,
+    update_ratings,
+)
+from ludoteca.web.store import GameRow, Rating, RatingHistory, Store
+
+_db = itertools.count(1)
+RATED = GameSettings(rated=True)
+WIN_FOR_FIRST = ["a1", "b1", "a2", "b2", "a3"]
+"""Toy noughts: whoever moves first completes the a-file."""
+DRAW = ["a1", "b1", "c1", "b2", "a2", "c2", "b3", "a3", "c3"]
+"""Toy noughts: a full board without a line."""
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request, tmp_path):
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'ratings.sqlite3'}"
+    pg = request.getfixturevalue("postgres")
+    return pg.fresh_database(f"ratings{next(_db)}")
+
+
+@pytest.fixture
+def sqlite_url(tmp_path):
+    return f"sqlite:///{tmp_path / 'ratings.sqlite3'}"
+
+
+def club_of(url: str, names=("alice", "bob")):
+    store = Store(url)
+    accounts = Accounts(store, b"k" * 32)
+    people = [accounts.register(n, "a fine password") for n in names]
+    service = GameService(store)
+    service.on_finish.append(update_ratings)
+    return store, service, people
+
+
+def toy_game(service, a, b, settings=RATED) -> int:
+    pk = service.create(a, "toy", {}, [SeatSpec("me"), SeatSpec("user", user=b.name)], settings)
+    service.join(pk, b)
+    return pk
+
+
+def play_out(service, pk, people, moves) -> int:
+    """Play ``moves`` alternately from whoever the toss made first; return that seat."""
+    row, state = service.state(pk)
+    first = state.to_move
+    for text in moves:
+        _, state = service.state(pk)
+        service.submit(pk, people[state.to_move], text)
+    assert service.row(pk).status == "finished"
+    return first
+
+
+def ratings_of(store, pool):
+    with store.session() as db:
+        return {r.user_id: r for r in db.scalars(select(Rating).where(Rating.pool == pool))}
+
+
+def history_of(store):
+    with store.session() as db:
+        return list(db.scalars(select(RatingHistory).order_by(RatingHistory.id)))
+
+
+def glicko(a: glicko2.Player, b: glicko2.Player, score_a: float):
+    """One game in the library itself: both players, each against the other's old rating."""
+    na = glicko2.Player(a.rating, a.rd, a.vol)
+    nb = glicko2.Player(b.rating, b.rd, b.vol)
+    na.update_player([b.rating], [b.rd], [score_a])
+    nb.update_player([a.rating], [a.rd], [1 - score_a])
+    return na, nb
+
+
+def assert_matches(stored: Rating, player: glicko2.Player):
+    assert stored.rating == pytest.approx(player.rating, abs=1e-9)
+    assert stored.deviation == pytest.approx(player.rd, abs=1e-9)
+    assert stored.volatility == pytest.approx(player.vol, abs=1e-12)
+
+
+# --- two players: Glicko-2 -----------------------------------------------------------------------
+@pytest.mark.parametrize("how", ["alice wins", "alice loses", "draw"])
+def test_rated_two_player_games_match_glicko2(url, how):
+    store, service, (alice, bob) = club_of(url)
+    pk = toy_game(service, alice, bob)
+    people = {0: alice, 1: bob}
+    if how == "draw":
+        play_out(service, pk, people, DRAW)
+        score = 0.5
+    elif how == "alice wins":
+        # Whoever starts wins the a-file game; when bob starts, alice wins by his resignation.
+        _, state = service.state(pk)
+        if people[state.to_move] is alice:
+            play_out(service, pk, people, WIN_FOR_FIRST)
+        else:
+            service.resign(pk, bob)
+        score = 1.0
+    else:
+        service.resign(pk, alice)
+        score = 0.0
+    result = service.row(pk).result
+    assert result["winners"] == ([] if score == 0.5 else [0] if score == 1 else [1])
+
+    a, b = glicko(glicko2.Player(), glicko2.Player(), score)
+    stored = ratings_of(store, "toy")
+    assert_matches(stored[alice.id], a)
+    assert_matches(stored[bob.id], b)
+    outcome = {1.0: (1, 0, 0), 0.5: (0, 1, 0), 0.0: (0, 0, 1)}[score]
+    assert (stored[alice.id].wins, stored[alice.id].draws, stored[alice.id].losses) == outcome
+    assert (stored[bob.id].wins, stored[bob.id].draws, stored[bob.id].losses) == outcome[::-1]
+    assert stored[alice.id].games == stored[bob.id].games == 1
+
+    # A second game starts from the stored ratings, not from scratch.
+    pk2 = toy_game(service, bob, alice)  # bob in seat 0 this time
+    service.resign(pk2, alice)
+    b2, a2 = glicko(b, a, 1.0)
+    stored = ratings_of(store, "toy")
+    assert_matches(stored[alice.id], a2)
+    assert_matches(stored[bob.id], b2)
+    assert stored[alice.id].games == 2
+
+    history = history_of(store)
+    assert [(h.user_id, h.game_id) for h in history] == [
+        (alice.id, pk),
+        (bob.id, pk),
+        (bob.id, pk2),
+        (alice.id, pk2),
+    ]
+    assert history[-1].rating == pytest.approx(a2.rating)
+    store.dispose()
+
+
+def test_casual_games_change_no_rating(sqlite_url):
+    store, service, (alice, bob) = club_of(sqlite_url)
+    pk = toy_game(service, alice, bob, GameSettings(rated=False))
+    play_out(service, pk, {0: alice, 1: bob}, WIN_FOR_FIRST)
+    pk2 = toy_game(service, alice, bob, GameSettings(rated=False))
+    service.resign(pk2, bob)
+    assert service.row(pk).result["winners"] and service.row(pk2).result["winners"] == [0]
+    assert ratings_of(store, "toy") == {}
+    assert history_of(store) == []
+    store.dispose()
+
+
+def test_a_computer_seat_cannot_be_rated(sqlite_url):
+    store, service, (alice, bob) = club_of(sqlite_url)
+    with pytest.raises(ClubError, match="computer seat cannot be rated"):
+        service.create(alice, "toy", {}, [SeatSpec("me"), SeatSpec("bot", bot="random")], RATED)
+    with pytest.raises(ClubError, match="one-player game cannot be rated"):
+        service.create(alice, "hexagone", {"players": 1}, [SeatSpec("me")], RATED)
+    with pytest.raises(ClubError, match="different player in every seat"):
+        service.create(alice, "toy", {}, [SeatSpec("me"), SeatSpec("user", user="alice")], RATED)
+    with store.session() as db:
+        assert db.scalars(select(GameRow)).all() == []  # nothing half-created
+    # The same game casual is fine, and finishing it rates nobody.
+    pk = service.create(alice, "toy", {}, [SeatSpec("me"), SeatSpec("bot", bot="random")])
+    service.resign(pk, alice)
+    assert ratings_of(store, "toy") == {}
+    store.dispose()
+
+
+def test_a_rated_game_with_a_computer_seat_is_left_unrated_by_the_hook(sqlite_url):
+    """Should one exist anyway (made before the refusal, or by hand), ending it rates nobody."""
+    store, service, (alice, bob) = club_of(sqlite_url)
+    pk = service.create(alice, "toy", {}, [SeatSpec("me"), SeatSpec("bot", bot="random")])
+    with store.session() as db:
+        db.get(GameRow, pk).rated = True
+        db.commit()
+    service.resign(pk, alice)
+    assert service.row(pk).status == "finished"
+    assert ratings_of(store, "toy") == {} and history_of(store) == []
+    store.dispose()
+
+
+# --- several players: OpenSkill --------------------------------------------------------------
+def library_model() -> PlackettLuce:
+    # The club's documented scale: OpenSkill's defaults scaled to a 1500 start, sigma 350.
+    return PlackettLuce(mu=1500, sigma=350, beta=175, tau=3.5)
+
+
+def hexagone_table(service, people, players: int) -> int:
+    seats = [SeatSpec("me")] + [SeatSpec("user", user=p.name) for p in people[1:players]]
+    pk = service.create(people[0], "hexagone", {"players": players}, seats, RATED)
+    for p in people[1:players]:
+        service.join(pk, p)
+    assert service.row(pk).status == "active"
+    return pk
+
+
+def test_hexagone_three_players_by_score_match_openskill(sqlite_url):
+    store, service, people = club_of(sqlite_url, ("ann", "ben", "cat"))
+    pk = hexagone_table(service, people, 3)
+    result = {
+        "over": True,
+        "winners": [2],
+        "winner_sides": [],
+        "draw": False,
+        "scores": [3, 7, 9],
+        "reason": "test",
+    }
+    with store.session() as db:
+        row = db.get(GameRow, pk)
+        service._finish(db, row, service._state(db, row), result)
+        db.commit()
+    assert finishing_ranks(result, 3) == [3, 2, 1]
+    model = library_model()
+    expected = model.rate([[model.rating()] for _ in range(3)], ranks=[3, 2, 1])
+    stored = ratings_of(store, "hexagone-multi")
+    for person, team in zip(people, expected, strict=True):
+        assert stored[person.id].rating == pytest.approx(team[0].mu, abs=1e-9)
+        assert stored[person.id].deviation == pytest.approx(team[0].sigma, abs=1e-9)
+        assert stored[person.id].volatility is None
+    assert stored[people[2].id].rating > stored[people[1].id].rating > stored[people[0].id].rating
+    assert [(stored[p.id].wins, stored[p.id].losses) for p in people] == [(0, 1), (0, 1), (1, 0)]
+    assert ratings_of(store, "hexagone") == {}  # the two-player pool is another pool
+    store.dispose()
+
+
+def test_hexagone_four_players_resignation_ranks_the_resigner_last(sqlite_url):
+    store, service, people = club_of(sqlite_url, ("ann", "ben", "cat", "dan"))
+    pk = hexagone_table(service, people, 4)
+    service.resign(pk, people[1])
+    result = service.row(pk).result
+    assert result["resigned"] == [1]
+    model = library_model()
+    expected = model.rate([[model.rating()] for _ in range(4)], ranks=[1, 2, 1, 1])
+    stored = ratings_of(store, "hexagone-multi")
+    for person, team in zip(people, expected, strict=True):
+        assert stored[person.id].rating == pytest.approx(team[0].mu, abs=1e-9)
+        assert stored[person.id].deviation == pytest.approx(team[0].sigma, abs=1e-9)
+    assert stored[people[1].id].losses == 1
+    assert all(stored[p.id].wins == 1 for p in people if p is not people[1])
+    store.dispose()
+
+
+# --- reading results -----------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    ("result", "ranking", "ranks"),
+    [
+        ({"winners": [1], "scores": [5, 9, 5]}, None, [2, 1, 2]),
+        ({"winners": [1], "scores": [5, 9, 5]}, [[1], [2], [0]], [3, 1, 2]),  # the game's order
+        ({"winners": [0, 2], "scores": [4, 4, 4, 1]}, None, [1, 2, 1, 3]),
+        ({"winners": [0, 2, 3], "resigned": [1], "scores": [0, 9, 0, 0]}, None, [1, 2, 1, 1]),
+        ({"winners": [0], "timed_out": [2], "scores": [6, 2, 8]}, [[2], [0], [1]], [1, 2, 3]),
+        ({"winners": [], "draw": True, "scores": None}, None, [1, 1]),
+    ],
+)
+def test_finishing_ranks(result, ranking, ranks):
+    assert finishing_ranks(result, len(ranks), ranking) == ranks
+
+
+def test_pools_and_provisional_marks():
+    pools = known_pools()
+    assert {"comune", "comino", "kuniumi", "hexagone", "hexagone-multi"} <= set(pools)
+    assert pools["hexagone-multi"].title == "Hexagone, 3–4 players"
+    assert (pool_for("hexagone", 1), pool_for("hexagone", 2)) == (None, "hexagone")
+    assert pool_for("hexagone", 3) == pool_for("hexagone", 4) == "hexagone-multi"
+    assert is_provisional("kuniumi", PROVISIONAL_DEVIATION + 1, 30)
+    assert not is_provisional("kuniumi", PROVISIONAL_DEVIATION - 1, 30)
+    assert shown("kuniumi", 1523.4, 200, 3) == "1523?"
+    assert shown("kuniumi", 1523.6, 80, 30) == "1524"
+    assert is_provisional("hexagone-multi", 100, 9)
+    assert not is_provisional("hexagone-multi", 300, 10)
+
+
+# --- through a real server -----------------------------------------------------------------------
+def create_rated(client, seats, game="toy", players=None):
+    data = {"csrf": page_csrf(client), "game": game, "rated": "on"}
+    if players is not None:
+        data["players"] = str(players)
+    for i, (kind, extra) in enumerate(seats):
+        data[f"seat{i}"] = kind
+        data[f"seat{i}_user" if kind == "user" else f"seat{i}_bot"] = extra
+    return client.post("/games", data=data, follow_redirects=False)
+
+
+def test_rated_game_reaches_the_leaderboard_and_profiles(make_user, anon):
+    a, b = make_user("rated"), make_user("rated")
+    r = create_rated(a, [("me", ""), ("user", b.name)])
+    assert r.status_code == 303, r.text
+    pk = int(r.headers["location"].rsplit("/", 1)[1])
+    r = b.post(f"/games/{pk}/join", data={"csrf": page_csrf(b)}, follow_redirects=False)
+    assert r.status_code == 303
+    movers = []
+    for text in WIN_FOR_FIRST:
+        mover = a if view(a, pk)["your_turn"] else b
+        movers.append(mover)
+        r = move(mover, pk, text)
+        assert r.status_code == 200, r.text
+    assert view(a, pk)["status"] == "finished"
+    winner, loser = movers[0], movers[1]
+    won, lost = glicko(glicko2.Player(), glicko2.Player(), 1.0)
+    won_text, lost_text = f"{round(won.rating)}?", f"{round(lost.rating)}?"
+
+    board = anon.get("/leaderboard/toy")
+    assert board.status_code == 200
+    rows = board.text.split('data-player="')[1:]
+    assert [row.split('"', 1)[0] for row in rows] == [winner.name, loser.name]
+    assert won_text in rows[0] and lost_text in rows[1] and "provisional" in rows[0]
+    everything = anon.get("/leaderboard")
+    assert everything.status_code == 200
+    assert 'data-pool="toy"' in everything.text and winner.name in everything.text
+    assert 'data-pool="hexagone-multi"' in everything.text
+
+    page = anon.get(f"/users/{winner.name}")
+    assert page.status_code == 200
+    assert won_text in page.text and "provisional" in page.text
+    assert f'href="/games/{pk}/replay"' in page.text
+    assert f'href="/users/{loser.name}"' in page.text
+    assert f"/users/{winner.name}/ratings.png" in page.text
+    plot = anon.get(f"/users/{winner.name}/ratings.png")
+    assert plot.status_code == 200 and plot.headers["content-type"] == "image/png"
+    assert plot.content.startswith(b"\x89PNG\r\n\x1a\n") and len(plot.content) > 2000
+
+    game_page = anon.get(f"/games/{pk}")
+    assert game_page.status_code == 200
+    assert f'href="/users/{winner.name}"' in game_page.text and won_text in game_page.text
+    lobby = winner.get("/")
+    assert f'href="/users/{loser.name}"' in lobby.text  # finished games link the players
+
+
+def test_unknown_players_and_pools_are_clear_404s(anon):
+    r = anon.get("/users/nobody-here")
+    assert r.status_code == 404
+    assert "There is no player called 'nobody-here'" in html.unescape(r.text)
+    r = anon.get("/users/nobody-here/ratings.png")
+    assert r.status_code == 404
+    r = anon.get("/leaderboard/chess")
+    assert r.status_code == 404
+    assert "There is no leaderboard called 'chess'" in html.unescape(r.text)
+    assert "Traceback" not in r.text
+
+
+def test_the_server_refuses_a_rated_game_with_the_computer(make_user):
+    a = make_user("robot")
+    r = create_rated(a, [("me", ""), ("bot", "random")])
+    assert r.status_code == 400
+    assert "A game with a computer seat cannot be rated." in r.text
+    assert a.get("/").text.count("computer (random)") == 0  # no game was made
