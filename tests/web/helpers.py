@@ -29,10 +29,17 @@ class Server:
     """``ludoteca``'s web app under uvicorn in its own process, on a free loopback port."""
 
     def __init__(
-        self, url: str, *, toy: bool = True, log: Path | None = None, port: int = 0
+        self,
+        url: str,
+        *,
+        toy: bool = True,
+        log: Path | None = None,
+        port: int = 0,
+        options: tuple[str, ...] = (),
     ) -> None:
         self.url = url
         self.toy = toy
+        self.options = options
         self.log = log
         self.proc: subprocess.Popen | None = None
         self.port = port
@@ -46,6 +53,7 @@ class Server:
         args = [PYTHON, str(HERE / "serve_for_tests.py"), self.url, str(self.port)]
         if self.toy:
             args.append("--toy")
+        args += self.options
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         self.proc = subprocess.Popen(args, stdout=out, stderr=out, start_new_session=True)
         deadline = time.monotonic() + 30

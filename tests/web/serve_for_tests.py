@@ -1,8 +1,11 @@
-"""Start the web club for a test: ``python serve_for_tests.py DATABASE_URL PORT [--toy]``.
+"""Start the web club for a test:
+``python serve_for_tests.py DATABASE_URL PORT [--toy] [--club-limits]``.
 
 A real uvicorn server in its own process, so a test can kill it and start another on the
 same database. ``--toy`` registers the toy game first (and thinks for computer seats in
-threads, since a forked worker would not know the toy game).
+threads, since a forked worker would not know the toy game). The tests register many users
+from 127.0.0.1, so registrations per address are unlimited unless ``--club-limits`` asks for
+the limits ``ludoteca serve`` applies; the log-in limits are always the club's.
 """
 
 from __future__ import annotations
@@ -16,15 +19,19 @@ import uvicorn
 def main() -> None:
     url, port = sys.argv[1], int(sys.argv[2])
     toy = "--toy" in sys.argv[3:]
+    club_limits = "--club-limits" in sys.argv[3:]
     if toy:
         sys.path.insert(0, str(Path(__file__).parent))
         from toygame import install
 
         install()
+    from ludoteca.cli.commands.serve import WS_MAX_SIZE
     from ludoteca.web.app import create_app
+    from ludoteca.web.throttle import Limit, Limits
 
-    app = create_app(url, bot_pool="thread" if toy else "process")
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=64 * 1024)
+    limits = Limits() if club_limits else Limits(register_per_address=Limit(10**6, 60))
+    app = create_app(url, bot_pool="thread" if toy else "process", limits=limits)
+    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=WS_MAX_SIZE)
 
 
 if __name__ == "__main__":

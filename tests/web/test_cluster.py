@@ -12,12 +12,13 @@ import time
 
 import httpx
 import pytest
-from helpers import Server, create_game, join, page_csrf, register, view
+from helpers import PASSWORD, Server, create_game, csrf_of, join, page_csrf, register, view
 from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 from websockets.sync.client import connect
 
 from ludoteca.web.store import MoveRow
+from ludoteca.web.throttle import Limits
 
 _names = itertools.count(1)
 DELIVERY_LIMIT = 2.0
@@ -206,3 +207,27 @@ def test_a_computer_seat_is_played_by_one_process_only(cluster):
     # Had both processes started the computer's turn, one of them would have been refused.
     assert "computer move refused" not in logs
     assert "Traceback" not in logs
+
+
+def test_failed_logins_on_one_process_count_on_the_other(cluster):
+    a, b, _, _ = cluster
+    name = user_on(a, "clim").name  # type: ignore[attr-defined]
+    forms = []
+    for server in (a, b):
+        client = httpx.Client(base_url=server.base, timeout=20)
+        forms.append((client, csrf_of(client.get("/login").text)))
+
+    def log_in(i: int, password: str) -> httpx.Response:
+        client, token = forms[i % 2]
+        return client.post(
+            "/login",
+            data={"name": name, "password": password, "csrf": token, "next": "/"},
+            follow_redirects=False,
+        )
+
+    codes = [
+        log_in(i, "not the password").status_code for i in range(Limits().login_per_account.count)
+    ]
+    assert codes == [400] * len(codes)
+    for i in range(2):  # locked on both processes, even with the right password
+        assert log_in(i, PASSWORD).status_code == 429

@@ -8,6 +8,9 @@ an HMAC of the browser's cookie token under the server's secret key. A page from
 site can neither read the cookie nor compute the token, so a forged request is refused. A
 visitor who is not logged in gets a random ``anon`` cookie for the same purpose, so the
 register and log-in forms are protected too.
+
+Guessing is limited: :meth:`Accounts.log_in` and :meth:`Accounts.register` with an address
+go through the shared :class:`~ludoteca.web.throttle.Throttle` (per account and per address).
 """
 
 from __future__ import annotations
@@ -16,7 +19,7 @@ import hashlib
 import hmac
 import re
 import secrets
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import timedelta
 
 from argon2 import PasswordHasher
@@ -25,6 +28,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from .store import Session, Store, User, utcnow
+from .throttle import Throttle
 
 SESSION_COOKIE = "ludoteca_session"
 ANON_COOKIE = "ludoteca_anon"
@@ -100,9 +104,29 @@ def check_password(password: str, name: str) -> None:
 class Accounts:
     store: Store
     secret: bytes
+    throttle: Throttle | None = field(default=None, repr=False)
+
+    def __post_init__(self) -> None:
+        if self.throttle is None:
+            self.throttle = Throttle(self.store)
 
     # --- users ------------------------------------------------------------------------------
-    def register(self, name: str, password: str) -> User:
+    def register(self, name: str, password: str, address: str | None = None) -> User:
+        """Create an account. With the client's ``address`` the registrations from it are
+        limited (raises :class:`~ludoteca.web.throttle.TooManyAttempts`)."""
+        if address is None:
+            return self._register(name, password)
+        assert self.throttle is not None
+        rows = self.throttle.begin_register(address)
+        ok = False
+        try:
+            user = self._register(name, password)
+            ok = True
+        finally:
+            self.throttle.register_done(rows, ok)
+        return user
+
+    def _register(self, name: str, password: str) -> User:
         name = check_name(name)
         check_password(password, name)
         with self.store.session() as db:
@@ -117,6 +141,23 @@ class Accounts:
                     f"The name {name!r} is taken; please choose another.", "name"
                 ) from None
             return user
+
+    def log_in(self, name: str, password: str, address: str) -> User:
+        """:meth:`authenticate` within the limits on failures per account and per address:
+        during a lock-out even the right password is refused, without being checked."""
+        assert self.throttle is not None
+        key = name.strip().lower()[:64]
+        rows = self.throttle.begin_login(key, address)
+        try:
+            user = self.authenticate(name, password)
+        except AccountError:
+            self.throttle.login_failed(rows)
+            raise
+        except BaseException:
+            self.throttle.forget(rows)
+            raise
+        self.throttle.login_succeeded(rows, key)
+        return user
 
     def authenticate(self, name: str, password: str) -> User:
         wrong = AccountError("Wrong user name or password.", "password")

@@ -30,6 +30,7 @@ from .profiles import router as profiles_router
 from .ratings import update_ratings
 from .seats import make_pool
 from .store import Store, database_url
+from .throttle import Limits, Throttle
 
 log = logging.getLogger("ludoteca.web")
 MAX_BODY = 64 * 1024
@@ -84,14 +85,18 @@ def error_response(request: Request, message: str, status: int):
 
 
 def create_app(
-    url: str | None = None, *, bot_pool: str = "process", bot_delay: float = 0.0
+    url: str | None = None,
+    *,
+    bot_pool: str = "process",
+    bot_delay: float = 0.0,
+    limits: Limits | None = None,
 ) -> FastAPI:
     store = Store(database_url(url))
     secret = store.setting("secret_key", lambda: secrets.token_hex(32)).encode()
     hub = Hub()
     club = Club(
         store=store,
-        accounts=Accounts(store, secret),
+        accounts=Accounts(store, secret, Throttle(store, limits)),
         games=GameService(store),
         hub=hub,
         bot_pool_kind=bot_pool,

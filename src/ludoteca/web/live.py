@@ -19,7 +19,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-from collections import defaultdict
+import time
+from collections import defaultdict, deque
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -39,6 +40,26 @@ if TYPE_CHECKING:
 log = logging.getLogger("ludoteca.web")
 router = APIRouter()
 MAX_WS_MESSAGE = 4096
+WS_MESSAGES_PER_SECOND = 20
+"""More than this many messages in any second closes the connection: a page sends a few a
+minute, so only a runaway or hostile client reaches it."""
+SORRY = "Something went wrong on the server; sorry. Reload the page to go on."
+
+
+class MessageRate:
+    """At most ``limit`` messages in any ``seconds``: the times of the last ``limit`` ones."""
+
+    def __init__(self, limit: int = WS_MESSAGES_PER_SECOND, seconds: float = 1.0) -> None:
+        self.limit = limit
+        self.seconds = seconds
+        self.times: deque[float] = deque(maxlen=limit)
+
+    def allow(self) -> bool:
+        now = time.monotonic()
+        if len(self.times) == self.limit and now - self.times[0] < self.seconds:
+            return False
+        self.times.append(now)
+        return True
 
 
 class Hub:
@@ -222,7 +243,9 @@ def _origin_ok(ws: WebSocket) -> bool:
     return origin.split("://", 1)[-1] == host
 
 
-def validate_message(raw: str) -> dict[str, Any]:
+def validate_message(raw: str | None) -> dict[str, Any]:
+    if not isinstance(raw, str):
+        raise ClubError("A message must be a JSON object sent as text.")
     if len(raw) > MAX_WS_MESSAGE:
         raise ClubError("Message too long.")
     try:
@@ -262,14 +285,27 @@ async def game_socket(ws: WebSocket, pk: int) -> None:
         await ws.send_json({"type": "error", "message": exc.message})
         await ws.close(code=4404)
         return
+    except Exception:
+        log.exception("game %s: the view for a new connection failed", pk)
+        await ws.send_json({"type": "error", "message": SORRY})
+        await ws.close(code=1011)
+        return
     entry = (ws, user)
     hub.connections[pk].add(entry)
+    rate = MessageRate()
     try:
         await ws.send_json(view)
         while True:
-            raw = await ws.receive_text()
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            if not rate.allow():
+                text = f"Too many messages: at most {WS_MESSAGES_PER_SECOND} a second."
+                await ws.send_json({"type": "error", "message": text})
+                await ws.close(code=1008)
+                break
             try:
-                data = validate_message(raw)
+                data = validate_message(message.get("text"))
                 kind = data["type"]
                 if kind == "ping":
                     await ws.send_json({"type": "pong"})
@@ -294,9 +330,17 @@ async def game_socket(ws: WebSocket, pk: int) -> None:
             except ClubError as exc:
                 await ws.send_json({"type": "error", "message": exc.message})
                 continue
+            except WebSocketDisconnect:
+                raise
+            except Exception:
+                log.exception("game %s: a websocket message failed", pk)
+                await ws.send_json({"type": "error", "message": SORRY})
+                continue
             await hub.publish(pk)
             hub.kick_bots(pk)
     except WebSocketDisconnect:
         pass
     finally:
         hub.connections[pk].discard(entry)
+        if not hub.connections[pk]:
+            hub.connections.pop(pk, None)

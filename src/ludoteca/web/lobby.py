@@ -29,6 +29,7 @@ from .play import (
 from .ratings import seat_ratings
 from .rules_pages import rules_context
 from .store import GameRow, Seat
+from .throttle import TooManyAttempts, request_address
 from .views import board_svg
 
 router = APIRouter()
@@ -78,9 +79,14 @@ async def register(request: Request):
     try:
         if password != data.get("password2", password):
             raise AccountError("The two passwords differ.", "password2")
-        user = await anyio.to_thread.run_sync(accounts.register, name, password)
+        address = request_address(request)
+        user = await anyio.to_thread.run_sync(accounts.register, name, password, address)
     except AccountError as exc:
         return render(request, "register.html", status=400, error=exc.message, name=name[:32])
+    except TooManyAttempts as exc:
+        return _too_many(
+            render(request, "register.html", status=429, error=exc.message, name=name[:32]), exc
+        )
     token = await anyio.to_thread.run_sync(accounts.open_session, user)
     return _logged_in(request, token, "/?welcome=1")
 
@@ -101,15 +107,27 @@ async def login(request: Request):
     check_csrf(request, data.get("csrf"))
     name = data.get("name", "")
     accounts = club(request).accounts
+    password, address = data.get("password", ""), request_address(request)
     try:
-        user = await anyio.to_thread.run_sync(accounts.authenticate, name, data.get("password", ""))
+        user = await anyio.to_thread.run_sync(accounts.log_in, name, password, address)
     except AccountError as exc:
         return render(
             request, "login.html", status=400, error=exc.message, name=name[:32], next="/"
         )
+    except TooManyAttempts as exc:
+        page = render(
+            request, "login.html", status=429, error=exc.message, name=name[:32], next="/"
+        )
+        return _too_many(page, exc)
     token = await anyio.to_thread.run_sync(accounts.open_session, user)
     nxt = data.get("next", "/")
     return _logged_in(request, token, nxt if nxt.startswith("/") and nxt[1:2] != "/" else "/")
+
+
+def _too_many(response: Response, exc: TooManyAttempts) -> Response:
+    """A refusal for reaching a limit says when to come back, also to programs."""
+    response.headers["Retry-After"] = str(exc.retry_after)
+    return response
 
 
 def _logged_in(request: Request, token: str, url: str) -> Response:

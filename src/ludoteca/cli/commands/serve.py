@@ -2,11 +2,20 @@
 
 The database (``--database``, else ``DATABASE_URL``, else ``sqlite:///var/ludoteca.sqlite3``
 under the current directory) is created and migrated before the server accepts requests.
+
+Behind a load balancer the client's address (which the log-in and registration limits count)
+comes from its ``X-Forwarded-For`` header, trusted only from the addresses given to
+``--forwarded-allow-ips`` (uvicorn's setting; by default ``$FORWARDED_ALLOW_IPS``, else
+127.0.0.1 and ::1).
+Websocket messages over ``WS_MAX_SIZE`` bytes close the connection; smaller ones are still
+checked against the club's own, lower limit.
 """
 
 from __future__ import annotations
 
 import argparse
+
+WS_MAX_SIZE = 16 * 1024
 
 
 def register(subparsers) -> None:
@@ -29,7 +38,33 @@ def register(subparsers) -> None:
         default="process",
         help="where computer players think (default: a process pool)",
     )
+    p.add_argument(
+        "--forwarded-allow-ips",
+        default=None,
+        metavar="ADDRESSES",
+        help="comma-separated addresses of trusted proxies (load balancers) whose "
+        "X-Forwarded-For names the client; '*' trusts any (default: $FORWARDED_ALLOW_IPS "
+        "or 127.0.0.1,::1)",
+    )
+    p.add_argument(
+        "--registrations-per-hour",
+        type=_positive,
+        default=10,
+        metavar="N",
+        help="accounts that may be registered from one address in an hour (10); raise it "
+        "for a room of new players behind one address",
+    )
     p.set_defaults(func=run)
+
+
+def _positive(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,17 +72,20 @@ def run(args: argparse.Namespace) -> int:
 
     from ludoteca.web.app import create_app
     from ludoteca.web.store import database_url
+    from ludoteca.web.throttle import Limit, Limits
 
     url = database_url(args.database)
-    app = create_app(url, bot_pool=args.bot_pool)
+    limits = Limits(register_per_address=Limit(args.registrations_per_hour, 60))
+    app = create_app(url, bot_pool=args.bot_pool, limits=limits)
     print(f"ludoteca web club on http://{args.host}:{args.port}/ (database {_safe(url)})")
     uvicorn.run(
         app,
         host=args.host,
         port=args.port,
         log_level="warning",
-        ws_max_size=64 * 1024,
+        ws_max_size=WS_MAX_SIZE,
         proxy_headers=True,
+        forwarded_allow_ips=args.forwarded_allow_ips,
         server_header=False,
     )
     return 0

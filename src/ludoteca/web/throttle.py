@@ -1,0 +1,201 @@
+"""Limits on guessing passwords and on mass registration, kept in the database.
+
+Every server process shares the ``login_attempts`` table, so the limits hold however a load
+balancer spreads the requests. An attempt is written *before* the password is checked and
+the rows are counted after that write: of many simultaneous attempts (from one process or
+several) only as many as the limit allows go on to be checked; the rest are refused
+without hashing anything. A refused attempt removes its own row, so hammering a locked
+account does not keep it locked for ever; a failed one keeps it; a successful log-in clears
+that account's failures but not those of its address, which belong to other accounts too.
+
+The keys are ``login:account:NAME``, ``login:address:ADDR`` and ``register:address:ADDR``;
+an IPv6 address counts by its /64 network, since one machine easily holds a whole one.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import math
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from sqlalchemy import delete, select
+
+from .store import LoginAttempt, Store, utcnow
+
+PRUNE_EVERY = 60.0
+"""Seconds between deletions of rows too old to count, per process."""
+
+
+@dataclass(frozen=True)
+class Limit:
+    """At most ``count`` events in any ``minutes`` minutes."""
+
+    count: int
+    minutes: int
+
+    @property
+    def window(self) -> timedelta:
+        return timedelta(minutes=self.minutes)
+
+
+@dataclass(frozen=True)
+class Limits:
+    login_per_account: Limit = Limit(5, 15)
+    login_per_address: Limit = Limit(20, 15)
+    register_per_address: Limit = Limit(10, 60)
+
+    @property
+    def longest(self) -> timedelta:
+        return max(
+            limit.window
+            for limit in (self.login_per_account, self.login_per_address, self.register_per_address)
+        )
+
+
+class TooManyAttempts(Exception):
+    """A refusal because a limit is reached; ``retry_at`` is when the next try may pass."""
+
+    def __init__(self, message: str, retry_at: datetime) -> None:
+        super().__init__(message)
+        self.message = message
+        self.retry_at = retry_at
+
+    @property
+    def retry_after(self) -> int:
+        """Whole seconds to wait, for the ``Retry-After`` header."""
+        return max(1, math.ceil((self.retry_at - utcnow()).total_seconds()))
+
+
+def address_key(host: str | None) -> str:
+    """The client address as counted: IPv4 as is, IPv6 by its /64 network."""
+    if not host:
+        return "unknown"
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host[:64]
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
+
+
+def request_address(request) -> str:
+    """The counted address of a request's client. Behind a load balancer this is the
+    address it forwards, if uvicorn trusts it (``--forwarded-allow-ips``); otherwise the
+    balancer's own address, which would put every client under one limit."""
+    client = getattr(request, "client", None)
+    return address_key(client.host if client is not None else None)
+
+
+def when(moment: datetime) -> str:
+    """A refusal's "try again" time as people read it: clock time and minutes from now."""
+    minutes = max(1, math.ceil((moment - utcnow()).total_seconds() / 60))
+    unit = "minute" if minutes == 1 else "minutes"
+    return f"after {moment:%H:%M} UTC (in {minutes} {unit})"
+
+
+class Throttle:
+    def __init__(self, store: Store, limits: Limits | None = None) -> None:
+        self.store = store
+        self.limits = limits or Limits()
+        self._pruned = 0.0
+        self._prune_lock = threading.Lock()
+
+    # --- log-in ----------------------------------------------------------------------------
+    def begin_login(self, name_key: str, address: str) -> list[int]:
+        """Count this log-in attempt against its account and its address, or refuse it.
+
+        Returns the ids of the rows written, for :meth:`login_failed` (keep them) or
+        :meth:`login_succeeded` (drop them)."""
+        checks = [
+            (
+                f"login:account:{name_key[:64]}",
+                self.limits.login_per_account,
+                "Too many failed log-ins for this account",
+            ),
+            (
+                f"login:address:{address}",
+                self.limits.login_per_address,
+                "Too many failed log-ins from your address",
+            ),
+        ]
+        return self._begin(checks)
+
+    def login_failed(self, rows: list[int]) -> None:
+        """The password was wrong: the rows stay and count for the window."""
+        self._prune()
+
+    def login_succeeded(self, rows: list[int], name_key: str) -> None:
+        """Drop this attempt and the account's failures; the address's stay."""
+        with self.store.session() as db:
+            db.execute(delete(LoginAttempt).where(LoginAttempt.id.in_(rows)))
+            db.execute(
+                delete(LoginAttempt).where(LoginAttempt.key == f"login:account:{name_key[:64]}")
+            )
+            db.commit()
+
+    # --- registration ------------------------------------------------------------------------
+    def begin_register(self, address: str) -> list[int]:
+        return self._begin(
+            [
+                (
+                    f"register:address:{address}",
+                    self.limits.register_per_address,
+                    "Too many accounts were registered from your address",
+                )
+            ]
+        )
+
+    def register_done(self, rows: list[int], ok: bool) -> None:
+        """A registration that failed (name taken, weak password) does not count."""
+        if not ok:
+            self.forget(rows)
+        self._prune()
+
+    def forget(self, rows: list[int]) -> None:
+        with self.store.session() as db:
+            db.execute(delete(LoginAttempt).where(LoginAttempt.id.in_(rows)))
+            db.commit()
+
+    # --- the counting ------------------------------------------------------------------------
+    def _begin(self, checks: list[tuple[str, Limit, str]]) -> list[int]:
+        now = utcnow()
+        with self.store.session() as db:
+            mine = [LoginAttempt(key=key, created=now) for key, _, _ in checks]
+            db.add_all(mine)
+            db.commit()
+            ids = [row.id for row in mine]
+            for key, limit, message in checks:
+                times = db.scalars(
+                    select(LoginAttempt.created)
+                    .where(
+                        LoginAttempt.key == key,
+                        LoginAttempt.created > now - limit.window,
+                        LoginAttempt.id.not_in(ids),
+                    )
+                    .order_by(LoginAttempt.created)
+                ).all()
+                if len(times) >= limit.count:
+                    db.execute(delete(LoginAttempt).where(LoginAttempt.id.in_(ids)))
+                    db.commit()
+                    # The attempt may pass once enough of the counted ones have aged out.
+                    retry_at = times[len(times) - limit.count] + limit.window
+                    raise TooManyAttempts(f"{message}: try again {when(retry_at)}.", retry_at)
+        return ids
+
+    def _prune(self) -> None:
+        """Delete rows too old to count, at most once a minute per process."""
+        with self._prune_lock:
+            if time.monotonic() - self._pruned < PRUNE_EVERY:
+                return
+            self._pruned = time.monotonic()
+        with self.store.session() as db:
+            db.execute(
+                delete(LoginAttempt).where(LoginAttempt.created < utcnow() - self.limits.longest)
+            )
+            db.commit()

@@ -1,0 +1,321 @@
+"""Protection against guessing, flooding and prying, on a real server with the club's limits.
+
+Log-ins are limited per account and per address, registrations per address, all counted in
+the database; the client's address comes from ``X-Forwarded-For``, which the test server
+trusts because the tests connect from 127.0.0.1 (as a load balancer on the same machine
+would). Websocket connections are limited in message size and rate, request bodies in size,
+and no failure shows a visitor anything of the server's insides.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import re
+import sqlite3
+import threading
+from datetime import timedelta
+
+import httpx
+import pytest
+from helpers import PASSWORD, Server, create_game, csrf_of, join, register
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
+
+from ludoteca.cli.commands.serve import WS_MAX_SIZE
+from ludoteca.web.live import MAX_WS_MESSAGE, WS_MESSAGES_PER_SECOND
+from ludoteca.web.store import LoginAttempt, Store, utcnow
+from ludoteca.web.throttle import Limits, Throttle, TooManyAttempts, address_key
+
+LIMITS = Limits()
+_names = itertools.count(1)
+_addresses = itertools.count(1)
+LEAKS = re.compile(
+    r"Traceback|\w+Error\b|\w*Exception|sqlite|sqlalchemy|psycopg|File \"|\.py\b|"
+    r"line \d+|SELECT |no such table"
+)
+"""What a visitor must never see: exception names, tracebacks, the database's words."""
+
+
+def new_address() -> str:
+    """A fresh documentation address (RFC 5737) for each test, so limits do not mix."""
+    n = next(_addresses)
+    return f"203.0.113.{n}" if n < 250 else f"198.51.100.{n - 249}"
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("protected")
+    srv = Server(
+        f"sqlite:///{tmp / 'club.sqlite3'}", log=tmp / "server.log", options=("--club-limits",)
+    ).start()
+    yield srv
+    srv.kill()
+
+
+def client_from(server: Server, address: str) -> httpx.Client:
+    return httpx.Client(base_url=server.base, timeout=20, headers={"X-Forwarded-For": address})
+
+
+def member(server: Server) -> str:
+    """A registered user name (registered from an address of its own)."""
+    name = f"guard{next(_names)}"
+    with client_from(server, new_address()) as c:
+        assert register(c, name).status_code == 303
+    return name
+
+
+class LoginForm:
+    """The log-in form as one browser at one address submits it."""
+
+    def __init__(self, server: Server, address: str) -> None:
+        self.client = client_from(server, address)
+        self.csrf = csrf_of(self.client.get("/login").text)
+
+    def submit(self, name: str, password: str) -> httpx.Response:
+        return self.client.post(
+            "/login",
+            data={"name": name, "password": password, "csrf": self.csrf, "next": "/"},
+            follow_redirects=False,
+        )
+
+
+def refusal(r: httpx.Response) -> str:
+    match = re.search(r'<p class="error" role="alert">([^<]*)</p>', r.text)
+    assert match, r.text
+    return match.group(1)
+
+
+def test_failed_logins_lock_the_account_even_against_the_right_password(club):
+    name = member(club)
+    guesser = LoginForm(club, new_address())
+    for _ in range(LIMITS.login_per_account.count):
+        r = guesser.submit(name, "wrong password 1")
+        assert r.status_code == 400 and "Wrong user name or password" in refusal(r)
+    r = guesser.submit(name, "wrong password 2")
+    assert r.status_code == 429
+    message = refusal(r)
+    assert message.startswith("Too many failed log-ins for this account: try again after ")
+    assert re.search(r"after \d\d:\d\d UTC \(in 1[45] minutes\)", message), message
+    assert 14 * 60 < int(r.headers["Retry-After"]) <= 15 * 60
+    # The owner, from anywhere, with the right password, waits too; no session is opened.
+    owner = LoginForm(club, new_address())
+    r = owner.submit(name, PASSWORD)
+    assert r.status_code == 429 and "for this account" in refusal(r)
+    assert "ludoteca_session" not in r.cookies
+    # Other accounts are not affected, even from the guesser's address.
+    other = member(club)
+    assert guesser.submit(other, PASSWORD).status_code == 303
+
+
+def test_failed_logins_from_one_address_are_limited_across_accounts(club):
+    name = member(club)
+    address = new_address()
+    form = LoginForm(club, address)
+    limit = LIMITS.login_per_address.count
+    for i in range(limit - 1):  # one wrong guess each at many names: no account is locked
+        assert form.submit(f"nobody{i}x{next(_names)}", "guess guess").status_code == 400
+    # A success from the address does not wipe the failures it made for other accounts.
+    assert form.submit(name, PASSWORD).status_code == 303
+    form = LoginForm(club, address)
+    assert form.submit(f"nobody-last{next(_names)}", "guess guess").status_code == 400
+    r = form.submit(name, PASSWORD)
+    assert r.status_code == 429
+    assert refusal(r).startswith("Too many failed log-ins from your address: try again after")
+    # The same account from another address is welcome.
+    assert LoginForm(club, new_address()).submit(name, PASSWORD).status_code == 303
+
+
+def test_simultaneous_guesses_get_no_more_tries_than_the_limit(club):
+    name = member(club)
+    forms = [LoginForm(club, new_address()) for _ in range(12)]
+    barrier = threading.Barrier(len(forms), timeout=30)
+    codes: list[int] = []
+
+    def guess(form: LoginForm) -> None:
+        barrier.wait()
+        codes.append(form.submit(name, "all at once").status_code)
+
+    threads = [threading.Thread(target=guess, args=(f,)) for f in forms]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(60)
+    assert len(codes) == len(forms) and set(codes) <= {400, 429}
+    checked = codes.count(400)
+    assert 1 <= checked <= LIMITS.login_per_account.count
+    # Every checked guess was counted: the account locks after exactly the rest of the limit.
+    form, more = LoginForm(club, new_address()), 0
+    while (r := form.submit(name, "one by one")).status_code == 400:
+        more += 1
+    assert r.status_code == 429 and checked + more == LIMITS.login_per_account.count
+
+
+def test_registrations_from_one_address_are_limited(club):
+    address = new_address()
+    with client_from(club, address) as c:
+        # A refused registration (weak password) does not count.
+        r = register(c, f"reg{next(_names)}", password="short")
+        assert r.status_code == 400
+        for _ in range(LIMITS.register_per_address.count):
+            assert register(c, f"reg{next(_names)}").status_code == 303
+            c.cookies.clear()
+        r = register(c, f"reg{next(_names)}")
+        assert r.status_code == 429, r.text
+        assert refusal(r).startswith(
+            "Too many accounts were registered from your address: try again after"
+        )
+        assert int(r.headers["Retry-After"]) > 50 * 60
+    with client_from(club, new_address()) as c:
+        assert register(c, f"reg{next(_names)}").status_code == 303
+
+
+def test_attempts_are_counted_in_the_database_and_old_ones_pruned(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'limits.sqlite3'}")
+    throttle = Throttle(store)
+    limit = LIMITS.login_per_account
+    with store.session() as db:  # failures from long ago count for nothing
+        old = utcnow() - timedelta(hours=2)
+        db.add_all(LoginAttempt(key="login:account:zed", created=old) for _ in range(9))
+        db.commit()
+    for _ in range(limit.count):
+        throttle.login_failed(throttle.begin_login("zed", "192.0.2.9"))
+    with pytest.raises(TooManyAttempts) as refused:
+        throttle.begin_login("zed", "192.0.2.10")
+    assert timedelta(minutes=14) < refused.value.retry_at - utcnow() <= limit.window
+    with store.session() as db:
+        keys = [row.key for row in db.query(LoginAttempt)]
+    assert keys.count("login:account:zed") == limit.count  # pruned: the old nine are gone
+    assert keys.count("login:address:192.0.2.9") == limit.count
+    assert "login:address:192.0.2.10" not in keys  # a refused attempt leaves no row
+    store.dispose()
+
+
+def test_addresses_are_counted_as_people_hold_them():
+    assert address_key("192.0.2.7") == "192.0.2.7"
+    assert address_key("::ffff:192.0.2.7") == "192.0.2.7"
+    # One IPv6 machine holds a whole /64: it counts as one address.
+    assert address_key("2001:db8:1:2::5") == address_key("2001:db8:1:2:ffff::9")
+    assert address_key("2001:db8:1:2::5") != address_key("2001:db8:1:3::5")
+
+
+# --- websockets -------------------------------------------------------------------------------
+@pytest.fixture(scope="module")
+def game(club):
+    a, b = (client_from(club, "192.0.2.2") for _ in range(2))
+    register(a, f"wsg{next(_names)}")
+    register(b, f"wsg{next(_names)}")
+    pk = create_game(a, "toy", [("me", ""), ("open", "")])
+    join(b, pk)
+    return pk
+
+
+def open_socket(server: Server, pk: int):
+    return connect(f"ws://127.0.0.1:{server.port}/ws/games/{pk}", open_timeout=10)
+
+
+def until_closed(ws) -> tuple[list[dict], int | None]:
+    """Every message until the server closes the connection, and its close code."""
+    seen = []
+    try:
+        while True:
+            seen.append(json.loads(ws.recv(timeout=10)))
+    except ConnectionClosed as closed:
+        return seen, closed.rcvd.code if closed.rcvd else None
+
+
+def test_a_flood_of_messages_is_refused_and_the_connection_closed(club, game):
+    with open_socket(club, game) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        for _ in range(WS_MESSAGES_PER_SECOND * 3):
+            try:
+                ws.send(json.dumps({"type": "ping"}))
+            except ConnectionClosed:
+                break
+        seen, code = until_closed(ws)
+    assert code == 1008
+    pongs = [m for m in seen if m["type"] == "pong"]
+    assert len(pongs) == WS_MESSAGES_PER_SECOND
+    assert seen[-1] == {
+        "type": "error",
+        "message": f"Too many messages: at most {WS_MESSAGES_PER_SECOND} a second.",
+    }
+
+
+def test_a_steady_client_is_never_cut_off(club, game):
+    import time
+
+    with open_socket(club, game) as ws:
+        ws.recv(timeout=10)
+        for _ in range(WS_MESSAGES_PER_SECOND * 2):
+            ws.send(json.dumps({"type": "ping"}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "pong"
+            time.sleep(1.2 / WS_MESSAGES_PER_SECOND)
+
+
+def test_oversized_and_binary_messages_are_refused(club, game):
+    with open_socket(club, game) as ws:
+        ws.recv(timeout=10)
+        ws.send("x" * (MAX_WS_MESSAGE + 1))
+        assert json.loads(ws.recv(timeout=10)) == {"type": "error", "message": "Message too long."}
+        ws.send(b'{"type": "ping"}')
+        reply = json.loads(ws.recv(timeout=10))
+        assert reply["type"] == "error" and "sent as text" in reply["message"]
+        ws.send(json.dumps({"type": "ping"}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "pong"
+    with open_socket(club, game) as ws:
+        ws.recv(timeout=10)
+        ws.send("x" * (WS_MAX_SIZE + 1))  # over uvicorn's frame limit: closed unread
+        _, code = until_closed(ws)
+    assert code == 1009
+
+
+def test_request_bodies_are_bounded(club, game):
+    from ludoteca.web.app import MAX_BODY
+
+    with client_from(club, new_address()) as c:
+        big = b'{"move": "' + b"a" * MAX_BODY + b'"}'
+        r = c.post(f"/api/games/{game}/move", content=big)
+        assert r.status_code == 413 and "too large" in r.text
+
+        def chunks():  # no Content-Length: counted as it streams
+            for _ in range(MAX_BODY // 1024 + 2):
+                yield b"a" * 1024
+
+        form = {"Content-Type": "application/x-www-form-urlencoded"}
+        r = c.post("/login", content=chunks(), headers=form)
+        assert r.status_code == 413 and "too large" in r.text
+
+
+# --- failures show nothing ----------------------------------------------------------------------
+def test_an_internal_failure_shows_no_internals(tmp_path):
+    """A database broken under the running server: each way of asking gets a plain apology;
+    the details go to the server's log only."""
+    db = tmp_path / "club.sqlite3"
+    log = tmp_path / "server.log"
+    srv = Server(f"sqlite:///{db}", log=log).start()
+    try:
+        with (
+            httpx.Client(base_url=srv.base, timeout=20) as a,
+            httpx.Client(base_url=srv.base, timeout=20) as b,
+        ):
+            register(a, f"brk{next(_names)}")
+            register(b, f"brk{next(_names)}")
+            pk = create_game(a, "toy", [("me", ""), ("open", "")])
+            join(b, pk)
+            with sqlite3.connect(db) as conn:
+                conn.execute("DROP TABLE moves")
+            page = a.get(f"/games/{pk}")
+            api = a.get(f"/api/games/{pk}")
+            with connect(f"ws://127.0.0.1:{srv.port}/ws/games/{pk}", open_timeout=10) as ws:
+                seen, code = until_closed(ws)
+        assert page.status_code == api.status_code == 500
+        assert "Something went wrong on the server" in page.text
+        assert api.json() == {"ok": False, "error": "Something went wrong on the server; sorry."}
+        assert code == 1011 and len(seen) == 1 and "Something went wrong" in seen[0]["message"]
+        for body in (page.text, api.text, json.dumps(seen)):
+            assert not LEAKS.search(body), LEAKS.search(body)
+        # The operator still learns what happened.
+        assert "no such table: moves" in log.read_text()
+    finally:
+        srv.kill()
