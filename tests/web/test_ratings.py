@@ -257,6 +257,39 @@ def test_hexagone_four_players_resignation_ranks_the_resigner_last(sqlite_url):
     store.dispose()
 
 
+def test_hexagone_played_to_its_end_is_rated_by_the_games_own_ranking(sqlite_url):
+    import random
+
+    from ludoteca.record import result_to_json
+
+    store, service, people = club_of(sqlite_url, ("ann", "ben", "cat"))
+    pk = hexagone_table(service, people, 3)
+    rng = random.Random(7)
+    with store.session() as db:
+        row = db.get(GameRow, pk)
+        state = service._state(db, row).clone()
+        while not state.is_over:  # a random game to its end, in memory
+            moves = state.legal_moves()
+            if state.to_move < 0:
+                outcomes_, weights = zip(*state.chance_outcomes(), strict=True)
+                state.play(rng.choices(outcomes_, weights)[0])
+            else:
+                state.play(rng.choice(moves))
+        service._finish(db, row, state, result_to_json(state, state.result))
+        db.commit()
+    ranking = state.result.ranking
+    ranks = [next(i for i, g in enumerate(ranking, 1) if p in g) for p in range(3)]
+    model = library_model()
+    expected = model.rate([[model.rating()] for _ in range(3)], ranks=ranks)
+    stored = ratings_of(store, "hexagone-multi")
+    for person, team in zip(people, expected, strict=True):
+        assert stored[person.id].rating == pytest.approx(team[0].mu, abs=1e-9)
+        assert stored[person.id].deviation == pytest.approx(team[0].sigma, abs=1e-9)
+    winners = set(state.result.winners)
+    assert {i for i, p in enumerate(people) if stored[p.id].wins} == winners
+    store.dispose()
+
+
 # --- reading results -----------------------------------------------------------------------------
 @pytest.mark.parametrize(
     ("result", "ranking", "ranks"),
@@ -267,6 +300,14 @@ def test_hexagone_four_players_resignation_ranks_the_resigner_last(sqlite_url):
         ({"winners": [0, 2, 3], "resigned": [1], "scores": [0, 9, 0, 0]}, None, [1, 2, 1, 1]),
         ({"winners": [0], "timed_out": [2], "scores": [6, 2, 8]}, [[2], [0], [1]], [1, 2, 3]),
         ({"winners": [], "draw": True, "scores": None}, None, [1, 1]),
+        # A game ended on time stores its ranking, the timed-out seat last.
+        ({"winners": [1], "timed_out": [0], "ranking": [[1], [2], [0]]}, None, [3, 1, 2]),
+        # A stored ranking that misses a seat is not trusted.
+        (
+            {"winners": [1], "timed_out": [0], "ranking": [[1]], "scores": [9, 1, 4]},
+            None,
+            [3, 1, 2],
+        ),
     ],
 )
 def test_finishing_ranks(result, ranking, ranks):

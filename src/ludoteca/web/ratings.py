@@ -33,9 +33,10 @@ Who is rated
 
 Results
     Two players: a win scores 1, a loss 0, a draw (no winner, or both) ½. Several players
-    are ranked: the game's own ranking when it ended by its rules, otherwise the winners
-    first, the others by score (ties share a place), and players who resigned or ran out of
-    time (the result's ``resigned`` and ``timed_out`` seat lists) last.
+    are ranked: by the result's stored ``ranking`` where it has one (a game ended on time
+    stores one, timed-out players last), else the game's own ranking when it ended by its
+    rules, else the winners first, the others by score (ties share a place), and players
+    who resigned or ran out of time (the ``resigned`` and ``timed_out`` seat lists) last.
 
 Known weakness: the deviation does not grow while a player is away (no rating periods in
 time); the update of two games ending at once for the same person is serialised by row
@@ -165,16 +166,14 @@ def finishing_ranks(
 ) -> list[int]:
     """Each seat's place (1 is best; tied seats share a place).
 
-    ``ranking`` is the game's own order (tied players grouped), used when the game ended by
-    its rules; otherwise the winners come first, the others by score, and players who
-    resigned or ran out of time last."""
+    The result's own ``ranking`` (groups of seats, best first, as a game ended on time
+    stores it) comes first; then ``ranking``, the game's order when it ended by its rules;
+    otherwise the winners come first, the others by score, and players who resigned or ran
+    out of time last."""
     out = _out(result)
-    if ranking and not out:
-        ranks = [0] * players
-        for place, group in enumerate(ranking, start=1):
-            for p in group:
-                ranks[p] = place
-        if all(ranks):
+    for order in (result.get("ranking"), None if out else ranking):
+        ranks = _ranks_of(order, players)
+        if ranks is not None:
             return ranks
     winners = {p for p in result.get("winners") or [] if isinstance(p, int)} - out
     scores = result.get("scores")
@@ -201,6 +200,21 @@ def finishing_ranks(
         for p in group:
             ranks[p] = place
     return ranks
+
+
+def _ranks_of(order: object, players: int) -> list[int] | None:
+    """Places from groups of seats, best first; None unless every seat is in one group."""
+    if not isinstance(order, list | tuple):
+        return None
+    ranks = [0] * players
+    for place, group in enumerate(order, start=1):
+        if not isinstance(group, list | tuple):
+            return None
+        for p in group:
+            if not isinstance(p, int) or isinstance(p, bool) or not 0 <= p < players or ranks[p]:
+                return None
+            ranks[p] = place
+    return ranks if all(ranks) else None
 
 
 # --- the rating systems --------------------------------------------------------------------------
