@@ -156,6 +156,63 @@ def resignation_result(state: State, players) -> dict[str, Any]:
     }
 
 
+def timeout_result(state: State, players) -> dict[str, Any]:
+    """The stored result of a game ended because ``players`` ran out of time.
+
+    With two players the other one wins. With more (Hexagone for 3 or 4), the rules have no
+    way to take a player out in the middle of a game, so the game ends there: the players
+    who ran out of time share last place, and the others are ranked as if the game had ended
+    normally at that moment, by the game's own standing where it has one (``ranking()``:
+    Hexagone's most captured pieces, then most of one colour), else by score (players with
+    equal scores tie), else all of them share the win. The first group of that ranking wins.
+    ``ranking`` lists the groups, best first, timed-out players last.
+    """
+    timed_out = sorted(set(players))
+    others = [p for p in range(state.num_players) if p not in timed_out]
+    groups: list[list[int]] = []
+    standing = getattr(state, "ranking", None)
+    scores = state.scores()
+    if callable(standing):
+        for group in standing():
+            kept = [p for p in group if p in others]
+            if kept:
+                groups.append(kept)
+    elif scores is not None:
+        for p in sorted(others, key=lambda p: (-scores[p], p)):
+            if groups and scores[groups[-1][0]] == scores[p]:
+                groups[-1].append(p)
+            else:
+                groups.append([p])
+    elif others:
+        groups.append(others)
+    winners = groups[0] if groups else []
+    return {
+        "over": True,
+        "ended": "timeout",
+        "timed_out": timed_out,
+        "winners": winners,
+        "winner_sides": [state.side_name(p) for p in winners],
+        "draw": False,
+        "scores": list(scores) if scores is not None else None,
+        "ranking": [*groups, timed_out],
+        "reason": " and ".join(state.side_name(p) for p in timed_out) + " ran out of time",
+    }
+
+
+def _check_seats(state: State, stored: dict[str, Any], key: str) -> list[int]:
+    seats = stored[key]
+    if (
+        not isinstance(seats, list)
+        or not seats
+        or not all(
+            isinstance(p, int) and not isinstance(p, bool) and 0 <= p < state.num_players
+            for p in seats
+        )
+    ):
+        raise RecordError("result", f"{key} {seats!r} is not a list of seats")
+    return seats
+
+
 def save(record: Record, path: str | Path) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -224,6 +281,17 @@ def replay(record: Record, *, on_move=None) -> State:
             raise RecordError("result", f"resigned {resigned!r} is not a list of seats")
         if state.is_over:
             raise RecordError("result", "a player resigned after the game was already over")
+    elif stored and stored.get("over") and stored.get("timed_out") is not None:
+        timed_out = _check_seats(state, stored, "timed_out")
+        if state.is_over:
+            raise RecordError("result", "a player ran out of time after the game was over")
+        expected = timeout_result(state, timed_out)
+        if "winners" in stored and stored["winners"] != expected["winners"]:
+            raise RecordError(
+                "result",
+                f"stored winners {stored['winners']!r} do not match those a timeout of "
+                f"{timed_out!r} gives at this position ({expected['winners']!r})",
+            )
     elif stored and stored.get("over"):
         if not state.is_over:
             raise RecordError(

@@ -7,6 +7,7 @@ JSON for the API) while never showing a traceback to anyone.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import secrets
 from contextlib import asynccontextmanager
@@ -19,6 +20,7 @@ from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from . import clocks
 from .accounts import ANON_COOKIE, Accounts
 from .club import Club, render
 from .fanout import notify_on_commit
@@ -114,9 +116,12 @@ def create_app(
         # A restarted server picks up every game waiting for a computer move.
         for pk in await anyio.to_thread.run_sync(club.games.games_waiting_for_bots):
             hub.kick_bots(pk)
+        # Ends games whose player to move ran out of time, though no one acts.
+        sweeper = asyncio.create_task(clocks.sweep(club.games.expire_overdue, hub.publish))
         try:
             yield
         finally:
+            sweeper.cancel()
             await hub.stop()
             for task in hub.bot_tasks.values():
                 task.cancel()
@@ -153,6 +158,9 @@ def create_app(
 
     @app.exception_handler(ClubError)
     async def club_error(request: Request, exc: ClubError):
+        pk = str(request.path_params.get("pk", ""))
+        if exc.changed and pk.isdigit():  # refused, but the game ended on time
+            await club.hub.publish(int(pk))
         return error_response(request, exc.message, exc.status)
 
     @app.exception_handler(StarletteHTTPException)

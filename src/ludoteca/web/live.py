@@ -283,7 +283,7 @@ async def game_socket(ws: WebSocket, pk: int) -> None:
         view = await anyio.to_thread.run_sync(hub.view, pk, user)
     except ClubError as exc:
         await ws.send_json({"type": "error", "message": exc.message})
-        await ws.close(code=4404)
+        await ws.close(code=4403 if exc.status == 403 else 4404)
         return
     except Exception:
         log.exception("game %s: the view for a new connection failed", pk)
@@ -329,6 +329,8 @@ async def game_socket(ws: WebSocket, pk: int) -> None:
                     await anyio.to_thread.run_sync(club.games.resign, pk, user)
             except ClubError as exc:
                 await ws.send_json({"type": "error", "message": exc.message})
+                if exc.changed:  # refused, but the game ended on time
+                    await hub.publish(pk)
                 continue
             except WebSocketDisconnect:
                 raise

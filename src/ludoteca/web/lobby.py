@@ -24,6 +24,7 @@ from .play import (
     SeatSpec,
     available_games,
     bot_levels,
+    check_may_watch,
     game_summary,
 )
 from .ratings import seat_ratings
@@ -181,9 +182,15 @@ def lobby(request: Request):
             ).all()
         recent = db.scalars(
             select(GameRow)
-            .where(GameRow.status == "finished")
+            .where(GameRow.status == "finished", GameRow.private.is_(False))
             .order_by(GameRow.finished.desc())
             .limit(10)
+        ).all()
+        watchable = db.scalars(
+            select(GameRow)
+            .where(GameRow.status == "active", GameRow.private.is_(False))
+            .order_by(GameRow.id.desc())
+            .limit(30)
         ).all()
     joinable = [
         g
@@ -202,6 +209,11 @@ def lobby(request: Request):
         my_games=[game_summary(g, user) for g in mine_active],
         my_finished=[game_summary(g, user) for g in mine_finished],
         recent=[game_summary(g, user) for g in recent],
+        in_progress=[
+            game_summary(g, user)
+            for g in watchable
+            if user is None or not any(s.user_id == user.id for s in g.seats)
+        ],
         welcome=request.query_params.get("welcome"),
     )
 
@@ -355,7 +367,10 @@ def game_page(pk: int, request: Request):
 
 # --- replays -------------------------------------------------------------------------------------
 def _finished(request: Request, pk: int) -> GameRow:
+    """A finished game the asker may replay: a private game's replay, like the game, is for
+    its players only."""
     row = club(request).games.row(pk)
+    check_may_watch(row, current_user(request))
     if row.status != "finished":
         raise ClubError("A replay opens once the game is over.", 409)
     return row

@@ -13,6 +13,7 @@ database never act on a stale board. Within a process a lock per game orders the
 from __future__ import annotations
 
 import hashlib
+import logging
 import random
 import secrets
 import threading
@@ -20,7 +21,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 
 from ludoteca.core.errors import GameError, IllegalMoveError, MalformedError
@@ -28,11 +29,13 @@ from ludoteca.core.protocol import CHANCE, TERMINAL, Game, State
 from ludoteca.core.registry import get as get_game
 from ludoteca.core.registry import names as game_names
 from ludoteca.core.table import sample_chance
-from ludoteca.record import Record, resignation_result, result_to_json
+from ludoteca.record import Record, resignation_result, result_to_json, timeout_result
 
+from . import clocks
 from .seats import BotJob
 from .store import GameRow, MoveRow, Seat, Store, User, utcnow
 
+log = logging.getLogger("ludoteca.web")
 MAX_MOVE_TEXT = 200
 MAX_CACHED_GAMES = 512
 """Live states kept in memory; older ones are rebuilt by replay when next needed."""
@@ -42,10 +45,12 @@ SEAT_KINDS = ("me", "open", "user", "bot")
 class ClubError(Exception):
     """A request the club refuses, with a message for the person and an HTTP status."""
 
-    def __init__(self, message: str, status: int = 400) -> None:
+    def __init__(self, message: str, status: int = 400, *, changed: bool = False) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
+        self.changed = changed
+        """The refusal itself changed the game (it ended on time): tell its viewers."""
 
 
 def available_games() -> dict[str, type[Game]]:
@@ -238,6 +243,7 @@ class GameService:
             new = self._resolve_chance(row, state)
             row.status = "active"
             row.started = utcnow()
+            clocks.start(row)
             self._commit_moves(db, row, state, new)
 
     # --- playing --------------------------------------------------------------------------------
@@ -266,6 +272,13 @@ class GameService:
                 raise ClubError(f"Move {text!r} refused: the game is over.", 409)
             if row.status != "active":
                 raise ClubError(f"Move {text!r} refused: the game has not started.", 409)
+            if not bot and (user is None or not any(s.user_id == user.id for s in row.seats)):
+                raise ClubError(
+                    f"Move {text!r} refused: you are watching, not playing, this game; only "
+                    "its players can move.",
+                    403,
+                )
+            self._refuse_if_out_of_time(db, row, f"Move {text!r} refused")
             if expected_ply is not None and expected_ply != row.ply:
                 raise ClubError(
                     f"Move {text!r} refused: the game has moved on (now at move {row.ply}); "
@@ -281,9 +294,6 @@ class GameService:
                 if seat.kind != "bot":
                     raise ClubError("The computer is not to move.", 409)
             elif user is None or seat.user_id != user.id:
-                mine = user is not None and any(s.user_id == user.id for s in row.seats)
-                if not mine:
-                    raise ClubError(f"Move {text!r} refused: you are not playing this game.", 403)
                 raise ClubError(
                     f"Move {text!r} refused: it is not your turn "
                     f"({state.side_name(player)} is to move).",
@@ -313,13 +323,83 @@ class GameService:
                 raise ClubError("Only a game in progress can be resigned.", 409)
             mine = [s for s in row.seats if s.user_id == user.id and not s.resigned]
             if not mine:
-                raise ClubError("You are not playing this game.", 403)
+                raise ClubError("You are watching this game; only its players can resign.", 403)
+            self._refuse_if_out_of_time(db, row, "Resignation refused")
             state = self._state(db, row)
             for s in mine:
                 s.resigned = True
             losers = {s.index for s in row.seats if s.resigned}
             self._finish(db, row, state, resignation_result(state, losers))
             db.commit()
+
+    # --- clocks ---------------------------------------------------------------------------------
+    def expire_overdue(self) -> list[int]:
+        """End every active game whose player to move is out of time; return their numbers.
+
+        Run about once a second by every server process (:func:`clocks.sweep`). Several
+        processes may find the same game: each re-checks it under the game's lock, and the
+        end itself is claimed by a conditional update, so exactly one ends it."""
+        now = utcnow()
+        with self.store.session() as db:
+            due = db.scalars(
+                select(GameRow.id).where(
+                    GameRow.status == "active",
+                    GameRow.deadline.is_not(None),
+                    GameRow.deadline <= now,
+                )
+            ).all()
+        ended = []
+        for pk in due:
+            try:
+                with self.lock(pk), self.store.session() as db:
+                    row = db.get(GameRow, pk)
+                    if row is not None and self._time_out(db, row):
+                        ended.append(pk)
+            except ClubError as exc:
+                log.warning("game %s: cannot end it on time: %s", pk, exc.message)
+        return ended
+
+    def _refuse_if_out_of_time(self, db, row: GameRow, what: str) -> None:
+        """A request that comes after the player to move ran out of time ends the game on
+        time and is refused (the caller holds the game's lock)."""
+        if not clocks.overdue(row, utcnow()):
+            return
+        side = row.to_move
+        self._time_out(db, row)
+        db.refresh(row)
+        if row.status == "finished" and row.result:
+            reason = row.result.get("reason") or "the game is over"
+        else:  # pragma: no cover - another process moved in between
+            reason = f"player {side + 1} ran out of time"
+        raise ClubError(f"{what}: the game is over ({reason}).", 409, changed=True)
+
+    def _time_out(self, db, row: GameRow) -> bool:
+        """End ``row`` because its player to move ran out of time, if it still has: claimed
+        by an update that only matches the game as read (active, at this ply), so of two
+        processes ending the same game one changes nothing. True if this call ended it."""
+        now = utcnow()
+        if not clocks.overdue(row, now):
+            return False
+        player = row.to_move
+        if not 0 <= player < len(row.seats):
+            return False
+        state = self._state(db, row)
+        claimed = db.execute(
+            update(GameRow)
+            .where(GameRow.id == row.id, GameRow.status == "active", GameRow.ply == row.ply)
+            .values(status="finished"),
+            execution_options={"synchronize_session": False},
+        )
+        if claimed.rowcount != 1:
+            db.rollback()
+            return False
+        seat = row.seats[player]
+        seat.timed_out = True
+        if seat.clock_ms is not None:
+            seat.clock_ms = 0
+        self._finish(db, row, state, timeout_result(state, [player]))
+        db.commit()
+        return True
 
     # --- computer seats -------------------------------------------------------------------------
     def bot_turn(self, pk: int) -> tuple[BotJob, int] | None:
@@ -482,6 +562,7 @@ class GameService:
     def _commit_moves(
         self, db, row: GameRow, state: State, new: Iterable[tuple[str, int, str | None]]
     ) -> None:
+        new = list(new)
         ply = row.ply
         for text, player, note in new:
             note = note[:500] if isinstance(note, str) else None
@@ -489,6 +570,8 @@ class GameService:
             ply += 1
         row.ply = ply
         row.to_move = state.to_move
+        mover = next((player for _, player, _ in new if player >= 0), None)
+        clocks.after_moves(row, mover, state.to_move, utcnow())
         if state.is_over:
             self._finish(db, row, state, result_to_json(state, state.result))
         try:
@@ -521,6 +604,25 @@ def seat_label(seat: Seat) -> str:
     if seat.reserved is not None:
         return f"waiting for {seat.reserved.name}"
     return "open seat"
+
+
+def is_player(row: GameRow, user: User | None) -> bool:
+    """Whether ``user`` holds a seat at the game, or has one reserved for them."""
+    return user is not None and any(user.id in (s.user_id, s.reserved_for) for s in row.seats)
+
+
+def may_watch(row: GameRow, user: User | None) -> bool:
+    """Anyone may watch a game, in progress or replayed, unless its creator made it private:
+    then only its players may, once it has started. While a private game waits for players
+    its page stays open, so that whoever was given the link can take an open seat."""
+    return not row.private or row.status == "open" or is_player(row, user)
+
+
+def check_may_watch(row: GameRow, user: User | None) -> None:
+    if not may_watch(row, user):
+        raise ClubError(
+            f"Game #{row.id} is private: only its players may watch it or replay it.", 403
+        )
 
 
 def game_summary(row: GameRow, viewer: User | None) -> dict[str, Any]:
@@ -559,4 +661,6 @@ def game_summary(row: GameRow, viewer: User | None) -> dict[str, Any]:
         "players": len(row.seats),
         "result": row.result,
         "options": row.options,
+        "clock": clocks.describe(row.clock),
+        "private": row.private,
     }

@@ -1,5 +1,7 @@
 """What a browser is sent about a game: the board as SVG from the engine, the legal moves in
-notation (only to the player to move), the move list, whose turn, scores and the result.
+notation (only to the player to move), the move list, whose turn, scores, the clocks and the
+result. A spectator (anyone without a seat) gets the same view without legal moves; a
+private game's view is refused to everyone but its players.
 
 Nothing here decides a rule: the legal moves come from ``state.legal_moves()`` and the board
 from ``game.render_svg``. The browser matches clicks against these texts and sends one back.
@@ -13,8 +15,9 @@ from typing import Any
 
 from ludoteca.core.protocol import CHANCE, TERMINAL, State
 
-from .play import seat_label
-from .store import GameRow, MoveRow, User
+from . import clocks
+from .play import check_may_watch, seat_label
+from .store import GameRow, MoveRow, User, utcnow
 
 MAX_LEGAL_SENT = 20000
 
@@ -48,6 +51,7 @@ def side(state: State, player: int) -> str:
 def game_view(
     row: GameRow, state: State, moves: list[MoveRow], viewer: User | None
 ) -> dict[str, Any]:
+    check_may_watch(row, viewer)
     to_move = state.to_move if row.status == "active" else TERMINAL
     seats = []
     for s in row.seats:
@@ -59,6 +63,7 @@ def game_view(
                 "kind": s.kind,
                 "you": viewer is not None and s.user_id == viewer.id,
                 "resigned": s.resigned,
+                "timed_out": s.timed_out,
             }
         )
     your_turn = (
@@ -82,6 +87,9 @@ def game_view(
         "to_move_side": side(state, to_move) if to_move >= 0 else "",
         "to_move_label": seat_label(row.seats[to_move]) if 0 <= to_move < len(row.seats) else "",
         "your_turn": your_turn,
+        "watching": not any(s["you"] for s in seats),
+        "private": row.private,
+        "clock": clocks.clock_view(row, utcnow()),
         "seats": seats,
         "legal": legal,
         "move_help": state.game.move_help,

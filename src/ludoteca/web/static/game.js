@@ -19,6 +19,10 @@ let selected = [];
 let paths = new Map();
 let interaction = null;
 let targets = new Set();
+// The clock as the server last told it, and when (by this page's monotonic clock): the
+// browser only counts down from there, so its own time of day never matters.
+let clock = null;
+let clockAt = 0;
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -151,7 +155,8 @@ function renderSide() {
   seats.replaceChildren();
   for (const s of view.seats) {
     const li = el("li", { class: "seat" + (s.index === view.to_move ? " to-move" : "") + (s.you ? " you" : "") });
-    li.textContent = `${s.side}: ${s.label}${s.you ? " (you)" : ""}${s.resigned ? " — resigned" : ""}`;
+    li.textContent = `${s.side}: ${s.label}${s.you ? " (you)" : ""}${s.resigned ? " — resigned" : ""}${s.timed_out ? " — out of time" : ""}`;
+    li.append(el("span", { class: "clock", "data-seat": String(s.index) }));
     seats.append(li);
   }
   const scores = document.getElementById("scores");
@@ -185,6 +190,67 @@ function renderStatus() {
   statusBox.dataset.ply = view.ply;
 }
 
+// --- clocks ---------------------------------------------------------------------------------
+function setClock(c) {
+  clock = c || null;
+  clockAt = performance.now();
+  const info = document.getElementById("clock-info");
+  if (!clock) { info.hidden = true; tickClocks(); return; }
+  info.hidden = false;
+  info.textContent = clock.kind === "live"
+    ? `Live clock: ${formatBase(clock.base)} + ${clock.increment} s a move`
+    : `Correspondence: ${clock.days} day${clock.days === 1 ? "" : "s"} a move`;
+  tickClocks();
+}
+
+function formatBase(seconds) {
+  return seconds >= 60 ? `${seconds / 60} min` : `${seconds} s`;
+}
+
+export function formatLive(ms) {
+  ms = Math.max(0, ms);
+  const total = Math.floor(ms / 1000);
+  const h = Math.floor(total / 3600), m = Math.floor((total % 3600) / 60), s = total % 60;
+  const pad = (n) => String(n).padStart(2, "0");
+  if (ms < 10000) return `0:${pad(s)}.${Math.floor((ms % 1000) / 100)}`;
+  return h ? `${h}:${pad(m)}:${pad(s)}` : `${m}:${pad(s)}`;
+}
+
+export function formatLeft(ms) {
+  ms = Math.max(0, ms);
+  const days = Math.floor(ms / 86400000), h = Math.floor((ms % 86400000) / 3600000);
+  const m = Math.floor((ms % 3600000) / 60000), s = Math.floor((ms % 60000) / 1000);
+  if (days) return `${days} day${days === 1 ? "" : "s"} ${h} h left`;
+  if (h) return `${h} h ${m} min left`;
+  if (m) return `${m} min left`;
+  return `${s} s left`;
+}
+
+function tickClocks() {
+  const spent = clock ? performance.now() - clockAt : 0;
+  for (const span of document.querySelectorAll("#seats .clock")) {
+    const i = Number(span.dataset.seat);
+    let text = "";
+    const running = clock && clock.running === i;
+    let low = false, out = false;
+    if (clock && clock.kind === "live" && clock.ms && clock.ms[i] != null) {
+      const left = running ? clock.ms[i] - spent : clock.ms[i];
+      text = formatLive(left);
+      low = left < clock.low_ms;
+      out = left <= 0 || clock.timed_out.includes(i);
+    } else if (clock && clock.kind === "correspondence" && running && clock.deadline) {
+      const left = clock.deadline - clock.now - spent;
+      text = formatLeft(left);
+      out = left <= 0;
+    } else if (clock && clock.timed_out.includes(i)) {
+      text = "out of time";
+      out = true;
+    }
+    span.textContent = text;
+    span.className = "clock" + (running ? " running" : "") + (low ? " low" : "") + (out ? " flagged" : "");
+  }
+}
+
 function render(newView) {
   view = newView;
   selected = [];
@@ -192,6 +258,8 @@ function render(newView) {
   paths = cellPaths(view.legal, boardCells());
   renderStatus();
   renderSide();
+  setClock(view.clock);
+  document.getElementById("watching").hidden = !(view.watching && view.status === "active");
   controls.replaceChildren();
   if (interaction && interaction.destroy) interaction.destroy();
   interaction = interactionFor(view, { boardBox, controls, sendMove, showMessage, el, paths });
@@ -215,7 +283,7 @@ function connect() {
     try { data = JSON.parse(e.data); } catch { return; }
     if (data.type === "state" && String(data.id) === String(gameId)) {
       root.dataset.synced = "1";
-      if (sameState(data, view)) return; // keep the player's half-made selection
+      if (sameState(data, view)) { setClock(data.clock); return; } // keep the half-made selection
       showMessage("");
       render(data);
     }
@@ -240,3 +308,4 @@ document.addEventListener("keydown", (e) => {
 });
 render(view);
 connect();
+setInterval(tickClocks, 100);
