@@ -154,6 +154,51 @@ def test_rated_two_player_games_match_glicko2(url, how):
     store.dispose()
 
 
+def test_two_games_ending_at_once_for_a_newcomer_both_count(postgres):
+    """Two processes end rated games of the same first-time player at the same moment: the
+    second waits for the first's rating instead of failing on a duplicate, and builds on it."""
+    import threading
+
+    url = postgres.fresh_database(f"ratings{next(_db)}")
+    store, service, (alice, bob, carol) = club_of(url, ("alice", "bob", "carol"))
+    other = GameService(Store(url))
+    barrier = threading.Barrier(2, timeout=20)
+
+    def together(db, row, state):  # both games reach the rating update at once
+        barrier.wait()
+        update_ratings(db, row, state)
+
+    service.on_finish[:] = [together]
+    other.on_finish[:] = [together]
+    one, two = toy_game(service, alice, bob), toy_game(service, alice, carol)
+    errors: list[BaseException] = []
+
+    def resign(svc, pk, who):
+        try:
+            svc.resign(pk, who)
+        except BaseException as exc:  # noqa: BLE001 - reported below
+            errors.append(exc)
+
+    threads = [
+        threading.Thread(target=resign, args=(service, one, bob)),
+        threading.Thread(target=resign, args=(other, two, carol)),
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert errors == []
+    stored = ratings_of(store, "toy")
+    assert stored[alice.id].games == 2 and stored[alice.id].wins == 2
+    # Whichever came second started from the first's result.
+    first, _ = glicko(glicko2.Player(), glicko2.Player(), 1.0)
+    second, _ = glicko(first, glicko2.Player(), 1.0)
+    assert_matches(stored[alice.id], second)
+    assert len(history_of(store)) == 4
+    store.dispose()
+    other.store.dispose()
+
+
 def test_casual_games_change_no_rating(sqlite_url):
     store, service, (alice, bob) = club_of(sqlite_url)
     pk = toy_game(service, alice, bob, GameSettings(rated=False))

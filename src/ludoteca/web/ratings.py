@@ -38,10 +38,13 @@ Results
     rules, else the winners first, the others by score (ties share a place), and players
     who resigned or ran out of time (the ``resigned`` and ``timed_out`` seat lists) last.
 
-Known weakness: the deviation does not grow while a player is away (no rating periods in
-time); the update of two games ending at once for the same person is serialised by row
-locks on PostgreSQL, while on SQLite the second commit may be refused and retried by the
-player.
+Two games ending at once for the same person: on PostgreSQL a newcomer's rating is created
+by ``INSERT ... ON CONFLICT DO NOTHING`` and every rating is read ``FOR UPDATE``, so the
+second game waits for the first and builds on its result. On SQLite one writer works at a
+time and the second ending may be refused as a conflict, to be tried again.
+
+Known weakness: the deviation does not grow while a player is away (each game is its own
+rating period; there are no periods in time).
 """
 
 from __future__ import annotations
@@ -255,6 +258,37 @@ def rated_players(row: GameRow) -> list[int] | None:
     return ids  # type: ignore[return-value]
 
 
+def new_rating(user_id: int, pool: str) -> Rating:
+    return Rating(
+        user_id=user_id,
+        pool=pool,
+        rating=START_RATING,
+        deviation=START_DEVIATION,
+        volatility=START_VOLATILITY if system_of(pool) == GLICKO2 else None,
+        games=0,
+        wins=0,
+        draws=0,
+        losses=0,
+        updated=utcnow(),
+    )
+
+
+def _insert_missing(db, fresh: list[Rating]) -> None:
+    """Create the ratings of first-time players unless they exist, in one statement that
+    waits for (rather than collides with) another game ending for the same newcomer."""
+    dialect = db.get_bind().dialect.name
+    if dialect == "postgresql":
+        from sqlalchemy.dialects.postgresql import insert
+    elif dialect == "sqlite":
+        from sqlalchemy.dialects.sqlite import insert
+    else:  # pragma: no cover - the club supports SQLite and PostgreSQL
+        return
+    columns = ("user_id", "pool", "rating", "deviation", "volatility", "games", "wins")
+    columns += ("draws", "losses", "updated")
+    values = [{c: getattr(r, c) for c in columns} for r in fresh]
+    db.execute(insert(Rating).values(values).on_conflict_do_nothing())
+
+
 def update_ratings(db, row: GameRow, state=None) -> None:
     """The finish hook: rate a finished rated game between people, in the ending transaction.
 
@@ -268,6 +302,8 @@ def update_ratings(db, row: GameRow, state=None) -> None:
     players = len(ids)
     pool = pool_for(row.game, players)
     assert pool is not None
+    fresh = [new_rating(uid, pool) for uid in sorted(ids)]
+    _insert_missing(db, fresh)
     existing = {
         r.user_id: r
         for r in db.scalars(
@@ -276,23 +312,14 @@ def update_ratings(db, row: GameRow, state=None) -> None:
             .where(Rating.pool == pool, Rating.user_id.in_(ids))
             .order_by(Rating.user_id)
             .with_for_update()
+            .execution_options(populate_existing=True)
         )
     }
     rows: list[Rating] = []
     for uid in ids:
         rating = existing.get(uid)
-        if rating is None:
-            rating = Rating(
-                user_id=uid,
-                pool=pool,
-                rating=START_RATING,
-                deviation=START_DEVIATION,
-                volatility=START_VOLATILITY if system_of(pool) == GLICKO2 else None,
-                games=0,
-                wins=0,
-                draws=0,
-                losses=0,
-            )
+        if rating is None:  # a database without INSERT ... ON CONFLICT
+            rating = new_rating(uid, pool)
             db.add(rating)
         rows.append(rating)
     before = [Standing(r.rating, r.deviation, r.volatility) for r in rows]
