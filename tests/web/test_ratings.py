@@ -447,3 +447,28 @@ def test_the_server_refuses_a_rated_game_with_the_computer(make_user):
     assert r.status_code == 400
     assert "A game with a computer seat cannot be rated." in r.text
     assert a.get("/").text.count("computer (random)") == 0  # no game was made
+
+
+def test_the_profile_plot_shows_in_a_real_browser(make_user, server, browser, tmp_path):
+    a, b = make_user("plot"), make_user("plot")
+    r = create_rated(a, [("me", ""), ("user", b.name)])
+    pk = int(r.headers["location"].rsplit("/", 1)[1])
+    b.post(f"/games/{pk}/join", data={"csrf": page_csrf(b)}, follow_redirects=False)
+    r = a.post(f"/games/{pk}/resign", data={"csrf": page_csrf(a)}, follow_redirects=False)
+    assert r.status_code == 303
+    page = browser.new_page(viewport={"width": 1100, "height": 900})
+    page.goto(f"{server.base}/games/{pk}/replay")
+    page.click(f'a.player[href="/users/{b.name}"]')  # names link to profiles
+    page.wait_for_selector(".rating-plot img")
+    loaded = page.wait_for_function(
+        "() => { const i = document.querySelector('.rating-plot img');"
+        " return i.complete && i.naturalWidth > 0 ? [i.naturalWidth, i.naturalHeight] : null; }",
+        timeout=15000,
+    ).json_value()
+    assert loaded == [700, 320]  # the PNG itself, not a broken-image placeholder
+    assert page.inner_text(".profile-name") == b.name
+    page.click("header nav >> text=Leaderboard")
+    page.wait_for_selector('section[data-pool="toy"]')
+    assert b.name in page.inner_text('section[data-pool="toy"] table')
+    page.screenshot(path=str(tmp_path / "leaderboard.png"), full_page=True)
+    page.close()
