@@ -281,6 +281,29 @@ def test_two_processes_sweeping_end_a_game_once(url):
         s.dispose()
 
 
+def test_a_move_racing_the_end_on_time_in_another_process_changes_nothing(url):
+    """A move checked in time by one process, committed just after another process ended
+    the game on time: the move is refused and the stored game stays as the time-out left it."""
+    stores = [Store(url), Store(url)]
+    services = [GameService(s) for s in stores]
+    pk, users = start_game(services[0], {"kind": "live", "base": 0.4, "increment": 0})
+    with stores[0].session() as db:
+        row = services[0]._row(db, pk)
+        state = services[0]._state(db, row).clone()
+        player = state.to_move
+        state.play("b2")  # checked in time ...
+        time.sleep(0.6)
+        assert services[1].expire_overdue() == [pk]  # ... but another process ends it first
+        with pytest.raises(ClubError, match="same time"):
+            services[0]._commit_moves(db, row, state, [("b2", player, None)])
+    row = services[1].row(pk)
+    assert row.status == "finished" and row.result["timed_out"] == [player]
+    assert services[1].moves(pk)[-1].text.startswith("toss") and row.ply == 1
+    replay(services[1].record(pk))
+    for s in stores:
+        s.dispose()
+
+
 def test_correspondence_deadline_is_set_and_renewed(tmp_path):
     store = Store(f"sqlite:///{tmp_path / 'corr.sqlite3'}")
     service = GameService(store)

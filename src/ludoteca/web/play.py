@@ -563,6 +563,22 @@ class GameService:
         self, db, row: GameRow, state: State, new: Iterable[tuple[str, int, str | None]]
     ) -> None:
         new = list(new)
+        # Claim the game at the ply it was read at, before anything else is written: of a move
+        # and a time-out (or another move) racing in other processes, one changes nothing.
+        claimed = db.execute(
+            update(GameRow)
+            .where(GameRow.id == row.id, GameRow.ply == row.ply, GameRow.status != "finished")
+            .values(ply=row.ply),
+            execution_options={"synchronize_session": False},
+        )
+        if claimed.rowcount != 1:
+            db.rollback()
+            self._cache.pop(row.id, None)
+            raise ClubError(
+                "The game changed at the same time (another move, or it ended on time); "
+                "look again.",
+                409,
+            )
         ply = row.ply
         for text, player, note in new:
             note = note[:500] if isinstance(note, str) else None
