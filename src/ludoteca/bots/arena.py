@@ -67,6 +67,10 @@ class GameOutcome:
     reason: str
     move_seconds: list[list[float]]
     """Per seat, the time each of its moves took."""
+    move_cpu_seconds: list[list[float]] = field(default_factory=list)
+    """Per seat, the processor time each of its moves used (the wall time less the time the
+    machine gave to other processes: on a busy machine the two tell a bot that overran from
+    a process that waited for a core)."""
     branching: list[int] = field(default_factory=list)
     chance_branching: list[int] = field(default_factory=list)
     record: str | None = None
@@ -144,6 +148,7 @@ def play_game(job: GameJob) -> GameOutcome:
     warm_up(state)
     record = Record.begin(state, seed=job.seed, players=[job.labels[e] for e in job.seats])
     times: list[list[float]] = [[] for _ in job.seats]
+    cpu: list[list[float]] = [[] for _ in job.seats]
     branching: list[int] = []
     chance_branching: list[int] = []
     while not state.is_over:
@@ -157,9 +162,10 @@ def play_game(job: GameJob) -> GameOutcome:
         else:
             if job.branching:
                 branching.append(len(state.legal_moves()))
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             move = bots[player].choose(state)
             times[player].append(time.perf_counter() - started)
+            cpu[player].append(time.process_time() - started_cpu)
         record.moves.append(state.move_to_str(move))
         state.play(move)
     record.finish(state)
@@ -177,6 +183,7 @@ def play_game(job: GameJob) -> GameOutcome:
         moves=len(record.moves),
         reason=result_to_json(state, result)["reason"],
         move_seconds=times,
+        move_cpu_seconds=cpu,
         branching=branching,
         chance_branching=chance_branching,
         record=path,
@@ -269,6 +276,7 @@ def summarise(
     tally = [dict(games=0, wins=0, draws=0, losses=0, points=0.0) for _ in range(k)]
     scores: list[list[float]] = [[] for _ in range(k)]
     times: list[list[float]] = [[] for _ in range(k)]
+    cpu: list[list[float]] = [[] for _ in range(k)]
     for o in outcomes:
         for seat, entry in enumerate(o.seats):
             t = tally[entry]
@@ -287,6 +295,8 @@ def summarise(
             if o.scores is not None:
                 scores[entry].append(o.scores[seat])
             times[entry].extend(o.move_seconds[seat])
+            if o.move_cpu_seconds:
+                cpu[entry].extend(o.move_cpu_seconds[seat])
     ratings = rate(outcomes, k) if n > 1 else [None] * k
     bots = []
     for i in range(k):
@@ -302,9 +312,11 @@ def summarise(
             round(math.fsum(times[i]) / len(times[i]), 5) if times[i] else None
         )
         entry["max_move_seconds"] = round(max(times[i]), 5) if times[i] else None
+        entry["max_move_cpu_seconds"] = round(max(cpu[i]), 5) if cpu[i] else None
         budget = params.get("seconds")
         if isinstance(budget, int | float) and times[i]:
             entry["max_move_over_budget"] = round(max(times[i]) / budget, 4)
+            entry["moves_over_5_percent"] = sum(t > 1.05 * budget for t in times[i])
         bots.append(entry)
     summary: dict[str, Any] = {
         "game": game.id,

@@ -2,30 +2,38 @@
 
 Every finished solo game is "won", so what matters is the score, and chance (the dice)
 decides what later turns can do. The planner is the *rollout algorithm* (one step of policy
-improvement over the greedy policy, as in Bertsekas' rollout):
+improvement over a base policy, as in Bertsekas' rollout):
 
-1. Every move is scored by the evaluation of the position it leads to, after finishing the
-   rest of the turn greedily (a turn may hold several decisions, such as reform placements,
-   before the next roll). The best ``width`` moves go on.
-2. Each of them is played out to the end of the game (or ``depth`` chance events, after
-   which the evaluation stands in) by the greedy policy, over the *same* sampled dice for
-   every candidate (common random numbers, so the comparison is not drowned by luck). Rounds
-   of samples are added while the budget lasts.
-3. The candidate with the best mean final score over the completed rounds is played; the
-   best of step 1 if no round completed.
+1. Every move is scored by the planner's value of the position it leads to: the score, plus
+   for a game with a *potential* (:data:`POTENTIALS`) a small bonus for what the position
+   prepares. The best ``width`` moves go on. Playing the best of this step at every decision
+   is the base policy.
+2. Each of them is played out by the base policy to the end of the game, or ``horizon``
+   chance events (after which the value stands in), over the *same* sampled dice for every
+   candidate (common random numbers, so the comparison is not drowned by luck). Rounds of
+   samples are added while the budget lasts.
+3. The candidate with the best mean value over the completed rounds is played, if its paired
+   advantage over step 1's choice exceeds its standard error; otherwise step 1's choice. A
+   budget too small for many rounds then leaves the base policy's move, not a noisy guess.
 
-Because the greedy policy is what the rollouts follow, the planner's expected score is at
-least greedy's (up to sampling noise): it only departs from greedy's move when the sampled
-futures say another move does better over the rest of the game.
+In Hexagone the potential counts pairs of touching same-colour pieces (a swap that brings a
+third piece to a pair captures): scores alone make every reform placement and every swap that
+captures nothing look the same, so a score-only greedy places and swaps at random. Measured
+over 40 seeded solo games, the base policy alone captured 25.2 pieces a game where greedy
+captured 20.5.
 
 Budgets: ``seconds`` (checked at every evaluation), ``iterations`` (positions evaluated),
-``depth`` (1: step 1 only, the greedy choice; ``d`` > 1: rollouts look ``d - 1`` chance
-events ahead; none: to the end). ``width`` is how many candidates are rolled out.
+``depth`` (1: step 1 only, the base policy's choice; ``d`` > 1: rollouts look ``d - 1``
+chance events ahead; none: ``horizon``). ``width`` is how many candidates are rolled out;
+``horizon`` is the default look-ahead in chance events (0: to the end), per game in
+:data:`HORIZONS`.
 """
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Callable
 
 from ludoteca.core.protocol import CHANCE, Move, State
 from ludoteca.core.table import sample_chance
@@ -33,8 +41,30 @@ from ludoteca.core.table import sample_chance
 from .base import Bot, BotError, Budget, Deadline, gc_paused
 from .evaluation import evaluate
 
-SETTLE_LIMIT = 64
-"""At most this many same-turn decisions are finished greedily in one evaluation."""
+POTENTIAL_WEIGHT = 0.1
+"""What one unit of potential is worth against one point of score."""
+
+HORIZONS: dict[str, int] = {"hexagone": 2}
+"""Chance events a rollout looks ahead by default, per game (others: to the end).
+
+In the Hexagone solo puzzle one base-policy rollout to the end costs tens of milliseconds;
+two rolls ahead, valued with the potential, leave room for many more rounds in a budget a
+person waits for.
+"""
+
+
+def hexagone_pairs(state: State) -> float:
+    """Pairs of touching pieces of one colour in the Hexagone block."""
+    from ludoteca.games.hexagone.geometry import NEIGHBOURS
+
+    cells = state.cells  # type: ignore[attr-defined]
+    half = NEIGHBOURS[0], NEIGHBOURS[2], NEIGHBOURS[4]  # each pair once
+    get = cells.get
+    return float(sum(1 for c, k in cells.items() for d in half if get(c + d) == k))
+
+
+POTENTIALS: dict[str, Callable[[State], float]] = {"hexagone": hexagone_pairs}
+"""Game id -> what a solo position prepares for later scoring (see the module text)."""
 
 
 class _OutOfBudget(Exception):
@@ -45,9 +75,12 @@ class PlannerBot(Bot):
     name = "planner"
     default_budget = Budget(seconds=1.0)
 
-    def __init__(self, seed=None, *, width: int = 6, **budget) -> None:
+    def __init__(self, seed=None, *, width: int = 6, horizon: int | None = None, **budget):
         super().__init__(seed, **budget)
         self.width = max(1, int(width))
+        self.horizon = None if horizon is None else max(0, int(horizon))
+        """Chance events a rollout looks ahead (0: to the end); ``None``: :data:`HORIZONS`."""
+        self._potential: Callable[[State], float] | None = None
         self.last_rounds = 0
         """Rollout rounds the last :meth:`choose` completed."""
 
@@ -59,6 +92,7 @@ class PlannerBot(Bot):
             raise BotError(state.game.id, "the planner plays solo games (one player)")
         self._limit = budget.iterations
         self._evaluations = 0
+        self._potential = POTENTIALS.get(state.game.id)
         self.last_rounds = 0
         with gc_paused():
             return self._plan(state, budget)
@@ -72,7 +106,6 @@ class PlannerBot(Bot):
                 self._tick()
                 child = state.clone()
                 child.play(move)
-                self._settle(child)
                 first.append((self._value(child), i, move))
         except _OutOfBudget:
             pass
@@ -81,9 +114,13 @@ class PlannerBot(Bot):
         first.sort(key=lambda t: (-t[0], t[1]))
         if len(first) == 1 or (budget.depth is not None and budget.depth < 2):
             return first[0][2]
-        horizon = None if budget.depth is None else budget.depth - 1
+        if budget.depth is not None:
+            horizon = budget.depth - 1
+        else:
+            own = self.horizon if self.horizon is not None else HORIZONS.get(state.game.id, 0)
+            horizon = own or None
         candidates = [move for _, _, move in first[: self.width]]
-        totals = [0.0] * len(candidates)
+        samples: list[list[float]] = []
         try:
             while True:
                 dice_seed = self.rng.randrange(2**32)
@@ -93,15 +130,27 @@ class PlannerBot(Bot):
                     child = state.clone()
                     child.play(move)
                     results.append(self._rollout(child, random.Random(dice_seed), horizon))
-                for i, value in enumerate(results):
-                    totals[i] += value
+                samples.append(results)
                 self.last_rounds += 1
         except _OutOfBudget:
             pass
-        if not self.last_rounds:
-            return first[0][2]
-        best = max(range(len(candidates)), key=lambda i: (totals[i], -i))
-        return candidates[best]
+        return candidates[self._pick(samples, len(candidates))]
+
+    @staticmethod
+    def _pick(samples: list[list[float]], n: int) -> int:
+        """The candidate to play: the best mean if it beats candidate 0 (step 1's choice) by
+        more than the standard error of their paired differences, else candidate 0."""
+        rounds = len(samples)
+        if rounds < 2:
+            return 0
+        means = [math.fsum(row[i] for row in samples) / rounds for i in range(n)]
+        best = max(range(n), key=lambda i: (means[i], -i))
+        if best == 0:
+            return 0
+        diffs = [row[best] - row[0] for row in samples]
+        mean = math.fsum(diffs) / rounds
+        var = math.fsum((d - mean) ** 2 for d in diffs) / (rounds - 1)
+        return best if mean > math.sqrt(var / rounds) else 0
 
     # --- pieces ---------------------------------------------------------------------------
     def _tick(self) -> None:
@@ -114,7 +163,10 @@ class PlannerBot(Bot):
         if self._limit is not None and self._evaluations > self._limit:
             raise _OutOfBudget
         self._tick()
-        return evaluate(state)[0]
+        value = evaluate(state)[0]
+        if self._potential is not None and not state.is_over:
+            value += POTENTIAL_WEIGHT * self._potential(state)
+        return value
 
     def _greedy_move(self, state: State) -> Move:
         best, best_value = None, float("-inf")
@@ -126,13 +178,6 @@ class PlannerBot(Bot):
             if value > best_value:
                 best, best_value = move, value
         return best
-
-    def _settle(self, state: State) -> None:
-        """Finish the current turn greedily: play until chance, or the end, is next."""
-        for _ in range(SETTLE_LIMIT):
-            if state.is_over or state.to_move == CHANCE:
-                return
-            state.play(self._greedy_move(state))
 
     def _rollout(self, state: State, dice: random.Random, horizon: int | None) -> float:
         """The greedy policy's final value from ``state`` (changed) under ``dice``."""

@@ -107,6 +107,7 @@ def print_tables(summary: dict) -> None:
     if any("score" in b for b in summary["bots"]):
         table.add_column("mean score (95%)", justify="right")
     table.add_column("max s/move", justify="right")
+    table.add_column("max CPU s/move", justify="right")
     for b in summary["bots"]:
         row = [b["label"], str(b["games"])]
         if not solo:
@@ -119,6 +120,8 @@ def print_tables(summary: dict) -> None:
         elif any("score" in x for x in summary["bots"]):
             row.append("")
         row.append("" if b["max_move_seconds"] is None else f"{b['max_move_seconds']:.3f}")
+        cpu = b.get("max_move_cpu_seconds")
+        row.append("" if cpu is None else f"{cpu:.3f}")
         table.add_row(*row)
     console.print(table)
     if summary.get("pairings"):
