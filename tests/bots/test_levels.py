@@ -36,3 +36,15 @@ def test_per_game_specs():
     assert level.spec_for(get("toy-coins").new_state()) == "planner"
     assert level.spec_for(get("toy-gamble").new_state()) == "random"
     assert bot.choose(get("toy-nim", pile=2).new_state()) == 2  # greedy takes the win
+
+
+def test_hexagone_levels_wait_less_per_move_with_two_players():
+    two, solo = get("hexagone", players=2).new_state(seed=1), get("hexagone").new_state(seed=1)
+    seconds = {}
+    for name in ("medium", "hard", "master"):
+        level = LEVELS[name]
+        assert level.spec_for(solo) == level.spec
+        spec = level.spec_for(two)
+        assert f"``{spec}``" in levels_module.__doc__
+        seconds[name] = make_bot(spec).budget.seconds
+    assert seconds["medium"] < seconds["hard"] < seconds["master"] <= 1

@@ -12,6 +12,15 @@ hard       ``mcts:seconds=1``                     one second
 master     ``mcts:seconds=4``                     four seconds
 =========  ====================================  ==================================
 
+Hexagone with two to four players is the exception (:data:`HEXAGONE_SPECS`): medium
+``mcts:seconds=0.1``, hard ``mcts:seconds=0.25``, master ``mcts:seconds=1``. A game between
+strong players there runs to some 330 moves, of which a computer player makes over a hundred
+(each piece put back after a capture is a decision of its own), so four seconds a move is
+several minutes of waiting per game, most of it spent on placements that hardly matter; and
+a ladder that cannot be played a hundred times is a ladder nobody measures. The steps keep
+the same ratios as elsewhere (about four times the time per level). The solo puzzle, some
+35 decisions a game, keeps the standard budgets.
+
 MCTS brings its per-game tuning (Hexagone cuts playouts at 20 moves, see
 :data:`ludoteca.bots.mcts.CUTOFFS`), and in the solo puzzle it maximises the expected
 captures: over 60 seeded solo games it averaged 29.8 captures at 0.1 s a move, against 25.5
@@ -50,13 +59,25 @@ class Level:
         return self.per_game.get(game, self.spec)
 
 
+HEXAGONE_SPECS = {"medium": "mcts:seconds=0.1", "hard": "mcts:seconds=0.25",
+                  "master": "mcts:seconds=1"}
+"""Level budgets in Hexagone with two to four players (see the module text)."""
+
+
+def _hexagone(name: str, spec: str) -> dict[str, str]:
+    return {"hexagone": HEXAGONE_SPECS[name], "hexagone/solo": spec}
+
+
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
         Level("easy", "plays the move that looks best right now, without looking ahead", "greedy"),
-        Level("medium", "searches a quarter of a second per move", "mcts:seconds=0.25"),
-        Level("hard", "searches one second per move", "mcts:seconds=1"),
-        Level("master", "searches four seconds per move", "mcts:seconds=4"),
+        Level("medium", "searches a quarter of a second per move", "mcts:seconds=0.25",
+              _hexagone("medium", "mcts:seconds=0.25")),
+        Level("hard", "searches one second per move", "mcts:seconds=1",
+              _hexagone("hard", "mcts:seconds=1")),
+        Level("master", "searches four seconds per move", "mcts:seconds=4",
+              _hexagone("master", "mcts:seconds=4")),
     )
 }
 
