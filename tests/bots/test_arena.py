@@ -149,3 +149,17 @@ def test_cli_table(capsys):
 def test_cli_refuses_bad_input(argv, capsys):
     assert main(argv) == 2
     assert "ludoteca arena" in capsys.readouterr().err
+
+
+def test_move_times_wall_and_processor():
+    """Each bot's slowest move is reported by the clock and by processor time, and with a
+    time budget the moves past 5% of it are counted."""
+    game = get("toy-nim", pile=40)
+    summary, outcomes = tournament(game, ["random", "mcts:seconds=0.02"], games=2, seed=4)
+    for bot in summary["bots"]:
+        assert 0 <= bot["max_move_cpu_seconds"] <= bot["max_move_seconds"] + 0.01
+    mcts = summary["bots"][1]
+    times = [t for o in outcomes for seat, e in enumerate(o.seats) if e == 1
+             for t in o.move_seconds[seat]]
+    assert mcts["moves_over_5_percent"] == sum(t > 0.021 for t in times)
+    assert "moves_over_5_percent" not in summary["bots"][0]
