@@ -75,9 +75,22 @@ class Hub:
 
     def view(self, pk: int, user: User | None) -> dict[str, Any]:
         assert self.club is not None
-        games = self.club.games
-        row, state = games.state(pk)
-        return game_view(row, state, games.moves(pk), user)
+        row, state, moves = self.club.games.snapshot(pk)
+        return game_view(row, state, moves, user)
+
+    def encoded_views(self, pk: int, users: dict[int | None, User | None]) -> dict[int | None, str]:
+        """Each watcher's view of ``pk`` as JSON text, by user id, all from one read of the
+        game: one database session per change, however many watch it."""
+        assert self.club is not None
+        row, state, moves = self.club.games.snapshot(pk)
+        out: dict[int | None, str] = {}
+        for key, user in users.items():
+            try:
+                view = game_view(row, state, moves, user)
+            except ClubError as exc:
+                view = {"type": "error", "message": exc.message}
+            out[key] = json.dumps(view, separators=(",", ":"), ensure_ascii=False)
+        return out
 
     # --- telling watchers ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -133,16 +146,15 @@ class Hub:
 
     async def _send_views(self, pk: int) -> None:
         conns = list(self.connections.get(pk, ()))
-        views: dict[int | None, dict] = {}
+        users = {(user.id if user is not None else None): user for _, user in conns}
+        try:
+            texts = await anyio.to_thread.run_sync(self.encoded_views, pk, users)
+        except ClubError as exc:
+            error = json.dumps({"type": "error", "message": exc.message})
+            texts = dict.fromkeys(users, error)
         for ws, user in conns:
-            key = user.id if user is not None else None
-            if key not in views:
-                try:
-                    views[key] = await anyio.to_thread.run_sync(self.view, pk, user)
-                except ClubError as exc:
-                    views[key] = {"type": "error", "message": exc.message}
             try:
-                await ws.send_json(views[key])
+                await ws.send_text(texts[user.id if user is not None else None])
             except Exception:  # a closed socket: forget it
                 self.connections[pk].discard((ws, user))
         if not self.connections.get(pk):
@@ -150,6 +162,9 @@ class Hub:
 
     # --- computer seats ---------------------------------------------------------------------
     def kick_bots(self, pk: int) -> None:
+        assert self.club is not None
+        if not self.club.games.may_have_bots(pk):
+            return
         task = self.bot_tasks.get(pk)
         if task is None or task.done():
             self.bot_tasks[pk] = asyncio.create_task(self._run_bots(pk))

@@ -23,6 +23,7 @@ from typing import Any
 
 from sqlalchemy import select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import joinedload
 
 from ludoteca.core.errors import GameError, IllegalMoveError, MalformedError
 from ludoteca.core.protocol import CHANCE, TERMINAL, Game, State
@@ -118,6 +119,11 @@ class GameService:
         self._locks: dict[int, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self.on_finish: list[FinishHook] = []
+        self._moves_read: dict[int, tuple[MoveRow, ...]] = {}
+        """Moves already read, by game: stored moves never change, so a view only fetches
+        the newer ones (see :meth:`snapshot`)."""
+        self._botless: set[int] = set()
+        """Games seen without a computer seat; seats never become one after creation."""
 
     def lock(self, pk: int) -> threading.Lock:
         with self._locks_guard:
@@ -446,6 +452,38 @@ class GameService:
             row = self._row(db, pk)
             return row, self._state(db, row).clone()
 
+    def snapshot(self, pk: int) -> tuple[GameRow, State, list[MoveRow]]:
+        """The stored game, a copy of its state and its moves, read together in one session
+        under the game's lock: everything a view is made of, consistent with each other. It
+        runs after every move for every watcher, so it reads only the moves it has not seen."""
+        with self.lock(pk), self.store.session() as db:
+            row = self._row(db, pk)
+            state = self._state(db, row).clone()
+            known = self._moves_read.get(pk, ())
+            if len(known) > row.ply:
+                known = ()
+            if len(known) < row.ply:
+                newer = db.scalars(
+                    select(MoveRow)
+                    .where(MoveRow.game_id == pk, MoveRow.ply >= len(known), MoveRow.ply < row.ply)
+                    .order_by(MoveRow.ply)
+                ).all()
+                known = (*known, *newer)
+            with self._locks_guard:
+                self._moves_read.pop(pk, None)
+                self._moves_read[pk] = known  # most recently used last
+                while len(self._moves_read) > MAX_CACHED_GAMES:
+                    self._moves_read.pop(next(iter(self._moves_read)))
+                if not any(s.kind == "bot" for s in row.seats):
+                    if len(self._botless) > 100 * MAX_CACHED_GAMES:
+                        self._botless.clear()
+                    self._botless.add(pk)
+            return row, state, list(known)
+
+    def may_have_bots(self, pk: int) -> bool:
+        """False for a game known to have no computer seat: nothing for a bot to do there."""
+        return pk not in self._botless
+
     def moves(self, pk: int) -> list[MoveRow]:
         with self.store.session() as db:
             return list(
@@ -503,7 +541,8 @@ class GameService:
 
     # --- internals ------------------------------------------------------------------------------
     def _row(self, db, pk: int) -> GameRow:
-        row = db.get(GameRow, pk)
+        # The seats (and their users) in the same query: every move reads them.
+        row = db.get(GameRow, pk, options=[joinedload(GameRow.seats)])
         if row is None:
             raise ClubError(f"There is no game number {pk}.", 404)
         return row
