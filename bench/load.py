@@ -155,6 +155,7 @@ def run(args: argparse.Namespace) -> int:
         if say:
             say("checking every stored record …")
         result["verify"] = verify(url, load.seen)
+        del result["verify"]["stored_lengths"]  # one number per game: too long to print
         p99 = max(
             result["mover_latency"]["p99_ms"] or 0.0, result["opponent_latency"]["p99_ms"] or 0.0
         )

@@ -646,6 +646,7 @@ def verify(url: str, seen: dict[int, GameSeen]) -> dict[str, Any]:
     store = Store(url, migrate_schema=False)
     service = GameService(store)
     problems: list[str] = []
+    lengths: dict[int, int] = {}
     stored_moves = 0
     accepted = 0
     try:
@@ -653,6 +654,7 @@ def verify(url: str, seen: dict[int, GameSeen]) -> dict[str, Any]:
             problems += gs.diverged
             record = service.record(pk)
             stored_moves += len(record.moves)
+            lengths[pk] = len(record.moves)
             try:
                 replay(record)
             except GameError as exc:
@@ -671,4 +673,5 @@ def verify(url: str, seen: dict[int, GameSeen]) -> dict[str, Any]:
         "accepted_checked": accepted,
         "problems": problems,
         "ok": not problems,
+        "stored_lengths": lengths,
     }
