@@ -231,3 +231,34 @@ def test_failed_logins_on_one_process_count_on_the_other(cluster):
     assert codes == [400] * len(codes)
     for i in range(2):  # locked on both processes, even with the right password
         assert log_in(i, PASSWORD).status_code == 429
+
+
+MIGRATE_AT = """
+import sys, time
+from ludoteca.web.store import Store
+url, at = sys.argv[1], float(sys.argv[2])
+time.sleep(max(0.0, at - time.time()))
+Store(url).dispose()
+"""
+
+
+def test_processes_starting_together_on_a_new_database_all_start(postgres):
+    """Machines booted together all migrate at once: one creates the schema, the others
+    wait for it instead of failing on half-made tables. Each round starts processes that
+    migrate at the same instant."""
+    import subprocess
+    import sys
+
+    for round_ in range(2):
+        url = postgres.fresh_database(f"together{round_}")
+        at = time.time() + 3
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", MIGRATE_AT, url, str(at)],
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(4)
+        ]
+        failures = [p.stderr.read()[-1500:] for p in procs if p.wait(60) != 0]
+        assert not failures, failures[0]

@@ -35,6 +35,8 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, sessionmaker
 
 DEFAULT_DATABASE = "sqlite:///var/ludoteca.sqlite3"
+MIGRATION_LOCK = 0x6C75646F
+"""The PostgreSQL advisory lock that one migrating process holds at a time."""
 
 
 def utcnow() -> datetime:
@@ -218,14 +220,20 @@ def make_engine(url: str) -> Engine:
 
 
 def migrate(engine: Engine) -> None:
-    """Create or upgrade the schema to the newest Alembic revision."""
+    """Create or upgrade the schema to the newest Alembic revision.
+
+    Several processes starting together on one PostgreSQL database take turns: the first
+    migrates, the others wait for its commit and then find nothing to do."""
     from alembic import command
     from alembic.config import Config
+    from sqlalchemy import text
 
     config = Config()
     config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
     config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
     with engine.begin() as conn:
+        if conn.dialect.name == "postgresql":
+            conn.execute(text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
         config.attributes["connection"] = conn
         command.upgrade(config, "head")
 
