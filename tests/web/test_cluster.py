@@ -262,3 +262,34 @@ def test_processes_starting_together_on_a_new_database_all_start(postgres):
         ]
         failures = [p.stderr.read()[-1500:] for p in procs if p.wait(60) != 0]
         assert not failures, failures[0]
+
+
+def test_a_process_whose_listener_is_cut_off_reconnects_and_catches_up(cluster, postgres):
+    import psycopg
+
+    from ludoteca.web.fanout import APPLICATION_NAME
+
+    a, b, _, tmp = cluster
+    pk, first, second = two_player_game(a, b)
+    mover_on_a = same_user_on(a, first)
+    with socket_for(b, second, pk) as player_on_b:
+        start = next_state(player_on_b)
+        with psycopg.connect(
+            f"host=127.0.0.1 port={postgres.port} user=postgres dbname=postgres", autocommit=True
+        ) as admin:
+            cut = admin.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity"
+                " WHERE application_name = %s",
+                (APPLICATION_NAME,),
+            ).fetchone()
+        assert cut is not None and cut[0] == 2  # one listener per process
+        # The move is made while B is still reconnecting (or just after): B catches up.
+        r = mover_on_a.post(
+            f"/api/games/{pk}/move",
+            json={"move": "c1", "ply": start["ply"]},
+            headers={"X-CSRF-Token": page_csrf(mover_on_a)},
+        )
+        assert r.status_code == 200, r.text
+        seen = next_state(player_on_b, 5)
+        assert seen["moves"][-1]["text"] == "c1" and seen["ply"] == start["ply"] + 1
+    assert "lost the game-change listener" in (tmp / "b.log").read_text()

@@ -34,6 +34,8 @@ from .store import GameRow, MoveRow, Seat, Store
 
 log = logging.getLogger("ludoteca.web")
 CHANNEL = "ludoteca_games"
+APPLICATION_NAME = "ludoteca-listener"
+"""How the listening connection names itself to PostgreSQL (``pg_stat_activity``)."""
 PING_SECONDS = 20.0
 """How long the listener waits for a notification before checking its connection is alive
 (a connection that silently vanished would otherwise wait for ever)."""
@@ -140,7 +142,10 @@ class Listener:
         while True:
             try:
                 async with await psycopg.AsyncConnection.connect(
-                    self.conninfo, autocommit=True, connect_timeout=10
+                    self.conninfo,
+                    autocommit=True,
+                    connect_timeout=10,
+                    application_name=APPLICATION_NAME,
                 ) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     if failures:
