@@ -9,7 +9,7 @@ import pytest
 
 from ludoteca.bots import make_bot
 from ludoteca.bots.base import BotError, Budget
-from ludoteca.core import get
+from ludoteca.core import CHANCE, get
 from ludoteca.core.errors import MalformedError
 from tests.bots.helpers import random_positions
 from tests.bots.toygames import NimState
@@ -244,3 +244,24 @@ def test_simulation_rate_reports_a_rate():
     assert rate["mcts_simulations_per_s"] == pytest.approx(
         rate["mcts_simulations"] / rate["mcts_seconds"], rel=0.01
     )
+
+
+@pytest.mark.parametrize("name", ["hexagone", "kuniumi", "toy-nim"])
+def test_unchecked_play_plays_the_same_game(name):
+    """Playouts on throw-away clones may skip the legality check: every move they draw is
+    legal, and leads where the checked ``play`` of the same move leads."""
+    from ludoteca.bots.policies import random_move_for, unchecked_play_for
+
+    game = get(name, players=2) if name == "hexagone" else get(name)
+    for seed in range(3):
+        state, rng = game.new_state(seed=seed), random.Random(seed)
+        draw, play = random_move_for(state), unchecked_play_for(state)
+        while not state.is_over:
+            move = draw(state, rng)
+            checked = state.clone()
+            if state.to_move != CHANCE:
+                assert move in state.legal_moves()
+            checked.play(move)
+            play(move)
+            assert state.position() == checked.position()
+        assert state.result == checked.result

@@ -39,7 +39,7 @@ from ludoteca.core.protocol import CHANCE, TERMINAL, Move, State
 
 from .base import Bot, Budget, Deadline, gc_paused
 from .evaluation import evaluate, solo_score
-from .policies import random_move_for
+from .policies import random_move_for, unchecked_play_for
 from .steps import LAZY_TRIES, MoveTrie, stepper_for
 
 CUTOFFS: dict[str, int] = {"hexagone": 20}
@@ -205,9 +205,9 @@ class MCTSBot(Bot):
             return self._interruptible_playout(state)
         started = time.perf_counter()
         if state.num_players == 1:  # the score counts, which fast_playout does not give
-            draw, rng = random_move_for(state), self.rng
+            draw, play, rng = random_move_for(state), unchecked_play_for(state), self.rng
             while not state.is_over:
-                state.play(draw(state, rng))
+                play(draw(state, rng))
             value = self.final_value(state)
         else:
             value = tuple(state.fast_playout(self.rng))
@@ -236,14 +236,14 @@ class MCTSBot(Bot):
         """A random playout move by move: it gives up at the deadline, and with a cutoff it
         stops after ``cutoff`` moves and lets the game's evaluation judge the position."""
         rng = self.rng
-        draw = random_move_for(state)
+        draw, play = random_move_for(state), unchecked_play_for(state)
         left = self._cutoff if self._cutoff > 0 else -1
         while not state.is_over:
             if self._deadline.expired():
                 return None
             if left == 0:
                 return evaluate(state)
-            state.play(draw(state, rng))
+            play(draw(state, rng))
             left -= 1
         return self.final_value(state)
 

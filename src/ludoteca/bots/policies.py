@@ -19,6 +19,11 @@ from ludoteca.core.protocol import Move, State
 RANDOM_MOVES: dict[str, str] = {"hexagone": "ludoteca.games.hexagone.playout:random_move"}
 """Game id -> ``module:function`` drawing one move (chance included) by the random policy."""
 
+UNCHECKED_PLAY: dict[str, str] = {"hexagone": "apply"}
+"""Game id -> the state method that plays a move known to be legal without checking it or
+keeping it for ``undo`` (what the engine's own random playout uses). A playout on a clone,
+drawing its moves by the policy above, needs neither."""
+
 
 @cache
 def _helper(game_id: str) -> Callable[[State, random.Random], Move] | None:
@@ -44,3 +49,10 @@ def _listing_random_move(state: State, rng: random.Random) -> Move:
     if state.to_move == CHANCE:
         return sample_chance(state, rng)
     return rng.choice(state.legal_moves())
+
+
+def unchecked_play_for(state: State) -> Callable[[Move], None]:
+    """The fastest way to play a legal move on a throw-away ``state`` (its ``play`` if the
+    game has nothing faster)."""
+    name = UNCHECKED_PLAY.get(state.game.id)
+    return getattr(state, name) if name is not None else state.play
