@@ -205,7 +205,10 @@ def make_engine(url: str) -> Engine:
         db = parsed.database
         if db and db != ":memory:":
             Path(db).parent.mkdir(parents=True, exist_ok=True)
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        from .sqlite_writes import connection_factory  # writers queue instead of polling
+
+        connect_args = {"check_same_thread": False, "timeout": 30, "factory": connection_factory()}
+        engine = create_engine(url, connect_args=connect_args)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(conn, _record) -> None:  # pragma: no cover - driver detail
