@@ -551,20 +551,29 @@ class GameService:
         live = self._cache.get(row.id)
         if live is not None and live.ply == row.ply:
             return live.state
-        state = self.start_state(row)
+        # Stored moves are only ever added to: a cached state behind the database (another
+        # process moved) catches up by playing the newer moves instead of the whole game.
+        behind = live is not None and live.ply < row.ply
+        first = live.ply if live is not None and behind else 0
+        state = live.state.clone() if live is not None and behind else self.start_state(row)
         texts = db.scalars(
-            select(MoveRow.text).where(MoveRow.game_id == row.id).order_by(MoveRow.ply)
+            select(MoveRow.text)
+            .where(MoveRow.game_id == row.id, MoveRow.ply >= first, MoveRow.ply < row.ply)
+            .order_by(MoveRow.ply)
         ).all()
-        for number, text in enumerate(texts, start=1):
+        for number, text in enumerate(texts, start=first + 1):
             try:
                 state.play(text)
             except GameError as exc:
+                if behind:  # not the game the cache thought: restore it from the start
+                    self._cache.pop(row.id, None)
+                    return self._state(db, row)
                 raise ClubError(
                     f"Game {row.id} cannot be restored: move {number} {text!r} is refused "
                     f"by the engine ({exc.reason}).",
                     500,
                 ) from None
-        self._remember(row.id, Live(len(texts), state))
+        self._remember(row.id, Live(first + len(texts), state))
         return state
 
     def _remember(self, pk: int, live: Live) -> None:
