@@ -36,6 +36,7 @@ from .throttle import Limits, Throttle
 
 log = logging.getLogger("ludoteca.web")
 MAX_BODY = 64 * 1024
+UNEXPECTED = "Something went wrong on the server; sorry."
 STATIC = Path(__file__).with_name("static")
 
 
@@ -86,6 +87,37 @@ def error_response(request: Request, message: str, status: int):
         return HTMLResponse(f"<p>{message}</p>", status_code=status)
 
 
+class InternalErrors:
+    """Answer an unexpected failure with a plain apology and log the details.
+
+    Starlette's last-resort handler answers too, but then re-raises, and uvicorn closes the
+    connection, so a client's next request on it fails; here the failure ends with the
+    answer. A failure after the answer began can only be logged and the connection closed.
+    """
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] != "http":
+            return await self.app(scope, receive, send)
+        started = False
+
+        async def watched(message):
+            nonlocal started
+            started = started or message["type"] == "http.response.start"
+            await send(message)
+
+        try:
+            await self.app(scope, receive, watched)
+        except Exception:
+            if started:
+                raise
+            log.exception("unexpected error on %s", scope.get("path", "?"))
+            response = error_response(Request(scope), UNEXPECTED, 500)
+            await response(scope, receive, send)
+
+
 def create_app(
     url: str | None = None,
     *,
@@ -132,6 +164,7 @@ def create_app(
         title="ludoteca", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
     )
     app.state.club = club
+    app.add_middleware(InternalErrors)
     app.add_middleware(BodyLimit)
 
     @app.middleware("http")
@@ -178,7 +211,7 @@ def create_app(
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception):
         log.exception("unexpected error on %s", request.url.path)
-        return error_response(request, "Something went wrong on the server; sorry.", 500)
+        return error_response(request, UNEXPECTED, 500)
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
     app.include_router(live_router)
