@@ -130,7 +130,8 @@ class Hub:
 
         Deliveries for one game run one at a time, so no watcher gets an older view after a
         newer one; a delivery that would wait behind another already waiting is dropped,
-        since the waiting one reads the database after this change anyway."""
+        since the waiting one reads the database after this change anyway. A failure to
+        tell is logged, never raised: the change it reports is already committed."""
         if not self.connections.get(pk) or pk in self._queued:
             return
         self._queued.add(pk)
@@ -139,6 +140,8 @@ class Hub:
             async with lock:
                 self._queued.discard(pk)
                 await self._send_views(pk)
+        except Exception:
+            log.exception("game %s: telling its watchers failed", pk)
         finally:
             self._queued.discard(pk)
             if not lock.locked() and pk not in self._queued:
