@@ -323,3 +323,32 @@ def test_an_internal_failure_shows_no_internals(tmp_path):
         assert "Exception in ASGI application" not in logged
     finally:
         srv.kill()
+
+
+# --- the options of ``ludoteca serve`` ------------------------------------------------------------
+def test_ludoteca_serve_trusts_forwarded_addresses_only_from_named_proxies(tmp_path):
+    from test_serve import serve, stop
+
+    url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    options = ("--database", url, "--forwarded-allow-ips", "192.0.2.99")
+    proc, port = serve(tmp_path, *options, "--registrations-per-hour", "2")
+    try:
+        base = f"http://127.0.0.1:{port}"
+        codes = []
+        for _ in range(3):
+            # 127.0.0.1 is not the named proxy: its X-Forwarded-For is ignored, so every
+            # registration counts against 127.0.0.1, whatever address it claims.
+            c = httpx.Client(base_url=base, headers={"X-Forwarded-For": new_address()})
+            codes.append(register(c, f"srv{next(_names)}").status_code)
+            if codes == [303]:
+                pk = create_game(c, "kuniumi", [("me", ""), ("open", "")])
+            c.close()
+        assert codes == [303, 303, 429]
+        # uvicorn closes a websocket whose message is over the club's frame limit.
+        with connect(f"ws://127.0.0.1:{port}/ws/games/{pk}", open_timeout=10) as ws:
+            assert json.loads(ws.recv(timeout=10))["type"] == "state"
+            ws.send("x" * (WS_MAX_SIZE + 1))
+            _, code = until_closed(ws)
+        assert code == 1009
+    finally:
+        stop(proc)
