@@ -100,6 +100,9 @@ def when(moment: datetime) -> str:
 
 
 class Throttle:
+    """The limits of one club, counted in its database: each ``begin_*`` writes the attempt
+    and refuses it (:class:`TooManyAttempts`) when its keys are already at their limit."""
+
     def __init__(self, store: Store, limits: Limits | None = None) -> None:
         self.store = store
         self.limits = limits or Limits()
