@@ -258,7 +258,7 @@ def test_processes_starting_together_on_a_new_database_all_start(postgres):
                 stderr=subprocess.PIPE,
                 text=True,
             )
-            for _ in range(4)
+            for _ in range(3)
         ]
         failures = [p.stderr.read()[-1500:] for p in procs if p.wait(60) != 0]
         assert not failures, failures[0]
