@@ -24,7 +24,7 @@ from . import clocks
 from .accounts import ANON_COOKIE, Accounts
 from .club import Club, render
 from .fanout import notify_on_commit
-from .live import Hub
+from .live import Hub, take_over_stalled_bots
 from .live import router as live_router
 from .lobby import router as lobby_router
 from .play import ClubError, GameService
@@ -150,10 +150,13 @@ def create_app(
             hub.kick_bots(pk)
         # Ends games whose player to move ran out of time, though no one acts.
         sweeper = asyncio.create_task(clocks.sweep(club.games.expire_overdue, hub.publish))
+        # Takes over computer turns left behind by a server process that died.
+        bot_watch = asyncio.create_task(take_over_stalled_bots(hub))
         try:
             yield
         finally:
             sweeper.cancel()
+            bot_watch.cancel()
             await hub.stop()
             for task in hub.bot_tasks.values():
                 task.cancel()

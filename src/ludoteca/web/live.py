@@ -197,6 +197,32 @@ class Hub:
             await self.publish(pk)
 
 
+BOT_STALL_SECONDS = 60.0
+"""A computer turn with no move for this long is taken over: far beyond any level's budget."""
+BOT_WATCH_SECONDS = 15.0
+
+
+async def take_over_stalled_bots(
+    hub: Hub, idle: float = BOT_STALL_SECONDS, interval: float = BOT_WATCH_SECONDS
+) -> None:
+    """Forever: start the computer's turn in games where it has stalled.
+
+    The process that accepts a move starts the computer's reply; if that process dies while
+    the computer thinks, no one else would. Every process runs this watch, so with several
+    processes on one database a game never waits on a dead one for longer than ``idle``."""
+    assert hub.club is not None
+    games = hub.club.games
+    while True:
+        await asyncio.sleep(interval)
+        try:
+            for pk in await anyio.to_thread.run_sync(games.games_waiting_for_bots, idle):
+                hub.kick_bots(pk)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a database hiccup must not stop the watch for good
+            log.exception("the watch for stalled computer turns failed; trying again")
+
+
 def _hub(request_or_ws) -> Hub:
     return request_or_ws.app.state.club.hub
 

@@ -19,9 +19,10 @@ import secrets
 import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
 
@@ -432,14 +433,32 @@ class GameService:
             )
             return job, row.ply
 
-    def games_waiting_for_bots(self) -> list[int]:
+    def games_waiting_for_bots(self, idle_seconds: float | None = None) -> list[int]:
+        """Active games whose player to move is a computer seat.
+
+        With ``idle_seconds``, only those where no move has been stored for that long: a
+        computer turn whose server process died. Every process looks for these now and then
+        (:func:`ludoteca.web.live.take_over_stalled_bots`), so another one takes the turn over;
+        should two answer at once, the ply check lets only one move stand."""
         with self.store.session() as db:
-            rows = db.scalars(select(GameRow).where(GameRow.status == "active")).all()
-            return [
-                r.id
-                for r in rows
-                if 0 <= r.to_move < len(r.seats) and r.seats[r.to_move].kind == "bot"
-            ]
+            waiting = db.execute(
+                select(GameRow.id, GameRow.started, GameRow.created)
+                .join(Seat, (Seat.game_id == GameRow.id) & (Seat.index == GameRow.to_move))
+                .where(GameRow.status == "active", Seat.kind == "bot")
+            ).all()
+            if idle_seconds is None or not waiting:
+                return [pk for pk, _, _ in waiting]
+            last = dict(
+                db.execute(
+                    select(MoveRow.game_id, func.max(MoveRow.created))
+                    .where(MoveRow.game_id.in_([pk for pk, _, _ in waiting]))
+                    .group_by(MoveRow.game_id)
+                ).all()
+            )
+        cutoff = utcnow() - timedelta(seconds=idle_seconds)
+        return [
+            pk for pk, started, created in waiting if (last.get(pk) or started or created) < cutoff
+        ]
 
     # --- reading --------------------------------------------------------------------------------
     def row(self, pk: int) -> GameRow:
