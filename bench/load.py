@@ -48,6 +48,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--games", type=int, default=TARGET_GAMES, help="concurrent games (200)")
     p.add_argument("--seconds", type=float, default=60.0, help="how long to play (60)")
     p.add_argument("--think", type=float, default=0.5, help="mean think time per move, s (0.5)")
+    p.add_argument(
+        "--ramp",
+        type=float,
+        default=0.0,
+        help="start the games at random moments over this many seconds before measuring, so "
+        "that they do not all end together (0: all start at once)",
+    )
     p.add_argument("--servers", type=int, default=1, help="server processes (1)")
     p.add_argument(
         "--postgres",
@@ -71,11 +78,23 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("--servers must be 1 to 8")
     if not 0 < args.seconds <= 3600:
         p.error("--seconds must be more than 0 and at most 3600")
+    if not 0 <= args.ramp <= 600:
+        p.error("--ramp must be 0 to 600 seconds")
     if not 0 <= args.think <= 60:
         p.error("--think must be 0 to 60 seconds")
     if args.servers > 1 and not args.postgres and not (args.database or "").startswith("postgres"):
         p.error("several servers share one club through PostgreSQL: add --postgres")
     return args
+
+
+def run_loop(coro):
+    """Run the clients on uvloop where it is installed (it comes with uvicorn's standard
+    extras): the client shares the machine with the servers, so it should cost little."""
+    try:
+        import uvloop
+    except ImportError:
+        return asyncio.run(coro)
+    return uvloop.run(coro)
 
 
 def table(result: dict) -> str:
@@ -90,7 +109,11 @@ def table(result: dict) -> str:
         ("servers", f"{result['servers']} on {result['database']}"),
         ("concurrent games", f"{result['concurrent_games']} ({result['players']} players)"),
         ("think time (mean)", f"{result['think_s']} s"),
-        ("measured", f"{result['seconds']} s (set-up {result['setup_seconds']} s)"),
+        (
+            "measured",
+            f"{result['seconds']} s after a ramp of {result['ramp_seconds']:g} s "
+            f"(set-up {result['setup_seconds']} s)",
+        ),
         ("moves accepted", f"{result['moves_accepted']} of {result['moves_sent']} sent"),
         ("moves per second", f"{result['moves_per_s']}"),
         ("mover p50/p99/max", lat("mover_latency")),
@@ -100,6 +123,7 @@ def table(result: dict) -> str:
         ("errors", f"{sum(result['errors'].values())} {result['errors'] or ''}".strip()),
         ("reconnects", str(result["reconnects"])),
         ("server CPU", cpu or "-"),
+        ("client CPU", f"{result['client_cpu_percent']}% (this process)"),
         ("records replayed", f"{v['games_checked']} games, {v['moves_stored']} moves"),
         ("nothing lost", "yes" if v["ok"] else f"NO: {len(v['problems'])} problems"),
         ("target", result["target"]),
@@ -135,6 +159,7 @@ def run(args: argparse.Namespace) -> int:
             think=args.think,
             game=args.game,
             seed=args.seed,
+            ramp=args.ramp,
             progress=say,
             progress_every=args.progress or 5.0,
         )
@@ -144,7 +169,7 @@ def run(args: argparse.Namespace) -> int:
             cpu["start"] = club.cpu_seconds()
             cpu["at"] = [time.perf_counter()]
 
-        result = asyncio.run(load.run(on_start=mark_start))
+        result = run_loop(load.run(on_start=mark_start))
         end = club.cpu_seconds()
         span = time.perf_counter() - cpu["at"][0]
         result["server_cpu_percent"] = [

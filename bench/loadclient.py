@@ -260,6 +260,13 @@ class Player:
         return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
 
 
+def _page_message(html: str) -> str:
+    """The club's message on an error page (its ``<p>`` text), not the whole page."""
+    found = re.findall(r"<p[^>]*>(.*?)</p>", html, re.S)
+    text = " ".join(re.sub(r"<[^>]+>", "", p).strip() for p in found) or html
+    return re.sub(r"\s+", " ", text)[:300]
+
+
 class LoadError(RuntimeError):
     """The club refused something the load needs (registration, creating a game)."""
 
@@ -283,6 +290,7 @@ class Load:
         game: str = "kuniumi",
         seats: int | None = None,
         seed: int = 1,
+        ramp: float = 0.0,
         new_games: bool = True,
         grace: float = 10.0,
         progress: Callable[[str], None] | None = None,
@@ -298,6 +306,7 @@ class Load:
         self.game = game
         self.seats = seats or default_seats(game)
         self.rng = random.Random(seed)
+        self.ramp = ramp
         self.new_games = new_games
         self.grace = grace
         self.progress = progress
@@ -312,7 +321,12 @@ class Load:
         self.elapsed = 0.0
         self.setup_seconds = 0.0
         self.connected = 0
+        self.client_cpu = 0.0
+        """CPU time of this (client) process per second while playing: it shares the
+        machine with the servers."""
         self._ws_tasks: set[asyncio.Task] = set()
+        self._first_move_at: dict[int, float] = {}
+        self._counted_before = (0, 0)
 
     # --- accounts and games -------------------------------------------------------------------
     async def _request(self, player: Player, method: str, path: str, **kw) -> httpx.Response:
@@ -351,7 +365,9 @@ class Load:
             data={"name": player.name, "password": PASSWORD, "password2": PASSWORD, "csrf": token},
         )
         if r.status_code != 303 or SESSION_COOKIE not in http.cookies:
-            raise LoadError(f"registering {player.name} gave {r.status_code}: {r.text[:300]}")
+            raise LoadError(
+                f"registering {player.name} gave {r.status_code}: {_page_message(r.text)}"
+            )
         return player
 
     async def create_game(self, creator: Player, others: list[Player]) -> int:
@@ -367,13 +383,13 @@ class Load:
             data[f"seat{i}_user"] = other.name
         r = await self._request(creator, "POST", "/games", data=data)
         if r.status_code != 303:
-            raise LoadError(f"creating a game gave {r.status_code}: {r.text[:300]}")
+            raise LoadError(f"creating a game gave {r.status_code}: {_page_message(r.text)}")
         pk = int(r.headers["location"].rsplit("/", 1)[1])
         for other in others:
             token = await self._csrf(other, f"/games/{pk}")
             r = await self._request(other, "POST", f"/games/{pk}/join", data={"csrf": token})
             if r.status_code != 303:
-                raise LoadError(f"joining game {pk} gave {r.status_code}: {r.text[:300]}")
+                raise LoadError(f"joining game {pk} gave {r.status_code}: {_page_message(r.text)}")
         # The page a browser loads before opening the socket; its token signs the moves.
         for p in [creator, *others]:
             p.csrf = await self._csrf(p, f"/games/{pk}")
@@ -388,7 +404,8 @@ class Load:
 
     async def _move_later(self, player: Player, ws, seat: dict, ply: int, legal: list[str]):
         await self.go.wait()
-        await asyncio.sleep(self._think())
+        ramp_left = self.started_at + self._first_move_at.get(seat["pk"], 0.0) - time.perf_counter()
+        await asyncio.sleep(max(0.0, ramp_left) + self._think())
         if self.stop_moving or seat["ply"] != ply or seat["ws"] is not ws or not legal:
             return
         text = self.rng.choice(legal)
@@ -516,12 +533,13 @@ class Load:
     def snapshot(self) -> str:
         m = self.metrics
         elapsed = time.perf_counter() - self.started_at if self.started_at else 0.0
+        accepted = m.accepted - self._counted_before[1]
         p = percentile(m.mover[-2000:], 0.99)
         q = percentile(m.opponent[-2000:], 0.99)
         fmt = "-" if p is None else f"{p * 1000:.0f}"
         fmt2 = "-" if q is None else f"{q * 1000:.0f}"
         return (
-            f"[{elapsed:5.1f}s] moves {m.accepted} ({m.accepted / max(elapsed, 1e-9):.0f}/s)  "
+            f"[{elapsed:5.1f}s] moves {accepted} ({accepted / max(elapsed, 1e-9):.0f}/s)  "
             f"p99 mover {fmt} ms, opponent {fmt2} ms  games {self.active} playing, "
             f"{m.games_finished} finished  refused {m.refused}  errors {sum(m.errors.values())}"
         )
@@ -559,10 +577,24 @@ class Load:
                 f"set up {count} players and {self.games} games in "
                 f"{self.setup_seconds:.1f} s; playing for {self.seconds:g} s"
             )
+        for pk in firsts:
+            self._first_move_at[pk] = self.rng.uniform(0.0, self.ramp)
         reporter = asyncio.create_task(self._report_progress())
         self.started_at = time.perf_counter()
         self.go.set()
         try:
+            if self.ramp > 0:
+                # Games begin at random moments over the ramp, so that they do not all end
+                # (and new ones start) together; measuring begins once all are going.
+                await asyncio.sleep(self.ramp)
+                m = self.metrics
+                m.mover.clear()
+                m.opponent.clear()
+                self._counted_before = (m.sent, m.accepted)
+                self.started_at = time.perf_counter()
+                if self.progress:
+                    self.progress(f"ramp of {self.ramp:g} s over; measuring now")
+            cpu_start = time.process_time()
             if on_start is not None:
                 result = on_start()
                 if asyncio.iscoroutine(result):
@@ -570,6 +602,7 @@ class Load:
             await asyncio.sleep(max(0.0, self.seconds - (time.perf_counter() - self.started_at)))
             self.stop_moving = True
             self.elapsed = time.perf_counter() - self.started_at
+            self.client_cpu = (time.process_time() - cpu_start) / self.elapsed
             deadline = time.perf_counter() + self.grace
             while self._waiting() and time.perf_counter() < deadline:
                 await asyncio.sleep(0.05)
@@ -591,6 +624,7 @@ class Load:
 
     def summary(self) -> dict[str, Any]:
         m = self.metrics
+        accepted = m.accepted - self._counted_before[1]
         return {
             "game": self.game,
             "seats": self.seats,
@@ -600,9 +634,10 @@ class Load:
             "think_s": self.think,
             "seconds": round(self.elapsed, 2),
             "setup_seconds": round(self.setup_seconds, 2),
-            "moves_sent": m.sent,
-            "moves_accepted": m.accepted,
-            "moves_per_s": round(m.accepted / self.elapsed, 1) if self.elapsed else None,
+            "ramp_seconds": self.ramp,
+            "moves_sent": m.sent - self._counted_before[0],
+            "moves_accepted": accepted,
+            "moves_per_s": round(accepted / self.elapsed, 1) if self.elapsed else None,
             "mover_latency": latency_summary(m.mover),
             "opponent_latency": latency_summary(m.opponent),
             "refused": m.refused,
@@ -611,6 +646,7 @@ class Load:
             "reconnects": m.reconnects,
             "games_started": m.games_started,
             "games_finished": m.games_finished,
+            "client_cpu_percent": round(100 * self.client_cpu),
         }
 
 
