@@ -326,6 +326,7 @@ class Load:
         machine with the servers."""
         self._ws_tasks: set[asyncio.Task] = set()
         self._first_move_at: dict[int, float] = {}
+        self._go_at = 0.0
         self._counted_before = (0, 0)
 
     # --- accounts and games -------------------------------------------------------------------
@@ -404,7 +405,7 @@ class Load:
 
     async def _move_later(self, player: Player, ws, seat: dict, ply: int, legal: list[str]):
         await self.go.wait()
-        ramp_left = self.started_at + self._first_move_at.get(seat["pk"], 0.0) - time.perf_counter()
+        ramp_left = self._go_at + self._first_move_at.get(seat["pk"], 0.0) - time.perf_counter()
         await asyncio.sleep(max(0.0, ramp_left) + self._think())
         if self.stop_moving or seat["ply"] != ply or seat["ws"] is not ws or not legal:
             return
@@ -580,7 +581,7 @@ class Load:
         for pk in firsts:
             self._first_move_at[pk] = self.rng.uniform(0.0, self.ramp)
         reporter = asyncio.create_task(self._report_progress())
-        self.started_at = time.perf_counter()
+        self.started_at = self._go_at = time.perf_counter()
         self.go.set()
         try:
             if self.ramp > 0:
