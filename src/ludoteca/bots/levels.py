@@ -72,11 +72,14 @@ LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
         Level("easy", "plays the move that looks best right now, without looking ahead", "greedy"),
-        Level("medium", "searches a quarter of a second per move", "mcts:seconds=0.25",
+        Level("medium", "searches a quarter of a second per move (a tenth in Hexagone for 2-4)",
+              "mcts:seconds=0.25",
               _hexagone("medium", "mcts:seconds=0.25")),
-        Level("hard", "searches one second per move", "mcts:seconds=1",
+        Level("hard", "searches one second per move (a quarter in Hexagone for 2-4)",
+              "mcts:seconds=1",
               _hexagone("hard", "mcts:seconds=1")),
-        Level("master", "searches four seconds per move", "mcts:seconds=4",
+        Level("master", "searches four seconds per move (one in Hexagone for 2-4)",
+              "mcts:seconds=4",
               _hexagone("master", "mcts:seconds=4")),
     )
 }
