@@ -421,6 +421,8 @@ class Load:
         """Take in one view; schedule a move when it is this player's turn. True: game over."""
         now = time.perf_counter()
         gs = self.seen[seat["pk"]]
+        if data["ply"] < seat["ply"]:
+            self.metrics.error("a view older than one shown before")
         texts = [m["text"] for m in data["moves"]]
         gs.observe(texts)
         for ply in range(seat["ply"], len(texts)):
