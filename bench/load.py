@@ -33,7 +33,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from loadclient import ClubProcesses, Load, LoadError, default_seats, verify  # noqa: E402
+try:
+    from loadclient import ClubProcesses, Load, LoadError, default_seats, verify
+except ImportError as exc:  # httpx and websockets come with the dev tools
+    sys.exit(f"bench/load.py needs the dev tools ({exc.name} is missing): run `make test` once.")
 
 TARGET_GAMES = 200
 TARGET_P99_MS = 100.0
