@@ -8,6 +8,7 @@ JSON for the API) while never showing a traceback to anyone.
 from __future__ import annotations
 
 import asyncio
+import gc
 import logging
 import secrets
 from contextlib import asynccontextmanager
@@ -152,11 +153,17 @@ def create_app(
         sweeper = asyncio.create_task(clocks.sweep(club.games.expire_overdue, hub.publish))
         # Takes over computer turns left behind by a server process that died.
         bot_watch = asyncio.create_task(take_over_stalled_bots(hub))
+        # Everything loaded so far (the engines, the web stack) lives as long as the server:
+        # keep it out of the collector's full passes, whose pauses would otherwise land on
+        # whichever move is being answered.
+        gc.collect()
+        gc.freeze()
         try:
             yield
         finally:
             sweeper.cancel()
             bot_watch.cancel()
+            gc.unfreeze()
             await hub.stop()
             for task in hub.bot_tasks.values():
                 task.cancel()

@@ -219,7 +219,7 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True)
+    return create_engine(url, pool_pre_ping=True, pool_size=20, max_overflow=30)
 
 
 def migrate(engine: Engine) -> None:
