@@ -139,21 +139,30 @@ def result_to_json(state: State, result: Result | None, *, reason: str | None = 
     }
 
 
-def resignation_result(state: State, players) -> dict[str, Any]:
-    """The stored result of a game ended by the resignation of ``players``."""
-    resigned = sorted(players)
-    winners = [p for p in range(state.num_players) if p not in resigned]
+def _ended_early(
+    state: State, ended: str, players: list[int], winners: list[int], verb: str, **extra: Any
+) -> dict[str, Any]:
+    """The stored result of a game ended outside its rules: by ``players`` who resigned or
+    ran out of time (``ended``, also the key that lists them)."""
     scores = state.scores()
     return {
         "over": True,
-        "ended": "resignation",
-        "resigned": resigned,
+        "ended": ended,
+        {"resignation": "resigned", "timeout": "timed_out"}[ended]: players,
         "winners": winners,
         "winner_sides": [state.side_name(p) for p in winners],
         "draw": False,
         "scores": list(scores) if scores is not None else None,
-        "reason": " and ".join(state.side_name(p) for p in resigned) + " resigned",
+        **extra,
+        "reason": " and ".join(state.side_name(p) for p in players) + " " + verb,
     }
+
+
+def resignation_result(state: State, players) -> dict[str, Any]:
+    """The stored result of a game ended by the resignation of ``players``."""
+    resigned = sorted(players)
+    winners = [p for p in range(state.num_players) if p not in resigned]
+    return _ended_early(state, "resignation", resigned, winners, "resigned")
 
 
 def timeout_result(state: State, players) -> dict[str, Any]:
@@ -186,17 +195,9 @@ def timeout_result(state: State, players) -> dict[str, Any]:
     elif others:
         groups.append(others)
     winners = groups[0] if groups else []
-    return {
-        "over": True,
-        "ended": "timeout",
-        "timed_out": timed_out,
-        "winners": winners,
-        "winner_sides": [state.side_name(p) for p in winners],
-        "draw": False,
-        "scores": list(scores) if scores is not None else None,
-        "ranking": [*groups, timed_out],
-        "reason": " and ".join(state.side_name(p) for p in timed_out) + " ran out of time",
-    }
+    return _ended_early(
+        state, "timeout", timed_out, winners, "ran out of time", ranking=[*groups, timed_out]
+    )
 
 
 def _check_seats(state: State, stored: dict[str, Any], key: str) -> list[int]:
