@@ -19,6 +19,7 @@ from toygame import install  # noqa: E402
 
 install()
 _names = itertools.count(1)
+_databases = itertools.count(1)
 
 
 @pytest.fixture(scope="module")
@@ -27,6 +28,15 @@ def server(tmp_path_factory):
     srv = Server(f"sqlite:///{tmp / 'club.sqlite3'}", log=tmp / "server.log").start()
     yield srv
     srv.kill()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request, tmp_path):
+    """A fresh, empty database of each kind the club runs on: a SQLite file, and a new
+    database on the throw-away PostgreSQL server."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    return request.getfixturevalue("postgres").fresh_database(f"club{next(_databases)}")
 
 
 @pytest.fixture

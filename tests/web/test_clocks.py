@@ -192,13 +192,6 @@ def test_more_than_two_players_rank_the_others_by_captured_pieces():
 
 
 # --- the game service: late moves, the sweep, several processes -------------------------------
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request, tmp_path):
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'clocks.sqlite3'}"
-    return request.getfixturevalue("postgres").fresh_database(f"clocks{next(_db)}")
-
-
 def people(store: Store, *names: str) -> list[User]:
     with store.session() as db:
         users = [User(name=n, name_key=n, password_hash="-") for n in names]

@@ -38,14 +38,6 @@ DRAW = ["a1", "b1", "c1", "b2", "a2", "c2", "b3", "a3", "c3"]
 """Toy noughts: a full board without a line."""
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request, tmp_path):
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'ratings.sqlite3'}"
-    pg = request.getfixturevalue("postgres")
-    return pg.fresh_database(f"ratings{next(_db)}")
-
-
 @pytest.fixture
 def sqlite_url(tmp_path):
     return f"sqlite:///{tmp_path / 'ratings.sqlite3'}"

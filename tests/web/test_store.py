@@ -4,8 +4,6 @@ processes racing for the same ply."""
 
 from __future__ import annotations
 
-import itertools
-
 import pytest
 from sqlalchemy import inspect, select
 
@@ -13,16 +11,6 @@ from ludoteca.core.protocol import CHANCE
 from ludoteca.web.accounts import Accounts
 from ludoteca.web.play import ClubError, GameService, SeatSpec
 from ludoteca.web.store import GameRow, MoveRow, Store
-
-_db = itertools.count(1)
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request, tmp_path):
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'store.sqlite3'}"
-    pg = request.getfixturevalue("postgres")
-    return pg.fresh_database(f"club{next(_db)}")
 
 
 def users(store: Store):
