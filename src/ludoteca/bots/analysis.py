@@ -56,15 +56,24 @@ def analyse(game: Game, level: str, outcomes: Sequence[GameOutcome], seed: int) 
             wins = sum(1 for o in outcomes if o.winners == (seat,))
             low, high = wilson(wins, total)
             seats.append(
-                {"seat": seat + 1, "wins": wins, "rate": round(wins / total, 4),
-                 "low": round(low, 4), "high": round(high, 4)}
+                {
+                    "seat": seat + 1,
+                    "wins": wins,
+                    "rate": round(wins / total, 4),
+                    "low": round(low, 4),
+                    "high": round(high, 4),
+                }
             )
         report["seat_wins"] = seats
         report["first_player_win_rate"] = seats[0]
         draws = sum(1 for o in outcomes if not o.winners)
         low, high = wilson(draws, total)
-        report["draws"] = {"count": draws, "rate": round(draws / total, 4),
-                           "low": round(low, 4), "high": round(high, 4)}
+        report["draws"] = {
+            "count": draws,
+            "rate": round(draws / total, 4),
+            "low": round(low, 4),
+            "high": round(high, 4),
+        }
         shared = sum(1 for o in outcomes if len(o.winners) > 1)
         if shared:
             report["shared_wins"] = shared
@@ -76,8 +85,9 @@ def analyse(game: Game, level: str, outcomes: Sequence[GameOutcome], seed: int) 
     curve = []
     for i in range(longest):
         at = [o.branching[i] for o in outcomes if len(o.branching) > i]
-        curve.append({"decision": i + 1, "mean": round(math.fsum(at) / len(at), 2),
-                      "games": len(at)})
+        curve.append(
+            {"decision": i + 1, "mean": round(math.fsum(at) / len(at), 2), "games": len(at)}
+        )
     report["branching_by_decision"] = curve
     chance = [b for o in outcomes for b in o.chance_branching]
     report["chance_outcomes"] = _describe(chance) if chance else None
@@ -98,23 +108,31 @@ def report_text(report: dict[str, Any]) -> str:
     ]
     if "seat_wins" in report:
         for s in report["seat_wins"]:
-            lines.append(f"  seat {s['seat']} wins {s['wins']:4d}  {s['rate']:6.1%}  "
-                         f"95% [{s['low']:.1%}, {s['high']:.1%}]")
+            lines.append(
+                f"  seat {s['seat']} wins {s['wins']:4d}  {s['rate']:6.1%}  "
+                f"95% [{s['low']:.1%}, {s['high']:.1%}]"
+            )
         d = report["draws"]
-        lines.append(f"  draws       {d['count']:4d}  {d['rate']:6.1%}  "
-                     f"95% [{d['low']:.1%}, {d['high']:.1%}]")
+        lines.append(
+            f"  draws       {d['count']:4d}  {d['rate']:6.1%}  "
+            f"95% [{d['low']:.1%}, {d['high']:.1%}]"
+        )
         if report.get("shared_wins"):
             lines.append(f"  shared wins {report['shared_wins']:4d}")
     L = report["length"]
-    lines.append(f"  game length (moves, chance included): mean {L['mean']:.1f} "
-                 f"[{L['low']:.1f}, {L['high']:.1f}], min {L['min']}, median {L['median']}, "
-                 f"max {L['max']}")
+    lines.append(
+        f"  game length (moves, chance included): mean {L['mean']:.1f} "
+        f"[{L['low']:.1f}, {L['high']:.1f}], min {L['min']}, median {L['median']}, "
+        f"max {L['max']}"
+    )
     D = report["decisions"]
     lines.append(f"  player decisions per game: mean {D['mean']:.1f}, max {D['max']}")
     B = report["branching"]
     if B:
-        lines.append(f"  branching factor: mean {B['mean']:.1f} moves per decision, "
-                     f"median {B['median']}, max {B['max']}")
+        lines.append(
+            f"  branching factor: mean {B['mean']:.1f} moves per decision, "
+            f"median {B['median']}, max {B['max']}"
+        )
         curve = report["branching_by_decision"]
         step = max(1, len(curve) // 10)
         points = ", ".join(f"{c['decision']}: {c['mean']:.0f}" for c in curve[::step])
@@ -125,13 +143,16 @@ def report_text(report: dict[str, Any]) -> str:
     S = report.get("scores")
     if S:
         for i, s in enumerate(S["by_seat"]):
-            lines.append(f"  score of seat {i + 1}: mean {s['mean']:.2f} "
-                         f"[{s['low']:.2f}, {s['high']:.2f}], sd {s['stdev']:.2f}, "
-                         f"min {s['min']}, median {s['median']}, max {s['max']}")
+            lines.append(
+                f"  score of seat {i + 1}: mean {s['mean']:.2f} "
+                f"[{s['low']:.2f}, {s['high']:.2f}], sd {s['stdev']:.2f}, "
+                f"min {s['min']}, median {s['median']}, max {s['max']}"
+            )
         if "margin" in S:
             m = S["margin"]
-            lines.append(f"  winning margin: mean {m['mean']:.2f}, median {m['median']}, "
-                         f"max {m['max']}")
+            lines.append(
+                f"  winning margin: mean {m['mean']:.2f}, median {m['median']}, max {m['max']}"
+            )
     return "\n".join(lines)
 
 
@@ -150,9 +171,16 @@ def plot_report(report: dict[str, Any], outcomes: Sequence[GameOutcome], path: s
         rates = [s["rate"] for s in seats] + [report["draws"]["rate"]]
         lows = [s["low"] for s in seats] + [report["draws"]["low"]]
         highs = [s["high"] for s in seats] + [report["draws"]["high"]]
-        ax.bar(labels, rates, yerr=[[r - lo for r, lo in zip(rates, lows, strict=True)],
-                                    [h - r for r, h in zip(rates, highs, strict=True)]],
-               capsize=5, color="#6a9fb5")
+        ax.bar(
+            labels,
+            rates,
+            yerr=[
+                [r - lo for r, lo in zip(rates, lows, strict=True)],
+                [h - r for r, h in zip(rates, highs, strict=True)],
+            ],
+            capsize=5,
+            color="#6a9fb5",
+        )
         ax.set_ylim(0, 1)
         ax.set_title("results (95% intervals)")
     else:

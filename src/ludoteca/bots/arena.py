@@ -402,4 +402,3 @@ def tournament(
     jobs = schedule(game, specs, games, seed, None if record_dir is None else str(record_dir))
     outcomes = run_jobs(jobs, workers, on_done)
     return summarise(game, specs, outcomes, seed, games), outcomes
-

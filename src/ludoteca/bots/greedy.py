@@ -24,7 +24,7 @@ class GreedyBot(Bot):
         self.rng.shuffle(moves)  # ties go to a seeded random choice among the best
         best, best_value = moves[0], float("-inf")
         if budget.iterations is not None:  # an iteration is one position evaluated
-            del moves[max(1, budget.iterations):]
+            del moves[max(1, budget.iterations) :]
         for move in moves:
             if deadline.expired():
                 break

@@ -59,8 +59,11 @@ class Level:
         return self.per_game.get(game, self.spec)
 
 
-HEXAGONE_SPECS = {"medium": "mcts:seconds=0.1", "hard": "mcts:seconds=0.25",
-                  "master": "mcts:seconds=1"}
+HEXAGONE_SPECS = {
+    "medium": "mcts:seconds=0.1",
+    "hard": "mcts:seconds=0.25",
+    "master": "mcts:seconds=1",
+}
 """Level budgets in Hexagone with two to four players (see the module text)."""
 
 
@@ -72,15 +75,24 @@ LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
         Level("easy", "plays the move that looks best right now, without looking ahead", "greedy"),
-        Level("medium", "searches a quarter of a second per move (a tenth in Hexagone for 2-4)",
-              "mcts:seconds=0.25",
-              _hexagone("medium", "mcts:seconds=0.25")),
-        Level("hard", "searches one second per move (a quarter in Hexagone for 2-4)",
-              "mcts:seconds=1",
-              _hexagone("hard", "mcts:seconds=1")),
-        Level("master", "searches four seconds per move (one in Hexagone for 2-4)",
-              "mcts:seconds=4",
-              _hexagone("master", "mcts:seconds=4")),
+        Level(
+            "medium",
+            "searches a quarter of a second per move (a tenth in Hexagone for 2-4)",
+            "mcts:seconds=0.25",
+            _hexagone("medium", "mcts:seconds=0.25"),
+        ),
+        Level(
+            "hard",
+            "searches one second per move (a quarter in Hexagone for 2-4)",
+            "mcts:seconds=1",
+            _hexagone("hard", "mcts:seconds=1"),
+        ),
+        Level(
+            "master",
+            "searches four seconds per move (one in Hexagone for 2-4)",
+            "mcts:seconds=4",
+            _hexagone("master", "mcts:seconds=4"),
+        ),
     )
 }
 

@@ -20,9 +20,12 @@ def register(sub) -> None:
     )
     add_game_argument(p)
     p.add_argument("--games", type=int, default=100, metavar="N", help="games (default 100)")
-    p.add_argument("--level", default="random", metavar="L",
-                   help="who plays: a level (easy, medium, hard, master) or any bot spec "
-                   "(default random)")
+    p.add_argument(
+        "--level",
+        default="random",
+        metavar="L",
+        help="who plays: a level (easy, medium, hard, master) or any bot spec (default random)",
+    )
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--plot", metavar="FILE.png", help="also draw the report as a PNG")
     p.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -36,8 +39,9 @@ def run(args) -> int:
     progress = progress_bar(args.quiet)
     with progress:
         task = progress.add_task(f"{game.id} self-play", total=args.games)
-        outcomes = self_play(game, args.level, args.games, args.seed, jobs,
-                             on_done=lambda _: progress.advance(task))
+        outcomes = self_play(
+            game, args.level, args.games, args.seed, jobs, on_done=lambda _: progress.advance(task)
+        )
     report = analyse(game, args.level, outcomes, args.seed)
     if args.plot:
         plot_report(report, outcomes, args.plot)

@@ -22,11 +22,13 @@ def register(sub) -> None:
     )
     add_game_argument(p)
     p.add_argument("bots", nargs="+", metavar="BOT", help="bot specs (at least one)")
-    p.add_argument("--games", type=int, default=10, metavar="N",
-                   help="games per pairing or table (default 10)")
+    p.add_argument(
+        "--games", type=int, default=10, metavar="N", help="games per pairing or table (default 10)"
+    )
     p.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
-    p.add_argument("--out", metavar="DIR",
-                   help="write game records (DIR/games/) and DIR/summary.json")
+    p.add_argument(
+        "--out", metavar="DIR", help="write game records (DIR/games/) and DIR/summary.json"
+    )
     p.add_argument("--plot", metavar="FILE.png", help="draw the ratings with their intervals")
     p.add_argument("--json", action="store_true", help="print the JSON summary instead of tables")
     add_parallel_arguments(p)
@@ -96,8 +98,10 @@ def print_tables(summary: dict) -> None:
     # a file or pipe gets wide lines rather than bot specs folded over several lines
     console = Console(highlight=False, width=None if sys.stdout.isatty() else 160)
     solo = summary["players"] == 1
-    title = (f"{summary['game']}: {summary['total_games']} games, "
-             f"{summary['games_per_table']} per table, seed {summary['seed']}")
+    title = (
+        f"{summary['game']}: {summary['total_games']} games, "
+        f"{summary['games_per_table']} per table, seed {summary['seed']}"
+    )
     table = Table(title=title)
     table.add_column("bot", no_wrap=True)
     for name in ("games",) if solo else ("games", "W", "D", "L"):
@@ -132,15 +136,21 @@ def print_tables(summary: dict) -> None:
             pairs.add_column(name, justify="right")
         for p in summary["pairings"]:
             pairs.add_row(
-                p["a"], p["b"], str(p["games"]), str(p["a_wins"]), str(p["draws"]),
+                p["a"],
+                p["b"],
+                str(p["games"]),
+                str(p["a_wins"]),
+                str(p["draws"]),
                 str(p["b_wins"]),
                 f"{p['a_win_rate']:.0%} [{p['a_win_low']:.0%}, {p['a_win_high']:.0%}]",
             )
         console.print(pairs)
     if "first_seat" in summary:
         f = summary["first_seat"]
-        console.print(f"first seat won {f['wins']} of {f['games']} "
-                      f"({f['rate']:.0%}, 95% [{f['low']:.0%}, {f['high']:.0%}])")
+        console.print(
+            f"first seat won {f['wins']} of {f['games']} "
+            f"({f['rate']:.0%}, 95% [{f['low']:.0%}, {f['high']:.0%}])"
+        )
 
 
 def plot_ratings(summary: dict, path: str) -> None:
@@ -153,14 +163,22 @@ def plot_ratings(summary: dict, path: str) -> None:
     bots = summary["bots"]
     solo = summary["players"] == 1
     key = "score" if solo else "rating"
-    values = [(b["label"], b[key]["mean" if solo else "mu"], b[key]["low"], b[key]["high"])
-              for b in bots if b.get(key)]
+    values = [
+        (b["label"], b[key]["mean" if solo else "mu"], b[key]["low"], b[key]["high"])
+        for b in bots
+        if b.get(key)
+    ]
     values.sort(key=lambda v: v[1])
     fig, ax = plt.subplots(figsize=(7, 0.5 * len(values) + 1.5))
     ys = range(len(values))
     mids = [v[1] for v in values]
-    ax.errorbar(mids, list(ys), xerr=[[v[1] - v[2] for v in values], [v[3] - v[1] for v in values]],
-                fmt="o", capsize=4)
+    ax.errorbar(
+        mids,
+        list(ys),
+        xerr=[[v[1] - v[2] for v in values], [v[3] - v[1] for v in values]],
+        fmt="o",
+        capsize=4,
+    )
     ax.set_yticks(list(ys), [v[0] for v in values])
     ax.set_xlabel("mean score (95% interval)" if solo else "openskill rating mu (95% interval)")
     ax.set_title(f"{summary['game']}: {summary['total_games']} games")

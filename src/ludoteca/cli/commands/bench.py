@@ -25,8 +25,11 @@ def register(sub) -> None:
     p.add_argument("--limits", metavar="DIR", help="folder holding limit_GAME.c")
     p.add_argument("--no-limit", action="store_true", help="do not run the C limit")
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--mcts", action="store_true",
-                   help="also measure Monte-Carlo tree search simulations per second")
+    p.add_argument(
+        "--mcts",
+        action="store_true",
+        help="also measure Monte-Carlo tree search simulations per second",
+    )
     p.set_defaults(func=run)
 
 
