@@ -47,8 +47,25 @@ def test_solo_scores_and_chance():
 
 def test_cli_json_and_png(tmp_path, capsys):
     png = tmp_path / "a.png"
-    assert main(["analyze", "toy-nim", "-o", "pile=5", "--games", "12", "--jobs", "1",
-                 "--json", "-q", "--plot", str(png)]) == 0
+    assert (
+        main(
+            [
+                "analyze",
+                "toy-nim",
+                "-o",
+                "pile=5",
+                "--games",
+                "12",
+                "--jobs",
+                "1",
+                "--json",
+                "-q",
+                "--plot",
+                str(png),
+            ]
+        )
+        == 0
+    )
     report = json.loads(capsys.readouterr().out)
     assert report["games"] == 12 and report["level"] == "random"
     assert png.read_bytes()[:4] == b"\x89PNG"

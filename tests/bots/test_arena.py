@@ -31,9 +31,18 @@ def test_first_player_always_wins_a_pile_of_one(tmp_path):
         assert r["low"] == pytest.approx(r["mu"] - Z * r["sigma"], abs=2e-3)
         assert r["high"] == pytest.approx(r["mu"] + Z * r["sigma"], abs=2e-3)
     assert summary["pairings"] == [
-        {"a": "random", "b": "greedy", "games": 4, "a_wins": 2, "draws": 0, "b_wins": 2,
-         "a_win_rate": 0.5, "a_win_low": round(wilson(2, 4)[0], 4),
-         "a_win_high": round(wilson(2, 4)[1], 4), "a_score_rate": 0.5}
+        {
+            "a": "random",
+            "b": "greedy",
+            "games": 4,
+            "a_wins": 2,
+            "draws": 0,
+            "b_wins": 2,
+            "a_win_rate": 0.5,
+            "a_win_low": round(wilson(2, 4)[0], 4),
+            "a_win_high": round(wilson(2, 4)[1], 4),
+            "a_score_rate": 0.5,
+        }
     ]
     assert summary["first_seat"]["wins"] == 4 and summary["first_seat"]["rate"] == 1.0
     # the records replay through the engine to the results the summary reports
@@ -80,8 +89,9 @@ def test_seat_swaps_share_a_seed():
 
 def test_three_players_rotate_through_every_seat():
     game = get("toy-nim3", pile=7)
-    summary, outcomes = tournament(game, ["random", "greedy", "mcts:iterations=30"],
-                                   games=6, seed=1)
+    summary, outcomes = tournament(
+        game, ["random", "greedy", "mcts:iterations=30"], games=6, seed=1
+    )
     seats = Counter((entry, seat) for o in outcomes for seat, entry in enumerate(o.seats))
     assert all(seats[(e, s)] == 2 for e in range(3) for s in range(3))
     assert sum(b["wins"] for b in summary["bots"]) == 6
@@ -112,14 +122,37 @@ def test_same_games_with_workers():
 
 def test_repeated_specs_get_distinct_labels():
     assert labels_for(["random", "random", "greedy", "random"]) == (
-        "random", "random#2", "greedy", "random#3")
+        "random",
+        "random#2",
+        "greedy",
+        "random#3",
+    )
 
 
 def test_cli_writes_summary_records_and_plot(tmp_path, capsys):
     out, png = tmp_path / "run", tmp_path / "ratings.png"
-    code = main(["arena", "toy-nim", "-o", "pile=1", "random", "greedy", "--games", "4",
-                 "--jobs", "1", "--seed", "3", "--out", str(out), "--plot", str(png), "--json",
-                 "-q"])
+    code = main(
+        [
+            "arena",
+            "toy-nim",
+            "-o",
+            "pile=1",
+            "random",
+            "greedy",
+            "--games",
+            "4",
+            "--jobs",
+            "1",
+            "--seed",
+            "3",
+            "--out",
+            str(out),
+            "--plot",
+            str(png),
+            "--json",
+            "-q",
+        ]
+    )
     assert code == 0
     printed = json.loads(capsys.readouterr().out)
     saved = json.loads((out / "summary.json").read_text())
@@ -130,8 +163,24 @@ def test_cli_writes_summary_records_and_plot(tmp_path, capsys):
 
 
 def test_cli_table(capsys):
-    assert main(["arena", "toy-nim", "-o", "pile=1", "random", "greedy", "--games", "2",
-                 "--jobs", "1", "-q"]) == 0
+    assert (
+        main(
+            [
+                "arena",
+                "toy-nim",
+                "-o",
+                "pile=1",
+                "random",
+                "greedy",
+                "--games",
+                "2",
+                "--jobs",
+                "1",
+                "-q",
+            ]
+        )
+        == 0
+    )
     text = capsys.readouterr().out
     assert "random" in text and "greedy" in text and "head to head" in text
 
@@ -159,7 +208,12 @@ def test_move_times_wall_and_processor():
     for bot in summary["bots"]:
         assert 0 <= bot["max_move_cpu_seconds"] <= bot["max_move_seconds"] + 0.01
     mcts = summary["bots"][1]
-    times = [t for o in outcomes for seat, e in enumerate(o.seats) if e == 1
-             for t in o.move_seconds[seat]]
+    times = [
+        t
+        for o in outcomes
+        for seat, e in enumerate(o.seats)
+        if e == 1
+        for t in o.move_seconds[seat]
+    ]
     assert mcts["moves_over_5_percent"] == sum(t > 0.021 for t in times)
     assert "moves_over_5_percent" not in summary["bots"][0]

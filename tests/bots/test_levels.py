@@ -11,7 +11,11 @@ from tests.bots.helpers import random_positions
 
 def test_levels_are_the_documented_bots():
     assert [LEVELS[n].spec for n in ("easy", "medium", "hard", "master")] == [
-        "greedy", "mcts:seconds=0.25", "mcts:seconds=1", "mcts:seconds=4"]
+        "greedy",
+        "mcts:seconds=0.25",
+        "mcts:seconds=1",
+        "mcts:seconds=4",
+    ]
     for level in LEVELS.values():
         assert f"``{level.spec}``" in levels_module.__doc__
 

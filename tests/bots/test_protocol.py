@@ -173,8 +173,16 @@ def test_bots_refuse_games_they_do_not_play():
 
 @pytest.mark.parametrize(
     "spec",
-    ["nosuchbot", "mcts:seconds", "mcts:seconds=-1", "mcts:seconds=abc", "mcts:colour=red",
-     "greedy:iterations=0", ":", "hard:depth=0"],
+    [
+        "nosuchbot",
+        "mcts:seconds",
+        "mcts:seconds=-1",
+        "mcts:seconds=abc",
+        "mcts:colour=red",
+        "greedy:iterations=0",
+        ":",
+        "hard:depth=0",
+    ],
 )
 def test_bad_specs_are_malformed(spec):
     with pytest.raises(MalformedError):

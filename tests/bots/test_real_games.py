@@ -44,8 +44,13 @@ IDS = [f"{name}-{opts.get('players', 'std')}" for name, opts in VARIANTS]
 def _bots_for(game) -> list[tuple[str, int]]:
     """(spec, positions) for the bots that play this game, budgets kept small."""
     solo = game.num_players == 1
-    bots = [("random", 1000), ("greedy", 80), ("mcts:iterations=8", 60), ("easy", 20),
-            ("medium:iterations=8", 20)]
+    bots = [
+        ("random", 1000),
+        ("greedy", 80),
+        ("mcts:iterations=8", 60),
+        ("easy", 20),
+        ("medium:iterations=8", 20),
+    ]
     if solo:
         bots.append(("planner:iterations=400,width=3", 15))
     elif game.num_players == 2:
