@@ -129,29 +129,15 @@ def test_repeated_specs_get_distinct_labels():
     )
 
 
+NIM_DUEL = ["arena", "toy-nim", "-o", "pile=1", "random", "greedy", "--jobs", "1"]
+"""The command line's arena on the smallest game: one pile of one, random against greedy."""
+
+
 def test_cli_writes_summary_records_and_plot(tmp_path, capsys):
     out, png = tmp_path / "run", tmp_path / "ratings.png"
     code = main(
-        [
-            "arena",
-            "toy-nim",
-            "-o",
-            "pile=1",
-            "random",
-            "greedy",
-            "--games",
-            "4",
-            "--jobs",
-            "1",
-            "--seed",
-            "3",
-            "--out",
-            str(out),
-            "--plot",
-            str(png),
-            "--json",
-            "-q",
-        ]
+        [*NIM_DUEL, "--games", "4", "--seed", "3", "--out", str(out), "--plot", str(png)]
+        + ["--json", "-q"]
     )
     assert code == 0
     printed = json.loads(capsys.readouterr().out)
@@ -163,24 +149,7 @@ def test_cli_writes_summary_records_and_plot(tmp_path, capsys):
 
 
 def test_cli_table(capsys):
-    assert (
-        main(
-            [
-                "arena",
-                "toy-nim",
-                "-o",
-                "pile=1",
-                "random",
-                "greedy",
-                "--games",
-                "2",
-                "--jobs",
-                "1",
-                "-q",
-            ]
-        )
-        == 0
-    )
+    assert main([*NIM_DUEL, "--games", "2", "-q"]) == 0
     text = capsys.readouterr().out
     assert "random" in text and "greedy" in text and "head to head" in text
 
