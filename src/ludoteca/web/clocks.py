@@ -25,17 +25,15 @@ lose on time, and people never wait on a clock nobody can run down.
 
 from __future__ import annotations
 
-import asyncio
-import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from .periodic import watch
+
 if TYPE_CHECKING:
     from .store import GameRow
-
-log = logging.getLogger("ludoteca.web")
 
 LIVE = "live"
 CORRESPONDENCE = "correspondence"
@@ -214,14 +212,4 @@ async def sweep(
     """Forever: end the games whose player to move is out of time (``expire`` runs in a
     thread and returns the games it ended), then tell their viewers. Any number of server
     processes may sweep the same database: ``expire`` ends each game once."""
-    import anyio
-
-    while True:
-        try:
-            for pk in await anyio.to_thread.run_sync(expire):
-                await publish(pk)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # a database hiccup must not stop the clocks for good
-            log.exception("the clock sweep failed; trying again")
-        await asyncio.sleep(interval)
+    await watch(expire, publish, interval, "the clock sweep")

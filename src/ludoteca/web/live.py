@@ -21,6 +21,7 @@ import json
 import logging
 import time
 from collections import defaultdict, deque
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 import anyio
@@ -29,6 +30,7 @@ from fastapi.responses import JSONResponse
 
 from .accounts import ANON_COOKIE, SESSION_COOKIE
 from .fanout import Listener, is_postgres, libpq_url, new_origin
+from .periodic import watch
 from .play import ClubError
 from .seats import choose_move
 from .store import User
@@ -212,15 +214,12 @@ async def take_over_stalled_bots(
     processes on one database a game never waits on a dead one for longer than ``idle``."""
     assert hub.club is not None
     games = hub.club.games
-    while True:
-        await asyncio.sleep(interval)
-        try:
-            for pk in await anyio.to_thread.run_sync(games.games_waiting_for_bots, idle):
-                hub.kick_bots(pk)
-        except asyncio.CancelledError:
-            raise
-        except Exception:  # a database hiccup must not stop the watch for good
-            log.exception("the watch for stalled computer turns failed; trying again")
+    await watch(
+        partial(games.games_waiting_for_bots, idle),
+        hub.kick_bots,
+        interval,
+        "the watch for stalled computer turns",
+    )
 
 
 def _hub(request_or_ws) -> Hub:
