@@ -191,3 +191,33 @@ def test_upgrade_from_the_first_schema_keeps_the_games(url):
         moves = db.scalars(select(MoveRow)).all()
         assert [(m.text, m.note) for m in moves] == [("toss x", None)]
     store.dispose()
+
+
+def test_views_see_what_another_process_did_after_this_ones_move(url):
+    """After a move, this process keeps the row it committed for the next views; a move or a
+    resignation made through another process (another service on the same database) must
+    still show in this process's views at once."""
+    store, other_store = Store(url), Store(url)
+    alice, bob = users(store)
+    here, there = GameService(store), GameService(other_store)
+    pk = here.create(alice, "toy", {}, [SeatSpec("me"), SeatSpec("user", user="bob")])
+    here.join(pk, bob)
+    mover = {0: alice, 1: bob}
+    _, state = here.state(pk)
+    here.submit(pk, mover[state.to_move], "b2")
+    row, _, moves = here.snapshot(pk)
+    assert row.ply == 2 and [m.text for m in moves][1:] == ["b2"]
+
+    _, state = there.state(pk)
+    there.submit(pk, mover[state.to_move], "a1")  # the other process moves
+    row, state, moves = here.snapshot(pk)
+    assert row.ply == 3 and [m.text for m in moves][1:] == ["b2", "a1"]
+    assert state.to_move == row.to_move
+
+    here.submit(pk, mover[state.to_move], "c3")
+    there.resign(pk, alice)  # the other process ends the game, at the same ply
+    row, _, moves = here.snapshot(pk)
+    assert row.status == "finished" and row.ply == 4
+    assert [m.text for m in moves][1:] == ["b2", "a1", "c3"]
+    store.dispose()
+    other_store.dispose()

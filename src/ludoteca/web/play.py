@@ -125,6 +125,10 @@ class GameService:
         the newer ones (see :meth:`snapshot`)."""
         self._botless: set[int] = set()
         """Games seen without a computer seat; seats never become one after creation."""
+        self._committed: dict[int, GameRow] = {}
+        """The game rows this process last committed a move to, kept (detached, never
+        changed again) so that the views after a move need not read the game again: see
+        :meth:`_fresh_row`."""
 
     def lock(self, pk: int) -> threading.Lock:
         with self._locks_guard:
@@ -476,7 +480,7 @@ class GameService:
         under the game's lock: everything a view is made of, consistent with each other. It
         runs after every move for every watcher, so it reads only the moves it has not seen."""
         with self.lock(pk), self.store.session() as db:
-            row = self._row(db, pk)
+            row = self._fresh_row(db, pk)
             state = self._state(db, row).clone()
             known = self._moves_read.get(pk, ())
             if len(known) > row.ply:
@@ -566,6 +570,22 @@ class GameService:
             raise ClubError(f"There is no game number {pk}.", 404)
         return row
 
+    def _fresh_row(self, db, pk: int) -> GameRow:
+        """The game as stored now, for reading only. The row this process committed its last
+        move with is still exact if the game is still active at that ply: while a game is
+        active, everything else that changes it (resigning, a time-out) also ends it. One
+        narrow query checks that instead of loading the game with its seats and players."""
+        kept = self._committed.get(pk)
+        if kept is not None:
+            head = db.execute(
+                select(GameRow.ply, GameRow.status).where(GameRow.id == pk)
+            ).one_or_none()
+            if head is not None and tuple(head) == (kept.ply, "active"):
+                return kept
+            with self._locks_guard:
+                self._committed.pop(pk, None)
+        return self._row(db, pk)
+
     def _state(self, db, row: GameRow) -> State:
         live = self._cache.get(row.id)
         if live is not None and live.ply == row.ply:
@@ -646,11 +666,13 @@ class GameService:
                 "look again.",
                 409,
             )
-        ply = row.ply
+        ply = first_ply = row.ply
+        added = []
         for text, player, note in new:
             note = note[:500] if isinstance(note, str) else None
-            db.add(MoveRow(game_id=row.id, ply=ply, text=text, player=player, note=note))
+            added.append(MoveRow(game_id=row.id, ply=ply, text=text, player=player, note=note))
             ply += 1
+        db.add_all(added)
         row.ply = ply
         row.to_move = state.to_move
         mover = next((player for _, player, _ in new if player >= 0), None)
@@ -666,6 +688,15 @@ class GameService:
             self._cache.pop(row.id, None)
             raise ClubError("Another move was made at the same time; look again.", 409) from None
         self._remember(row.id, Live(ply, state))
+        with self._locks_guard:
+            known = self._moves_read.get(row.id)
+            if known is not None and len(known) == first_ply:
+                self._moves_read[row.id] = (*known, *added)
+            self._committed.pop(row.id, None)
+            if row.status == "active":
+                self._committed[row.id] = row  # most recently used last
+                while len(self._committed) > MAX_CACHED_GAMES:
+                    self._committed.pop(next(iter(self._committed)))
 
 
 def rated_refusal(seats: list[Seat]) -> None:
