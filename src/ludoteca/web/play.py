@@ -25,6 +25,7 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
+from sqlalchemy.orm.attributes import set_committed_value
 
 from ludoteca.core.errors import GameError, IllegalMoveError, MalformedError
 from ludoteca.core.protocol import CHANCE, TERMINAL, Game, State
@@ -650,12 +651,22 @@ class GameService:
         self, db, row: GameRow, state: State, new: Iterable[tuple[str, int, str | None]]
     ) -> None:
         new = list(new)
+        first_ply = row.ply
+        mover = next((player for _, player, _ in new if player >= 0), None)
+        clocks.after_moves(row, mover, state.to_move, utcnow())
+        moved = {
+            "ply": first_ply + len(new),
+            "to_move": state.to_move,
+            "turn_started": row.turn_started,
+            "deadline": row.deadline,
+        }
         # Claim the game at the ply it was read at, before anything else is written: of a move
         # and a time-out (or another move) racing in other processes, one changes nothing.
+        # The claim writes the game's new ply, turn and clock too: one statement, not two.
         claimed = db.execute(
             update(GameRow)
-            .where(GameRow.id == row.id, GameRow.ply == row.ply, GameRow.status != "finished")
-            .values(ply=row.ply),
+            .where(GameRow.id == row.id, GameRow.ply == first_ply, GameRow.status != "finished")
+            .values(**moved),
             execution_options={"synchronize_session": False},
         )
         if claimed.rowcount != 1:
@@ -666,17 +677,15 @@ class GameService:
                 "look again.",
                 409,
             )
-        ply = first_ply = row.ply
+        for name, value in moved.items():  # written above: nothing left for the flush to do
+            set_committed_value(row, name, value)
+        ply = first_ply
         added = []
         for text, player, note in new:
             note = note[:500] if isinstance(note, str) else None
             added.append(MoveRow(game_id=row.id, ply=ply, text=text, player=player, note=note))
             ply += 1
         db.add_all(added)
-        row.ply = ply
-        row.to_move = state.to_move
-        mover = next((player for _, player, _ in new if player >= 0), None)
-        clocks.after_moves(row, mover, state.to_move, utcnow())
         if state.is_over:
             self._finish(db, row, state, result_to_json(state, state.result))
         try:
