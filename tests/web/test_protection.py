@@ -25,7 +25,7 @@ from websockets.sync.client import connect
 from ludoteca.cli.commands.serve import WS_MAX_SIZE
 from ludoteca.web.live import MAX_WS_MESSAGE, WS_MESSAGES_PER_SECOND
 from ludoteca.web.store import LoginAttempt, Store, utcnow
-from ludoteca.web.throttle import Limits, Throttle, TooManyAttempts, address_key
+from ludoteca.web.throttle import Limit, Limits, Throttle, TooManyAttempts, address_key
 
 LIMITS = Limits()
 _names = itertools.count(1)
@@ -86,26 +86,52 @@ def refusal(r: httpx.Response) -> str:
     return match.group(1)
 
 
-def test_failed_logins_lock_the_account_even_against_the_right_password(club):
+def test_failed_logins_lock_the_account_from_that_address_even_with_the_right_password(club):
     name = member(club)
-    guesser = LoginForm(club, new_address())
-    for _ in range(LIMITS.login_per_account.count):
+    address = new_address()
+    guesser = LoginForm(club, address)
+    for _ in range(LIMITS.login_per_account_from_address.count):
         r = guesser.submit(name, "wrong password 1")
         assert r.status_code == 400 and "Wrong user name or password" in refusal(r)
     r = guesser.submit(name, "wrong password 2")
     assert r.status_code == 429
     message = refusal(r)
-    assert message.startswith("Too many failed log-ins for this account: try again after ")
+    assert message.startswith(
+        "Too many failed log-ins for this account from your address: try again after "
+    )
     assert re.search(r"after \d\d:\d\d UTC \(in 1[45] minutes\)", message), message
     assert 14 * 60 < int(r.headers["Retry-After"]) <= 15 * 60
-    # The owner, from anywhere, with the right password, waits too; no session is opened.
-    owner = LoginForm(club, new_address())
-    r = owner.submit(name, PASSWORD)
+    # From that address even the right password waits; no session is opened.
+    r = LoginForm(club, address).submit(name, PASSWORD)
     assert r.status_code == 429 and "for this account" in refusal(r)
     assert "ludoteca_session" not in r.cookies
+    # A stranger's guessing does not lock the owner out: from elsewhere they log in.
+    assert LoginForm(club, new_address()).submit(name, PASSWORD).status_code == 303
     # Other accounts are not affected, even from the guesser's address.
     other = member(club)
     assert guesser.submit(other, PASSWORD).status_code == 303
+
+
+def test_guesses_spread_over_many_addresses_lock_the_account_for_everyone(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'limits.sqlite3'}")
+    throttle = Throttle(store)
+    limit = LIMITS.login_per_account
+    assert limit.count > LIMITS.login_per_account_from_address.count
+    for i in range(limit.count):  # one guess from each of many machines
+        throttle.login_failed(throttle.begin_login("yve", f"192.0.2.{i + 1}"))
+    with pytest.raises(TooManyAttempts) as refused:
+        throttle.begin_login("yve", "198.51.100.7")  # a new address: the owner, perhaps
+    assert refused.value.message.startswith("Too many failed log-ins for this account: ")
+    # A success from one address clears only that address's failures at the account.
+    throttle2 = Throttle(store, Limits(login_per_account=Limit(limit.count + 5, 15)))
+    rows = throttle2.begin_login("yve", "192.0.2.1")
+    throttle2.login_succeeded(rows, "yve", "192.0.2.1")
+    with store.session() as db:
+        keys = [row.key for row in db.query(LoginAttempt)]
+    assert keys.count("login:account:yve") == limit.count  # the others' guesses still count
+    assert "login:pair:yve 192.0.2.1" not in keys
+    assert "login:pair:yve 192.0.2.2" in keys
+    store.dispose()
 
 
 def test_failed_logins_from_one_address_are_limited_across_accounts(club):
@@ -128,7 +154,8 @@ def test_failed_logins_from_one_address_are_limited_across_accounts(club):
 
 def test_simultaneous_guesses_get_no_more_tries_than_the_limit(club):
     name = member(club)
-    forms = [LoginForm(club, new_address()) for _ in range(12)]
+    address = new_address()
+    forms = [LoginForm(club, address) for _ in range(12)]
     barrier = threading.Barrier(len(forms), timeout=30)
     codes: list[int] = []
 
@@ -141,14 +168,15 @@ def test_simultaneous_guesses_get_no_more_tries_than_the_limit(club):
         t.start()
     for t in threads:
         t.join(60)
+    limit = LIMITS.login_per_account_from_address.count
     assert len(codes) == len(forms) and set(codes) <= {400, 429}
     checked = codes.count(400)
-    assert 1 <= checked <= LIMITS.login_per_account.count
+    assert 1 <= checked <= limit
     # Every checked guess was counted: the account locks after exactly the rest of the limit.
-    form, more = LoginForm(club, new_address()), 0
+    form, more = LoginForm(club, address), 0
     while (r := form.submit(name, "one by one")).status_code == 400:
         more += 1
-    assert r.status_code == 429 and checked + more == LIMITS.login_per_account.count
+    assert r.status_code == 429 and checked + more == limit
 
 
 def test_registrations_from_one_address_are_limited(club):
@@ -173,21 +201,22 @@ def test_registrations_from_one_address_are_limited(club):
 def test_attempts_are_counted_in_the_database_and_old_ones_pruned(tmp_path):
     store = Store(f"sqlite:///{tmp_path / 'limits.sqlite3'}")
     throttle = Throttle(store)
-    limit = LIMITS.login_per_account
+    limit = LIMITS.login_per_account_from_address
+    pair = "login:pair:zed 192.0.2.9"
     with store.session() as db:  # failures from long ago count for nothing
         old = utcnow() - timedelta(hours=2)
-        db.add_all(LoginAttempt(key="login:account:zed", created=old) for _ in range(9))
+        db.add_all(LoginAttempt(key=pair, created=old) for _ in range(9))
         db.commit()
     for _ in range(limit.count):
         throttle.login_failed(throttle.begin_login("zed", "192.0.2.9"))
     with pytest.raises(TooManyAttempts) as refused:
-        throttle.begin_login("zed", "192.0.2.10")
+        throttle.begin_login("zed", "192.0.2.9")
     assert timedelta(minutes=14) < refused.value.retry_at - utcnow() <= limit.window
     with store.session() as db:
         keys = [row.key for row in db.query(LoginAttempt)]
-    assert keys.count("login:account:zed") == limit.count  # pruned: the old nine are gone
-    assert keys.count("login:address:192.0.2.9") == limit.count
-    assert "login:address:192.0.2.10" not in keys  # a refused attempt leaves no row
+    assert keys.count(pair) == limit.count  # pruned: the old nine are gone
+    assert keys.count("login:account:zed") == limit.count
+    assert keys.count("login:address:192.0.2.9") == limit.count  # a refused attempt: no row
     store.dispose()
 
 

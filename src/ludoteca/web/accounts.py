@@ -156,7 +156,7 @@ class Accounts:
         except BaseException:
             self.throttle.forget(rows)
             raise
-        self.throttle.login_succeeded(rows, key)
+        self.throttle.login_succeeded(rows, key, address)
         return user
 
     def authenticate(self, name: str, password: str) -> User:

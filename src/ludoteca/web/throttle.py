@@ -6,10 +6,17 @@ the rows are counted after that write: of many simultaneous attempts (from one p
 several) only as many as the limit allows go on to be checked; the rest are refused
 without hashing anything. A refused attempt removes its own row, so hammering a locked
 account does not keep it locked for ever; a failed one keeps it; a successful log-in clears
-that account's failures but not those of its address, which belong to other accounts too.
+that account's failures from its address but not those of its address, which belong to other
+accounts too.
 
-The keys are ``login:account:NAME``, ``login:address:ADDR`` and ``register:address:ADDR``;
-an IPv6 address counts by its /64 network, since one machine easily holds a whole one.
+Failures at one account are counted twice. From one address the limit is tight (5): that is
+one guesser. Over all addresses it is loose (30): that is a guesser with many machines. So a
+stranger who types wrong passwords at someone's name locks that name only for their own
+address, and its owner, elsewhere, still gets in; only a spread-out attack locks it for all.
+
+The keys are ``login:account:NAME``, ``login:pair:NAME ADDR``, ``login:address:ADDR`` and
+``register:address:ADDR``; an IPv6 address counts by its /64 network, since one machine
+easily holds a whole one.
 """
 
 from __future__ import annotations
@@ -43,7 +50,8 @@ class Limit:
 
 @dataclass(frozen=True)
 class Limits:
-    login_per_account: Limit = Limit(5, 15)
+    login_per_account_from_address: Limit = Limit(5, 15)
+    login_per_account: Limit = Limit(30, 15)
     login_per_address: Limit = Limit(20, 15)
     register_per_address: Limit = Limit(10, 60)
 
@@ -51,7 +59,12 @@ class Limits:
     def longest(self) -> timedelta:
         return max(
             limit.window
-            for limit in (self.login_per_account, self.login_per_address, self.register_per_address)
+            for limit in (
+                self.login_per_account_from_address,
+                self.login_per_account,
+                self.login_per_address,
+                self.register_per_address,
+            )
         )
 
 
@@ -92,6 +105,12 @@ def request_address(request) -> str:
     return address_key(client.host if client is not None else None)
 
 
+def pair_key(name_key: str, address: str) -> str:
+    """The key of failures at one account from one address (names are at most 32 characters,
+    and the key fits the column whatever was typed)."""
+    return f"login:pair:{name_key[:32]} {address[:50]}"
+
+
 def when(moment: datetime) -> str:
     """A refusal's "try again" time as people read it: clock time and minutes from now."""
     minutes = max(1, math.ceil((moment - utcnow()).total_seconds() / 60))
@@ -117,6 +136,11 @@ class Throttle:
         :meth:`login_succeeded` (drop them)."""
         checks = [
             (
+                pair_key(name_key, address),
+                self.limits.login_per_account_from_address,
+                "Too many failed log-ins for this account from your address",
+            ),
+            (
                 f"login:account:{name_key[:64]}",
                 self.limits.login_per_account,
                 "Too many failed log-ins for this account",
@@ -133,13 +157,13 @@ class Throttle:
         """The password was wrong: the rows stay and count for the window."""
         self._prune()
 
-    def login_succeeded(self, rows: list[int], name_key: str) -> None:
-        """Drop this attempt and the account's failures; the address's stay."""
+    def login_succeeded(self, rows: list[int], name_key: str, address: str) -> None:
+        """Drop this attempt and the account's failures from this address (the owner's own
+        typing mistakes); the address's failures at other accounts stay, and so do the
+        account's failures from elsewhere, which may be someone else's guesses."""
         with self.store.session() as db:
             db.execute(delete(LoginAttempt).where(LoginAttempt.id.in_(rows)))
-            db.execute(
-                delete(LoginAttempt).where(LoginAttempt.key == f"login:account:{name_key[:64]}")
-            )
+            db.execute(delete(LoginAttempt).where(LoginAttempt.key == pair_key(name_key, address)))
             db.commit()
 
     # --- registration ------------------------------------------------------------------------
