@@ -226,7 +226,8 @@ def test_failed_logins_on_one_process_count_on_the_other(cluster):
         )
 
     codes = [
-        log_in(i, "not the password").status_code for i in range(Limits().login_per_account.count)
+        log_in(i, "not the password").status_code
+        for i in range(Limits().login_per_account_from_address.count)
     ]
     assert codes == [400] * len(codes)
     for i in range(2):  # locked on both processes, even with the right password
