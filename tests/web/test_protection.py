@@ -14,6 +14,7 @@ import json
 import re
 import sqlite3
 import threading
+import time
 from datetime import timedelta
 
 import httpx
@@ -23,7 +24,7 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from ludoteca.cli.commands.serve import WS_MAX_SIZE
-from ludoteca.web.live import MAX_WS_MESSAGE, WS_MESSAGES_PER_SECOND
+from ludoteca.web.live import MAX_WS_MESSAGE, WS_CONNECTIONS_PER_ADDRESS, WS_MESSAGES_PER_SECOND
 from ludoteca.web.store import LoginAttempt, Store, utcnow
 from ludoteca.web.throttle import Limit, Limits, Throttle, TooManyAttempts, address_key
 
@@ -280,6 +281,37 @@ def test_a_steady_client_is_never_cut_off(club, game):
             ws.send(json.dumps({"type": "ping"}))
             assert json.loads(ws.recv(timeout=10))["type"] == "pong"
             time.sleep(1.2 / WS_MESSAGES_PER_SECOND)
+
+
+def test_one_address_holds_a_bounded_number_of_connections(club, game):
+    address = new_address()
+    url = f"ws://127.0.0.1:{club.port}/ws/games/{game}"
+
+    def from_address(where: str):
+        return connect(url, open_timeout=10, additional_headers={"X-Forwarded-For": where})
+
+    held = []
+    try:
+        for _ in range(WS_CONNECTIONS_PER_ADDRESS):
+            held.append(from_address(address))
+            assert json.loads(held[-1].recv(timeout=10))["type"] == "state"
+        with from_address(address) as extra:
+            seen, code = until_closed(extra)
+        assert code == 1008 and len(seen) == 1
+        assert seen[0]["message"].startswith("Too many open game pages from your address")
+        with from_address(new_address()) as elsewhere:  # other addresses are not affected
+            assert json.loads(elsewhere.recv(timeout=10))["type"] == "state"
+        held.pop().close()  # a closed page frees its place
+        for _ in range(50):
+            with from_address(address) as again:
+                first = json.loads(again.recv(timeout=10))
+            if first["type"] == "state":
+                break
+            time.sleep(0.1)  # the server may not have seen the close yet
+        assert first["type"] == "state"
+    finally:
+        for ws in held:
+            ws.close()
 
 
 def test_oversized_and_binary_messages_are_refused(club, game):

@@ -11,7 +11,8 @@ answer (:meth:`Hub.kick_bots`); a listener only delivers.
 
 Every websocket message is validated: a JSON object of at most a few kilobytes with a known
 ``type``, the right field types, and the page's CSRF token; a connection sending more than
-``WS_MESSAGES_PER_SECOND`` messages a second is told so and closed.
+``WS_MESSAGES_PER_SECOND`` messages a second is told so and closed, and one address may
+hold at most ``WS_CONNECTIONS_PER_ADDRESS`` connections to a process at once.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from .periodic import watch
 from .play import ClubError
 from .seats import choose_move
 from .store import User
+from .throttle import address_key
 from .views import game_view
 
 if TYPE_CHECKING:
@@ -45,6 +47,10 @@ MAX_WS_MESSAGE = 4096
 WS_MESSAGES_PER_SECOND = 20
 """More than this many messages in any second closes the connection: a page sends a few a
 minute, so only a runaway or hostile client reaches it."""
+WS_CONNECTIONS_PER_ADDRESS = 50
+"""Open game connections one client address may hold in one process: a person has one per
+open game page, so fifty is a household of busy players, while one machine opening
+thousands to exhaust the server is turned away (counted as :func:`address_key` counts)."""
 SORRY = "Something went wrong on the server; sorry. Reload the page to go on."
 
 
@@ -74,6 +80,7 @@ class Hub:
         self._queued: set[int] = set()
         self._sending: dict[int, asyncio.Lock] = {}
         self._background: set[asyncio.Task] = set()
+        self.sockets_per_address: dict[str, int] = defaultdict(int)
 
     def view(self, pk: int, user: User | None) -> dict[str, Any]:
         assert self.club is not None
@@ -313,11 +320,32 @@ def validate_message(raw: str | None) -> dict[str, Any]:
 
 @router.websocket("/ws/games/{pk}")
 async def game_socket(ws: WebSocket, pk: int) -> None:
-    club = ws.app.state.club
-    hub: Hub = club.hub
+    hub: Hub = ws.app.state.club.hub
     if not _origin_ok(ws):
         await ws.close(code=4403)
         return
+    address = address_key(ws.client.host if ws.client is not None else None)
+    if hub.sockets_per_address[address] >= WS_CONNECTIONS_PER_ADDRESS:
+        await ws.accept()
+        text = (
+            f"Too many open game pages from your address (at most {WS_CONNECTIONS_PER_ADDRESS}"
+            "); close some and reload this one."
+        )
+        await ws.send_json({"type": "error", "message": text})
+        await ws.close(code=1008)
+        return
+    hub.sockets_per_address[address] += 1
+    try:
+        await _serve_socket(ws, pk)
+    finally:
+        hub.sockets_per_address[address] -= 1
+        if hub.sockets_per_address[address] <= 0:
+            del hub.sockets_per_address[address]
+
+
+async def _serve_socket(ws: WebSocket, pk: int) -> None:
+    club = ws.app.state.club
+    hub: Hub = club.hub
     session = ws.cookies.get(SESSION_COOKIE)
     user = await anyio.to_thread.run_sync(club.accounts.session_user, session)
     base_token = session if user is not None else ws.cookies.get(ANON_COOKIE)
