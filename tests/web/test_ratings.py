@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import html
 import itertools
+from datetime import datetime, timedelta
 
 import glicko2
 import pytest
@@ -19,8 +20,10 @@ from sqlalchemy import select
 
 from ludoteca.web.accounts import Accounts
 from ludoteca.web.play import ClubError, GameService, GameSettings, SeatSpec
+from ludoteca.web.profiles import top_players
 from ludoteca.web.ratings import (
     PROVISIONAL_DEVIATION,
+    deviation_now,
     finishing_ranks,
     is_provisional,
     known_pools,
@@ -28,7 +31,7 @@ from ludoteca.web.ratings import (
     shown,
     update_ratings,
 )
-from ludoteca.web.store import GameRow, Rating, RatingHistory, Store
+from ludoteca.web.store import GameRow, Rating, RatingHistory, Store, utcnow
 
 _db = itertools.count(1)
 RATED = GameSettings(rated=True)
@@ -363,6 +366,73 @@ def test_pools_and_provisional_marks():
     assert shown("kuniumi", 1523.6, 80, 30) == "1524"
     assert is_provisional("hexagone-multi", 100, 9)
     assert not is_provisional("hexagone-multi", 300, 10)
+
+
+def test_a_deviation_grows_by_whole_days_away_as_glicko2_prescribes():
+    now = datetime(2026, 6, 1, 12, 0)
+    player = glicko2.Player(1620, 60, 0.06)
+    for days in (0, 1, 30, 90):
+        expected = glicko2.Player(1620, 60, 0.06)
+        for _ in range(days):
+            expected.did_not_compete()
+        assert deviation_now("kuniumi", 60, 0.06, now - timedelta(days=days), now) == (
+            pytest.approx(expected.rd, abs=1e-9)
+        )
+    # Part of a day adds nothing; a whole one does; long absence stops at a newcomer's 350.
+    assert deviation_now("kuniumi", 60, 0.06, now - timedelta(hours=23), now) == 60
+    assert deviation_now("kuniumi", 60, 0.06, now - timedelta(days=1), now) > player.rd
+    assert deviation_now("kuniumi", 60, 0.06, now - timedelta(days=20000), now) == 350
+    # About two and a half months away makes an established rating provisional again.
+    assert not is_provisional(
+        "kuniumi", deviation_now("kuniumi", 60, 0.06, now - timedelta(days=60), now), 40
+    )
+    assert is_provisional(
+        "kuniumi", deviation_now("kuniumi", 60, 0.06, now - timedelta(days=90), now), 40
+    )
+    # OpenSkill ratings do not change with time.
+    assert deviation_now("hexagone-multi", 200, None, now - timedelta(days=400), now) == 200
+
+
+def test_the_leaderboard_and_the_next_game_use_the_deviation_of_today(sqlite_url):
+    store, service, (alice, bob, carol) = club_of(sqlite_url, ("alice", "bob", "carol"))
+    long_ago = utcnow() - timedelta(days=120)
+    with store.session() as db:  # three established players; carol has been away
+        for person, rating, updated in (
+            (alice, 1700, utcnow()),
+            (bob, 1600, utcnow()),
+            (carol, 1800, long_ago),
+        ):
+            db.add(
+                Rating(
+                    user_id=person.id,
+                    pool="toy",
+                    rating=rating,
+                    deviation=60,
+                    volatility=0.06,
+                    games=40,
+                    wins=20,
+                    draws=0,
+                    losses=20,
+                    updated=updated,
+                )
+            )
+        db.commit()
+    with store.session() as db:
+        board = top_players(db, "toy", 10)
+    assert [e["name"] for e in board] == ["alice", "bob", "carol"]  # carol is provisional now
+    assert [e["rank"] for e in board] == [1, 2, None]
+    assert board[2]["provisional"] and board[2]["shown"] == "1800?" and board[2]["deviation"] > 110
+
+    pk = toy_game(service, carol, alice)
+    service.resign(pk, alice)  # carol wins, rated from her grown deviation
+    away = glicko2.Player(1800, 60, 0.06)
+    for _ in range(120):
+        away.did_not_compete()
+    c, a = glicko(glicko2.Player(1800, away.rd, 0.06), glicko2.Player(1700, 60, 0.06), 1.0)
+    stored = ratings_of(store, "toy")
+    assert_matches(stored[carol.id], c)
+    assert_matches(stored[alice.id], a)
+    store.dispose()
 
 
 # --- through a real server -----------------------------------------------------------------------

@@ -12,11 +12,12 @@ from __future__ import annotations
 
 import io
 from collections import defaultdict
+from datetime import datetime
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.responses import Response
-from sqlalchemy import case, func, select
+from sqlalchemy import func, select
 
 from .club import club, current_user, render
 from .play import ClubError, available_games, game_summary
@@ -26,10 +27,10 @@ from .ratings import (
     is_provisional,
     known_pools,
     outcomes,
-    provisional_clause,
+    rating_deviation,
     shown,
 )
-from .store import GameRow, Rating, RatingHistory, Seat, User
+from .store import GameRow, Rating, RatingHistory, Seat, User, utcnow
 
 router = APIRouter()
 BOARD_PREVIEW = 10
@@ -39,14 +40,16 @@ BOARD_SIZE = 100
 RECENT_GAMES = 20
 
 
-def rating_entry(rating: Rating) -> dict[str, Any]:
-    provisional = is_provisional(rating.pool, rating.deviation, rating.games)
+def rating_entry(rating: Rating, now: datetime | None = None) -> dict[str, Any]:
+    deviation = rating_deviation(rating, now)  # as of today, not of the last game
+    provisional = is_provisional(rating.pool, deviation, rating.games)
     return {
         "name": rating.user.name if rating.user is not None else "",
         "pool": rating.pool,
         "rating": round(rating.rating),
-        "shown": shown(rating.pool, rating.rating, rating.deviation, rating.games),
-        "deviation": round(rating.deviation),
+        "rating_exact": rating.rating,
+        "shown": shown(rating.pool, rating.rating, deviation, rating.games),
+        "deviation": round(deviation),
         "games": rating.games,
         "wins": rating.wins,
         "draws": rating.draws,
@@ -56,22 +59,21 @@ def rating_entry(rating: Rating) -> dict[str, Any]:
 
 
 def top_players(db, pool: str, limit: int) -> list[dict[str, Any]]:
-    """Established players by rating, then provisional ones; ranks count established only."""
-    rows = db.scalars(
-        select(Rating)
-        .where(Rating.pool == pool)
-        .order_by(
-            case((provisional_clause(pool), 1), else_=0), Rating.rating.desc(), Rating.user_id
-        )
-        .limit(limit)
-    ).all()
-    entries = [rating_entry(r) for r in rows]
+    """Established players by rating, then provisional ones; ranks count established only.
+
+    Whether a rating is provisional depends on the time since its last game (see
+    :func:`~ludoteca.web.ratings.deviation_now`), so the pool is sorted here, not in SQL."""
+    now = utcnow()
+    rows = db.scalars(select(Rating).where(Rating.pool == pool)).all()
+    entries = [(rating_entry(r, now), r.user_id) for r in rows]
+    entries.sort(key=lambda e: (e[0]["provisional"], -e[0]["rating_exact"], e[1]))
+    board = [e for e, _ in entries[:limit]]
     rank = 0
-    for e in entries:
+    for e in board:
         if not e["provisional"]:
             rank += 1
         e["rank"] = rank if not e["provisional"] else None
-    return entries
+    return board
 
 
 def pool_or_404(name: str) -> Pool:

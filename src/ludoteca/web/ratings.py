@@ -43,14 +43,23 @@ by ``INSERT ... ON CONFLICT DO NOTHING`` and every rating is read ``FOR UPDATE``
 second game waits for the first and builds on its result. On SQLite one writer works at a
 time and the second ending may be refused as a conflict, to be tried again.
 
-Known weakness: the deviation does not grow while a player is away (each game is its own
-rating period; there are no periods in time).
+Time away
+    A Glicko-2 deviation grows while its player is away, as the system prescribes for a
+    rating period without games: each whole day since the rating last changed adds the
+    player's volatility to it (on Glicko-2's own scale, ``phi^2 + days * sigma^2``), up to
+    the newcomer's 350. An established player (deviation 60) who stays away some two and a
+    half months is provisional again, and their next games move their rating further. The
+    stored deviation is as of the last game; :func:`deviation_now` is what is shown, ranked
+    and rated from. A multi-player (OpenSkill) rating is provisional by its game count, and
+    does not change with time.
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from typing import Any
 
 import glicko2
@@ -124,11 +133,34 @@ def is_provisional(pool: str, deviation: float, games: int) -> bool:
     return deviation > PROVISIONAL_DEVIATION or games < 1
 
 
-def provisional_clause(pool: str):
-    """:func:`is_provisional` as SQL over the ``ratings`` table, for ordering leaderboards."""
-    if system_of(pool) == OPENSKILL:
-        return Rating.games < PROVISIONAL_GAMES
-    return (Rating.deviation > PROVISIONAL_DEVIATION) | (Rating.games < 1)
+RATING_PERIOD = timedelta(days=1)
+"""A Glicko-2 rating period in time: each whole one without games widens the deviation."""
+GLICKO2_SCALE = 173.7178
+"""Glicko-2's factor between the displayed scale and its own (``phi = RD / 173.7178``)."""
+
+
+def deviation_now(
+    pool: str,
+    deviation: float,
+    volatility: float | None,
+    updated: datetime | None,
+    now: datetime | None = None,
+) -> float:
+    """The deviation of a rating last changed at ``updated``, grown by the whole rating
+    periods since (Glicko-2's step for a period without games, once per period)."""
+    if system_of(pool) != GLICKO2 or updated is None:
+        return deviation
+    periods = ((now or utcnow()) - updated) // RATING_PERIOD
+    if periods <= 0:
+        return deviation
+    phi = deviation / GLICKO2_SCALE
+    sigma = volatility or START_VOLATILITY
+    return min(GLICKO2_SCALE * math.sqrt(phi * phi + periods * sigma * sigma), START_DEVIATION)
+
+
+def rating_deviation(rating: Rating, now: datetime | None = None) -> float:
+    """:func:`deviation_now` of a stored rating."""
+    return deviation_now(rating.pool, rating.deviation, rating.volatility, rating.updated, now)
 
 
 def shown(pool: str, rating: float, deviation: float, games: int) -> str:
@@ -322,7 +354,8 @@ def update_ratings(db, row: GameRow, state=None) -> None:
             rating = new_rating(uid, pool)
             db.add(rating)
         rows.append(rating)
-    before = [Standing(r.rating, r.deviation, r.volatility) for r in rows]
+    now = row.finished or utcnow()
+    before = [Standing(r.rating, rating_deviation(r, now), r.volatility) for r in rows]
     if system_of(pool) == GLICKO2:
         after = list(glicko_pair(before[0], before[1], two_player_score(result)))
     else:
@@ -330,7 +363,6 @@ def update_ratings(db, row: GameRow, state=None) -> None:
         if state is not None and getattr(state, "is_over", False):
             ranking = getattr(state.result, "ranking", None)
         after = openskill_table(before, finishing_ranks(result, players, ranking))
-    now = row.finished or utcnow()
     for rating, new, outcome in zip(rows, after, outcomes(result, players), strict=True):
         rating.rating = new.rating
         rating.deviation = new.deviation
@@ -374,7 +406,9 @@ def seat_ratings(db, row: GameRow) -> list[dict[str, Any]]:
             {
                 "index": s.index,
                 "name": s.user.name,  # type: ignore[union-attr]
-                "rating": None if r is None else shown(pool, r.rating, r.deviation, r.games),  # type: ignore[arg-type]
+                "rating": None
+                if r is None
+                else shown(pool, r.rating, rating_deviation(r), r.games),  # type: ignore[arg-type]
             }
         )
     return out
