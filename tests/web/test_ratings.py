@@ -534,3 +534,42 @@ def test_the_profile_plot_shows_in_a_real_browser(make_user, server, browser, tm
     assert b.name in page.inner_text('section[data-pool="toy"] table')
     page.screenshot(path=str(tmp_path / "leaderboard.png"), full_page=True)
     page.close()
+
+
+def test_the_game_page_shows_the_new_ratings_when_a_rated_game_ends(browser, server, make_user):
+    """A spectator's page in Chromium: the players' line gains the ratings the game has just
+    set, live, without a reload; the websocket sends that line only when play is over."""
+    from test_websocket import receive, socket_for
+
+    a, b = make_user("live"), make_user("live")
+    r = create_rated(a, [("me", ""), ("user", b.name)])
+    pk = int(r.headers["location"].rsplit("/", 1)[1])
+    assert b.post(f"/games/{pk}/join", data={"csrf": page_csrf(b)}).status_code == 303
+    context = browser.new_context()
+    page = context.new_page()
+    page.goto(f"{server.base}/games/{pk}")
+    page.wait_for_selector("#play[data-live='1']")
+    assert page.inner_text("#players") == f"Rated: {a.name} · {b.name}"  # no ratings yet
+    with socket_for(server, b, pk) as ws:
+        assert "players_line" not in receive(ws, "state")  # during play: not sent
+        movers = []
+        for text in WIN_FOR_FIRST:
+            mover = a if view(a, pk)["your_turn"] else b
+            movers.append(mover)
+            assert move(mover, pk, text).status_code == 200
+        while (last := receive(ws, "state"))["status"] != "finished":
+            assert "players_line" not in last
+    won, lost = glicko(glicko2.Player(), glicko2.Player(), 1.0)
+    shown_now = {movers[0].name: f"{round(won.rating)}?", movers[1].name: f"{round(lost.rating)}?"}
+    assert last["players_line"] == {
+        "rated": True,
+        "players": [
+            {"index": i, "name": c.name, "rating": shown_now[c.name]} for i, c in enumerate((a, b))
+        ],
+    }
+    expected = f"Rated: {a.name} {shown_now[a.name]} · {b.name} {shown_now[b.name]}"
+    page.wait_for_function(
+        "text => document.getElementById('players').innerText === text", arg=expected
+    )
+    assert page.locator("#players a").first.get_attribute("href") == f"/users/{a.name}"
+    context.close()

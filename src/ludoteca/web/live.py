@@ -33,8 +33,9 @@ from .accounts import ANON_COOKIE, SESSION_COOKIE
 from .fanout import Listener, is_postgres, libpq_url, new_origin
 from .periodic import watch
 from .play import ClubError
+from .ratings import seat_ratings
 from .seats import choose_move
-from .store import User
+from .store import GameRow, User
 from .throttle import address_key
 from .views import game_view
 
@@ -85,17 +86,35 @@ class Hub:
     def view(self, pk: int, user: User | None) -> dict[str, Any]:
         assert self.club is not None
         row, state, moves = self.club.games.snapshot(pk)
-        return game_view(row, state, moves, user)
+        view = game_view(row, state, moves, user)
+        line = self.players_line(row)
+        if line is not None:
+            view["players_line"] = line
+        return view
+
+    def players_line(self, row: GameRow) -> dict[str, Any] | None:
+        """The game page's line of players with their ratings, sent with the views of a game
+        that is not being played (waiting for players, or over): the page then shows who
+        joined, and the ratings a rated game has just changed, without a reload. During
+        play it cannot change, and is left out so that a move costs no extra read."""
+        if row.status == "active":
+            return None
+        assert self.club is not None
+        with self.club.store.session() as db:
+            return {"rated": bool(row.rated), "players": seat_ratings(db, row)}
 
     def encoded_views(self, pk: int, users: dict[int | None, User | None]) -> dict[int | None, str]:
         """Each watcher's view of ``pk`` as JSON text, by user id, all from one read of the
         game: one database session per change, however many watch it."""
         assert self.club is not None
         row, state, moves = self.club.games.snapshot(pk)
+        line = self.players_line(row)
         out: dict[int | None, str] = {}
         for key, user in users.items():
             try:
                 view = game_view(row, state, moves, user)
+                if line is not None:
+                    view["players_line"] = line
             except ClubError as exc:
                 view = {"type": "error", "message": exc.message}
             out[key] = json.dumps(view, separators=(",", ":"), ensure_ascii=False)

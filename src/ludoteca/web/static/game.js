@@ -251,6 +251,22 @@ function tickClocks() {
   }
 }
 
+// The line of players and their ratings: sent while a game waits for players and once it is
+// over, so a join, or the ratings a rated game has just changed, show without a reload.
+function renderPlayers(line) {
+  const box = document.getElementById("players");
+  if (!box || !line) return;
+  box.replaceChildren(line.rated ? "Rated" : "Casual");
+  line.players.forEach((p, i) => {
+    box.append(i === 0 ? ": " : " · ");
+    box.append(el("a", { href: `/users/${encodeURIComponent(p.name)}` }, p.name));
+    if (p.rating) {
+      box.append(" ");
+      box.append(el("span", { class: "seat-rating" }, p.rating));
+    }
+  });
+}
+
 function render(newView) {
   view = newView;
   selected = [];
@@ -258,6 +274,7 @@ function render(newView) {
   paths = cellPaths(view.legal, boardCells());
   renderStatus();
   renderSide();
+  renderPlayers(view.players_line);
   setClock(view.clock);
   document.getElementById("watching").hidden = !(view.watching && view.status === "active");
   controls.replaceChildren();
