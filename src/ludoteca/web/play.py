@@ -480,7 +480,7 @@ class GameService:
         """The stored game, a copy of its state and its moves, read together in one session
         under the game's lock: everything a view is made of, consistent with each other. It
         runs after every move for every watcher, so it reads only the moves it has not seen."""
-        with self.lock(pk), self.store.session() as db:
+        with self.lock(pk), self.store.reading() as db:
             row = self._fresh_row(db, pk)
             state = self._state(db, row).clone()
             known = self._moves_read.get(pk, ())

@@ -255,6 +255,13 @@ class Store:
         if migrate_schema:
             migrate(self.engine)
         self.session = sessionmaker(self.engine, expire_on_commit=False)
+        self.reading = sessionmaker(
+            self.engine.execution_options(isolation_level="AUTOCOMMIT"), expire_on_commit=False
+        )
+        """Sessions that only read, each statement on its own: no BEGIN and ROLLBACK round
+        trips around them. The views after every move read this way. (PostgreSQL's default
+        READ COMMITTED gives each statement a fresh snapshot even inside a transaction, so
+        a transaction would add no consistency; the readers bound each query by the last.)"""
 
     def setting(self, key: str, default_factory) -> str:
         """A shared setting, created once (by whichever process gets there first)."""
