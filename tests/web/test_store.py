@@ -221,3 +221,27 @@ def test_views_see_what_another_process_did_after_this_ones_move(url):
     assert [m.text for m in moves][1:] == ["b2", "a1", "c3"]
     store.dispose()
     other_store.dispose()
+
+
+def test_a_move_is_judged_by_what_another_process_did_after_this_ones_last(url):
+    """Moves start from the row this process last committed when it is still exact; after
+    another process moved or ended the game, they must see that instead."""
+    store, other_store = Store(url), Store(url)
+    alice, bob = users(store)
+    here, there = GameService(store), GameService(other_store)
+    pk = here.create(alice, "toy", {}, [SeatSpec("me"), SeatSpec("user", user="bob")])
+    here.join(pk, bob)
+    mover = {0: alice, 1: bob}
+    _, state = here.state(pk)
+    first, second = mover[state.to_move], mover[1 - state.to_move]
+    here.submit(pk, first, "b2")
+    there.submit(pk, second, "a1")  # here still keeps the row at ply 2
+    with pytest.raises(ClubError, match="not your turn"):
+        here.submit(pk, second, "c3")
+    here.submit(pk, first, "c3")
+    there.resign(pk, second)
+    with pytest.raises(ClubError, match="the game is over"):
+        here.submit(pk, second, "a2")
+    assert [m.text for m in here.moves(pk)][1:] == ["b2", "a1", "c3"]
+    store.dispose()
+    other_store.dispose()

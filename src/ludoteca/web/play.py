@@ -279,7 +279,7 @@ class GameService:
             raise ClubError(f"A move is at most {MAX_MOVE_TEXT} characters.")
         text = text.strip()
         with self.lock(pk), self.store.session() as db:
-            row = self._row(db, pk)
+            row = self._row_to_change(db, pk)
             if row.status == "finished":
                 raise ClubError(f"Move {text!r} refused: the game is over.", 409)
             if row.status != "active":
@@ -586,6 +586,15 @@ class GameService:
             with self._locks_guard:
                 self._committed.pop(pk, None)
         return self._row(db, pk)
+
+    def _row_to_change(self, db, pk: int) -> GameRow:
+        """The game as stored now, attached to ``db`` to be changed. A kept row still exact
+        (:meth:`_fresh_row`) is copied into the session without a query; the copy, not the
+        kept row, is changed, since views may be reading the kept one."""
+        row = self._fresh_row(db, pk)
+        if row in db:
+            return row
+        return db.merge(row, load=False)
 
     def _state(self, db, row: GameRow) -> State:
         live = self._cache.get(row.id)
