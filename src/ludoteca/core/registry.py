@@ -9,6 +9,7 @@ kernel, say) is never paid by a command about another.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import pkgutil
 from typing import Any
@@ -25,14 +26,17 @@ def register(cls: type[Game]) -> type[Game]:
     return cls
 
 
-def _packages() -> list[str]:
+@functools.cache
+def _packages() -> tuple[str, ...]:
+    """The game packages installed: read from disk once per process, since every lookup of a
+    game by name (each request of the web club) asks, and they do not change while it runs."""
     import ludoteca.games as pkg
 
-    return [
+    return tuple(
         info.name
         for info in pkgutil.iter_modules(pkg.__path__)
         if info.ispkg and not info.name.startswith("_")
-    ]
+    )
 
 
 def names() -> list[str]:
