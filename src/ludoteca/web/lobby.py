@@ -31,7 +31,7 @@ from .ratings import seat_ratings
 from .rules_pages import rules_context
 from .store import GameRow, Seat
 from .throttle import TooManyAttempts, request_address
-from .views import board_svg
+from .views import board_svg, game_view
 
 router = APIRouter()
 MAX_FIELD = 256
@@ -341,8 +341,8 @@ async def resign_game(pk: int, request: Request):
 def game_page(pk: int, request: Request):
     c = club(request)
     user = current_user(request)
-    view = c.hub.view(pk, user)
-    row = c.games.row(pk)
+    row, state, moves = c.games.snapshot(pk)  # one read of the game for the whole page
+    view = game_view(row, state, moves, user)
     can_join = (
         user is not None
         and row.status == "open"
@@ -352,7 +352,7 @@ def game_page(pk: int, request: Request):
         )
     )
     rules = rules_context(row.game)
-    with c.store.session() as db:
+    with c.store.reading() as db:
         players = seat_ratings(db, row)  # names link to profiles, with their rating
     return render(
         request,
