@@ -11,6 +11,7 @@ import asyncio
 import gc
 import logging
 import secrets
+import sys
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -39,6 +40,15 @@ log = logging.getLogger("ludoteca.web")
 MAX_BODY = 64 * 1024
 UNEXPECTED = "Something went wrong on the server; sorry."
 STATIC = Path(__file__).with_name("static")
+GIL_SWITCH_SECONDS = 0.002
+"""How long a Python thread of the server may run before another waiting one takes over.
+
+The event loop (sockets, every broadcast) shares the interpreter with the worker threads that
+read and write the database and render pages. With Python's default of 5 ms, a move arriving
+while pages are rendered for players setting up new games waited 5 ms at each of the half
+dozen hand-overs between the loop and the threads on its way; the load benchmark's p99 went
+from about 110 ms at 5 ms to under 60 ms at 1-2 ms (and back up to about 200 ms at 0.5 ms,
+where the switching itself costs too much): ``bench/load.py --games 200 --think 2``."""
 
 
 class BodyLimit:
@@ -158,9 +168,12 @@ def create_app(
         # whichever move is being answered.
         gc.collect()
         gc.freeze()
+        switch = sys.getswitchinterval()
+        sys.setswitchinterval(GIL_SWITCH_SECONDS)
         try:
             yield
         finally:
+            sys.setswitchinterval(switch)
             sweeper.cancel()
             bot_watch.cancel()
             gc.unfreeze()
