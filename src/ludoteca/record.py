@@ -165,8 +165,9 @@ def resignation_result(state: State, players) -> dict[str, Any]:
     return _ended_early(state, "resignation", resigned, winners, "resigned")
 
 
-def timeout_result(state: State, players) -> dict[str, Any]:
-    """The stored result of a game ended because ``players`` ran out of time.
+def timeout_result(state: State, players, *, abandoned: bool = False) -> dict[str, Any]:
+    """The stored result of a game ended because ``players`` ran out of time (or, with
+    ``abandoned``, left an untimed game unplayed for too long: the same result, told so).
 
     With two players the other one wins. With more (Hexagone for 3 or 4), the rules have no
     way to take a player out in the middle of a game, so the game ends there: the players
@@ -196,7 +197,13 @@ def timeout_result(state: State, players) -> dict[str, Any]:
         groups.append(others)
     winners = groups[0] if groups else []
     return _ended_early(
-        state, "timeout", timed_out, winners, "ran out of time", ranking=[*groups, timed_out]
+        state,
+        "timeout",
+        timed_out,
+        winners,
+        "abandoned the game" if abandoned else "ran out of time",
+        ranking=[*groups, timed_out],
+        **({"abandoned": True} if abandoned else {}),
     )
 
 

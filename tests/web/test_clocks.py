@@ -100,6 +100,57 @@ def test_a_computer_seat_has_no_running_clock():
     assert row.deadline == T0 + timedelta(seconds=90)
 
 
+def test_an_untimed_game_is_abandoned_after_fourteen_days_without_a_move():
+    row = table(None, kinds=("user", "user"))
+    clocks.after_moves(row, None, 0, T0)
+    assert row.deadline == T0 + clocks.ABANDONED_AFTER == T0 + timedelta(days=14)
+    assert clocks.clock_view(row, T0) is None and clocks.running_seat(row) is None  # no clock
+    later = T0 + timedelta(days=3)
+    clocks.after_moves(row, 0, 0, later)  # the same player moves on: their turn goes on
+    assert row.deadline == T0 + timedelta(days=14)
+    clocks.after_moves(row, 0, 1, later)  # the turn passes: the next player has 14 days
+    assert row.deadline == later + timedelta(days=14) and clocks.abandoned(row)
+    assert not clocks.overdue(row, later + timedelta(days=13, hours=23))
+    assert clocks.overdue(row, later + timedelta(days=14))
+    bot = table(None, kinds=("user", "bot"))
+    clocks.after_moves(bot, 0, 1, T0)  # nobody waits on a computer
+    assert bot.deadline is None
+    clocks.after_moves(row, 1, TERMINAL, later)
+    assert row.deadline is None
+
+
+def test_an_abandoned_rated_game_ends_rated_and_replays(tmp_path):
+    from ludoteca.web.ratings import update_ratings
+    from ludoteca.web.store import Rating
+
+    store = Store(f"sqlite:///{tmp_path / 'left.sqlite3'}")
+    service = GameService(store)
+    service.on_finish.append(update_ratings)
+    users = people(store, "stays", "leaves")
+    seats = [SeatSpec("me"), SeatSpec("user", user="leaves")]
+    pk = service.create(users[0], "toy", {}, seats, GameSettings(rated=True))
+    service.join(pk, users[1])
+    first = to_move_user(service, pk, users)
+    service.submit(pk, first, "b2")
+    gone = to_move_user(service, pk, users)
+    assert service.expire_overdue() == []  # thirteen days, say: nothing happens
+    with store.session() as db:  # fourteen days pass
+        db.execute(update(GameRow).where(GameRow.id == pk).values(deadline=datetime(2000, 1, 1)))
+        db.commit()
+    assert service.expire_overdue() == [pk]
+    row = service.row(pk)
+    late = next(s for s in row.seats if s.user_id == gone.id)
+    assert row.status == "finished" and row.result["ended"] == "timeout"
+    assert row.result["abandoned"] is True and row.result["winners"] == [1 - late.index]
+    assert row.result["reason"].endswith("abandoned the game")
+    with store.session() as db:
+        ratings = {r.user_id: r for r in db.scalars(select(Rating))}
+    assert ratings[first.id].wins == 1 and ratings[gone.id].losses == 1
+    assert ratings[first.id].rating > 1500 > ratings[gone.id].rating
+    replay(service.record(pk))  # the stored game's record verifies
+    store.dispose()
+
+
 def test_correspondence_deadline_is_renewed_at_every_turn_change():
     row = table({"kind": "correspondence", "days": 3})
     clocks.start(row)

@@ -18,6 +18,10 @@ several moves (roll, swap, second roll, reform), so the increment and a fresh co
 deadline come once a turn, not once a move. Chance outcomes are drawn by the table at once
 and take no one's time.
 
+Untimed games are not kept waiting for ever: a person who has not moved for
+:data:`ABANDONED_AFTER` (14 days) has abandoned the game, which ends as if a correspondence
+clock had run out, reason "abandoned the game": they lose, and a rated game is rated.
+
 Computer seats: a computer's clock does not run (``deadline`` is None while it is to move).
 Each computer level has its own budget per move (see :mod:`ludoteca.bots`), so it cannot
 lose on time, and people never wait on a clock nobody can run down.
@@ -39,6 +43,9 @@ LIVE = "live"
 CORRESPONDENCE = "correspondence"
 SWEEP_SECONDS = 0.5
 """How often each server process looks for games whose player to move is out of time."""
+ABANDONED_AFTER = timedelta(days=14)
+"""In an untimed game, how long the person to move may leave it before it is ended as
+abandoned by them."""
 LOW_TIME_MS = 20_000
 """Under this, the browser shows a live clock as running low."""
 
@@ -110,9 +117,10 @@ def after_moves(row: GameRow, mover: int | None, to_move: int, now: datetime) ->
     starts or only the table moved) and start the clock of ``to_move``, the player now to
     move (a negative index when the game is over)."""
     control = TimeControl.of(row.clock)
-    if control is None:
-        return
     turn_over = mover is None or mover != to_move
+    if control is None:
+        _watch_for_abandonment(row, turn_over, to_move, now)
+        return
     if control.live and mover is not None and 0 <= mover < len(row.seats):
         seat = row.seats[mover]
         if not _is_bot(row, mover) and seat.clock_ms is not None:
@@ -133,6 +141,21 @@ def after_moves(row: GameRow, mover: int | None, to_move: int, now: datetime) ->
     elif turn_over or row.deadline is None:
         row.turn_started = now
         row.deadline = now + timedelta(days=control.days)
+
+
+def _watch_for_abandonment(row: GameRow, turn_over: bool, to_move: int, now: datetime) -> None:
+    """An untimed game's deadline: :data:`ABANDONED_AFTER` from the start of a person's turn."""
+    if not 0 <= to_move < len(row.seats) or _is_bot(row, to_move):
+        row.deadline = None
+        return
+    if turn_over or row.deadline is None:
+        row.turn_started = now
+        row.deadline = now + ABANDONED_AFTER
+
+
+def abandoned(row: GameRow) -> bool:
+    """Whether running past ``row``'s deadline means abandoning it (an untimed game)."""
+    return TimeControl.of(row.clock) is None
 
 
 def overdue(row: GameRow, now: datetime) -> bool:

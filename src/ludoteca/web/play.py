@@ -409,7 +409,8 @@ class GameService:
         seat.timed_out = True
         if seat.clock_ms is not None:
             seat.clock_ms = 0
-        self._finish(db, row, state, timeout_result(state, [player]))
+        left = clocks.abandoned(row)
+        self._finish(db, row, state, timeout_result(state, [player], abandoned=left))
         db.commit()
         return True
 
