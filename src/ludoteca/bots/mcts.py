@@ -19,13 +19,7 @@
   fastest path. With ``cutoff=K`` (the default for the games in :data:`CUTOFFS`) they stop
   after K moves and the game's evaluation (:mod:`ludoteca.bots.evaluation`) judges the
   position instead: in long score games (Hexagone) a short look ahead scored by the scores
-  says more than a noisy whole game. A game may value positions for the search better than
-  its static evaluation does (:data:`LOOKAHEAD`), and may have a playout policy better than
-  uniform moves (:data:`ludoteca.bots.policies.PLAYOUT_MOVES`): in Hexagone both look at
-  what the next roll can capture.
-- **Priors.** In the games of :data:`PRIORS` a decision node at the root, or one searched
-  from often enough, values the position after each of its moves; children start with that
-  value as a few visits' worth, and the best-looking moves are expanded first.
+  says more than a noisy whole game.
 - **Solo games** (one player) maximise the score (:func:`~ludoteca.bots.evaluation.solo_score`),
   since every finished solo game is "won".
 
@@ -37,18 +31,15 @@ tree node expanded; playouts continue below it). Without any, ``default_budget``
 
 from __future__ import annotations
 
-import importlib
 import math
 import random
 import time
-from collections.abc import Callable
-from functools import cache
 
 from ludoteca.core.protocol import CHANCE, TERMINAL, Move, State
 
 from .base import Bot, Budget, Deadline, gc_paused
 from .evaluation import evaluate, solo_score
-from .policies import playout_move_for, random_move_for, unchecked_play_for
+from .policies import random_move_for, unchecked_play_for
 from .steps import LAZY_TRIES, MoveTrie, stepper_for
 
 CUTOFFS: dict[str, int] = {"hexagone": 20}
@@ -60,36 +51,6 @@ won 3 of 4 against greedy and 4 of 4 against whole playouts (``ludoteca arena he
 --players 2 greedy mcts:seconds=0.25,cutoff=0 mcts:seconds=0.25,cutoff=20 --games 4
 --seed 31``).
 """
-
-PRIORS: dict[str, tuple[int, int]] = {"hexagone": (10, 50)}
-"""Games whose search starts moves from the evaluation (``prior=`` overrides the weight):
-game id -> (weight, visits).
-
-A decision node at the root, or one searched from ``visits`` times, evaluates the position
-after each of its moves; a child then starts with ``weight`` visits of that value, and its
-untried moves are expanded best first. With two or more players only (the solo puzzle
-maximises a score, which the evaluation's shares do not measure).
-
-Why: in Hexagone a move's playouts are dominated by the dice, so the few dozen a second
-affords each of some sixty swaps cannot tell a swap that leaves the opponent a capture
-from one that does not, while the evaluation (which weighs what the next roll can capture)
-can at once; the search then spends its playouts on the few moves that look best.
-"""
-
-LOOKAHEAD: dict[str, str] = {"hexagone": "ludoteca.bots.hexagone_lookahead:lookahead_value"}
-"""Game id -> ``module:function`` valuing a position for the search (at cut-offs and as a
-prior) where the game has something better than its static evaluation."""
-
-
-@cache
-def search_value_for(game_id: str) -> Callable[[State], tuple[float, ...]]:
-    """How the search values an unfinished position of ``game_id`` (see :data:`LOOKAHEAD`)."""
-    where = LOOKAHEAD.get(game_id)
-    if where is None:
-        return evaluate
-    module, _, name = where.partition(":")
-    return getattr(importlib.import_module(module), name)
-
 
 TAIL_DECAY = 0.999
 """Per playout, the remembered slowest playout time of a game shrinks by this factor."""
@@ -122,7 +83,6 @@ class Node:
         "trie",
         "prefix",
         "is_step",
-        "priors",
     )
 
     def __init__(self, move: Move | None, state: State, n: int, bot: MCTSBot):
@@ -140,8 +100,6 @@ class Node:
         self.trie: MoveTrie | None = None
         self.prefix: tuple = ()
         self.is_step = False
-        self.priors: dict[Move, tuple[float, ...]] | None = None
-        """The evaluation after each move, once the node has priors (see :data:`PRIORS`)."""
         if self.player == TERMINAL:
             self.proven = bot.final_value(state)
         elif self.player == CHANCE:
@@ -177,7 +135,6 @@ class Node:
         node.proven = node.proof = None
         node.children, node.outcomes, node.weights = [], [], []
         node.trie, node.prefix, node.is_step = parent.trie, (*parent.prefix, step), True
-        node.priors = None
         node.untried = list(node.trie.next_steps[node.prefix])
         bot.rng.shuffle(node.untried)
         return node
@@ -206,8 +163,6 @@ class MCTSBot(Bot):
         reuse: int = 1,
         step: int = 1,
         cutoff: int | None = None,
-        policy: int = 1,
-        prior: int | None = None,
         **budget,
     ) -> None:
         super().__init__(seed, **budget)
@@ -217,15 +172,6 @@ class MCTSBot(Bot):
         self.cutoff = None if cutoff is None else int(cutoff)
         """If positive, playouts stop after this many moves and the evaluation judges;
         ``None``: the game's default from :data:`CUTOFFS` (0, whole playouts, elsewhere)."""
-        self.policy = bool(policy)
-        """Playouts with two or more players follow the game's playout policy where it has
-        one (:data:`ludoteca.bots.policies.PLAYOUT_MOVES`); ``policy=0``: uniform moves."""
-        self.prior = None if prior is None else int(prior)
-        """Weight of the evaluation at new nodes, in visits (0: none); ``None``: the game's
-        default from :data:`PRIORS`."""
-        self._prior = 0
-        self._prior_visits = 0
-        self._prior_seconds = 0.0
         self._cutoff = 0
         self._root: Node | None = None
         self._root_state: State | None = None
@@ -290,15 +236,13 @@ class MCTSBot(Bot):
         """A random playout move by move: it gives up at the deadline, and with a cutoff it
         stops after ``cutoff`` moves and lets the game's evaluation judge the position."""
         rng = self.rng
-        policy = self.policy and state.num_players > 1
-        draw = playout_move_for(state) if policy else random_move_for(state)
-        play = unchecked_play_for(state)
+        draw, play = random_move_for(state), unchecked_play_for(state)
         left = self._cutoff if self._cutoff > 0 else -1
         while not state.is_over:
             if self._deadline.expired():
                 return None
             if left == 0:
-                return search_value_for(state.game.id)(state)
+                return evaluate(state)
             play(draw(state, rng))
             left -= 1
         return self.final_value(state)
@@ -348,12 +292,6 @@ class MCTSBot(Bot):
         self._deadline = deadline
         own = self.cutoff
         self._cutoff = own if own is not None else CUTOFFS.get(root_state.game.id, 0)
-        weight, self._prior_visits = PRIORS.get(root_state.game.id, (0, 0))
-        self._prior = weight if self.prior is None else self.prior
-        if solo:
-            self._prior = 0
-        if self._prior > 0 and root.player >= 0 and root.priors is None:
-            self._add_priors(root, root_state)
         tail = _SLOWEST_PLAYOUT.get(_game_key(root_state), 0.0)
         self._interruptible = budget.seconds is not None and tail > 0.05 * budget.seconds
         self._slow_playouts = 0
@@ -362,14 +300,10 @@ class MCTSBot(Bot):
             if not deadline.room_for(0.0 if self._interruptible else slowest):
                 break
             started = time.perf_counter()
-            self._prior_seconds = 0.0
             if not self._iterate(root, root_state.clone(), max_depth, solo):
                 break
             self.last_iterations += 1
-            # an iteration that gave a node its priors is no guide to the next (and the
-            # priors themselves stop at the deadline)
-            spent = time.perf_counter() - started - self._prior_seconds
-            slowest = max(spent, slowest * 0.995)
+            slowest = max(time.perf_counter() - started, slowest * 0.995)
 
     def _iterate(self, root: Node, state: State, max_depth: int | None, solo: bool) -> bool:
         """One simulation; ``False`` if its playout was abandoned (the tree is as before)."""
@@ -416,19 +350,10 @@ class MCTSBot(Bot):
                     move = full
                 state.play(move)
                 child = Node(move, state, n, self)
-                if node.priors is not None:
-                    self._seed_child(child, node.priors.get(move))
                 node.children.append(child)
                 path.append(child)
                 value = self._leaf_value(child, state)
                 break
-            if (
-                self._prior > 0
-                and node.priors is None
-                and node.trie is None
-                and node.visits >= self._prior_visits
-            ):
-                self._add_priors(node, state)
             node = self._select(node, solo)
             if not node.is_step:
                 state.play(node.move)
@@ -449,45 +374,6 @@ class MCTSBot(Bot):
             if visited.proven is None and not self._try_prove(visited, solo):
                 break
         return True
-
-    def _add_priors(self, node: Node, state: State) -> None:
-        """Value the position after every move of a decision node: existing children get the
-        prior's visits, untried moves are put in order so that the best is expanded first.
-
-        Stops at the deadline (the moves not reached get no prior): one node's priors cost
-        a few dozen engine moves, which must not carry a short search past its time."""
-        if node.untried is None:
-            node.list_moves(state, self)
-        if node.trie is not None:
-            return
-        started = time.perf_counter()
-        priors: dict[Move, tuple[float, ...]] = {}
-        value = search_value_for(state.game.id)
-        deadline = self._deadline
-        for move in [*node.untried, *(ch.move for ch in node.children)]:
-            if deadline.expired():
-                break
-            child_state = state.clone()
-            unchecked_play_for(child_state)(move)
-            priors[move] = (
-                self.final_value(child_state) if child_state.is_over else value(child_state)
-            )
-        node.priors = priors
-        p = node.player
-        # popped from the end: the best first, moves without a prior last
-        node.untried.sort(key=lambda m: priors[m][p] if m in priors else -1.0)
-        for child in node.children:
-            self._seed_child(child, priors.get(child.move))
-        self._prior_seconds += time.perf_counter() - started
-
-    def _seed_child(self, child: Node, prior: tuple[float, ...] | None) -> None:
-        if prior is None or child.proven is not None:
-            return
-        weight = self._prior
-        child.visits += weight
-        totals = child.totals
-        for i, v in enumerate(prior):
-            totals[i] += weight * v
 
     def _select(self, node: Node, solo: bool) -> Node:
         p = node.player

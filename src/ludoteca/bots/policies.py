@@ -25,14 +25,9 @@ keeping it for ``undo`` (what the engine's own random playout uses). A playout o
 drawing its moves by the policy above, needs neither."""
 
 
-PLAYOUT_MOVES: dict[str, str] = {"hexagone": "ludoteca.bots.hexagone_lookahead:playout_move"}
-"""Game id -> ``module:function`` drawing one move by the game's playout policy for search,
-where it has a better one than uniform random moves (chance still by its probabilities)."""
-
-
 @cache
-def _helper(game_id: str, table: str = "random") -> Callable[[State, random.Random], Move] | None:
-    where = (RANDOM_MOVES if table == "random" else PLAYOUT_MOVES).get(game_id)
+def _helper(game_id: str) -> Callable[[State, random.Random], Move] | None:
+    where = RANDOM_MOVES.get(game_id)
     if where is None:
         return None
     module, _, name = where.partition(":")
@@ -45,15 +40,6 @@ def random_move_for(state: State) -> Callable[[State, random.Random], Move]:
     if helper is not None:
         return helper
     return _listing_random_move
-
-
-def playout_move_for(state: State) -> Callable[[State, random.Random], Move]:
-    """How the search's playouts draw a move in ``state``'s game: its playout policy
-    (:data:`PLAYOUT_MOVES`) if it has one, else uniform random moves."""
-    helper = _helper(state.game.id, "playout")
-    if helper is not None:
-        return helper
-    return random_move_for(state)
 
 
 def _listing_random_move(state: State, rng: random.Random) -> Move:
