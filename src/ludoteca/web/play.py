@@ -20,7 +20,7 @@ import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import func, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -114,6 +114,22 @@ class Live:
     state: State
 
 
+class PlayedMove(NamedTuple):
+    """A stored move as the views show it. Kept for every game a process serves (see
+    :meth:`GameService.snapshot`), so it is a plain tuple of strings and numbers, which the
+    garbage collector stops tracking: ORM objects there (five or so per move, for hundreds of
+    games) made each full collection pause the server for 100 ms and more."""
+
+    ply: int
+    text: str
+    player: int
+    note: str | None
+
+    @classmethod
+    def of(cls, row: MoveRow) -> PlayedMove:
+        return cls(row.ply, row.text, row.player, row.note)
+
+
 class GameService:
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -121,7 +137,7 @@ class GameService:
         self._locks: dict[int, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self.on_finish: list[FinishHook] = []
-        self._moves_read: dict[int, tuple[MoveRow, ...]] = {}
+        self._moves_read: dict[int, tuple[PlayedMove, ...]] = {}
         """Moves already read, by game: stored moves never change, so a view only fetches
         the newer ones (see :meth:`snapshot`)."""
         self._botless: set[int] = set()
@@ -477,7 +493,7 @@ class GameService:
             row = self._row(db, pk)
             return row, self._state(db, row).clone()
 
-    def snapshot(self, pk: int) -> tuple[GameRow, State, list[MoveRow]]:
+    def snapshot(self, pk: int) -> tuple[GameRow, State, list[PlayedMove]]:
         """The stored game, a copy of its state and its moves, read together in one session
         under the game's lock: everything a view is made of, consistent with each other. It
         runs after every move for every watcher, so it reads only the moves it has not seen."""
@@ -488,12 +504,12 @@ class GameService:
             if len(known) > row.ply:
                 known = ()
             if len(known) < row.ply:
-                newer = db.scalars(
-                    select(MoveRow)
+                newer = db.execute(
+                    select(MoveRow.ply, MoveRow.text, MoveRow.player, MoveRow.note)
                     .where(MoveRow.game_id == pk, MoveRow.ply >= len(known), MoveRow.ply < row.ply)
                     .order_by(MoveRow.ply)
                 ).all()
-                known = (*known, *newer)
+                known = (*known, *(PlayedMove(*m) for m in newer))
             with self._locks_guard:
                 self._moves_read.pop(pk, None)
                 self._moves_read[pk] = known  # most recently used last
@@ -710,7 +726,7 @@ class GameService:
         with self._locks_guard:
             known = self._moves_read.get(row.id)
             if known is not None and len(known) == first_ply:
-                self._moves_read[row.id] = (*known, *added)
+                self._moves_read[row.id] = (*known, *map(PlayedMove.of, added))
             self._committed.pop(row.id, None)
             if row.status == "active":
                 self._committed[row.id] = row  # most recently used last

@@ -16,8 +16,8 @@ from typing import Any
 from ludoteca.core.protocol import CHANCE, TERMINAL, State
 
 from . import clocks
-from .play import check_may_watch, seat_label
-from .store import GameRow, MoveRow, User, utcnow
+from .play import PlayedMove, check_may_watch, seat_label
+from .store import GameRow, User, utcnow
 
 MAX_LEGAL_SENT = 20000
 
@@ -49,7 +49,7 @@ def side(state: State, player: int) -> str:
 
 
 def game_view(
-    row: GameRow, state: State, moves: list[MoveRow], viewer: User | None
+    row: GameRow, state: State, moves: list[PlayedMove], viewer: User | None
 ) -> dict[str, Any]:
     check_may_watch(row, viewer)
     to_move = state.to_move if row.status == "active" else TERMINAL
