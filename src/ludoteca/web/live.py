@@ -105,8 +105,10 @@ class Hub:
     def view(self, pk: int, user: User | None) -> dict[str, Any]:
         assert self.club is not None
         row, state, moves = self.club.games.snapshot(pk)
-        view = game_view(row, state, moves, user)
-        line = self.players_line(row)
+        return self._with_line(game_view(row, state, moves, user), self.players_line(row))
+
+    @staticmethod
+    def _with_line(view: dict[str, Any], line: dict[str, Any] | None) -> dict[str, Any]:
         if line is not None:
             view["players_line"] = line
         return view
@@ -119,7 +121,7 @@ class Hub:
         if row.status == "active":
             return None
         assert self.club is not None
-        with self.club.store.session() as db:
+        with self.club.store.reading() as db:
             return {"rated": bool(row.rated), "players": seat_ratings(db, row)}
 
     def encoded_views(self, pk: int, users: dict[int | None, User | None]) -> dict[int | None, str]:
@@ -131,9 +133,7 @@ class Hub:
         out: dict[int | None, str] = {}
         for key, user in users.items():
             try:
-                view = game_view(row, state, moves, user)
-                if line is not None:
-                    view["players_line"] = line
+                view = self._with_line(game_view(row, state, moves, user), line)
             except ClubError as exc:
                 view = {"type": "error", "message": exc.message}
             out[key] = json.dumps(view, separators=(",", ":"), ensure_ascii=False)

@@ -114,6 +114,15 @@ class Live:
     state: State
 
 
+def keep_recent(cache: dict, key, value) -> None:
+    """Store ``value`` in a per-game ``cache`` as its most recently used entry (last), and
+    forget the least recently used ones beyond :data:`MAX_CACHED_GAMES`."""
+    cache.pop(key, None)
+    cache[key] = value
+    while len(cache) > MAX_CACHED_GAMES:
+        cache.pop(next(iter(cache)))
+
+
 class PlayedMove(NamedTuple):
     """A stored move as the views show it. Kept for every game a process serves (see
     :meth:`GameService.snapshot`), so it is a plain tuple of strings and numbers, which the
@@ -511,10 +520,7 @@ class GameService:
                 ).all()
                 known = (*known, *(PlayedMove(*m) for m in newer))
             with self._locks_guard:
-                self._moves_read.pop(pk, None)
-                self._moves_read[pk] = known  # most recently used last
-                while len(self._moves_read) > MAX_CACHED_GAMES:
-                    self._moves_read.pop(next(iter(self._moves_read)))
+                keep_recent(self._moves_read, pk, known)
                 if not any(s.kind == "bot" for s in row.seats):
                     if len(self._botless) > 100 * MAX_CACHED_GAMES:
                         self._botless.clear()
@@ -643,10 +649,7 @@ class GameService:
         return state
 
     def _remember(self, pk: int, live: Live) -> None:
-        self._cache.pop(pk, None)
-        self._cache[pk] = live  # most recently used last
-        while len(self._cache) > MAX_CACHED_GAMES:
-            self._cache.pop(next(iter(self._cache)))
+        keep_recent(self._cache, pk, live)
 
     def _finish(self, db, row: GameRow, state: State, result: dict[str, Any]) -> None:
         """End a game with ``result`` (not yet committed) and run the finish hooks (ratings)
@@ -729,9 +732,7 @@ class GameService:
                 self._moves_read[row.id] = (*known, *map(PlayedMove.of, added))
             self._committed.pop(row.id, None)
             if row.status == "active":
-                self._committed[row.id] = row  # most recently used last
-                while len(self._committed) > MAX_CACHED_GAMES:
-                    self._committed.pop(next(iter(self._committed)))
+                keep_recent(self._committed, row.id, row)
 
 
 def rated_refusal(seats: list[Seat]) -> None:
