@@ -193,16 +193,25 @@ def test_upgrade_from_the_first_schema_keeps_the_games(url):
     store.dispose()
 
 
-def test_views_see_what_another_process_did_after_this_ones_move(url):
-    """After a move, this process keeps the row it committed for the next views; a move or a
-    resignation made through another process (another service on the same database) must
-    still show in this process's views at once."""
+@pytest.fixture
+def two_processes(url):
+    """A toy game between alice and bob, seen by two services on the same database (two
+    server processes): ``here`` and ``there``, with ``mover``, the user of each seat."""
     store, other_store = Store(url), Store(url)
     alice, bob = users(store)
     here, there = GameService(store), GameService(other_store)
     pk = here.create(alice, "toy", {}, [SeatSpec("me"), SeatSpec("user", user="bob")])
     here.join(pk, bob)
-    mover = {0: alice, 1: bob}
+    yield here, there, pk, {0: alice, 1: bob}
+    store.dispose()
+    other_store.dispose()
+
+
+def test_views_see_what_another_process_did_after_this_ones_move(two_processes):
+    """After a move, this process keeps the row it committed for the next views; a move or a
+    resignation made through another process (another service on the same database) must
+    still show in this process's views at once."""
+    here, there, pk, mover = two_processes
     _, state = here.state(pk)
     here.submit(pk, mover[state.to_move], "b2")
     row, _, moves = here.snapshot(pk)
@@ -215,23 +224,16 @@ def test_views_see_what_another_process_did_after_this_ones_move(url):
     assert state.to_move == row.to_move
 
     here.submit(pk, mover[state.to_move], "c3")
-    there.resign(pk, alice)  # the other process ends the game, at the same ply
+    there.resign(pk, mover[0])  # the other process ends the game, at the same ply
     row, _, moves = here.snapshot(pk)
     assert row.status == "finished" and row.ply == 4
     assert [m.text for m in moves][1:] == ["b2", "a1", "c3"]
-    store.dispose()
-    other_store.dispose()
 
 
-def test_a_move_is_judged_by_what_another_process_did_after_this_ones_last(url):
+def test_a_move_is_judged_by_what_another_process_did_after_this_ones_last(two_processes):
     """Moves start from the row this process last committed when it is still exact; after
     another process moved or ended the game, they must see that instead."""
-    store, other_store = Store(url), Store(url)
-    alice, bob = users(store)
-    here, there = GameService(store), GameService(other_store)
-    pk = here.create(alice, "toy", {}, [SeatSpec("me"), SeatSpec("user", user="bob")])
-    here.join(pk, bob)
-    mover = {0: alice, 1: bob}
+    here, there, pk, mover = two_processes
     _, state = here.state(pk)
     first, second = mover[state.to_move], mover[1 - state.to_move]
     here.submit(pk, first, "b2")
@@ -243,5 +245,3 @@ def test_a_move_is_judged_by_what_another_process_did_after_this_ones_last(url):
     with pytest.raises(ClubError, match="the game is over"):
         here.submit(pk, second, "a2")
     assert [m.text for m in here.moves(pk)][1:] == ["b2", "a1", "c3"]
-    store.dispose()
-    other_store.dispose()
