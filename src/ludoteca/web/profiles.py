@@ -47,7 +47,6 @@ def rating_entry(rating: Rating, now: datetime | None = None) -> dict[str, Any]:
         "name": rating.user.name if rating.user is not None else "",
         "pool": rating.pool,
         "rating": round(rating.rating),
-        "rating_exact": rating.rating,
         "shown": shown(rating.pool, rating.rating, deviation, rating.games),
         "deviation": round(deviation),
         "games": rating.games,
@@ -65,8 +64,10 @@ def top_players(db, pool: str, limit: int) -> list[dict[str, Any]]:
     :func:`~ludoteca.web.ratings.deviation_now`), so the pool is sorted here, not in SQL."""
     now = utcnow()
     rows = db.scalars(select(Rating).where(Rating.pool == pool)).all()
-    entries = [(rating_entry(r, now), r.user_id) for r in rows]
-    entries.sort(key=lambda e: (e[0]["provisional"], -e[0]["rating_exact"], e[1]))
+    entries = sorted(
+        ((rating_entry(r, now), r) for r in rows),
+        key=lambda pair: (pair[0]["provisional"], -pair[1].rating, pair[1].user_id),
+    )
     board = [e for e, _ in entries[:limit]]
     rank = 0
     for e in board:
