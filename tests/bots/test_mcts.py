@@ -214,3 +214,14 @@ def test_games_can_have_a_default_cutoff(monkeypatch):
     assert CountingNimState.calls == 0
     MCTSBot(seed=1, cutoff=0).choose(state, iterations=50)  # whole playouts when asked
     assert CountingNimState.calls == 50
+
+
+def test_a_solo_game_can_have_its_own_default_cutoff():
+    from ludoteca.bots.mcts import CUTOFFS, default_cutoff
+
+    solo = get("hexagone", players=1).new_state(seed=1)
+    duel = get("hexagone", players=2).new_state(seed=1)
+    assert default_cutoff(solo) == CUTOFFS["hexagone/solo"]
+    assert default_cutoff(duel) == CUTOFFS["hexagone"]
+    assert CUTOFFS["hexagone/solo"] != CUTOFFS["hexagone"]
+    assert default_cutoff(get("toy-nim", pile=5).new_state()) == 0
