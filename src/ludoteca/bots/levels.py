@@ -21,15 +21,28 @@ a ladder that cannot be played a hundred times is a ladder nobody measures. The 
 the same ratios as elsewhere (about four times the time per level). The solo puzzle, some
 35 decisions a game, keeps the standard budgets.
 
-MCTS brings its per-game tuning (Hexagone cuts playouts at 20 moves, see
-:data:`ludoteca.bots.mcts.CUTOFFS`), and in the solo puzzle it maximises the expected
-captures: over 60 seeded solo games it averaged 29.8 captures at 0.1 s a move, against 25.5
-for the rollout ``planner`` at 0.25 s and 21.6 for greedy (``ludoteca arena hexagone -o
-players=1 greedy mcts:seconds=0.1 planner:seconds=0.25 --games 60 --seed 43``), so the
-levels use it there too.
+MCTS brings its per-game tuning (in Hexagone for two to four players, playouts cut at 6
+moves and judged by each player's chance of ending with the most captures; in the solo
+puzzle cut at 20 and scored by the captures, see :data:`ludoteca.bots.mcts.CUTOFFS`). In
+the solo puzzle it maximises the expected captures: over 60 seeded solo games it averaged
+29.8 captures at 0.1 s a move, against 25.5 for the rollout ``planner`` at 0.25 s and 21.6
+for greedy (``ludoteca arena hexagone -o players=1 greedy mcts:seconds=0.1
+planner:seconds=0.25 --games 60 --seed 43``), so the levels use it there too.
 
 Measured in Kuniumi (``ludoteca arena kuniumi easy medium hard --games 10 --seed 21``):
 medium beat easy 10-0, hard beat medium 8-1 with a draw.
+
+Measured in two-player Hexagone, 100 games a step on an otherwise idle machine
+(``ludoteca arena hexagone --players 2 easy medium --games 100 --seed 101``; ``medium hard``
+with ``--seed 102``; ``hard master`` with ``--seed 104``): medium beat easy 79-18 with 3
+draws (80.5%), hard beat medium only 53-44 with 3 draws (54.5%), and master and hard were
+even, 50-47 with 3 draws (51.5%). The dice decide much of a Hexagone game, and past a tenth
+of a second more search buys little: at 0.02 and 0.04 s a move MCTS scored 62.5% and 66%
+against greedy, 0.04 s scored 56.5% against 0.02 s (``ludoteca arena hexagone --players 2
+easy mcts:seconds=0.02 mcts:seconds=0.04 --games 100 --seed 105``), and at 1 s it scored
+78.75% against greedy (``--seed 103``, 40 games), no more than at 0.1 s. So in Hexagone
+these levels are one clear step above greedy, and hard and master are hardly stronger than
+medium.
 
 The bot behind a level is made when the level first sees a game, so ``make_bot("hard")``
 works for every game; budgets given to ``choose`` still override the level's.
