@@ -30,7 +30,8 @@ for greedy (``ludoteca arena hexagone -o players=1 greedy mcts:seconds=0.1
 planner:seconds=0.25 --games 60 --seed 43``), so the levels use it there too.
 
 Measured in Kuniumi (``ludoteca arena kuniumi easy medium hard --games 10 --seed 21``):
-medium beat easy 10-0, hard beat medium 8-1 with a draw.
+medium beat easy 10-0, hard beat medium 8-1 with a draw; and master beat hard 27-8 with 5
+draws over 40 games (``ludoteca arena kuniumi hard master --games 40 --seed 94``).
 
 Measured in two-player Hexagone, 100 games a step on an otherwise idle machine
 (``ludoteca arena hexagone --players 2 easy medium --games 100 --seed 101``; ``medium hard``
