@@ -17,12 +17,25 @@ import gc
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from dataclasses import dataclass
+from typing import TypeVar
 
 from ludoteca.core.errors import GameError, MalformedError
 from ludoteca.core.protocol import CHANCE, Move, State
+
+T = TypeVar("T")
+
+
+def for_game(table: Mapping[str, T], state: State, default: T) -> T:
+    """``state``'s entry in a per-game ``table``: ``GAME/solo`` when one player plays and
+    the table has it, else ``GAME``, else ``default``. Per-game tuning (level budgets,
+    playout cutoffs) is keyed this way because a game's solo puzzle can want other settings."""
+    game = state.game.id
+    if state.num_players == 1 and f"{game}/solo" in table:
+        return table[f"{game}/solo"]
+    return table.get(game, default)
 
 
 class BotError(GameError):

@@ -55,7 +55,7 @@ from dataclasses import dataclass, field
 
 from ludoteca.core.protocol import Move, State
 
-from .base import Bot
+from .base import Bot, for_game
 
 
 @dataclass(frozen=True)
@@ -67,10 +67,7 @@ class Level:
     """Game id (``hexagone``, or ``hexagone/solo`` for one player) -> spec."""
 
     def spec_for(self, state: State) -> str:
-        game = state.game.id
-        if state.num_players == 1 and f"{game}/solo" in self.per_game:
-            return self.per_game[f"{game}/solo"]
-        return self.per_game.get(game, self.spec)
+        return for_game(self.per_game, state, self.spec)
 
 
 HEXAGONE_SPECS = {

@@ -37,7 +37,7 @@ import time
 
 from ludoteca.core.protocol import CHANCE, TERMINAL, Move, State
 
-from .base import Bot, Budget, Deadline, gc_paused
+from .base import Bot, Budget, Deadline, for_game, gc_paused
 from .evaluation import evaluate, solo_score
 from .policies import random_move_for, unchecked_play_for
 from .steps import LAZY_TRIES, MoveTrie, stepper_for
@@ -505,10 +505,7 @@ _PLAYOUTS_SEEN: dict[tuple, int] = {}
 
 def default_cutoff(state: State) -> int:
     """The game's playout cutoff from :data:`CUTOFFS` (0: whole playouts)."""
-    game = state.game.id
-    if state.num_players == 1 and f"{game}/solo" in CUTOFFS:
-        return CUTOFFS[f"{game}/solo"]
-    return CUTOFFS.get(game, 0)
+    return for_game(CUTOFFS, state, 0)
 
 
 def _game_key(state: State) -> tuple:
