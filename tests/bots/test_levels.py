@@ -42,13 +42,16 @@ def test_per_game_specs():
     assert bot.choose(get("toy-nim", pile=2).new_state()) == 2  # greedy takes the win
 
 
-def test_hexagone_levels_wait_less_per_move_with_two_players():
-    two, solo = get("hexagone", players=2).new_state(seed=1), get("hexagone").new_state(seed=1)
-    seconds = {}
-    for name in ("medium", "hard", "master"):
-        level = LEVELS[name]
+def test_hexagone_levels_with_two_to_four_players_are_their_own_ladder():
+    """Below the search: greedy with a falling share of random moves, then MCTS on top."""
+    solo = get("hexagone").new_state(seed=1)
+    for players in (2, 3, 4):
+        state = get("hexagone", players=players).new_state(seed=1)
+        specs = [LEVELS[n].spec_for(state) for n in ("easy", "medium", "hard", "master")]
+        noise = [make_bot(spec).noise for spec in specs[:3]]
+        assert noise[0] > noise[1] > noise[2] == 0
+        assert make_bot(specs[3]).name == "mcts"
+        for spec in specs:
+            assert f"``{spec}``" in levels_module.__doc__
+    for level in LEVELS.values():
         assert level.spec_for(solo) == level.spec
-        spec = level.spec_for(two)
-        assert f"``{spec}``" in levels_module.__doc__
-        seconds[name] = make_bot(spec).budget.seconds
-    assert seconds["medium"] < seconds["hard"] < seconds["master"] <= 1

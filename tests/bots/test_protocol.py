@@ -18,6 +18,7 @@ from tests.bots.toygames import NimState
 BOTS = {
     "random": ["toy-nim", "toy-nim3", "toy-gamble", "toy-pick", "toy-coins"],
     "greedy": ["toy-nim", "toy-nim3", "toy-gamble", "toy-pick", "toy-coins"],
+    "greedy:noise=0.5": ["toy-nim", "toy-nim3", "toy-gamble", "toy-pick", "toy-coins"],
     "mcts:iterations=60": ["toy-nim", "toy-nim3", "toy-gamble", "toy-pick", "toy-coins"],
     "mcts:iterations=60,step=0": ["toy-pick"],
     "alphabeta:depth=3": ["toy-nim", "toy-gamble"],
@@ -180,6 +181,9 @@ def test_bots_refuse_games_they_do_not_play():
         "mcts:seconds=abc",
         "mcts:colour=red",
         "greedy:iterations=0",
+        "greedy:noise=1.5",
+        "greedy:noise=-0.1",
+        "greedy:noise=some",
         ":",
         "hard:depth=0",
     ],

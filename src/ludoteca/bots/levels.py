@@ -12,14 +12,34 @@ hard       ``mcts:seconds=1``                     one second
 master     ``mcts:seconds=4``                     four seconds
 =========  ====================================  ==================================
 
-Hexagone with two to four players is the exception (:data:`HEXAGONE_SPECS`): medium
-``mcts:seconds=0.1``, hard ``mcts:seconds=0.25``, master ``mcts:seconds=1``. A game between
-strong players there runs to some 330 moves, of which a computer player makes over a hundred
-(each piece put back after a capture is a decision of its own), so four seconds a move is
-several minutes of waiting per game, most of it spent on placements that hardly matter; and
-a ladder that cannot be played a hundred times is a ladder nobody measures. The steps keep
-the same ratios as elsewhere (about four times the time per level). The solo puzzle, some
-35 decisions a game, keeps the standard budgets.
+Hexagone with two to four players is the exception (:data:`HEXAGONE_SPECS`):
+
+=========  ====================================  ==================================
+level      bot                                   waiting time per move
+=========  ====================================  ==================================
+easy       ``greedy:noise=0.6``                   instant
+medium     ``greedy:noise=0.25``                  instant
+hard       ``greedy``                             instant
+master     ``mcts:seconds=0.25``                  a quarter of a second
+=========  ====================================  ==================================
+
+``noise`` is the share of moves played at random instead of the one that looks best. The
+dice decide much of a Hexagone game, and past a few hundredths of a second more search buys
+little, so levels that differ only in time are not levels: MCTS scored 62.5% against greedy
+at 0.02 s a move and 66% at 0.04 s, 0.04 s scored 56.5% against 0.02 s (``ludoteca arena
+hexagone --players 2 greedy mcts:seconds=0.02 mcts:seconds=0.04 --games 100 --seed 105``);
+0.25 s scored 54.5% against 0.1 s (``--seed 102``) and 1 s 51.5% against 0.25 s (``--seed
+104``), each over 100 games. But the gap from random to greedy is wide (greedy won 99 of
+100 games, ``ludoteca arena hexagone --players 2 random greedy --games 100 --seed 111``),
+so the levels below the search are greedy with a falling share of random moves, and master
+is the search at a budget a person does not notice: a game runs to some 330 moves, of which
+a computer player makes over a hundred (each piece put back after a capture is a decision of
+its own). The solo puzzle, some 35 decisions a game, keeps the standard levels.
+
+Measured in two-player Hexagone, 100 games a step (``ludoteca arena hexagone --players 2
+easy medium --games 100 --jobs 2 --seed 115``; ``medium hard`` with ``--seed 116``; ``hard
+master`` with ``--seed 114``): medium beat easy 81-19 (81%), hard beat medium 74-24 with 2
+draws (75%), and master beat hard 83-15 with 2 draws (84%).
 
 MCTS brings its per-game tuning (in Hexagone for two to four players, playouts cut at 6
 moves and judged by each player's chance of ending with the most captures; in the solo
@@ -32,18 +52,6 @@ planner:seconds=0.25 --games 60 --seed 43``), so the levels use it there too.
 Measured in Kuniumi (``ludoteca arena kuniumi easy medium hard --games 10 --seed 21``):
 medium beat easy 10-0, hard beat medium 8-1 with a draw; and master beat hard 27-8 with 5
 draws over 40 games (``ludoteca arena kuniumi hard master --games 40 --seed 94``).
-
-Measured in two-player Hexagone, 100 games a step on an otherwise idle machine
-(``ludoteca arena hexagone --players 2 easy medium --games 100 --seed 101``; ``medium hard``
-with ``--seed 102``; ``hard master`` with ``--seed 104``): medium beat easy 79-18 with 3
-draws (80.5%), hard beat medium only 53-44 with 3 draws (54.5%), and master and hard were
-even, 50-47 with 3 draws (51.5%). The dice decide much of a Hexagone game, and past a tenth
-of a second more search buys little: at 0.02 and 0.04 s a move MCTS scored 62.5% and 66%
-against greedy, 0.04 s scored 56.5% against 0.02 s (``ludoteca arena hexagone --players 2
-easy mcts:seconds=0.02 mcts:seconds=0.04 --games 100 --seed 105``), and at 1 s it scored
-78.75% against greedy (``--seed 103``, 40 games), no more than at 0.1 s. So in Hexagone
-these levels are one clear step above greedy, and hard and master are hardly stronger than
-medium.
 
 The bot behind a level is made when the level first sees a game, so ``make_bot("hard")``
 works for every game; budgets given to ``choose`` still override the level's.
@@ -71,11 +79,12 @@ class Level:
 
 
 HEXAGONE_SPECS = {
-    "medium": "mcts:seconds=0.1",
-    "hard": "mcts:seconds=0.25",
-    "master": "mcts:seconds=1",
+    "easy": "greedy:noise=0.6",
+    "medium": "greedy:noise=0.25",
+    "hard": "greedy",
+    "master": "mcts:seconds=0.25",
 }
-"""Level budgets in Hexagone with two to four players (see the module text)."""
+"""The levels in Hexagone with two to four players (see the module text for why)."""
 
 
 def _hexagone(name: str, spec: str) -> dict[str, str]:
@@ -85,22 +94,30 @@ def _hexagone(name: str, spec: str) -> dict[str, str]:
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
-        Level("easy", "plays the move that looks best right now, without looking ahead", "greedy"),
+        Level(
+            "easy",
+            "plays the move that looks best right now, without looking ahead "
+            "(in Hexagone for 2-4, a random move six times in ten)",
+            "greedy",
+            _hexagone("easy", "greedy"),
+        ),
         Level(
             "medium",
-            "searches a quarter of a second per move (a tenth in Hexagone for 2-4)",
+            "searches a quarter of a second per move "
+            "(in Hexagone for 2-4, the move that looks best, a random one a time in four)",
             "mcts:seconds=0.25",
             _hexagone("medium", "mcts:seconds=0.25"),
         ),
         Level(
             "hard",
-            "searches one second per move (a quarter in Hexagone for 2-4)",
+            "searches one second per move "
+            "(in Hexagone for 2-4, the move that looks best right now)",
             "mcts:seconds=1",
             _hexagone("hard", "mcts:seconds=1"),
         ),
         Level(
             "master",
-            "searches four seconds per move (one in Hexagone for 2-4)",
+            "searches four seconds per move (a quarter of a second in Hexagone for 2-4)",
             "mcts:seconds=4",
             _hexagone("master", "mcts:seconds=4"),
         ),

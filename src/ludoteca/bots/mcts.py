@@ -50,7 +50,7 @@ Measured in two-player Hexagone (games of some 330 moves), where a random playou
 says little: with whole playouts MCTS at 0.25 s a move lost all 4 games to greedy. Cut short
 and judged by the game's evaluation (the chance of ending with the most captures, see
 :mod:`ludoteca.bots.evaluation.hexagone`), at 0.1 s a move over 100 games against greedy
-(``ludoteca arena hexagone --players 2 easy mcts:seconds=0.1,cutoff=K --games 100 --seed
+(``ludoteca arena hexagone --players 2 greedy mcts:seconds=0.1,cutoff=K --games 100 --seed
 91``): cut at 3 moves it scored 68%, at 6 moves 76.5%, at 10 moves 75%, at 20 moves 59%.
 Playouts in which each swap is the first capturing one of six drawn (instead of uniform)
 did worse: 47.5% at 6 moves, 36.5% at 20, at under half the playouts a second. In the
