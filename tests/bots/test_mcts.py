@@ -185,7 +185,8 @@ def test_parts_find_the_best_pair():
 
 def test_tree_reuse_across_parts():
     state = get("toy-pick", items=12).new_state()
-    bot = make_bot("mcts:iterations=1500", seed=2)
+    # a generous time budget, so the iterations decide even on a busy machine
+    bot = make_bot("mcts:iterations=1500,seconds=60", seed=2)
     mine = bot.choose(state)
     state.play(mine)
     state.play(state.legal_moves()[0])
