@@ -61,10 +61,10 @@ Comino     72-2-26 (73%), 72     68-0-32 (68%), 64     59-1-40 (59.5%), 95
 =========  ====================  ====================  ====================
 
 (wins-draws-losses of the stronger level, then the seed). In Comune the run was stopped
-after 98 of its 100 games. In Kuniumi master won 62% of
-the games outright and drew 11%; its slowest move took 3.88 s of its 4 s. In Comino master
-is stronger than hard but not by the 65% the other steps reach; the second player won 77 of
-those 100 games, so between these two levels the seat weighed more than the extra search.
+after 98 of its 100 games. In Kuniumi master won 62% of the games outright and drew 11%;
+its slowest move took 3.88 s of its 4 s. In Comino master is stronger than hard but not by
+the 65% the other steps reach; the second player won 77 of those 100 games, so between
+these two levels the seat weighed more than the extra search.
 
 The bot behind a level is made when the level first sees a game, so ``make_bot("hard")``
 works for every game; budgets given to ``choose`` still override the level's.
@@ -100,39 +100,37 @@ HEXAGONE_SPECS = {
 """The levels in Hexagone with two to four players (see the module text for why)."""
 
 
-def _hexagone(name: str, spec: str) -> dict[str, str]:
-    return {"hexagone": HEXAGONE_SPECS[name], "hexagone/solo": spec}
+def _level(name: str, about: str, spec: str) -> Level:
+    """A level playing ``spec``, except in Hexagone for two to four players, where it plays
+    its :data:`HEXAGONE_SPECS` entry (the solo puzzle keeps ``spec``)."""
+    return Level(name, about, spec, {"hexagone": HEXAGONE_SPECS[name], "hexagone/solo": spec})
 
 
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
-        Level(
+        _level(
             "easy",
             "plays the move that looks best right now, without looking ahead "
             "(in Hexagone for 2-4, a random move six times in ten)",
             "greedy",
-            _hexagone("easy", "greedy"),
         ),
-        Level(
+        _level(
             "medium",
             "searches a quarter of a second per move "
             "(in Hexagone for 2-4, the move that looks best, a random one a time in four)",
             "mcts:seconds=0.25",
-            _hexagone("medium", "mcts:seconds=0.25"),
         ),
-        Level(
+        _level(
             "hard",
             "searches one second per move "
             "(in Hexagone for 2-4, the move that looks best right now)",
             "mcts:seconds=1",
-            _hexagone("hard", "mcts:seconds=1"),
         ),
-        Level(
+        _level(
             "master",
             "searches four seconds per move (a quarter of a second in Hexagone for 2-4)",
             "mcts:seconds=4",
-            _hexagone("master", "mcts:seconds=4"),
         ),
     )
 }
