@@ -42,3 +42,23 @@ def test_opening_turn_has_single_pieces_only():
     trie = ComuneTrie(get("comune").new_state())
     first = next(p for p in trie.next_steps[()] if p != "pass")
     assert trie.next_steps[(first,)] == [END]
+
+
+def test_a_trie_keeps_its_position_without_the_game_history():
+    """A search keeps a trie per expanded node; the game's history must not ride along."""
+    import pytest
+
+    from ludoteca.core.errors import IllegalMoveError
+
+    state = get("comune").new_state(seed=2)
+    rng = random.Random(2)
+    for _ in range(6):
+        state.play(rng.choice(state.legal_moves()))
+    copy = state.detached()
+    assert copy.position() == state.position()
+    assert sorted(copy.legal_moves()) == sorted(state.legal_moves())
+    with pytest.raises(IllegalMoveError):
+        copy.undo()
+    state.undo()  # the original keeps its own
+    moves = _all_moves(ComuneTrie(copy))
+    assert sorted(moves) == sorted(copy.legal_moves())

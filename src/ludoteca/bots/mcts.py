@@ -20,6 +20,10 @@
   after K moves and the game's evaluation (:mod:`ludoteca.bots.evaluation`) judges the
   position instead: in long score games (Hexagone) a short look ahead scored by the scores
   says more than a noisy whole game.
+- **Bounded memory.** A tree stops growing at ``max_nodes`` nodes (:data:`MAX_NODES`);
+  further simulations still run, from the leaves they reach, and refine the values of the
+  nodes already there. The root's visits bound the tree's size (each simulation adds at
+  most one node), so the check costs nothing.
 - **Solo games** (one player) maximise the score (:func:`~ludoteca.bots.evaluation.solo_score`),
   since every finished solo game is "won".
 
@@ -60,6 +64,11 @@ averaged 31.4 captures cut at 20 and 30.2 cut at 6 (greedy 21.6; ``ludoteca aren
 43``).
 """
 
+MARGIN_SCALES: dict[str, float] = {"comino": 15.0}
+"""Score games where ``margin=W`` may weigh a playout by how much it was won: a lead of this
+many points counts about three quarters of a win in the margin term (see :meth:`MCTSBot.
+playout_value`). Comino's winning margin averages some 15 points."""
+
 TAIL_DECAY = 0.999
 """Per playout, the remembered slowest playout time of a game shrinks by this factor."""
 
@@ -67,6 +76,11 @@ REUSE_DEPTH = 6
 """How many plies below the old root the new position is looked for."""
 REUSE_NODES = 3000
 """How many tree nodes the look-up may replay before giving up and starting afresh."""
+MAX_NODES = 400_000
+"""The default cap on a tree's size (``max_nodes=`` overrides). A Comune node costs some
+1.2 kB (a 100,000-node tree added 113 MB), so a full tree holds about half a gigabyte; a
+Comune search adds some 17,000 nodes a second on this machine, so only searches of half a
+minute and more meet the cap (``python bench/mcts_memory.py`` measures a run of games)."""
 
 
 class Node:
@@ -171,6 +185,8 @@ class MCTSBot(Bot):
         reuse: int = 1,
         step: int = 1,
         cutoff: int | None = None,
+        max_nodes: int = MAX_NODES,
+        margin: float = 0.0,
         **budget,
     ) -> None:
         super().__init__(seed, **budget)
@@ -180,6 +196,19 @@ class MCTSBot(Bot):
         self.cutoff = None if cutoff is None else int(cutoff)
         """If positive, playouts stop after this many moves and the evaluation judges;
         ``None``: the game's default from :data:`CUTOFFS` (0, whole playouts, elsewhere)."""
+        if int(max_nodes) < 1:
+            from ludoteca.core.errors import MalformedError
+
+            raise MalformedError(str(max_nodes), "max_nodes must be at least 1")
+        self.max_nodes = int(max_nodes)
+        self.margin = float(margin)
+        """The weight of the score margin in a playout's value (0: the result alone); for
+        the games of :data:`MARGIN_SCALES`."""
+        if not 0.0 <= self.margin <= 1.0:
+            from ludoteca.core.errors import MalformedError
+
+            raise MalformedError(str(margin), "margin must be between 0 and 1")
+        self._margin = 0.0
         self._cutoff = 0
         self._root: Node | None = None
         self._root_state: State | None = None
@@ -194,6 +223,15 @@ class MCTSBot(Bot):
     def reset(self) -> None:
         self._root = None
         self._root_state = None
+
+    def tree_size(self) -> int:
+        """Nodes in the tree kept from the last move (0 if none): for memory benchmarks."""
+        size, stack = 0, [self._root] if self._root is not None else []
+        while stack:
+            node = stack.pop()
+            size += 1
+            stack.extend(node.children)
+        return size
 
     # --- values ---------------------------------------------------------------------------
     def final_value(self, state: State) -> tuple[float, ...]:
@@ -212,7 +250,9 @@ class MCTSBot(Bot):
         if self._interruptible or self._cutoff > 0:
             return self._interruptible_playout(state)
         started = time.perf_counter()
-        if state.num_players == 1:  # the score counts, which fast_playout does not give
+        if self._margin > 0.0:
+            value = self._margin_value(state)
+        elif state.num_players == 1:  # the score counts, which fast_playout does not give
             draw, play, rng = random_move_for(state), unchecked_play_for(state), self.rng
             while not state.is_over:
                 play(draw(state, rng))
@@ -221,6 +261,24 @@ class MCTSBot(Bot):
             value = tuple(state.fast_playout(self.rng))
         self._note_playout(_game_key(state), time.perf_counter() - started)
         return value
+
+    def _margin_value(self, state: State) -> tuple[float, ...]:
+        """A random playout's value weighing how much it was won: ``(1 - W)`` times the
+        payoffs plus ``W`` times ``(1 + tanh(d / scale)) / 2`` for each player's lead ``d``
+        over the best other score.
+
+        Where one seat wins most games (the second player in Comino), the result of random
+        playouts barely differs between moves for the player behind; the margin still tells
+        a close game from a rout, so that player keeps choosing the moves that stay close."""
+        scores = state.fast_playout_scores(self.rng)
+        payoffs = _payoffs_of(scores)
+        scale = for_game(MARGIN_SCALES, state, 10.0)
+        w = self._margin
+        out = []
+        for i, (payoff, own) in enumerate(zip(payoffs, scores, strict=True)):
+            lead = own - max(s for j, s in enumerate(scores) if j != i)
+            out.append((1.0 - w) * payoff + w * 0.5 * (1.0 + math.tanh(lead / scale)))
+        return tuple(out)
 
     def _note_playout(self, key: tuple, seconds: float) -> None:
         """Keep a decaying maximum of the playout times seen per game (the first, which may
@@ -300,6 +358,8 @@ class MCTSBot(Bot):
         self._deadline = deadline
         own = self.cutoff
         self._cutoff = own if own is not None else default_cutoff(root_state)
+        scored = root_state.num_players > 1 and hasattr(root_state, "fast_playout_scores")
+        self._margin = self.margin if scored else 0.0
         tail = _SLOWEST_PLAYOUT.get(_game_key(root_state), 0.0)
         self._interruptible = budget.seconds is not None and tail > 0.05 * budget.seconds
         self._slow_playouts = 0
@@ -308,13 +368,19 @@ class MCTSBot(Bot):
             if not deadline.room_for(0.0 if self._interruptible else slowest):
                 break
             started = time.perf_counter()
-            if not self._iterate(root, root_state.clone(), max_depth, solo):
+            grow = root.visits + 1 < self.max_nodes  # a tree has at most visits + 1 nodes
+            if not self._iterate(root, root_state.clone(), max_depth, solo, grow):
                 break
             self.last_iterations += 1
             slowest = max(time.perf_counter() - started, slowest * 0.995)
 
-    def _iterate(self, root: Node, state: State, max_depth: int | None, solo: bool) -> bool:
-        """One simulation; ``False`` if its playout was abandoned (the tree is as before)."""
+    def _iterate(
+        self, root: Node, state: State, max_depth: int | None, solo: bool, grow: bool = True
+    ) -> bool:
+        """One simulation; ``False`` if its playout was abandoned (the tree is as before).
+
+        With ``grow`` false (the tree is at its cap) it adds no node: where it would, it plays
+        out from there instead."""
         node = root
         path = [root]
         n = state.num_players
@@ -326,10 +392,18 @@ class MCTSBot(Bot):
             if max_depth is not None and len(path) > max_depth:
                 value = self.playout_value(state)
                 break
+            if not grow and node.player != CHANCE and self._at_frontier(node):
+                if node.trie is not None:
+                    state.play(self._completion(node.trie, node.prefix))
+                value = self.playout_value(state)
+                break
             if node.player == CHANCE:
                 move = self.rng.choices(node.outcomes, node.weights)[0]
                 state.play(move)
                 child = node.child_for(move)
+                if child is None and not grow:
+                    value = self.playout_value(state)
+                    break
                 if child is None:
                     child = Node(move, state, n, self)
                     node.children.append(child)
@@ -342,7 +416,7 @@ class MCTSBot(Bot):
                 continue
             if node.untried is None:
                 node.list_moves(state, self)
-            if node.untried:
+            if node.untried and grow:
                 move = node.untried.pop()
                 grown = (node, move)
                 if node.trie is not None:
@@ -382,6 +456,12 @@ class MCTSBot(Bot):
             if visited.proven is None and not self._try_prove(visited, solo):
                 break
         return True
+
+    @staticmethod
+    def _at_frontier(node: Node) -> bool:
+        """Whether a capped tree ends at the decision ``node``: nothing below it to select
+        (its moves untried, or every child it has already proven)."""
+        return node.untried is None or all(ch.proven is not None for ch in node.children)
 
     def _select(self, node: Node, solo: bool) -> Node:
         p = node.player
@@ -501,6 +581,13 @@ class MCTSBot(Bot):
 
 _SLOWEST_PLAYOUT: dict[tuple, float] = {}
 _PLAYOUTS_SEEN: dict[tuple, int] = {}
+
+
+def _payoffs_of(scores: tuple[float, ...]) -> tuple[float, ...]:
+    """Payoffs of final scores where the best total wins and a shared best splits the win."""
+    best = max(scores)
+    winners = [i for i, s in enumerate(scores) if s == best]
+    return tuple(1.0 / len(winners) if i in winners else 0.0 for i in range(len(scores)))
 
 
 def default_cutoff(state: State) -> int:

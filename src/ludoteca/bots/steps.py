@@ -14,6 +14,7 @@ begin another move's), which an explicit end marker guarantees. A game gets a st
 from __future__ import annotations
 
 from collections.abc import Callable, Hashable, Sequence
+from functools import partial
 
 from ludoteca.core.protocol import Move, State
 
@@ -78,37 +79,43 @@ class ComuneTrie:
     ``legal_placements()`` one level at a time instead of from every whole turn: a Comune
     position has thousands of turns and a search expands few of them. The engine's mid-turn
     list is what keeps each two-piece turn reachable by exactly one order of parts.
+
+    A search keeps one trie per position it expands, so a trie holds as little as it can:
+    a copy of the position without its undo history, and no reference back to itself (the
+    search pauses the cycle collector, so a cycle here would outlive the tree).
     """
 
-    __slots__ = ("root", "next_steps", "moves")
+    __slots__ = ("next_steps", "moves")
 
     def __init__(self, state: State) -> None:
-        self.root = state.clone()
-        self.next_steps = _Steps(self._following)
-        self.moves = _Moves(self._complete)
+        self.next_steps = _Steps(partial(_comune_following, state.detached()))
+        self.moves = _Moves(_comune_complete)
 
-    def _following(self, prefix: tuple) -> list[Hashable]:
-        from ludoteca.games.comune.notation import placement_code
 
-        if not prefix:
-            return [placement_code(c, a) for c, a in self.root.legal_placements()] + [PASS]
-        if len(prefix) == 1 and prefix[0] != PASS:
-            probe = self.root.clone()
-            probe.place(*divmod(prefix[0], 3))
-            if not probe.mid_turn:  # the opening, or the last piece: one piece only
-                return [END]
-            return [END] + [placement_code(c, a) for c, a in probe.legal_placements()]
-        return []
+def _comune_following(root: State, prefix: tuple) -> list[Hashable]:
+    """The parts that may follow ``prefix`` in ``root``'s turn."""
+    from ludoteca.games.comune.notation import placement_code
 
-    @staticmethod
-    def _complete(prefix: tuple) -> Move | None:
-        from ludoteca.games.comune.notation import encode_turn
+    if not prefix:
+        return [placement_code(c, a) for c, a in root.legal_placements()] + [PASS]
+    if len(prefix) == 1 and prefix[0] != PASS:
+        probe = root.clone()
+        probe.place(*divmod(prefix[0], 3))
+        if not probe.mid_turn:  # the opening, or the last piece: one piece only
+            return [END]
+        return [END] + [placement_code(c, a) for c, a in probe.legal_placements()]
+    return []
 
-        if prefix == (PASS,):
-            return encode_turn(())
-        if len(prefix) == 2:
-            return encode_turn(prefix[:1] if prefix[1] == END else prefix)
-        return None
+
+def _comune_complete(prefix: tuple) -> Move | None:
+    """The whole turn the parts ``prefix`` make, or ``None`` if they do not end a turn."""
+    from ludoteca.games.comune.notation import encode_turn
+
+    if prefix == (PASS,):
+        return encode_turn(())
+    if len(prefix) == 2:
+        return encode_turn(prefix[:1] if prefix[1] == END else prefix)
+    return None
 
 
 LAZY_TRIES: dict[str, Callable[[State], ComuneTrie]] = {"comune": ComuneTrie}

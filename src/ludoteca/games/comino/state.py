@@ -407,9 +407,19 @@ class CominoState(State):
         return sorted(out)
 
     def fast_playout(self, rng) -> tuple[float, ...]:
+        return _payoffs(*self.fast_playout_scores(rng))
+
+    def fast_playout_scores(self, rng) -> tuple[float, ...]:
+        """The final scores of a random playout through the compiled kernel (for searches
+        that weigh by how much a game is won, not only whether)."""
         from .kernel import playout_from_state
 
         s1, s2 = playout_from_state(self, rng)
-        if s1 == s2:
-            return (0.5, 0.5)
-        return (1.0, 0.0) if s1 > s2 else (0.0, 1.0)
+        return (float(s1), float(s2))
+
+
+def _payoffs(s1: float, s2: float) -> tuple[float, float]:
+    """The payoffs of final scores: the higher total wins, equal totals draw."""
+    if s1 == s2:
+        return (0.5, 0.5)
+    return (1.0, 0.0) if s1 > s2 else (0.0, 1.0)

@@ -369,6 +369,16 @@ class ComuneState(State):
         other._last = self._last
         return other
 
+    def detached(self) -> ComuneState:
+        """A copy without the undo history (``undo`` cannot go back past it).
+
+        For whoever keeps many positions only to look ahead from them (a search keeps one
+        per node it expands): the history grows with the game, the position does not.
+        """
+        other = self.clone()
+        other._history = []
+        return other
+
     def position(self) -> str:
         """The binding position text. (Mid-turn it shows the board with the first piece.)"""
         return format_position(self._s)
