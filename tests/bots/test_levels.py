@@ -55,3 +55,17 @@ def test_hexagone_levels_with_two_to_four_players_are_their_own_ladder():
             assert f"``{spec}``" in levels_module.__doc__
     for level in LEVELS.values():
         assert level.spec_for(solo) == level.spec
+
+
+def test_comino_master_plays_out_with_the_better_of_two_placements():
+    """Comino's master alone differs: its playouts take the better-scoring of two placements
+    (the other levels are the standard ones)."""
+    state = get("comino").new_state(seed=1)
+    specs = {n: LEVELS[n].spec_for(state) for n in LEVELS}
+    assert specs["master"] == levels_module.COMINO_SPECS["master"]
+    assert make_bot(specs["master"]).best_of == 2
+    assert make_bot(specs["master"]).budget.seconds == 4
+    assert [specs[n] for n in ("easy", "medium", "hard")] == [
+        LEVELS[n].spec for n in ("easy", "medium", "hard")
+    ]
+    assert f"``{specs['master']}``" in levels_module.__doc__

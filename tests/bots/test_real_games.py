@@ -48,7 +48,6 @@ def _bots_for(game) -> list[tuple[str, int]]:
         ("random", 1000),
         ("greedy", 80),
         ("mcts:iterations=8", 60),
-        ("mcts:iterations=8,margin=0.3", 20),
         ("easy", 20),
         ("medium:iterations=8", 20),
     ]

@@ -19,7 +19,8 @@
   fastest path. With ``cutoff=K`` (the default for the games in :data:`CUTOFFS`) they stop
   after K moves and the game's evaluation (:mod:`ludoteca.bots.evaluation`) judges the
   position instead: in long score games (Hexagone) a short look ahead scored by the scores
-  says more than a noisy whole game.
+  says more than a noisy whole game. With ``best_of=k`` (games of :data:`BEST_OF_GAMES`)
+  each playout move is the best-scoring of k drawn at random, closer to how people play.
 - **Bounded memory.** A tree stops growing at ``max_nodes`` nodes (:data:`MAX_NODES`);
   further simulations still run, from the leaves they reach, and refine the values of the
   nodes already there. The root's visits bound the tree's size (each simulation adds at
@@ -41,7 +42,7 @@ import time
 
 from ludoteca.core.protocol import CHANCE, TERMINAL, Move, State
 
-from .base import Bot, Budget, Deadline, for_game, gc_paused
+from .base import Bot, BotError, Budget, Deadline, for_game, gc_paused
 from .evaluation import evaluate, solo_score
 from .policies import random_move_for, unchecked_play_for
 from .steps import LAZY_TRIES, MoveTrie, stepper_for
@@ -64,10 +65,10 @@ averaged 31.4 captures cut at 20 and 30.2 cut at 6 (greedy 21.6; ``ludoteca aren
 43``).
 """
 
-MARGIN_SCALES: dict[str, float] = {"comino": 15.0}
-"""Score games where ``margin=W`` may weigh a playout by how much it was won: a lead of this
-many points counts about three quarters of a win in the margin term (see :meth:`MCTSBot.
-playout_value`). Comino's winning margin averages some 15 points."""
+BEST_OF_GAMES = frozenset({"comino"})
+"""Games whose ``fast_playout(rng, best_of=k)`` can play each move as the best-scoring of k
+drawn at random (``best_of=k`` of this bot); see :data:`ludoteca.bots.levels.COMINO_SPECS`
+for what it is worth."""
 
 TAIL_DECAY = 0.999
 """Per playout, the remembered slowest playout time of a game shrinks by this factor."""
@@ -186,13 +187,13 @@ class MCTSBot(Bot):
         step: int = 1,
         cutoff: int | None = None,
         max_nodes: int = MAX_NODES,
-        margin: float = 0.0,
+        best_of: int = 1,
         **budget,
     ) -> None:
         super().__init__(seed, **budget)
         self.c = float(c)
-        self.reuse = bool(reuse)
-        self.step = bool(step)
+        self.reuse = _switch("reuse", reuse)
+        self.step = _switch("step", step)
         self.cutoff = None if cutoff is None else int(cutoff)
         """If positive, playouts stop after this many moves and the evaluation judges;
         ``None``: the game's default from :data:`CUTOFFS` (0, whole playouts, elsewhere)."""
@@ -201,14 +202,13 @@ class MCTSBot(Bot):
 
             raise MalformedError(str(max_nodes), "max_nodes must be at least 1")
         self.max_nodes = int(max_nodes)
-        self.margin = float(margin)
-        """The weight of the score margin in a playout's value (0: the result alone); for
-        the games of :data:`MARGIN_SCALES`."""
-        if not 0.0 <= self.margin <= 1.0:
+        if int(best_of) < 1:
             from ludoteca.core.errors import MalformedError
 
-            raise MalformedError(str(margin), "margin must be between 0 and 1")
-        self._margin = 0.0
+            raise MalformedError(str(best_of), "best_of must be at least 1")
+        self.best_of = int(best_of)
+        """Playouts in which each move is the best-scoring of this many drawn at random (1:
+        uniform), for the games of :data:`BEST_OF_GAMES`."""
         self._cutoff = 0
         self._root: Node | None = None
         self._root_state: State | None = None
@@ -250,8 +250,8 @@ class MCTSBot(Bot):
         if self._interruptible or self._cutoff > 0:
             return self._interruptible_playout(state)
         started = time.perf_counter()
-        if self._margin > 0.0:
-            value = self._margin_value(state)
+        if self.best_of > 1:
+            value = tuple(state.fast_playout(self.rng, best_of=self.best_of))
         elif state.num_players == 1:  # the score counts, which fast_playout does not give
             draw, play, rng = random_move_for(state), unchecked_play_for(state), self.rng
             while not state.is_over:
@@ -261,24 +261,6 @@ class MCTSBot(Bot):
             value = tuple(state.fast_playout(self.rng))
         self._note_playout(_game_key(state), time.perf_counter() - started)
         return value
-
-    def _margin_value(self, state: State) -> tuple[float, ...]:
-        """A random playout's value weighing how much it was won: ``(1 - W)`` times the
-        payoffs plus ``W`` times ``(1 + tanh(d / scale)) / 2`` for each player's lead ``d``
-        over the best other score.
-
-        Where one seat wins most games (the second player in Comino), the result of random
-        playouts barely differs between moves for the player behind; the margin still tells
-        a close game from a rout, so that player keeps choosing the moves that stay close."""
-        scores = state.fast_playout_scores(self.rng)
-        payoffs = _payoffs_of(scores)
-        scale = for_game(MARGIN_SCALES, state, 10.0)
-        w = self._margin
-        out = []
-        for i, (payoff, own) in enumerate(zip(payoffs, scores, strict=True)):
-            lead = own - max(s for j, s in enumerate(scores) if j != i)
-            out.append((1.0 - w) * payoff + w * 0.5 * (1.0 + math.tanh(lead / scale)))
-        return tuple(out)
 
     def _note_playout(self, key: tuple, seconds: float) -> None:
         """Keep a decaying maximum of the playout times seen per game (the first, which may
@@ -358,8 +340,12 @@ class MCTSBot(Bot):
         self._deadline = deadline
         own = self.cutoff
         self._cutoff = own if own is not None else default_cutoff(root_state)
-        scored = root_state.num_players > 1 and hasattr(root_state, "fast_playout_scores")
-        self._margin = self.margin if scored else 0.0
+        if self.best_of > 1 and root_state.game.id not in BEST_OF_GAMES:
+            raise BotError(
+                root_state.game.id,
+                "best_of needs playouts that can pick the best of several moves, which only "
+                f"{', '.join(sorted(BEST_OF_GAMES))} has",
+            )
         tail = _SLOWEST_PLAYOUT.get(_game_key(root_state), 0.0)
         self._interruptible = budget.seconds is not None and tail > 0.05 * budget.seconds
         self._slow_playouts = 0
@@ -583,11 +569,13 @@ _SLOWEST_PLAYOUT: dict[tuple, float] = {}
 _PLAYOUTS_SEEN: dict[tuple, int] = {}
 
 
-def _payoffs_of(scores: tuple[float, ...]) -> tuple[float, ...]:
-    """Payoffs of final scores where the best total wins and a shared best splits the win."""
-    best = max(scores)
-    winners = [i for i, s in enumerate(scores) if s == best]
-    return tuple(1.0 / len(winners) if i in winners else 0.0 for i in range(len(scores)))
+def _switch(name: str, value) -> bool:
+    """An on/off parameter: 1 or 0 (``True``/``False`` from Python)."""
+    if value not in (0, 1):
+        from ludoteca.core.errors import MalformedError
+
+        raise MalformedError(f"{name}={value}", f"{name} is 1 (on) or 0 (off)")
+    return bool(value)
 
 
 def default_cutoff(state: State) -> int:

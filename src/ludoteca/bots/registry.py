@@ -59,5 +59,9 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
         raise MalformedError(spec, f"no such bot (known: {', '.join(bot_names())})")
     try:
         return BOTS[name](seed=seed, **params)
+    except MalformedError:
+        raise
     except TypeError as exc:
         raise MalformedError(spec, f"bad budget for {name}: {exc}") from None
+    except ValueError as exc:  # a number parameter given something else
+        raise MalformedError(spec, f"bad value for {name}: {exc}") from None

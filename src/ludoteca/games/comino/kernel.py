@@ -76,8 +76,46 @@ def _coords(i: int) -> tuple[int, int]:
     return i // W - OFF, i % W - OFF
 
 
-def _run(occ, pc, frontier, hands, score, turns, rnd, log) -> int:
-    """Play from ``turns`` turns done to the end; mutates everything; returns moves made."""
+def _pick(options, total: int, rnd) -> tuple[int, int]:
+    """A uniform random placement ``(square, orientation)`` of the ``total`` in ``options``."""
+    r = int(rnd() * total)
+    i = 0
+    while r >= options[i][2]:
+        r -= options[i][2]
+        i += 1
+    sq, m, _ = options[i]
+    while r:
+        m &= m - 1
+        r -= 1
+    return sq, (m & -m).bit_length() - 1
+
+
+def _gain(occ, sq: int, o: int) -> int:
+    """Points for laying orientation ``o`` on the empty ``sq``: the size of each colour area
+    it joins, not counting itself (``occ`` is left as it was)."""
+    links_of = _LINKS_BY_COLOUR
+    occ[sq] = o
+    gained = 0
+    for c in links_of[o]:
+        seen = {sq}
+        stack = [sq]
+        while stack:
+            t = stack.pop()
+            for d in links_of[occ[t]].get(c, ()):
+                s = t + d
+                if occ[s] >= 0 and s not in seen:
+                    seen.add(s)
+                    stack.append(s)
+        gained += len(seen) - 1
+    occ[sq] = -1
+    return gained
+
+
+def _run(occ, pc, frontier, hands, score, turns, rnd, log, best_of: int = 1) -> int:
+    """Play from ``turns`` turns done to the end; mutates everything; returns moves made.
+
+    With ``best_of`` k > 1 each placement is the highest-scoring of k drawn uniformly (the
+    first of them on a tie): playouts closer to how people play, at some k times the cost."""
     fit = FIT_MASK
     codes_of = _CODES
     links_of = _LINKS_BY_COLOUR
@@ -102,16 +140,14 @@ def _run(occ, pc, frontier, hands, score, turns, rnd, log) -> int:
             if log is not None:
                 log.append(f"remove {_NAMES[victim]}")
         else:
-            r = int(rnd() * total)
-            i = 0
-            while r >= options[i][2]:
-                r -= options[i][2]
-                i += 1
-            sq, m, _ = options[i]
-            while r:
-                m &= m - 1
-                r -= 1
-            o = (m & -m).bit_length() - 1
+            sq, o = _pick(options, total, rnd)
+            if best_of > 1:
+                gained = _gain(occ, sq, o)
+                for _ in range(best_of - 1):
+                    sq2, o2 = _pick(options, total, rnd)
+                    g2 = _gain(occ, sq2, o2)
+                    if g2 > gained:
+                        sq, o, gained = sq2, o2, g2
             hand.remove(_NAME_INDEX[ORIENTED_NAME[o]])
             if log is not None:
                 x, y = _coords(sq)
@@ -133,18 +169,19 @@ def _run(occ, pc, frontier, hands, score, turns, rnd, log) -> int:
                 if n in frontier:
                     frontier[n] = pc[n + 1] | pc[n + W + 1] << 2 | pc[n + W] << 4 | pc[n] << 6
             # score each colour's area, not counting the new tile
-            gained = 0
-            for c in links_of[o]:
-                seen = {sq}
-                stack = [sq]
-                while stack:
-                    t = stack.pop()
-                    for d in links_of[occ[t]].get(c, ()):
-                        s = t + d
-                        if occ[s] >= 0 and s not in seen:
-                            seen.add(s)
-                            stack.append(s)
-                gained += len(seen) - 1
+            if best_of <= 1:
+                gained = 0
+                for c in links_of[o]:
+                    seen = {sq}
+                    stack = [sq]
+                    while stack:
+                        t = stack.pop()
+                        for d in links_of[occ[t]].get(c, ()):
+                            s = t + d
+                            if occ[s] >= 0 and s not in seen:
+                                seen.add(s)
+                                stack.append(s)
+                    gained += len(seen) - 1
             score[player] += gained
         turns += 1
         made += 1
@@ -194,8 +231,11 @@ def random_game(rng: random.Random, log: list[str] | None = None) -> tuple[int, 
     return score[0], score[1]
 
 
-def playout_from_state(state, rng: random.Random, log: list[str] | None = None) -> tuple[int, int]:
-    """Final scores of one uniform random playout from an engine state (left unchanged).
+def playout_from_state(
+    state, rng: random.Random, log: list[str] | None = None, best_of: int = 1
+) -> tuple[int, int]:
+    """Final scores of one random playout from an engine state (left unchanged): uniform,
+    or with ``best_of`` k > 1 each placement the best-scoring of k drawn (see :func:`_run`).
 
     With ``log`` the turns played are appended in notation (the remaining deal, if any, is
     drawn all at once and not logged).
@@ -219,7 +259,7 @@ def playout_from_state(state, rng: random.Random, log: list[str] | None = None) 
     else:
         turns = state.turns
     score = list(state.score)
-    _run(occ, pc, frontier, hands, score, turns, rng.random, log)
+    _run(occ, pc, frontier, hands, score, turns, rng.random, log, best_of)
     return score[0], score[1]
 
 

@@ -406,20 +406,12 @@ class CominoState(State):
                     out.append((x, y, r))
         return sorted(out)
 
-    def fast_playout(self, rng) -> tuple[float, ...]:
-        return _payoffs(*self.fast_playout_scores(rng))
-
-    def fast_playout_scores(self, rng) -> tuple[float, ...]:
-        """The final scores of a random playout through the compiled kernel (for searches
-        that weigh by how much a game is won, not only whether)."""
+    def fast_playout(self, rng, best_of: int = 1) -> tuple[float, ...]:
+        """The payoffs of one random playout through the kernel; with ``best_of`` k > 1 each
+        placement is the highest-scoring of k drawn at random (see :mod:`.kernel`)."""
         from .kernel import playout_from_state
 
-        s1, s2 = playout_from_state(self, rng)
-        return (float(s1), float(s2))
-
-
-def _payoffs(s1: float, s2: float) -> tuple[float, float]:
-    """The payoffs of final scores: the higher total wins, equal totals draw."""
-    if s1 == s2:
-        return (0.5, 0.5)
-    return (1.0, 0.0) if s1 > s2 else (0.0, 1.0)
+        s1, s2 = playout_from_state(self, rng, best_of=best_of)
+        if s1 == s2:
+            return (0.5, 0.5)
+        return (1.0, 0.0) if s1 > s2 else (0.0, 1.0)
