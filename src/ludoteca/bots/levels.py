@@ -72,20 +72,21 @@ Measured with the standard levels, 100 games a step (``ludoteca arena GAME A B -
 game       medium over easy      hard over medium      master over hard
 =========  ====================  ====================  ====================
 Kuniumi    97-2-1 (98%), 21      62-19-19 (71.5%), 22  62-11-27 (67.5%), 94
-Comune     100-0-0 (100%), 71    83-0-17 (83%), 65+69  86-1-11 (88%), 96
+Comune     100-0-0 (100%), 71    83-0-17 (83%), 65+69  87-1-12 (87.5%), 96+196
 Comino     72-2-26 (73%), 72     68-0-32 (68%), 64     78-0-22 (78%), 97
 =========  ====================  ====================  ====================
 
-(wins-draws-losses of the stronger level, then the seed). In Comune the run was stopped
-after 98 of its 100 games. In Kuniumi master won 62% of the games outright and drew 11%;
+(wins-draws-losses of the stronger level, then the seed). In Comune master over hard the run
+with seed 96 was stopped after 98 games (86-1-11) and 2 more were played with seed 196
+(1-0-1). In Kuniumi master won 62% of the games outright and drew 11%;
 its slowest move took 3.88 s of its 4 s. In Comino the master measured is the one above;
 with plain playouts it had scored 59-1-40 (59.5%, seed 95), the second player winning 77 of
 those 100 games.
 
 MCTS at 1 s a move (the standard hard) against random and greedy (``ludoteca arena GAME
 random greedy mcts:seconds=1 --games N --jobs 2 --seed S``, N games a pairing): in Comune
-50-0 and 50-0 (seed 99), in Comino 50-0 and 44-6 (seed 98), in Kuniumi 20-0 and 20-0 (seed
-11); in two-player Hexagone 20-0 against random (seed 106) and 30-3-7 against greedy (seed
+50-0 and 50-0 (seed 99), in Comino 50-0 and 44-6 (seed 98), in Kuniumi 50-0 and 50-0 (seed
+12); in two-player Hexagone 20-0 against random (seed 106) and 30-3-7 against greedy (seed
 103).
 
 The bot behind a level is made when the level first sees a game, so ``make_bot("hard")``
