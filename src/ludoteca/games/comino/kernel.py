@@ -90,11 +90,10 @@ def _pick(options, total: int, rnd) -> tuple[int, int]:
     return sq, (m & -m).bit_length() - 1
 
 
-def _gain(occ, sq: int, o: int) -> int:
-    """Points for laying orientation ``o`` on the empty ``sq``: the size of each colour area
-    it joins, not counting itself (``occ`` is left as it was)."""
+def _areas(occ, sq: int, o: int) -> int:
+    """Points of the tile ``o`` lying on ``sq``: the size of each colour area it is part of,
+    not counting itself."""
     links_of = _LINKS_BY_COLOUR
-    occ[sq] = o
     gained = 0
     for c in links_of[o]:
         seen = {sq}
@@ -107,6 +106,13 @@ def _gain(occ, sq: int, o: int) -> int:
                     seen.add(s)
                     stack.append(s)
         gained += len(seen) - 1
+    return gained
+
+
+def _gain(occ, sq: int, o: int) -> int:
+    """Points for laying ``o`` on the empty ``sq`` (``occ`` is left as it was)."""
+    occ[sq] = o
+    gained = _areas(occ, sq, o)
     occ[sq] = -1
     return gained
 
@@ -118,7 +124,6 @@ def _run(occ, pc, frontier, hands, score, turns, rnd, log, best_of: int = 1) -> 
     first of them on a tie): playouts closer to how people play, at some k times the cost."""
     fit = FIT_MASK
     codes_of = _CODES
-    links_of = _LINKS_BY_COLOUR
     made = 0
     while turns < 22:
         player = turns & 1
@@ -169,19 +174,8 @@ def _run(occ, pc, frontier, hands, score, turns, rnd, log, best_of: int = 1) -> 
                 if n in frontier:
                     frontier[n] = pc[n + 1] | pc[n + W + 1] << 2 | pc[n + W] << 4 | pc[n] << 6
             # score each colour's area, not counting the new tile
-            if best_of <= 1:
-                gained = 0
-                for c in links_of[o]:
-                    seen = {sq}
-                    stack = [sq]
-                    while stack:
-                        t = stack.pop()
-                        for d in links_of[occ[t]].get(c, ()):
-                            s = t + d
-                            if occ[s] >= 0 and s not in seen:
-                                seen.add(s)
-                                stack.append(s)
-                    gained += len(seen) - 1
+            if best_of <= 1:  # else known from the choice
+                gained = _areas(occ, sq, o)
             score[player] += gained
         turns += 1
         made += 1
