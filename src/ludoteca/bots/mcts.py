@@ -19,8 +19,9 @@
   fastest path. With ``cutoff=K`` (the default for the games in :data:`CUTOFFS`) they stop
   after K moves and the game's evaluation (:mod:`ludoteca.bots.evaluation`) judges the
   position instead: in long score games (Hexagone) a short look ahead scored by the scores
-  says more than a noisy whole game. With ``best_of=k`` (games of :data:`BEST_OF_GAMES`)
-  each playout move is the best-scoring of k drawn at random, closer to how people play.
+  says more than a noisy whole game. With ``best_of=k`` (games whose states set
+  ``best_of_playouts``, Comino) each playout move is the best-scoring of k drawn at random,
+  closer to how people play.
 - **Bounded memory.** A tree stops growing at ``max_nodes`` nodes (:data:`MAX_NODES`);
   further simulations still run, from the leaves they reach, and refine the values of the
   nodes already there. The root's visits bound the tree's size (each simulation adds at
@@ -40,6 +41,7 @@ import math
 import random
 import time
 
+from ludoteca.core.errors import MalformedError
 from ludoteca.core.protocol import CHANCE, TERMINAL, Move, State
 
 from .base import Bot, BotError, Budget, Deadline, for_game, gc_paused
@@ -64,11 +66,6 @@ averaged 31.4 captures cut at 20 and 30.2 cut at 6 (greedy 21.6; ``ludoteca aren
 --players 1 mcts:seconds=0.1,cutoff=6 mcts:seconds=0.1,cutoff=20 greedy --games 60 --seed
 43``).
 """
-
-BEST_OF_GAMES = frozenset({"comino"})
-"""Games whose ``fast_playout(rng, best_of=k)`` can play each move as the best-scoring of k
-drawn at random (``best_of=k`` of this bot); see :data:`ludoteca.bots.levels.COMINO_SPECS`
-for what it is worth."""
 
 TAIL_DECAY = 0.999
 """Per playout, the remembered slowest playout time of a game shrinks by this factor."""
@@ -197,18 +194,11 @@ class MCTSBot(Bot):
         self.cutoff = None if cutoff is None else int(cutoff)
         """If positive, playouts stop after this many moves and the evaluation judges;
         ``None``: the game's default from :data:`CUTOFFS` (0, whole playouts, elsewhere)."""
-        if int(max_nodes) < 1:
-            from ludoteca.core.errors import MalformedError
-
-            raise MalformedError(str(max_nodes), "max_nodes must be at least 1")
-        self.max_nodes = int(max_nodes)
-        if int(best_of) < 1:
-            from ludoteca.core.errors import MalformedError
-
-            raise MalformedError(str(best_of), "best_of must be at least 1")
-        self.best_of = int(best_of)
+        self.max_nodes = _at_least_one("max_nodes", max_nodes)
+        self.best_of = _at_least_one("best_of", best_of)
         """Playouts in which each move is the best-scoring of this many drawn at random (1:
-        uniform), for the games of :data:`BEST_OF_GAMES`."""
+        uniform), in games whose states set ``best_of_playouts`` (see
+        :data:`ludoteca.bots.levels.COMINO_SPECS` for what it is worth)."""
         self._cutoff = 0
         self._root: Node | None = None
         self._root_state: State | None = None
@@ -340,11 +330,11 @@ class MCTSBot(Bot):
         self._deadline = deadline
         own = self.cutoff
         self._cutoff = own if own is not None else default_cutoff(root_state)
-        if self.best_of > 1 and root_state.game.id not in BEST_OF_GAMES:
+        if self.best_of > 1 and not root_state.best_of_playouts:
             raise BotError(
                 root_state.game.id,
-                "best_of needs playouts that can pick the best of several moves, which only "
-                f"{', '.join(sorted(BEST_OF_GAMES))} has",
+                "best_of needs playouts that can pick the best of several moves, "
+                "which this game does not have",
             )
         tail = _SLOWEST_PLAYOUT.get(_game_key(root_state), 0.0)
         self._interruptible = budget.seconds is not None and tail > 0.05 * budget.seconds
@@ -572,10 +562,15 @@ _PLAYOUTS_SEEN: dict[tuple, int] = {}
 def _switch(name: str, value) -> bool:
     """An on/off parameter: 1 or 0 (``True``/``False`` from Python)."""
     if value not in (0, 1):
-        from ludoteca.core.errors import MalformedError
-
         raise MalformedError(f"{name}={value}", f"{name} is 1 (on) or 0 (off)")
     return bool(value)
+
+
+def _at_least_one(name: str, value) -> int:
+    """A count parameter that must be 1 or more."""
+    if int(value) < 1:
+        raise MalformedError(f"{name}={value}", f"{name} must be at least 1")
+    return int(value)
 
 
 def default_cutoff(state: State) -> int:

@@ -137,6 +137,10 @@ class State(ABC):
         """A line for people about what the last move did (points scored, captures), if any."""
         return None
 
+    best_of_playouts = False
+    """Whether :meth:`fast_playout` takes ``best_of=k``: each move the best-scoring of k drawn
+    at random instead of a uniform one (a game that can says so and overrides it)."""
+
     def fast_playout(self, rng) -> tuple[float, ...]:
         """Payoffs (see :meth:`Result.payoffs`) of one uniform random playout from here.
 

@@ -406,6 +406,8 @@ class CominoState(State):
                     out.append((x, y, r))
         return sorted(out)
 
+    best_of_playouts = True
+
     def fast_playout(self, rng, best_of: int = 1) -> tuple[float, ...]:
         """The payoffs of one random playout through the kernel; with ``best_of`` k > 1 each
         placement is the highest-scoring of k drawn at random (see :mod:`.kernel`)."""
