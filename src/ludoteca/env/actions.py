@@ -1,0 +1,235 @@
+"""One fixed integer action space per game, shared by the research adapters.
+
+Reinforcement-learning frameworks want a fixed, finite set of action ids and a mask of
+the legal ones; the engines speak in moves. This layer maps one to the other once, so
+PettingZoo (:mod:`ludoteca.env.pettingzoo`) and OpenSpiel (:mod:`ludoteca.env.openspiel`)
+give every move the same ids.
+
+Each game defines its ids in ``ludoteca.games.<id>.actions`` (a function
+``action_space(game)``), because only the game knows the shape of its moves; nothing here
+names a game. A game space gives
+
+- ``size``: the number of player action ids, ``0 .. size-1``;
+- ``chance_size``: the number of chance outcome ids (a separate range, as in OpenSpiel);
+- ``max_steps``: the most actions one move takes;
+- ``encoder(state)``: a function from each legal move of ``state`` to its action ids, a
+  tuple of one or more (a move too large for one id, such as Comune's two-piece turn, is a
+  short sequence of *steps*; the sequences of one position are prefix-free);
+- ``chance_id(outcome)``: the id of a chance outcome;
+- ``label(state, action)``: the action in words (notation, or the step it is);
+- optionally ``decision(state)``: a :class:`Decision` built without listing every whole
+  move (Comune lists thousands of turns; its steps come from single placements).
+
+:class:`Play` is the driver both adapters run: an engine state plus the steps chosen so far
+of the move under way. The engine sees only whole moves through ``State.play``, so every
+rule stays in the engine.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Sequence
+from typing import Protocol
+
+from ludoteca.core.errors import IllegalMoveError
+from ludoteca.core.protocol import CHANCE, TERMINAL, Game, Move, Result, State
+
+Actions = tuple[int, ...]
+
+
+class Decision(Protocol):
+    """The legal moves of one position as sequences of action ids."""
+
+    def legal(self, prefix: Actions) -> list[int]:
+        """The ids that may follow ``prefix`` (ascending)."""
+        ...
+
+    def complete(self, prefix: Actions) -> Move | None:
+        """The whole move ``prefix`` makes, or ``None`` while it is unfinished."""
+        ...
+
+
+class GameSpace(Protocol):
+    size: int
+    chance_size: int
+    max_steps: int
+
+    def encoder(self, state: State) -> Callable[[Move], Actions]: ...
+
+    def chance_id(self, outcome: Move) -> int: ...
+
+    def label(self, state: State, action: int) -> str: ...
+
+
+class TrieDecision:
+    """A :class:`Decision` from every legal move and its ids, listed once per position."""
+
+    __slots__ = ("_next", "_moves")
+
+    def __init__(self, moves: Sequence[Move], encode: Callable[[Move], Actions]) -> None:
+        following: dict[Actions, set[int]] = {}
+        self._moves: dict[Actions, Move] = {}
+        for move in moves:
+            ids = encode(move)
+            for i in range(len(ids)):
+                following.setdefault(ids[:i], set()).add(ids[i])
+            if ids in self._moves:
+                raise ValueError(f"two moves share the action ids {ids}")
+            self._moves[ids] = move
+        self._next = {prefix: sorted(ids) for prefix, ids in following.items()}
+
+    def legal(self, prefix: Actions) -> list[int]:
+        return self._next.get(prefix, [])
+
+    def complete(self, prefix: Actions) -> Move | None:
+        return self._moves.get(prefix)
+
+
+def space_for(game: Game) -> GameSpace:
+    """The action space ``ludoteca.games.<id>.actions`` defines for ``game``."""
+    module = importlib.import_module(f"ludoteca.games.{game.id}.actions")
+    return module.action_space(game)
+
+
+def decision_for(space: GameSpace, state: State) -> Decision:
+    own = getattr(space, "decision", None)
+    if own is not None:
+        return own(state)
+    return TrieDecision(state.legal_moves(), space.encoder(state))
+
+
+def returns(result: Result) -> tuple[float, ...]:
+    """Each player's return at the end: what the adapters reward.
+
+    With two or more players, ``n * payoff - 1`` (see :meth:`Result.payoffs`): +1 a win,
+    -1 a loss and 0 a draw with two players; with more, the winners share ``n`` points and
+    everyone pays one, so the returns always sum to 0. Alone (Hexagone's solo puzzle) the
+    return is the score.
+    """
+    n = result.num_players
+    if n == 1:
+        return (float(result.scores[0]) if result.scores else 0.0,)
+    return tuple(n * p - 1.0 for p in result.payoffs())
+
+
+class Play:
+    """An engine state and the action ids chosen so far in the move under way.
+
+    ``legal_actions`` and ``apply`` are all an adapter needs; a chance node offers its
+    outcomes by chance id with their probabilities. The decision of a position (its moves
+    as id sequences) is built on first use and shared by clones, since it describes the
+    position and never changes.
+    """
+
+    __slots__ = ("space", "state", "prefix", "_decision", "_chance")
+
+    def __init__(self, space: GameSpace, state: State) -> None:
+        self.space = space
+        self.state = state
+        self.prefix: Actions = ()
+        self._decision: Decision | None = None
+        self._chance: dict[int, tuple[Move, float]] | None = None
+
+    @classmethod
+    def new(cls, game: Game, seed: int | None = None) -> Play:
+        return cls(space_for(game), game.new_state(seed))
+
+    # --- what can happen ---------------------------------------------------------------
+    @property
+    def to_move(self) -> int:
+        """The player to act, :data:`CHANCE` or :data:`TERMINAL` (the engine's values)."""
+        return self.state.to_move
+
+    @property
+    def decision(self) -> Decision:
+        if self._decision is None:
+            self._decision = decision_for(self.space, self.state)
+        return self._decision
+
+    def chance_table(self) -> dict[int, tuple[Move, float]]:
+        if self._chance is None:
+            chance_id = self.space.chance_id
+            self._chance = {chance_id(move): (move, p) for move, p in self.state.chance_outcomes()}
+        return self._chance
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """``(chance id, probability)`` at a chance node, ids ascending; else empty."""
+        return sorted((a, p) for a, (_, p) in self.chance_table().items())
+
+    def legal_actions(self) -> list[int]:
+        """The legal ids, ascending: chance ids at a chance node, none once the game is over."""
+        mover = self.state.to_move
+        if mover == TERMINAL:
+            return []
+        if mover == CHANCE:
+            return sorted(self.chance_table())
+        return self.decision.legal(self.prefix)
+
+    # --- acting -------------------------------------------------------------------------
+    def apply(self, action: int) -> Move | None:
+        """Take one action; returns the whole move once it is complete (and played).
+
+        Raises :class:`~ludoteca.core.errors.IllegalMoveError` for an id that is not legal
+        here, leaving everything unchanged.
+        """
+        action = int(action)
+        if self.state.to_move == CHANCE:
+            entry = self.chance_table().get(action)
+            if entry is None:
+                raise IllegalMoveError(str(action), "not a chance outcome of this position")
+            self._play(entry[0])
+            return entry[0]
+        if action not in self.legal_actions():
+            raise IllegalMoveError(str(action), f"not a legal action here ({self.label(action)!r})")
+        prefix = self.prefix + (action,)
+        move = self.decision.complete(prefix)
+        if move is None:
+            self.prefix = prefix
+            return None
+        self._play(move)
+        return move
+
+    def _play(self, move: Move) -> None:
+        self.state.play(move)
+        self.prefix = ()
+        self._decision = None
+        self._chance = None
+
+    def actions_of(self, move: Move | str) -> Actions:
+        """The ids that play ``move`` (a move value or notation) from a move's start.
+
+        A bot that chooses whole moves plays through an adapter with these.
+        """
+        if self.prefix:
+            raise ValueError("a move is under way; its remaining steps are legal_actions()")
+        move = self.state.coerce_move(move)
+        if self.state.to_move == CHANCE:
+            return (self.space.chance_id(move),)
+        return self.space.encoder(self.state)(move)
+
+    def label(self, action: int) -> str:
+        if self.state.to_move == CHANCE:
+            entry = self.chance_table().get(int(action))
+            return self.state.move_to_str(entry[0]) if entry else f"chance {action}"
+        return self.space.label(self.state, int(action))
+
+    def clone(self) -> Play:
+        other = Play.__new__(Play)
+        other.space = self.space
+        other.state = self.state.clone()
+        other.prefix = self.prefix
+        other._decision = self._decision
+        other._chance = self._chance
+        return other
+
+    # --- the end ------------------------------------------------------------------------
+    @property
+    def is_over(self) -> bool:
+        return self.state.is_over
+
+    def returns(self) -> tuple[float, ...]:
+        """:func:`returns` at the end; zeros before."""
+        result = self.state.result
+        if result is None:
+            return (0.0,) * self.state.num_players
+        return returns(result)

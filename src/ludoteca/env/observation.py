@@ -1,0 +1,55 @@
+"""Observation tensors: one flat ``float32`` array per game, cut into named views.
+
+Each game lays out its observation in ``ludoteca.games.<id>.observation``: ``layout(game)``
+lists the named pieces and their shapes in order, and ``fill(views, state, player, prefix)``
+writes a position into zeroed views as seen by ``player`` (``prefix``: the steps already
+chosen of the move under way, see :mod:`ludoteca.env.actions`). The flat array is the
+pieces one after the other in C order; :func:`views` gives each piece its shape again
+(OpenSpiel's observer ``dict`` is exactly that). Values are 0/1 flags and counts scaled to
+about 0..1 (scores are not bounded, so nothing promises 1 as a maximum).
+"""
+
+from __future__ import annotations
+
+import importlib
+from math import prod
+
+import numpy as np
+
+from ludoteca.core.protocol import Game, State
+
+Layout = tuple[tuple[str, tuple[int, ...]], ...]
+
+
+class Observer:
+    """A game's observation layout and encoder."""
+
+    def __init__(self, game: Game) -> None:
+        module = importlib.import_module(f"ludoteca.games.{game.id}.observation")
+        self.layout: Layout = tuple(module.layout(game))
+        self._fill = module.fill
+        self.size = sum(prod(shape) for _, shape in self.layout)
+
+    def views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
+        """The named pieces of ``flat``, shaped, sharing its memory."""
+        out: dict[str, np.ndarray] = {}
+        start = 0
+        for name, shape in self.layout:
+            n = prod(shape)
+            out[name] = flat[start : start + n].reshape(shape)
+            start += n
+        return out
+
+    def fill(self, flat: np.ndarray, state: State, player: int, prefix: tuple[int, ...]) -> None:
+        """Write ``state`` as ``player`` sees it into ``flat`` (zeroed first)."""
+        flat.fill(0.0)
+        self._fill(self.views(flat), state, player, prefix)
+
+    def encode(self, state: State, player: int, prefix: tuple[int, ...] = ()) -> np.ndarray:
+        flat = np.zeros(self.size, np.float32)
+        self._fill(self.views(flat), state, player, prefix)
+        return flat
+
+    def describe(self) -> str:
+        """The layout in one line per piece, for documentation and errors."""
+        return "\n".join(f"{name}: {shape}" for name, shape in self.layout)

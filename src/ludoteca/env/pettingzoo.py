@@ -1,0 +1,151 @@
+"""PettingZoo AEC environments for the four games.
+
+``env("hexagone", players=3)`` (or ``raw_env``) is an AEC environment in the style of
+PettingZoo's classic games:
+
+- agents ``player_0`` .. ``player_{n-1}``, seats in the engine's order;
+- ``action_space(agent)``: ``Discrete(size)``, the game's fixed ids
+  (:mod:`ludoteca.env.actions`); a move that takes several steps (a Comune turn of two
+  pieces, a Hexagone swap) is several ``step`` calls by the same agent;
+- ``observe(agent)``: ``{"observation": float32 array, "action_mask": int8 array}``; the
+  observation is the game's tensor (:mod:`ludoteca.env.observation`) as ``agent`` sees it,
+  the mask marks the legal ids for the agent to act and is all zeros for the others;
+- rewards only at the end (:func:`ludoteca.env.actions.returns`): +1 / -1 / 0 with two
+  players;
+- chance (Comino's deal, Hexagone's dice and start block) is drawn inside the environment
+  from the generator ``reset(seed=...)`` seeds, so a seed fixes the whole game given the
+  actions.
+
+An illegal action raises :class:`~ludoteca.core.errors.IllegalMoveError`: the engine never
+guesses what was meant.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from pettingzoo import AECEnv
+
+from ludoteca.core import CHANCE, get
+from ludoteca.core.protocol import Game
+
+from .actions import Play, space_for
+from .observation import Observer
+
+
+class LudotecaEnv(AECEnv):
+    """One game of ``game`` (an id or a :class:`~ludoteca.core.protocol.Game`) per episode."""
+
+    metadata = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+
+    def __init__(self, game: str | Game, render_mode: str | None = None, **options: Any):
+        super().__init__()
+        self.game = get(game, **options) if isinstance(game, str) else game
+        self.metadata = {**self.metadata, "name": f"ludoteca_{self.game.id}_v0"}
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
+        self.render_mode = render_mode
+        self.space = space_for(self.game)
+        self.observer = Observer(self.game)
+        n = self.game.num_players
+        self.possible_agents = [f"player_{i}" for i in range(n)]
+        self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
+        observation = spaces.Box(0.0, np.inf, (self.observer.size,), np.float32)
+        mask = spaces.Box(0, 1, (self.space.size,), np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": observation, "action_mask": mask})
+            for a in self.possible_agents
+        }
+        self.play: Play | None = None
+        self.np_random, _ = seeding.np_random(None)
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    # --- the episode ----------------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict | None = None) -> None:
+        if seed is not None or self.play is None:
+            self.np_random, _ = seeding.np_random(seed)
+        setup_seed = int(self.np_random.integers(2**31))
+        self.play = Play(self.space, self.game.new_state(setup_seed))
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos: dict[str, dict] = {a: {} for a in self.agents}
+        self._settle()
+
+    def step(self, action: int | None) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        assert self.play is not None
+        self._cumulative_rewards[agent] = 0.0
+        self.rewards = dict.fromkeys(self.agents, 0.0)
+        self.play.apply(int(action))  # type: ignore[arg-type]
+        self._settle()
+        if self.render_mode == "human":
+            self.render()
+
+    def _settle(self) -> None:
+        """Draw chance outcomes until a player acts or the game ends; then say who acts."""
+        play = self.play
+        assert play is not None
+        while play.to_move == CHANCE:
+            outcomes = play.chance_outcomes()
+            probs = np.array([p for _, p in outcomes])
+            i = self.np_random.choice(len(outcomes), p=probs / probs.sum())
+            play.apply(outcomes[i][0])
+        if play.is_over:
+            result = play.state.result
+            for agent, value in zip(self.agents, play.returns(), strict=True):
+                self.rewards[agent] = value
+                self.terminations[agent] = True
+                self.infos[agent] = {"result": result}
+            self._accumulate_rewards()
+            # the agent that moved last stays selected, as PettingZoo's classic games do
+            if getattr(self, "agent_selection", None) not in self.agents:
+                self.agent_selection = self.agents[0]
+        else:
+            self.agent_selection = self.possible_agents[play.to_move]
+
+    # --- what an agent sees ---------------------------------------------------------------
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        assert self.play is not None
+        player = self.possible_agents.index(agent)
+        observation = self.observer.encode(self.play.state, player, self.play.prefix)
+        mask = np.zeros(self.space.size, np.int8)
+        if not self.play.is_over and self.play.to_move == player:
+            mask[self.play.legal_actions()] = 1
+        return {"observation": observation, "action_mask": mask}
+
+    def render(self) -> str | None:
+        if self.render_mode is None or self.play is None:
+            return None
+        text = self.game.render_text(self.play.state)
+        if self.play.prefix:
+            steps = ", ".join(self.play.label(a) for a in self.play.prefix)
+            text += f"\n(move under way: {steps})"
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        pass
+
+
+def env(game: str | Game, render_mode: str | None = None, **options: Any) -> LudotecaEnv:
+    """The environment for ``game`` (``players=N`` for Hexagone: 1 to 4, default 1)."""
+    return LudotecaEnv(game, render_mode=render_mode, **options)
+
+
+raw_env = env

@@ -1,0 +1,75 @@
+"""Comino's fixed action ids for the research adapters (:mod:`ludoteca.env`): 81,063.
+
+One id per move, no steps: a Comino turn is one tile on one square, and a position has at
+most a few hundred of them.
+
+The table is unbounded, but play is not: the start tile lies at ``(0, 0)`` and each of the
+22 turns places at most one tile beside another, so every square a game can reach lies in
+the *diamond* ``|x| + |y| <= 22`` (1013 squares, numbered in ``(x, y)`` order). Then
+
+- ``tile * 1013 + square``: place oriented tile ``tile`` (its index in
+  :data:`.tiles.ORIENTED`, the 80 distinct orientations grouped by tile, ``0 .. 79``) on
+  diamond square ``square``; ids ``0 .. 81039``;
+- ``81040 + name``: ``remove NAME``, ``name`` the tile's index in :data:`.tiles.TILES`.
+
+Chance ids (the deal): ``deal NAME`` is the tile's index in :data:`.tiles.DEALT_TILES`
+(21 outcomes). A position typed in by hand with a tile beyond the diamond has no ids.
+"""
+
+from __future__ import annotations
+
+from .moves import Deal, Place, Remove
+from .position import TURNS
+from .tiles import DEALT_TILES, ORIENTED, ORIENTED_INDEX, TILES
+
+RADIUS = TURNS
+SQUARES: tuple[tuple[int, int], ...] = tuple(
+    (x, y)
+    for x in range(-RADIUS, RADIUS + 1)
+    for y in range(-RADIUS, RADIUS + 1)
+    if abs(x) + abs(y) <= RADIUS
+)
+SQUARE_INDEX = {sq: i for i, sq in enumerate(SQUARES)}
+NUM_SQUARES = len(SQUARES)
+PLACEMENTS = len(ORIENTED) * NUM_SQUARES
+SIZE = PLACEMENTS + len(TILES)
+_TILE_INDEX = {name: i for i, name in enumerate(TILES)}
+_DEAL_INDEX = {name: i for i, name in enumerate(DEALT_TILES)}
+
+
+def move_id(move) -> tuple[int, ...]:
+    if isinstance(move, Place):
+        square = SQUARE_INDEX.get((move.x, move.y))
+        if square is None:
+            raise ValueError(f"{move} lies beyond the squares a game can reach")
+        return (ORIENTED_INDEX[move.tile] * NUM_SQUARES + square,)
+    if isinstance(move, Remove):
+        return (PLACEMENTS + _TILE_INDEX[move.name],)
+    raise ValueError(f"{move!r} is not a player's move")
+
+
+def id_move(action: int) -> Place | Remove:
+    if action >= PLACEMENTS:
+        return Remove(TILES[action - PLACEMENTS])
+    tile, square = divmod(action, NUM_SQUARES)
+    x, y = SQUARES[square]
+    return Place(ORIENTED[tile], x, y)
+
+
+class CominoActions:
+    size = SIZE
+    chance_size = len(DEALT_TILES)
+    max_steps = 1
+
+    def encoder(self, state):
+        return move_id
+
+    def chance_id(self, outcome: Deal) -> int:
+        return _DEAL_INDEX[outcome.name]
+
+    def label(self, state, action: int) -> str:
+        return str(id_move(action))
+
+
+def action_space(game) -> CominoActions:
+    return CominoActions()

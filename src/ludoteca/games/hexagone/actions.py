@@ -1,0 +1,95 @@
+"""Hexagone's fixed action ids for the research adapters (:mod:`ludoteca.env`): 1945.
+
+The grid is unbounded and the block can drift as it is reformed, so cells are numbered in
+a *frame* that follows the block: a 44 x 44 window of axial coordinates whose corner is
+one cell below the smallest ``q`` and the smallest ``r`` of the pieces on the table. Every
+cell a move can name lies in it: the pieces on the table always fit a box 41 cells wide
+(they are, or were just before a capture, one connected block of at most 42 pieces), and a
+reform places a piece next to them. Cell ``(q, r)`` has id ``(q - q0) * 44 + (r - r0)``
+with ``(q0, r0) = (min q - 1, min r - 1)``. The observation uses the same frame, so what an
+agent learns does not depend on where the block lies.
+
+Moves naming two things are two steps:
+
+- ``swap a b``: the cell ``a``, then the cell ``b`` (``a`` the lower in ``(q, r)`` order);
+- ``place C q,r``: the colour ``C``, then the cell;
+- ``main q,r``: the cell (the section's lowest cell, as the notation writes it);
+- ``again``, ``stop``: one id each.
+
+Ids: ``0 .. 1935`` cells, ``1936 + k`` colour ``k`` in ``R O Y G B P W``, ``1943`` again,
+``1944`` stop. Chance ids: the 21 rolls in notation order (``RR``, ``RO``, ... ``PP``).
+"""
+
+from __future__ import annotations
+
+from .geometry import STRIDE, cell, cell_to_str
+from .notation import AGAIN, COLOURS, MAIN, PLACE, ROLLS, STOP, SWAP
+
+SIDE = 44
+CELLS = SIDE * SIDE
+COLOUR = CELLS
+AGAIN_ID = COLOUR + len(COLOURS)
+STOP_ID = AGAIN_ID + 1
+SIZE = STOP_ID + 1
+_ROLL_INDEX = {roll: i for i, roll in enumerate(ROLLS)}
+
+
+def frame(state) -> int:
+    """The packed cell of the frame's corner ``(q0, r0)`` for the pieces on the table."""
+    cells = state.cells
+    if not cells:
+        return cell(0, 0)
+    q0 = min(cells) // STRIDE - 1
+    r0 = min(c % STRIDE for c in cells) - 1
+    return q0 * STRIDE + r0
+
+
+def cell_id(corner: int, c: int) -> int:
+    dq, dr = divmod(c - corner, STRIDE)
+    if not (0 <= dq < SIDE and 0 <= dr < SIDE):
+        raise ValueError(f"cell {cell_to_str(c)} lies outside the frame")
+    return dq * SIDE + dr
+
+
+def id_cell(corner: int, action: int) -> int:
+    dq, dr = divmod(action, SIDE)
+    return corner + dq * STRIDE + dr
+
+
+class HexagoneActions:
+    size = SIZE
+    chance_size = len(ROLLS)
+    max_steps = 2
+
+    def encoder(self, state):
+        corner = frame(state)
+
+        def encode(move: tuple) -> tuple[int, ...]:
+            kind = move[0]
+            if kind == SWAP:
+                return (cell_id(corner, move[1]), cell_id(corner, move[2]))
+            if kind == PLACE:
+                return (COLOUR + move[1], cell_id(corner, move[2]))
+            if kind == MAIN:
+                return (cell_id(corner, move[1]),)
+            if kind == AGAIN:
+                return (AGAIN_ID,)
+            if kind == STOP:
+                return (STOP_ID,)
+            raise ValueError(f"{move!r} is not a player's move")
+
+        return encode
+
+    def chance_id(self, outcome: tuple) -> int:
+        return _ROLL_INDEX[outcome]
+
+    def label(self, state, action: int) -> str:
+        if action < CELLS:
+            return "cell " + cell_to_str(id_cell(frame(state), action))
+        if action < AGAIN_ID:
+            return "colour " + COLOURS[action - COLOUR]
+        return "again" if action == AGAIN_ID else "stop"
+
+
+def action_space(game) -> HexagoneActions:
+    return HexagoneActions()

@@ -1,0 +1,38 @@
+"""Kuniumi's fixed action ids for the research adapters (:mod:`ludoteca.env`).
+
+The engine's move values already are a fixed integer space (see :mod:`.bits`), so an id is
+the move value itself: 1442 ids, one move each.
+
+- ``0 .. 143``: set-up placement ``kind * 36 + square`` (kinds E, S, l, s; square
+  ``rank * 6 + file``, ``a1`` = 0, ``f6`` = 35);
+- ``144``, ``145``: ``choose land``, ``choose sea``;
+- ``146 + 36 * origin + destination``: the God's move.
+"""
+
+from __future__ import annotations
+
+from .bits import NUM_ACTIONS
+from .notation import move_to_str
+
+
+def _same(move: int) -> tuple[int, ...]:
+    return (move,)
+
+
+class KuniumiActions:
+    size = NUM_ACTIONS
+    chance_size = 0
+    max_steps = 1
+
+    def encoder(self, state):
+        return _same
+
+    def chance_id(self, outcome) -> int:
+        raise ValueError("Kuniumi has no chance")
+
+    def label(self, state, action: int) -> str:
+        return move_to_str(action)
+
+
+def action_space(game) -> KuniumiActions:
+    return KuniumiActions()
