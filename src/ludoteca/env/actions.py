@@ -222,6 +222,11 @@ class Play:
         other._chance = self._chance
         return other
 
+    def __deepcopy__(self, memo: dict) -> Play:
+        # OpenSpiel clones a Python state by deep-copying its attributes; a deep copy of
+        # the engine's state and its history would cost far more than its own clone
+        return self.clone()
+
     # --- the end ------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:

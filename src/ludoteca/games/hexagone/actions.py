@@ -23,7 +23,7 @@ Ids: ``0 .. 1935`` cells, ``1936 + k`` colour ``k`` in ``R O Y G B P W``, ``1943
 from __future__ import annotations
 
 from .geometry import STRIDE, cell, cell_to_str
-from .notation import AGAIN, COLOURS, MAIN, PLACE, ROLLS, STOP, SWAP
+from .notation import AGAIN, COLOURS, MAIN, PIECES_PER_COLOUR, PLACE, ROLLS, STOP, SWAP
 
 SIDE = 44
 CELLS = SIDE * SIDE
@@ -60,6 +60,8 @@ class HexagoneActions:
     size = SIZE
     chance_size = len(ROLLS)
     max_steps = 2
+    max_score = len(COLOURS) * PIECES_PER_COLOUR
+    """The best score alone (every piece captured): the return's bound in the solo puzzle."""
 
     def encoder(self, state):
         corner = frame(state)

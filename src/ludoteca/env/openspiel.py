@@ -1,0 +1,263 @@
+"""The four games as OpenSpiel (pyspiel) Python games.
+
+Importing this module registers ``ludoteca_comune``, ``ludoteca_comino``,
+``ludoteca_kuniumi`` and ``ludoteca_hexagone``::
+
+    import pyspiel
+    import ludoteca.env.openspiel  # noqa: F401  (registers the games)
+
+    game = pyspiel.load_game("ludoteca_hexagone", {"players": 2, "seed": 7})
+
+- Actions are the game's fixed ids (:mod:`ludoteca.env.actions`), the same as the
+  PettingZoo environments': ``num_distinct_actions()`` is the game's ``size``; a move that
+  takes several steps (a Comune two-piece turn, a Hexagone swap) is several actions by the
+  same player.
+- Dice and deals are explicit chance nodes (``chance_outcomes()`` with the engine's
+  probabilities; chance ids are the game's chance ids). Hexagone's start block is not a
+  chance node (no generator could list its outcomes): the ``seed`` parameter draws it, so
+  load the game with another ``seed`` for another block. The other games ignore ``seed``.
+- Parameters: ``seed`` (int, 0) for every game; ``players`` for Hexagone (1 to 4; 1, the
+  solo puzzle, is the engine's default too).
+- Returns at the end only (:func:`ludoteca.env.actions.returns`): +1 / -1 / 0 with two
+  players, zero-sum with more; alone, the score.
+- ``observation_tensor(player)`` is the game's tensor (:mod:`ludoteca.env.observation`);
+  the observer's ``dict`` has its named pieces.
+
+A state keeps the engine's state: :attr:`LudotecaState.engine` (a
+:class:`~ludoteca.core.protocol.State`) and :meth:`LudotecaState.actions_of` (the ids of
+a whole move) let a bot of this project play through OpenSpiel.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import random
+
+import numpy as np
+import pyspiel
+from open_spiel.python.observation import IIGObserverForPublicInfoGame
+
+from ludoteca.core import CHANCE, TERMINAL, get, names
+from ludoteca.core.protocol import Move
+from ludoteca.core.registry import game_class
+from ludoteca.core.table import random_playout
+
+from .actions import Play, returns, space_for
+from .observation import Observer
+
+PREFIX = "ludoteca_"
+
+
+def short_name(game_id: str) -> str:
+    return PREFIX + game_id
+
+
+def _parameters(cls) -> dict:
+    params = {"seed": 0}
+    if cls.max_players > cls.min_players:
+        params["players"] = cls.min_players
+    return params
+
+
+def _game_type(cls, num_players: int | None = None) -> pyspiel.GameType:
+    solo = num_players == 1 if num_players is not None else cls.min_players == 1
+    return pyspiel.GameType(
+        short_name=short_name(cls.id),
+        long_name=f"{cls.title} (ludoteca)",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=(
+            pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+            if cls.has_chance
+            else pyspiel.GameType.ChanceMode.DETERMINISTIC
+        ),
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=(
+            pyspiel.GameType.Utility.GENERAL_SUM if solo else pyspiel.GameType.Utility.ZERO_SUM
+        ),
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=cls.max_players,
+        min_num_players=cls.min_players,
+        provides_information_state_string=True,
+        provides_information_state_tensor=False,
+        provides_observation_string=True,
+        provides_observation_tensor=True,
+        parameter_specification=_parameters(cls),
+    )
+
+
+class LudotecaGame(pyspiel.Game):
+    """A ludoteca game behind OpenSpiel's ``Game`` (one subclass per game, see below)."""
+
+    ludoteca_id: str = ""
+
+    def __init__(self, params: dict | None = None) -> None:
+        cls = game_class(self.ludoteca_id)
+        values = {**_parameters(cls), **(params or {})}
+        options = {"players": int(values["players"])} if "players" in values else {}
+        self.engine = get(self.ludoteca_id, **options)
+        self.seed = int(values["seed"])
+        self.space = space_for(self.engine)
+        self.observer = Observer(self.engine)
+        n = self.engine.num_players
+        if n == 1:
+            low, high, total = 0.0, float(getattr(self.space, "max_score", 1.0)), None
+        else:
+            low, high, total = -1.0, float(n - 1), 0.0
+        info = pyspiel.GameInfo(
+            num_distinct_actions=self.space.size,
+            max_chance_outcomes=self.space.chance_size,
+            num_players=n,
+            min_utility=low,
+            max_utility=high,
+            utility_sum=total,
+            max_game_length=self.engine.max_game_length * self.space.max_steps,
+        )
+        super().__init__(_game_type(cls, n), info, values)
+        # OpenSpiel makes a new initial state for every clone, then copies into it: keep
+        # the start (Hexagone draws a whole block for it) and hand out copies
+        self._start = self.engine.new_state(self.seed)
+
+    def new_initial_state(self) -> LudotecaState:
+        return LudotecaState(self, Play(self.space, self._start.clone()))
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+            return TensorObserver(self.observer)
+        return IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+
+class LudotecaState(pyspiel.State):
+    """An OpenSpiel state over :class:`~ludoteca.env.actions.Play`."""
+
+    def __init__(self, game: LudotecaGame, play: Play) -> None:
+        super().__init__(game)
+        self._play = play
+
+    # --- for bots of this project ----------------------------------------------------------
+    @property
+    def engine(self):
+        """The engine's state (between the steps of a move: the position before the move)."""
+        return self._play.state
+
+    @property
+    def play_driver(self) -> Play:
+        return self._play
+
+    def actions_of(self, move: Move | str) -> tuple[int, ...]:
+        """The action ids that play ``move`` (a move value or notation) from here."""
+        return self._play.actions_of(move)
+
+    # --- OpenSpiel's state API -------------------------------------------------------------
+    def current_player(self) -> int:
+        mover = self._play.to_move
+        if mover == CHANCE:
+            return pyspiel.PlayerId.CHANCE
+        if mover == TERMINAL:
+            return pyspiel.PlayerId.TERMINAL
+        return mover
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return self._play.legal_actions()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return self._play.chance_outcomes()
+
+    def _apply_action(self, action: int) -> None:
+        self._play.apply(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return self._play.label(action)
+
+    def is_terminal(self) -> bool:
+        return self._play.is_over
+
+    def returns(self) -> list[float]:
+        return list(self._play.returns())
+
+    def __str__(self) -> str:
+        text = self._play.state.position()
+        if self._play.prefix:
+            text += " | " + ", ".join(self._play.label(a) for a in self._play.prefix)
+        return text
+
+
+class TensorObserver:
+    """OpenSpiel's observer protocol (``tensor``, ``dict``, ``set_from``, ``string_from``)."""
+
+    def __init__(self, observer: Observer) -> None:
+        self._observer = observer
+        self.tensor = np.zeros(observer.size, np.float32)
+        self.dict = observer.views(self.tensor)
+
+    def set_from(self, state: LudotecaState, player: int) -> None:
+        play = state.play_driver
+        self._observer.fill(self.tensor, play.state, player, play.prefix)
+
+    def string_from(self, state: LudotecaState, player: int) -> str:
+        return str(state)
+
+
+class PlayoutEvaluator:
+    """An evaluator for OpenSpiel's ``MCTSBot`` that plays out with the engine's fast path.
+
+    ``RandomRolloutEvaluator`` plays every rollout one action at a time through this
+    adapter, which is faithful but slow for long games (a two-player Hexagone game is some
+    700 actions). This one finishes the move under way with random steps, then asks the
+    engine for one playout (``State.fast_playout``: the game's compiled kernel where it has
+    one, each game's documented random policy), and turns its payoffs into returns. Alone
+    (no one to share a payoff with) it plays out through the protocol and returns the score.
+    Priors are uniform, as ``RandomRolloutEvaluator``'s.
+    """
+
+    def __init__(self, n_rollouts: int = 1, seed: int | None = None) -> None:
+        self.n_rollouts = n_rollouts
+        self._rng = random.Random(seed)
+
+    def evaluate(self, state: LudotecaState) -> np.ndarray:
+        total = np.zeros(state.num_players())
+        for _ in range(self.n_rollouts):
+            total += self._one(state.play_driver)
+        return total / self.n_rollouts
+
+    def _one(self, play: Play) -> np.ndarray:
+        if play.prefix:
+            play = play.clone()
+            while play.prefix:
+                play.apply(self._rng.choice(play.legal_actions()))
+        engine = play.state
+        n = engine.num_players
+        if engine.is_over:
+            return np.array(play.returns())
+        if n == 1:
+            probe = engine.clone()
+            random_playout(probe, self._rng)
+            return np.array(returns(probe.result))
+        return np.array([n * p - 1.0 for p in engine.fast_playout(self._rng)])
+
+    def prior(self, state: LudotecaState) -> list[tuple[int, float]]:
+        if state.is_chance_node():
+            return state.chance_outcomes()
+        legal = state.legal_actions(state.current_player())
+        return [(a, 1.0 / len(legal)) for a in legal]
+
+
+def _has_actions(game_id: str) -> bool:
+    try:
+        return importlib.util.find_spec(f"ludoteca.games.{game_id}.actions") is not None
+    except ModuleNotFoundError:  # a game registered from outside ludoteca.games
+        return False
+
+
+def _register() -> dict[str, type[LudotecaGame]]:
+    """Register every game that defines action ids (all four games of the package)."""
+    out: dict[str, type[LudotecaGame]] = {}
+    for game_id in filter(_has_actions, names()):
+        cls = game_class(game_id)
+        sub = type(f"{cls.__name__}OpenSpiel", (LudotecaGame,), {"ludoteca_id": game_id})
+        pyspiel.register_game(_game_type(cls), sub)
+        out[short_name(game_id)] = sub
+    return out
+
+
+GAMES = _register()
+"""OpenSpiel short name -> game class."""

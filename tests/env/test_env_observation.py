@@ -1,0 +1,90 @@
+"""Observation tensors: their layout, their content, and what they do not depend on."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from ludoteca.core import get
+from ludoteca.env.actions import Play
+from ludoteca.env.observation import Observer
+
+from .common import GAMES, IDS, random_positions
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=IDS)
+def test_every_position_encodes_within_the_layout(name, options):
+    game = get(name, **options)
+    observer = Observer(game)
+    for play in random_positions(name, options, seed=4, every=3):
+        for player in range(game.num_players):
+            flat = observer.encode(play.state, player, play.prefix)
+            assert flat.shape == (observer.size,) and flat.dtype == np.float32
+            assert np.isfinite(flat).all() and (flat >= 0).all()
+            again = np.full(observer.size, 7.0, np.float32)
+            observer.fill(again, play.state, player, play.prefix)
+            assert (again == flat).all()
+
+
+def test_comune_pieces_are_seen_from_each_side():
+    game = get("comune")
+    observer = Observer(game)
+    play = Play.new(game)
+    play.apply(90)  # e5-: Light's first piece
+    light = observer.views(observer.encode(play.state, 0, play.prefix))
+    assert light["pending"][0, 4, 4] == 1 and light["pieces"].sum() == 0
+    play.apply(183)  # end the turn
+    light = observer.views(observer.encode(play.state, 0))
+    dark = observer.views(observer.encode(play.state, 1))
+    assert light["pieces"][0, 4, 4] == 1 and light["pieces"].sum() == 1
+    assert dark["pieces"][3, 4, 4] == 1 and dark["pieces"].sum() == 1
+    assert light["board"].sum() == 61
+    assert dark["features"][4] == 1 and light["features"][4] == 0  # Dark to move
+
+
+def test_kuniumi_planes():
+    game = get("kuniumi")
+    observer = Observer(game)
+    state = game.from_position("6/6/6/6/6/6 setup")
+    state.play("E@c3")
+    view = observer.views(observer.encode(state, 0))
+    assert view["pieces"][0, 2, 2] == 1  # Earth God on c3: rank 3, file c
+    assert view["pieces"][4].sum() == 35
+    assert view["features"][0] == 1 and view["features"][7 + 1] == 1  # set-up; Sea God next
+
+
+def test_comino_table_and_hands():
+    game = get("comino")
+    observer = Observer(game)
+    state = game.from_position("BRYY@0,0 YYYY RRRR 0 0 1")
+    view = observer.views(observer.encode(state, 1))
+    assert view["squares"].sum() == 1 and view["squares"][22, 22] == 1
+    assert view["points"].sum() == 4
+    # BRYY clockwise from the top-left: blue at point (0, 1), red at (1, 1), yellow below
+    assert view["points"][0, 22, 23] == 1
+    assert view["points"][1, 23, 23] == 1
+    assert view["points"][2, 23, 22] == 1 and view["points"][2, 22, 22] == 1
+    assert view["own_hand"].sum() == 1 and view["other_hand"].sum() == 1
+
+
+def test_hexagone_looks_the_same_wherever_the_block_lies():
+    """The frame follows the block: a translated position has the same ids and tensor."""
+    game = get("hexagone", players=2)
+    observer = Observer(game)
+    for play in random_positions("hexagone", {"players": 2}, seed=6, every=25):
+        if play.is_over:
+            break
+        data = json.loads(play.state.position())
+        shifted = dict(data)
+        shifted["cells"] = {
+            f"{int(k.split(',')[0]) + 7},{int(k.split(',')[1]) - 5}": v
+            for k, v in data["cells"].items()
+        }
+        other = Play(play.space, game.from_position(json.dumps(shifted)))
+        assert other.legal_actions() == play.legal_actions()
+        for player in (0, 1):
+            a = observer.encode(play.state, player)
+            b = observer.encode(other.state, player)
+            assert (a == b).all()

@@ -1,0 +1,78 @@
+"""The PettingZoo environments pass PettingZoo's own API and seed tests, and play true games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from pettingzoo.test import api_test, seed_test
+
+from ludoteca.env.pettingzoo import env
+
+from .common import GAMES, IDS
+
+# PettingZoo's checker suggests flat observations; the classic games' dict of observation
+# and action mask is the documented convention for board games
+pytestmark = pytest.mark.filterwarnings("ignore:Observation:UserWarning")
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=IDS)
+def test_pettingzoo_api(name, options):
+    api_test(env(name, **options), num_cycles=300)
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=IDS)
+def test_pettingzoo_seed(name, options):
+    seed_test(lambda: env(name, **options), num_cycles=100)
+
+
+def play_out(environment, seed: int) -> tuple[dict, list[str]]:
+    """A whole game with masked random actions; the total rewards and the acting order."""
+    environment.reset(seed=seed)
+    rng = np.random.default_rng(seed)
+    totals = dict.fromkeys(environment.possible_agents, 0.0)
+    order = []
+    for agent in environment.agent_iter():
+        observation, reward, termination, truncation, _ = environment.last()
+        totals[agent] += reward
+        if termination or truncation:
+            action = None
+        else:
+            order.append(agent)
+            action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+        environment.step(action)
+    return totals, order
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=IDS)
+def test_a_whole_game_rewards_the_engine_result(name, options):
+    environment = env(name, **options)
+    totals, order = play_out(environment, seed=3)
+    result = environment.play.state.result
+    assert result is not None
+    assert tuple(totals.values()) == environment.play.returns()
+    if result.num_players > 1:
+        assert abs(sum(totals.values())) < 1e-9
+        for p in result.winners:
+            assert totals[f"player_{p}"] >= 0
+    assert environment.agents == []
+    # the same seed and the same actions: the same game
+    assert play_out(env(name, **options), seed=3) == (totals, order)
+
+
+def test_masks_only_for_the_agent_to_act():
+    environment = env("hexagone", players=3)
+    environment.reset(seed=1)
+    acting = environment.agent_selection
+    for agent in environment.agents:
+        mask = environment.observe(agent)["action_mask"]
+        assert mask.any() == (agent == acting)
+
+
+def test_an_illegal_action_is_refused():
+    from ludoteca.core import IllegalMoveError
+
+    environment = env("kuniumi")
+    environment.reset(seed=0)
+    mask = environment.observe(environment.agent_selection)["action_mask"]
+    with pytest.raises(IllegalMoveError):
+        environment.step(int(np.flatnonzero(mask == 0)[0]))
