@@ -47,9 +47,9 @@ def play_out(environment, seed: int) -> tuple[dict, list[str]]:
 def test_a_whole_game_rewards_the_engine_result(name, options):
     environment = env(name, **options)
     totals, order = play_out(environment, seed=3)
-    result = environment.play.state.result
+    result = environment.unwrapped.play.state.result
     assert result is not None
-    assert tuple(totals.values()) == environment.play.returns()
+    assert tuple(totals.values()) == environment.unwrapped.play.returns()
     if result.num_players > 1:
         assert abs(sum(totals.values())) < 1e-9
         for p in result.winners:
@@ -62,10 +62,18 @@ def test_a_whole_game_rewards_the_engine_result(name, options):
 def test_masks_only_for_the_agent_to_act():
     environment = env("hexagone", players=3)
     environment.reset(seed=1)
+    environment.render()  # no render mode: nothing
     acting = environment.agent_selection
     for agent in environment.agents:
         mask = environment.observe(agent)["action_mask"]
         assert mask.any() == (agent == acting)
+
+
+def test_render_text():
+    environment = env("comune", render_mode="ansi")
+    environment.reset(seed=0)
+    environment.step(90)  # e5-, a turn under way
+    assert "e5-" in environment.render()
 
 
 def test_an_illegal_action_is_refused():

@@ -1,6 +1,6 @@
 """PettingZoo AEC environments for the four games.
 
-``env("hexagone", players=3)`` (or ``raw_env``) is an AEC environment in the style of
+``env("hexagone", players=3)`` is an AEC environment in the style of
 PettingZoo's classic games:
 
 - agents ``player_0`` .. ``player_{n-1}``, seats in the engine's order;
@@ -28,6 +28,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
 
 from ludoteca.core import CHANCE, get
 from ludoteca.core.protocol import Game
@@ -143,9 +144,14 @@ class LudotecaEnv(AECEnv):
         pass
 
 
-def env(game: str | Game, render_mode: str | None = None, **options: Any) -> LudotecaEnv:
-    """The environment for ``game`` (``players=N`` for Hexagone: 1 to 4, default 1)."""
+def raw_env(game: str | Game, render_mode: str | None = None, **options: Any) -> LudotecaEnv:
+    """The bare environment for ``game`` (``players=N`` for Hexagone: 1 to 4, default 1)."""
     return LudotecaEnv(game, render_mode=render_mode, **options)
 
 
-raw_env = env
+def env(game: str | Game, render_mode: str | None = None, **options: Any) -> AECEnv:
+    """:func:`raw_env` in PettingZoo's order-enforcing wrapper, as its classic games come.
+
+    The engine state is at ``env.unwrapped.play.state``.
+    """
+    return wrappers.OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **options))
