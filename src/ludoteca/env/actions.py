@@ -85,6 +85,27 @@ class TrieDecision:
         return self._moves.get(prefix)
 
 
+class FlatDecision:
+    """A :class:`Decision` for a game whose every move is one id: a dict and a sorted list.
+
+    Search builds one per position it visits, so it costs one pass over the legal moves.
+    """
+
+    __slots__ = ("_legal", "_moves")
+
+    def __init__(self, moves: Sequence[Move], encode: Callable[[Move], Actions]) -> None:
+        self._moves = {encode(move)[0]: move for move in moves}
+        if len(self._moves) != len(moves):
+            raise ValueError("two moves share an action id")
+        self._legal = sorted(self._moves)
+
+    def legal(self, prefix: Actions) -> list[int]:
+        return [] if prefix else self._legal
+
+    def complete(self, prefix: Actions) -> Move | None:
+        return self._moves.get(prefix[0]) if len(prefix) == 1 else None
+
+
 def space_for(game: Game) -> GameSpace:
     """The action space ``ludoteca.games.<id>.actions`` defines for ``game``."""
     module = importlib.import_module(f"ludoteca.games.{game.id}.actions")
@@ -95,7 +116,8 @@ def decision_for(space: GameSpace, state: State) -> Decision:
     own = getattr(space, "decision", None)
     if own is not None:
         return own(state)
-    return TrieDecision(state.legal_moves(), space.encoder(state))
+    kind = FlatDecision if space.max_steps == 1 else TrieDecision
+    return kind(state.legal_moves(), space.encoder(state))
 
 
 def returns(result: Result) -> tuple[float, ...]:
@@ -179,7 +201,7 @@ class Play:
                 raise IllegalMoveError(str(action), "not a chance outcome of this position")
             self._play(entry[0])
             return entry[0]
-        if action not in self.legal_actions():
+        if action not in self.decision.legal(self.prefix):
             raise IllegalMoveError(str(action), f"not a legal action here ({self.label(action)!r})")
         prefix = self.prefix + (action,)
         move = self.decision.complete(prefix)
