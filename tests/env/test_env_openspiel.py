@@ -83,7 +83,7 @@ MCTS_GAMES = [
     ("ludoteca_comune", {}, 8, "rollout"),
     ("ludoteca_comino", {}, 20, "rollout"),
     ("ludoteca_hexagone", {"players": 1}, 10, "rollout"),
-    ("ludoteca_hexagone", {"players": 2, "seed": 3}, 6, "engine"),
+    ("ludoteca_hexagone", {"players": 2, "seed": 3}, 4, "engine"),
 ]
 
 

@@ -18,7 +18,9 @@ names a game. A game space gives
 - ``chance_id(outcome)``: the id of a chance outcome;
 - ``label(state, action)``: the action in words (notation, or the step it is);
 - optionally ``decision(state)``: a :class:`Decision` built without listing every whole
-  move (Comune lists thousands of turns; its steps come from single placements).
+  move (Comune lists thousands of turns; its steps come from single placements);
+- optionally ``max_score``: the best score alone, OpenSpiel's utility bound when a game is
+  played by one player (Hexagone's solo puzzle).
 
 :class:`Play` is the driver both adapters run: an engine state plus the steps chosen so far
 of the move under way. The engine sees only whole moves through ``State.play``, so every

@@ -136,7 +136,11 @@ class LudotecaState(pyspiel.State):
     # --- for bots of this project ----------------------------------------------------------
     @property
     def engine(self):
-        """The engine's state (between the steps of a move: the position before the move)."""
+        """The engine's state (between the steps of a move: the position before the move).
+
+        Read it, or clone it to look ahead: changing it would change this state behind
+        OpenSpiel's back.
+        """
         return self._play.state
 
     @property
