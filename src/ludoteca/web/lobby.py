@@ -18,6 +18,7 @@ from ludoteca.core.errors import GameError
 
 from .accounts import SESSION_COOKIE, AccountError
 from .club import check_csrf, club, current_user, render, require_user
+from .inputs import check_text
 from .play import (
     ClubError,
     GameSettings,
@@ -42,6 +43,7 @@ async def form_data(request: Request) -> dict[str, str]:
     data: dict[str, str] = {}
     for key, value in form.multi_items():
         if isinstance(value, str) and len(key) <= 64:
+            check_text(key + value)  # the database could not store a NUL
             data[key] = value[: MAX_FIELD * 4]
     return data
 
@@ -324,20 +326,20 @@ async def _seat_form(request: Request, pk: int, action: str):
     return c
 
 
-@router.post("/games/{pk}/join")
+@router.post("/games/{pk:id}/join")
 async def join_game(pk: int, request: Request):
     c = await _seat_form(request, pk, "join")
     c.hub.kick_bots(pk)  # a full table may start with a computer to move
     return redirect(f"/games/{pk}")
 
 
-@router.post("/games/{pk}/resign")
+@router.post("/games/{pk:id}/resign")
 async def resign_game(pk: int, request: Request):
     await _seat_form(request, pk, "resign")
     return redirect(f"/games/{pk}")
 
 
-@router.get("/games/{pk}")
+@router.get("/games/{pk:id}")
 def game_page(pk: int, request: Request):
     c = club(request)
     user = current_user(request)
@@ -376,7 +378,7 @@ def _finished(request: Request, pk: int) -> GameRow:
     return row
 
 
-@router.get("/games/{pk}/replay")
+@router.get("/games/{pk:id}/replay")
 def replay_page(pk: int, request: Request):
     row = _finished(request, pk)
     c = club(request)
@@ -390,7 +392,7 @@ def replay_page(pk: int, request: Request):
     )
 
 
-@router.get("/api/games/{pk}/replay/{ply}")
+@router.get("/api/games/{pk:id}/replay/{ply:id}")
 def replay_step(pk: int, ply: int, request: Request):
     _finished(request, pk)
     row, moves, state = club(request).games.states_along(pk)
@@ -415,7 +417,7 @@ def replay_step(pk: int, ply: int, request: Request):
     }
 
 
-@router.get("/games/{pk}/record.json")
+@router.get("/games/{pk:id}/record.json")
 def record_download(pk: int, request: Request):
     _finished(request, pk)
     record = club(request).games.record(pk)
