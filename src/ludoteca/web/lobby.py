@@ -18,6 +18,7 @@ from ludoteca.core.errors import GameError
 
 from .accounts import SESSION_COOKIE, AccountError
 from .club import check_csrf, club, current_user, render, require_user
+from .devices import DEVICE_COOKIE, DEVICE_DAYS
 from .inputs import check_text
 from .play import (
     ClubError,
@@ -30,7 +31,7 @@ from .play import (
 )
 from .ratings import seat_ratings
 from .rules_pages import rules_context
-from .store import GameRow, Seat
+from .store import GameRow, Seat, User
 from .throttle import TooManyAttempts, request_address
 from .views import board_svg, game_view
 
@@ -91,7 +92,7 @@ async def register(request: Request):
             render(request, "register.html", status=429, error=exc.message, name=name[:32]), exc
         )
     token = await anyio.to_thread.run_sync(accounts.open_session, user)
-    return _logged_in(request, token, "/?welcome=1")
+    return _logged_in(request, user, token, "/?welcome=1")
 
 
 @router.get("/login")
@@ -111,8 +112,9 @@ async def login(request: Request):
     name = data.get("name", "")
     accounts = club(request).accounts
     password, address = data.get("password", ""), request_address(request)
+    device = request.cookies.get(DEVICE_COOKIE)
     try:
-        user = await anyio.to_thread.run_sync(accounts.log_in, name, password, address)
+        user = await anyio.to_thread.run_sync(accounts.log_in, name, password, address, device)
     except AccountError as exc:
         return render(
             request, "login.html", status=400, error=exc.message, name=name[:32], next="/"
@@ -124,7 +126,7 @@ async def login(request: Request):
         return _too_many(page, exc)
     token = await anyio.to_thread.run_sync(accounts.open_session, user)
     nxt = data.get("next", "/")
-    return _logged_in(request, token, nxt if nxt.startswith("/") and nxt[1:2] != "/" else "/")
+    return _logged_in(request, user, token, nxt if nxt.startswith("/") and nxt[1:2] != "/" else "/")
 
 
 def _too_many(response: Response, exc: TooManyAttempts) -> Response:
@@ -133,15 +135,21 @@ def _too_many(response: Response, exc: TooManyAttempts) -> Response:
     return response
 
 
-def _logged_in(request: Request, token: str, url: str) -> Response:
+def _logged_in(request: Request, user: User, token: str, url: str) -> Response:
+    """The session cookie, and the device cookie that trusts this browser with the account
+    at its next log-in (:mod:`ludoteca.web.devices`)."""
     response = redirect(url)
+    secure = request.url.scheme == "https"
     response.set_cookie(
-        SESSION_COOKIE,
-        token,
-        max_age=30 * 24 * 3600,
+        SESSION_COOKIE, token, max_age=30 * 24 * 3600, httponly=True, samesite="lax", secure=secure
+    )
+    response.set_cookie(
+        DEVICE_COOKIE,
+        club(request).accounts.trust_device(user, request.cookies.get(DEVICE_COOKIE)),
+        max_age=DEVICE_DAYS * 24 * 3600,
         httponly=True,
         samesite="lax",
-        secure=request.url.scheme == "https",
+        secure=secure,
     )
     return response
 
