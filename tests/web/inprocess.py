@@ -10,9 +10,11 @@ from __future__ import annotations
 import warnings
 from collections.abc import Iterator
 from contextlib import contextmanager
+from functools import cache
 
 from helpers import create_game, join, register
-from sqlalchemy import create_engine, text
+from sqlalchemy import Engine, create_engine, text
+from sqlalchemy.pool import StaticPool
 
 from ludoteca.web.store import normalise_url
 
@@ -48,19 +50,23 @@ def table_game(client: TestClient, other: TestClient, a: str, b: str) -> int:
     return pk
 
 
+@cache
+def _engine(url: str) -> Engine:
+    """One connection pool per database for the snapshots (a test takes hundreds)."""
+    return create_engine(normalise_url(url), poolclass=StaticPool)
+
+
 def snapshot(url: str) -> dict[str, list[tuple]]:
     """Every row of the tables that hold the club's state, in a fixed order."""
-    engine = create_engine(normalise_url(url))
-    try:
-        with engine.connect() as conn:
-            return {
-                table: sorted(
-                    (tuple(map(repr, row)) for row in conn.execute(text(f"SELECT * FROM {table}"))),
-                )
-                for table in STATE_TABLES
-            }
-    finally:
-        engine.dispose()
+    with _engine(url).connect() as conn:
+        out = {
+            table: sorted(
+                tuple(map(repr, row)) for row in conn.execute(text(f"SELECT * FROM {table}"))
+            )
+            for table in STATE_TABLES
+        }
+        conn.rollback()
+        return out
 
 
 def to_move(pk: int, *clients: TestClient) -> TestClient:
