@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import itertools
 import sqlite3
+import threading
+import time
 
 import pytest
 from helpers import csrf_of, page_csrf
@@ -177,5 +179,15 @@ def test_while_the_database_restarts_requests_get_503_with_retry_after(tmp_path)
                 headers={"X-CSRF-Token": page_csrf(mover)},
             )
             assert r.json() == {"ok": True, "ply": view["ply"] + 1}
+            # Asked without pause while the database goes down and comes back (connections
+            # cut mid-use, refused, then new): each answer is the game or a 503, never a 500.
+            restarted = threading.Thread(target=lambda: (pg.halt(), time.sleep(0.5), pg.resume()))
+            restarted.start()
+            seen = []
+            while restarted.is_alive() or len(seen) < 20:
+                seen.append(a.get(f"/api/games/{pk}").status_code)
+            restarted.join()
+            assert set(seen) <= {200, 503} and 503 in seen, sorted(set(seen))
+            assert a.get(f"/api/games/{pk}").status_code == 200
     finally:
         pg.stop()

@@ -10,7 +10,9 @@ visitor who is not logged in gets a random ``anon`` cookie for the same purpose,
 register and log-in forms are protected too.
 
 Guessing is limited: :meth:`Accounts.log_in` and :meth:`Accounts.register` with an address
-go through the shared :class:`~ludoteca.web.throttle.Throttle` (per account and per address).
+go through the shared :class:`~ludoteca.web.throttle.Throttle` (per account and per address,
+or per browser for one whose device cookie trusts it with the account: see
+:mod:`ludoteca.web.devices`).
 """
 
 from __future__ import annotations
