@@ -145,8 +145,10 @@ def test_guesses_spread_over_many_addresses_lock_the_account_for_strangers(tmp_p
     with pytest.raises(TooManyAttempts) as refused:
         throttle.begin_login("yve", "198.51.100.7")  # a new address: the owner, perhaps
     assert refused.value.message.startswith("Too many failed log-ins for this account: ")
-    # A browser trusted with the account (its device cookie's id) is counted by itself.
-    throttle.login_succeeded(throttle.begin_login("yve", "192.0.2.1", "dev1"), "yve", "x", "dev1")
+    # A browser trusted with the account (its device cookie's id) is counted by itself,
+    # and its success at 192.0.2.2 leaves the strangers' failures from there counted.
+    rows = throttle.begin_login("yve", "192.0.2.2", "dev1")
+    throttle.login_succeeded(rows, "yve", "192.0.2.2", "dev1")
     # A success from one address clears only that address's failures at the account.
     throttle2 = Throttle(store, Limits(login_per_account=Limit(limit.count + 5, 15)))
     rows = throttle2.begin_login("yve", "192.0.2.1")
@@ -156,6 +158,7 @@ def test_guesses_spread_over_many_addresses_lock_the_account_for_strangers(tmp_p
     assert keys.count("login:account:yve") == limit.count  # the others' guesses still count
     assert "login:pair:yve 192.0.2.1" not in keys
     assert "login:pair:yve 192.0.2.2" in keys
+    assert not any(key.startswith("login:device:") for key in keys)
     store.dispose()
 
 

@@ -185,12 +185,17 @@ class Throttle:
     def login_succeeded(
         self, rows: list[int], name_key: str, address: str, device: str | None = None
     ) -> None:
-        """Drop this attempt and the account's failures from this address and this browser
-        (the owner's own typing mistakes); the address's failures at other accounts stay,
-        and so do the account's failures from elsewhere, which may be someone else's
-        guesses."""
-        mine = [pair_key(name_key, address)] + ([device_key(device)] if device else [])
+        """Drop this attempt and the account's failures from this browser, if trusted, or
+        else from this address (the owner's own typing mistakes). The address's failures at
+        other accounts stay, and so do the account's failures from elsewhere, which may be
+        someone else's guesses; so do its failures from this address when a trusted browser
+        logs in there, since its own were not counted with them."""
+        pair = pair_key(name_key, address)
+        mine = [device_key(device)] if device else []
         with self.store.session() as db:
+            counted = db.scalars(select(LoginAttempt.key).where(LoginAttempt.id.in_(rows)))
+            if pair in set(counted):  # this attempt went the untrusted way
+                mine.append(pair)
             db.execute(delete(LoginAttempt).where(LoginAttempt.id.in_(rows)))
             db.execute(delete(LoginAttempt).where(LoginAttempt.key.in_(mine)))
             db.commit()
