@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import time
 from dataclasses import dataclass
 from urllib.parse import quote
 
@@ -21,6 +22,10 @@ from helpers import csrf_of, page_csrf
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from inprocess import club_in_process, new_client, snapshot, table_game, to_move
+
+from ludoteca.web.inputs import json_depth
+from ludoteca.web.live import validate_message
+from ludoteca.web.play import ClubError
 
 REFUSALS = {400, 401, 403, 404, 405, 409, 413, 422, 429}
 """The documented refusals; anything 5xx is a failure (the database is up throughout)."""
@@ -248,3 +253,38 @@ def test_account_forms_take_any_fields(club, route, data, with_token):
     before = snapshot(club.url)
     check(club, client.post(route, data=data, follow_redirects=False), before)
     client.cookies.clear()
+
+
+def nesting(value) -> int:
+    if isinstance(value, dict):
+        return 1 + max(map(nesting, value.values()), default=0)
+    if isinstance(value, list):
+        return 1 + max(map(nesting, value), default=0)
+    return 0
+
+
+@settings(max_examples=200, deadline=None)
+@given(value=json_values)
+def test_the_nesting_of_json_is_measured_outside_its_strings(value):
+    assert json_depth(json.dumps(value)) == nesting(value)
+    assert json_depth(json.dumps(value, ensure_ascii=False)) == nesting(value)
+
+
+@pytest.mark.parametrize("unit", ['\\"', '"\\"', '"\\', "[", '"[', "\\"])
+def test_measuring_the_nesting_takes_one_pass_whatever_the_text(unit):
+    """A body of 64 KiB is measured in well under a second, even one made to backtrack."""
+    text = unit * (65536 // len(unit))
+    start = time.perf_counter()
+    json_depth(text)
+    assert time.perf_counter() - start < 1.0
+
+
+@settings(max_examples=200, deadline=None)
+@given(raw=st.one_of(st.none(), json_bodies, texts, st.integers(1, 3000).map(lambda d: "[" * d)))
+def test_a_websocket_message_is_a_checked_object_or_a_clear_refusal(raw):
+    try:
+        data = validate_message(raw)
+    except ClubError as exc:
+        assert exc.status == 400 and exc.message
+    else:
+        assert isinstance(data, dict) and data["type"] in {"move", "resign", "ping", "refresh"}

@@ -20,17 +20,24 @@ from .play import ClubError
 
 MAX_JSON_DEPTH = 16
 """Deepest nesting of arrays and objects accepted in a JSON body or message (ours use 1)."""
-_STRINGS = re.compile(r'"(?:[^"\\]|\\.)*"', re.DOTALL)
-_BRACKETS = re.compile(r"[\[\]{}]")
+_TOKENS = re.compile(r'\\.|["\[\]{}]', re.DOTALL)
+"""What matters for nesting: brackets, quotes, and escapes (a backslash and the character
+it escapes, so that ``\\"`` does not end a string)."""
 NUL_REFUSED = "Text sent to the club cannot contain NUL characters."
 
 
 def json_depth(text: str) -> int:
-    """The deepest nesting of ``[`` and ``{`` in ``text`` outside its strings (a malformed
-    text gets some number; the parser refuses it afterwards)."""
+    """The deepest nesting of ``[`` and ``{`` in ``text`` outside its strings, in one pass
+    (a malformed text gets some number; the parser refuses it afterwards)."""
     depth = deepest = 0
-    for match in _BRACKETS.finditer(_STRINGS.sub("", text)):
-        if match.group() in "[{":
+    in_string = False
+    for match in _TOKENS.finditer(text):
+        token = match.group()
+        if token == '"':
+            in_string = not in_string
+        elif in_string or token[0] == "\\":
+            continue
+        elif token in "[{":
             depth += 1
             deepest = max(deepest, depth)
         else:
