@@ -19,6 +19,7 @@ from helpers import csrf_of, page_csrf
 from inprocess import club_in_process, new_client, snapshot, table_game, to_move
 from postgres import Postgres
 
+from ludoteca.web.app import UNSTORABLE
 from ludoteca.web.ids import MAX_ID
 from ludoteca.web.inputs import MAX_JSON_DEPTH
 from ludoteca.web.live import validate_message
@@ -191,3 +192,30 @@ def test_while_the_database_restarts_requests_get_503_with_retry_after(tmp_path)
             assert a.get(f"/api/games/{pk}").status_code == 200
     finally:
         pg.stop()
+
+
+def test_a_value_the_database_refuses_is_a_bad_request_not_a_failure(postgres):
+    """Behind the checks at the door, whatever still reaches PostgreSQL and is refused as
+    data (a number past its column, a NUL) is answered 400 without internals, not 500: a
+    route added later that forgets a check fails safe."""
+    from sqlalchemy import select
+
+    from ludoteca.web.store import GameRow, User
+
+    url = postgres.fresh_database(f"refused{next(_names)}")
+    with club_in_process(url) as a:
+        store = a.app.state.club.store
+
+        def look_up(kind: str):
+            with store.session() as db:
+                if kind == "number":
+                    db.get(GameRow, 2**40)
+                else:
+                    db.scalar(select(User).where(User.name_key == "a\x00b"))
+            return {"ok": True}
+
+        a.app.router.add_api_route("/api/look-up/{kind}", look_up)
+        for kind in ("number", "text"):
+            r = a.get(f"/api/look-up/{kind}")
+            assert r.status_code == 400, r.text
+            assert r.json() == {"ok": False, "error": UNSTORABLE}
