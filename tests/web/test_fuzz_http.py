@@ -36,7 +36,7 @@ _names = itertools.count(1)
 FUZZ = settings(
     max_examples=30,
     deadline=None,
-    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+    suppress_health_check=[HealthCheck.too_slow],
 )
 SLOW_FUZZ = settings(FUZZ, max_examples=20)
 """For the routes that hash a password: argon2 makes each of their examples slow."""
