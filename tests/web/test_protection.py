@@ -24,6 +24,8 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from ludoteca.cli.commands.serve import WS_MAX_SIZE
+from ludoteca.web.accounts import SESSION_COOKIE
+from ludoteca.web.devices import DEVICE_COOKIE, MAX_ENTRIES, remember_device, trusted_device
 from ludoteca.web.live import MAX_WS_MESSAGE, WS_CONNECTIONS_PER_ADDRESS, WS_MESSAGES_PER_SECOND
 from ludoteca.web.store import LoginAttempt, Store, utcnow
 from ludoteca.web.throttle import Limit, Limits, Throttle, TooManyAttempts, address_key
@@ -73,12 +75,32 @@ class LoginForm:
         self.client = client_from(server, address)
         self.csrf = csrf_of(self.client.get("/login").text)
 
-    def submit(self, name: str, password: str) -> httpx.Response:
+    def submit(self, name: str, password: str, address: str | None = None) -> httpx.Response:
+        """Log in (from ``address``, if given: the browser carried elsewhere)."""
+        headers = {"X-Forwarded-For": address} if address else None
         return self.client.post(
             "/login",
             data={"name": name, "password": password, "csrf": self.csrf, "next": "/"},
+            headers=headers,
             follow_redirects=False,
         )
+
+    def log_out(self) -> None:
+        """End the session (the browser keeps its other cookies) and reload the form."""
+        self.client.post("/logout", data={"csrf": csrf_of(self.client.get("/").text)})
+        assert SESSION_COOKIE not in self.client.cookies
+        self.csrf = csrf_of(self.client.get("/login").text)
+
+
+def lock_for_strangers(server: Server, name: str) -> None:
+    """Wrong guesses at ``name`` spread over addresses, each address within its own limit,
+    until the account-wide limit is reached (30 guesses from 6 addresses)."""
+    per_address = LIMITS.login_per_account_from_address.count
+    total = LIMITS.login_per_account.count
+    for start in range(0, total, per_address):
+        form = LoginForm(server, new_address())
+        for _ in range(min(per_address, total - start)):
+            assert form.submit(name, "a stranger's guess").status_code == 400
 
 
 def refusal(r: httpx.Response) -> str:
@@ -113,7 +135,7 @@ def test_failed_logins_lock_the_account_from_that_address_even_with_the_right_pa
     assert guesser.submit(other, PASSWORD).status_code == 303
 
 
-def test_guesses_spread_over_many_addresses_lock_the_account_for_everyone(tmp_path):
+def test_guesses_spread_over_many_addresses_lock_the_account_for_strangers(tmp_path):
     store = Store(f"sqlite:///{tmp_path / 'limits.sqlite3'}")
     throttle = Throttle(store)
     limit = LIMITS.login_per_account
@@ -123,6 +145,10 @@ def test_guesses_spread_over_many_addresses_lock_the_account_for_everyone(tmp_pa
     with pytest.raises(TooManyAttempts) as refused:
         throttle.begin_login("yve", "198.51.100.7")  # a new address: the owner, perhaps
     assert refused.value.message.startswith("Too many failed log-ins for this account: ")
+    # A browser trusted with the account (its device cookie's id) is counted by itself,
+    # and its success at 192.0.2.2 leaves the strangers' failures from there counted.
+    rows = throttle.begin_login("yve", "192.0.2.2", "dev1")
+    throttle.login_succeeded(rows, "yve", "192.0.2.2", "dev1")
     # A success from one address clears only that address's failures at the account.
     throttle2 = Throttle(store, Limits(login_per_account=Limit(limit.count + 5, 15)))
     rows = throttle2.begin_login("yve", "192.0.2.1")
@@ -132,7 +158,94 @@ def test_guesses_spread_over_many_addresses_lock_the_account_for_everyone(tmp_pa
     assert keys.count("login:account:yve") == limit.count  # the others' guesses still count
     assert "login:pair:yve 192.0.2.1" not in keys
     assert "login:pair:yve 192.0.2.2" in keys
+    assert not any(key.startswith("login:device:") for key in keys)
     store.dispose()
+
+
+def test_a_browser_that_logged_in_before_is_not_locked_out_by_guesses_from_elsewhere(club):
+    name = member(club)
+    home = new_address()
+    owner = LoginForm(club, home)
+    r = owner.submit(name, PASSWORD)
+    assert r.status_code == 303
+    cookies = r.headers.get_list("set-cookie")
+    owner.log_out()
+    lock_for_strangers(club, name)
+    # Every browser the account does not know is locked out, even with the right password,
+    # even at the owner's address: distributed guessing is stopped.
+    for address in (new_address(), home):
+        r = LoginForm(club, address).submit(name, PASSWORD)
+        assert r.status_code == 429
+        assert refusal(r).startswith("Too many failed log-ins for this account: try again after")
+    # The owner's browser is not, at home or carried to a guesser's address.
+    assert owner.submit(name, PASSWORD).status_code == 303
+    owner.log_out()
+    guesser = LoginForm(club, new_address())
+    for _ in range(LIMITS.login_per_account_from_address.count):
+        guesser.submit(name, "guessing on")
+    assert owner.submit(name, PASSWORD, address=guesser_address(guesser)).status_code == 303
+    # What trusts the browser: an HttpOnly cookie that does not name the account.
+    device = next(c for c in cookies if c.startswith(DEVICE_COOKIE + "="))
+    assert "HttpOnly" in device and "samesite=lax" in device.lower() and name not in device
+
+
+def guesser_address(form: LoginForm) -> str:
+    return form.client.headers["X-Forwarded-For"]
+
+
+def tampered(entry: str) -> str:
+    """A device cookie's entry with its signature changed in one character."""
+    last = "A" if entry[-1] != "A" else "B"
+    return entry[:-1] + last
+
+
+def test_a_trusted_browser_is_trusted_with_its_own_accounts_and_within_its_own_limit(club):
+    other = member(club)
+    browser = LoginForm(club, new_address())
+    name = f"guard{next(_names)}"
+    # One browser, two accounts, one registered there and one logged in to: both trusted.
+    assert register(browser.client, name).status_code == 303
+    browser.log_out()
+    assert browser.submit(other, PASSWORD).status_code == 303
+    browser.log_out()
+    elsewhere = LoginForm(club, new_address())
+    assert elsewhere.submit(other, PASSWORD).status_code == 303  # trusted with `other` only
+    elsewhere.log_out()
+    forged = LoginForm(club, new_address())
+    entries = browser.client.cookies[DEVICE_COOKIE].split("~")
+    assert len(entries) == 2  # one per account, naming neither
+    forged.client.cookies.set(DEVICE_COOKIE, "~".join(tampered(e) for e in entries))
+    lock_for_strangers(club, name)
+    for stranger in (elsewhere, forged):
+        r = stranger.submit(name, PASSWORD)
+        assert r.status_code == 429, r.text
+    assert browser.submit(name, PASSWORD).status_code == 303
+    browser.log_out()
+    # The trusted browser's own failures are limited too; past that it is a stranger.
+    for _ in range(LIMITS.login_per_device.count):
+        assert browser.submit(name, "my own typo").status_code == 400
+    r = browser.submit(name, PASSWORD)
+    assert r.status_code == 429 and "for this account" in refusal(r)
+    assert browser.submit(other, PASSWORD).status_code == 303  # its other account is fine
+
+
+def test_a_device_cookie_keeps_a_few_accounts_and_a_fresh_id_at_each_log_in():
+    secret, other_secret = b"k" * 32, b"j" * 32
+    cookie = None
+    ids = []
+    for n in range(MAX_ENTRIES + 1):
+        cookie = remember_device(secret, f"acct{n}", cookie)
+        ids.append(trusted_device(secret, f"acct{n}", cookie))
+    assert len(cookie.split("~")) == MAX_ENTRIES and "acct" not in cookie
+    assert trusted_device(secret, "acct0", cookie) is None  # the oldest made room
+    assert [trusted_device(secret, f"acct{n}", cookie) for n in range(1, 6)] == ids[1:]
+    assert trusted_device(secret, "nobody", cookie) is None
+    assert trusted_device(other_secret, "acct3", cookie) is None  # another club's key
+    again = remember_device(secret, "acct3", cookie)
+    assert trusted_device(secret, "acct3", again) not in (None, ids[3])  # a fresh id
+    assert len(again.split("~")) == MAX_ENTRIES  # replaced, not added
+    for junk in ("", "x" * 5000, "a.b~c.d", "\x00"):
+        assert trusted_device(secret, "acct3", junk) is None
 
 
 def test_failed_logins_from_one_address_are_limited_across_accounts(club):

@@ -3,3 +3,5 @@
 ``create_app`` in :mod:`ludoteca.web.app` builds the ASGI application; ``ludoteca serve``
 runs it with uvicorn.
 """
+
+from . import ids as _ids  # noqa: E402, F401 - registers the ``{name:id}`` path convertor

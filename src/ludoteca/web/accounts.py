@@ -10,7 +10,9 @@ visitor who is not logged in gets a random ``anon`` cookie for the same purpose,
 register and log-in forms are protected too.
 
 Guessing is limited: :meth:`Accounts.log_in` and :meth:`Accounts.register` with an address
-go through the shared :class:`~ludoteca.web.throttle.Throttle` (per account and per address).
+go through the shared :class:`~ludoteca.web.throttle.Throttle` (per account and per address,
+or per browser for one whose device cookie trusts it with the account: see
+:mod:`ludoteca.web.devices`).
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
+from .devices import remember_device, trusted_device
 from .store import Session, Store, User, utcnow
 from .throttle import Throttle
 
@@ -142,12 +145,17 @@ class Accounts:
                 ) from None
             return user
 
-    def log_in(self, name: str, password: str, address: str) -> User:
-        """:meth:`authenticate` within the limits on failures per account and per address:
-        during a lock-out even the right password is refused, without being checked."""
+    def log_in(
+        self, name: str, password: str, address: str, device_cookie: str | None = None
+    ) -> User:
+        """:meth:`authenticate` within the limits on failures per account and per address,
+        or per browser for one whose ``device_cookie`` is trusted with the account (see
+        :mod:`ludoteca.web.devices`): during a lock-out even the right password is refused,
+        without being checked."""
         assert self.throttle is not None
         key = name.strip().lower()[:64]
-        rows = self.throttle.begin_login(key, address)
+        device = trusted_device(self.secret, key, device_cookie)
+        rows = self.throttle.begin_login(key, address, device)
         try:
             user = self.authenticate(name, password)
         except AccountError:
@@ -156,8 +164,13 @@ class Accounts:
         except BaseException:
             self.throttle.forget(rows)
             raise
-        self.throttle.login_succeeded(rows, key, address)
+        self.throttle.login_succeeded(rows, key, address, device)
         return user
+
+    def trust_device(self, user: User, device_cookie: str | None) -> str:
+        """The device cookie for a browser that has just logged in as ``user`` (or
+        registered): from now on it is trusted with that account."""
+        return remember_device(self.secret, user.name_key, device_cookie)
 
     def authenticate(self, name: str, password: str) -> User:
         wrong = AccountError("Wrong user name or password.", "password")

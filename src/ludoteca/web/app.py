@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import html
 import logging
 import secrets
 import sys
@@ -20,12 +21,15 @@ from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
+from sqlalchemy.exc import DataError, DBAPIError
+from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from . import clocks
 from .accounts import ANON_COOKIE, Accounts
 from .club import Club, render
 from .fanout import notify_on_commit
+from .inputs import NUL_REFUSED
 from .live import Hub, take_over_stalled_bots
 from .live import router as live_router
 from .lobby import router as lobby_router
@@ -33,12 +37,26 @@ from .play import ClubError, GameService
 from .profiles import router as profiles_router
 from .ratings import update_ratings
 from .seats import make_pool
-from .store import Store, database_url
+from .store import Store, database_unavailable, database_url
 from .throttle import Limits, Throttle
 
 log = logging.getLogger("ludoteca.web")
 MAX_BODY = 64 * 1024
 UNEXPECTED = "Something went wrong on the server; sorry."
+UNAVAILABLE = "The club's database is not answering just now; please try again in a moment."
+RETRY_UNAVAILABLE = 5
+"""Seconds a client is asked to wait (``Retry-After``) while the database is unreachable:
+a restart of PostgreSQL takes a few seconds."""
+UNSTORABLE = "The request holds a value the club cannot store or look up."
+NO_PAGE = "There is no such page."
+CONTENT_SECURITY_POLICY = (
+    "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
+    "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; "
+    "base-uri 'none'"
+)
+"""Pages load everything from the club itself. ``form-action`` keeps an injected form from
+posting (say, a password) elsewhere and ``base-uri`` an injected ``<base>`` from moving the
+page's relative links and scripts: neither falls back to ``default-src``."""
 STATIC = Path(__file__).with_name("static")
 GC_THRESHOLDS = (20_000, 10, 10)
 """The collector's thresholds while serving (Python's default is 700, 10, 10). Each full
@@ -88,6 +106,29 @@ class BodyLimit:
         return await self.app(scope, limited, send)
 
 
+class RefuseNul:
+    """Refuse a path or query string holding a NUL character (``%00``) before routing.
+
+    No page is named with one and no parameter has a use for one, and PostgreSQL cannot
+    compare text holding one, so a user name such as ``/users/a%00b`` used to fail in the
+    database with a 500. A path with NUL names no page (404); a query with one is a bad
+    request (400)."""
+
+    def __init__(self, app) -> None:
+        self.app = app
+
+    async def __call__(self, scope, receive, send):
+        if scope["type"] == "http":
+            query = scope.get("query_string", b"")
+            if "\x00" in scope.get("path", ""):
+                response = error_response(Request(scope), NO_PAGE, 404)
+                return await response(scope, receive, send)
+            if b"%00" in query or b"\x00" in query:
+                response = error_response(Request(scope), NUL_REFUSED, 400)
+                return await response(scope, receive, send)
+        return await self.app(scope, receive, send)
+
+
 def wants_json(request: Request) -> bool:
     return request.url.path.startswith("/api/") or "application/json" in request.headers.get(
         "accept", ""
@@ -95,12 +136,19 @@ def wants_json(request: Request) -> bool:
 
 
 def error_response(request: Request, message: str, status: int):
+    """The refusal as JSON for the API, else as the error page. When that page cannot be
+    drawn (it asks the database who is logged in, and the database may be down) a bare
+    page says it instead: escaped, since messages quote what the visitor typed."""
+    headers = {"Retry-After": str(RETRY_UNAVAILABLE)} if status == 503 else None
     if wants_json(request):
-        return JSONResponse({"ok": False, "error": message}, status_code=status)
+        return JSONResponse({"ok": False, "error": message}, status_code=status, headers=headers)
     try:
-        return render(request, "error.html", status=status, message=message)
+        response = render(request, "error.html", status=status, message=message)
     except Exception:  # never fail while reporting a failure
-        return HTMLResponse(f"<p>{message}</p>", status_code=status)
+        response = HTMLResponse(f"<p>{html.escape(message)}</p>", status_code=status)
+    if headers:
+        response.headers.update(headers)
+    return response
 
 
 class InternalErrors:
@@ -197,6 +245,7 @@ def create_app(
     app.state.club = club
     app.add_middleware(InternalErrors)
     app.add_middleware(BodyLimit)
+    app.add_middleware(RefuseNul)
 
     @app.middleware("http")
     async def headers(request: Request, call_next):
@@ -213,11 +262,7 @@ def create_app(
         response.headers.setdefault("X-Content-Type-Options", "nosniff")
         response.headers.setdefault("X-Frame-Options", "DENY")
         response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault(
-            "Content-Security-Policy",
-            "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
-            "script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
-        )
+        response.headers.setdefault("Content-Security-Policy", CONTENT_SECURITY_POLICY)
         return response
 
     @app.exception_handler(ClubError)
@@ -229,7 +274,7 @@ def create_app(
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
-        message = {404: "There is no such page.", 405: "That action is not allowed here."}.get(
+        message = {404: NO_PAGE, 405: "That action is not allowed here."}.get(
             exc.status_code, str(exc.detail)
         )
         return error_response(request, message, exc.status_code)
@@ -238,6 +283,21 @@ def create_app(
     async def validation_error(request: Request, exc: RequestValidationError):
         fields = ", ".join(str(e.get("loc", ["?"])[-1]) for e in exc.errors())
         return error_response(request, f"The request is missing or has bad fields: {fields}.", 400)
+
+    @app.exception_handler(DBAPIError)
+    @app.exception_handler(PoolTimeout)
+    async def database_error(request: Request, exc: Exception):
+        """The database down or restarting is a moment's unavailability (503, with
+        ``Retry-After``), not a fault; a value it refuses to store (a number out of its
+        range) is a bad request. Anything else is unexpected."""
+        if database_unavailable(exc):
+            log.warning("database unavailable on %s: %s", request.url.path, exc)
+            return error_response(request, UNAVAILABLE, 503)
+        if isinstance(exc, DataError):
+            log.warning("a value the database refused on %s: %s", request.url.path, exc)
+            return error_response(request, UNSTORABLE, 400)
+        log.error("unexpected error on %s", request.url.path, exc_info=exc)
+        return error_response(request, UNEXPECTED, 500)
 
     @app.exception_handler(Exception)
     async def unexpected(request: Request, exc: Exception):

@@ -31,6 +31,7 @@ from fastapi.responses import JSONResponse
 
 from .accounts import ANON_COOKIE, SESSION_COOKIE
 from .fanout import Listener, is_postgres, libpq_url, new_origin
+from .inputs import json_object
 from .periodic import watch
 from .play import ClubError
 from .ratings import seat_ratings
@@ -272,7 +273,7 @@ def _hub(request_or_ws) -> Hub:
 
 
 # --- JSON API -------------------------------------------------------------------------------------
-@router.get("/api/games/{pk}")
+@router.get("/api/games/{pk:id}")
 def api_game(pk: int, request: Request) -> JSONResponse:
     from .club import current_user
 
@@ -280,16 +281,10 @@ def api_game(pk: int, request: Request) -> JSONResponse:
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    try:
-        data = json.loads(await request.body())
-    except (ValueError, UnicodeDecodeError):
-        raise ClubError("The request body must be a JSON object.") from None
-    if not isinstance(data, dict):
-        raise ClubError("The request body must be a JSON object.")
-    return data
+    return json_object(await request.body(), "The request body")
 
 
-@router.post("/api/games/{pk}/move")
+@router.post("/api/games/{pk:id}/move")
 async def api_move(pk: int, request: Request) -> JSONResponse:
     from .club import check_csrf, require_user
 
@@ -307,7 +302,7 @@ async def api_move(pk: int, request: Request) -> JSONResponse:
     return JSONResponse({"ok": True, "ply": new_ply})
 
 
-@router.post("/api/games/{pk}/resign")
+@router.post("/api/games/{pk:id}/resign")
 async def api_resign(pk: int, request: Request) -> JSONResponse:
     from .club import check_csrf, require_user
 
@@ -334,12 +329,7 @@ def validate_message(raw: str | None) -> dict[str, Any]:
         raise ClubError("A message must be a JSON object sent as text.")
     if len(raw) > MAX_WS_MESSAGE:
         raise ClubError("Message too long.")
-    try:
-        data = json.loads(raw)
-    except ValueError:
-        raise ClubError("A message must be a JSON object.") from None
-    if not isinstance(data, dict):
-        raise ClubError("A message must be a JSON object.")
+    data = json_object(raw, "A message")
     kind = data.get("type")
     if kind not in {"move", "resign", "ping", "refresh"}:
         raise ClubError(f"Unknown message type {kind!r}.")
@@ -354,7 +344,7 @@ def validate_message(raw: str | None) -> dict[str, Any]:
     return data
 
 
-@router.websocket("/ws/games/{pk}")
+@router.websocket("/ws/games/{pk:id}")
 async def game_socket(ws: WebSocket, pk: int) -> None:
     hub: Hub = ws.app.state.club.hub
     if not _origin_ok(ws):

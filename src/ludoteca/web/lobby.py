@@ -18,6 +18,8 @@ from ludoteca.core.errors import GameError
 
 from .accounts import SESSION_COOKIE, AccountError
 from .club import check_csrf, club, current_user, render, require_user
+from .devices import DEVICE_COOKIE, DEVICE_DAYS
+from .inputs import check_text
 from .play import (
     ClubError,
     GameSettings,
@@ -29,7 +31,7 @@ from .play import (
 )
 from .ratings import seat_ratings
 from .rules_pages import rules_context
-from .store import GameRow, Seat
+from .store import GameRow, Seat, User
 from .throttle import TooManyAttempts, request_address
 from .views import board_svg, game_view
 
@@ -42,6 +44,7 @@ async def form_data(request: Request) -> dict[str, str]:
     data: dict[str, str] = {}
     for key, value in form.multi_items():
         if isinstance(value, str) and len(key) <= 64:
+            check_text(key + value)  # the database could not store a NUL
             data[key] = value[: MAX_FIELD * 4]
     return data
 
@@ -89,7 +92,7 @@ async def register(request: Request):
             render(request, "register.html", status=429, error=exc.message, name=name[:32]), exc
         )
     token = await anyio.to_thread.run_sync(accounts.open_session, user)
-    return _logged_in(request, token, "/?welcome=1")
+    return _logged_in(request, user, token, "/?welcome=1")
 
 
 @router.get("/login")
@@ -109,8 +112,9 @@ async def login(request: Request):
     name = data.get("name", "")
     accounts = club(request).accounts
     password, address = data.get("password", ""), request_address(request)
+    device = request.cookies.get(DEVICE_COOKIE)
     try:
-        user = await anyio.to_thread.run_sync(accounts.log_in, name, password, address)
+        user = await anyio.to_thread.run_sync(accounts.log_in, name, password, address, device)
     except AccountError as exc:
         return render(
             request, "login.html", status=400, error=exc.message, name=name[:32], next="/"
@@ -122,7 +126,7 @@ async def login(request: Request):
         return _too_many(page, exc)
     token = await anyio.to_thread.run_sync(accounts.open_session, user)
     nxt = data.get("next", "/")
-    return _logged_in(request, token, nxt if nxt.startswith("/") and nxt[1:2] != "/" else "/")
+    return _logged_in(request, user, token, nxt if nxt.startswith("/") and nxt[1:2] != "/" else "/")
 
 
 def _too_many(response: Response, exc: TooManyAttempts) -> Response:
@@ -131,15 +135,21 @@ def _too_many(response: Response, exc: TooManyAttempts) -> Response:
     return response
 
 
-def _logged_in(request: Request, token: str, url: str) -> Response:
+def _logged_in(request: Request, user: User, token: str, url: str) -> Response:
+    """The session cookie, and the device cookie that trusts this browser with the account
+    at its next log-in (:mod:`ludoteca.web.devices`)."""
     response = redirect(url)
+    secure = request.url.scheme == "https"
     response.set_cookie(
-        SESSION_COOKIE,
-        token,
-        max_age=30 * 24 * 3600,
+        SESSION_COOKIE, token, max_age=30 * 24 * 3600, httponly=True, samesite="lax", secure=secure
+    )
+    response.set_cookie(
+        DEVICE_COOKIE,
+        club(request).accounts.trust_device(user, request.cookies.get(DEVICE_COOKIE)),
+        max_age=DEVICE_DAYS * 24 * 3600,
         httponly=True,
         samesite="lax",
-        secure=request.url.scheme == "https",
+        secure=secure,
     )
     return response
 
@@ -324,20 +334,20 @@ async def _seat_form(request: Request, pk: int, action: str):
     return c
 
 
-@router.post("/games/{pk}/join")
+@router.post("/games/{pk:id}/join")
 async def join_game(pk: int, request: Request):
     c = await _seat_form(request, pk, "join")
     c.hub.kick_bots(pk)  # a full table may start with a computer to move
     return redirect(f"/games/{pk}")
 
 
-@router.post("/games/{pk}/resign")
+@router.post("/games/{pk:id}/resign")
 async def resign_game(pk: int, request: Request):
     await _seat_form(request, pk, "resign")
     return redirect(f"/games/{pk}")
 
 
-@router.get("/games/{pk}")
+@router.get("/games/{pk:id}")
 def game_page(pk: int, request: Request):
     c = club(request)
     user = current_user(request)
@@ -376,7 +386,7 @@ def _finished(request: Request, pk: int) -> GameRow:
     return row
 
 
-@router.get("/games/{pk}/replay")
+@router.get("/games/{pk:id}/replay")
 def replay_page(pk: int, request: Request):
     row = _finished(request, pk)
     c = club(request)
@@ -390,7 +400,7 @@ def replay_page(pk: int, request: Request):
     )
 
 
-@router.get("/api/games/{pk}/replay/{ply}")
+@router.get("/api/games/{pk:id}/replay/{ply:id}")
 def replay_step(pk: int, ply: int, request: Request):
     _finished(request, pk)
     row, moves, state = club(request).games.states_along(pk)
@@ -415,7 +425,7 @@ def replay_step(pk: int, ply: int, request: Request):
     }
 
 
-@router.get("/games/{pk}/record.json")
+@router.get("/games/{pk:id}/record.json")
 def record_download(pk: int, request: Request):
     _finished(request, pk)
     record = club(request).games.record(pk)

@@ -189,6 +189,37 @@ class LoginAttempt(Base):
     created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
 
 
+UNAVAILABLE_SQLSTATES = frozenset({"57P01", "57P02", "57P03", "53300"})
+"""PostgreSQL's codes for a server shutting down or starting up (admin, crash shutdown,
+cannot connect now) and for too many connections; class ``08`` (connection exceptions)
+counts too."""
+SQLITE_BUSY = ("database is locked", "unable to open database file")
+
+
+def database_unavailable(exc: BaseException) -> bool:
+    """Whether ``exc`` says the database cannot be reached for now (down, restarting,
+    connection lost, pool exhausted, SQLite busy) rather than that a statement is wrong:
+    the former is worth retrying in a moment, the latter is not."""
+    from sqlalchemy.exc import DBAPIError, DisconnectionError, OperationalError
+    from sqlalchemy.exc import TimeoutError as PoolTimeout
+
+    if isinstance(exc, PoolTimeout | DisconnectionError):
+        return True
+    if not isinstance(exc, DBAPIError):
+        return False
+    if exc.connection_invalidated:
+        return True
+    orig = exc.orig
+    sqlstate = getattr(orig, "sqlstate", None)
+    if sqlstate:
+        return sqlstate.startswith("08") or sqlstate in UNAVAILABLE_SQLSTATES
+    if not isinstance(exc, OperationalError):
+        return False
+    if type(orig).__module__.startswith("psycopg"):
+        return True  # no SQLSTATE: the server was not reached at all
+    return any(words in str(orig) for words in SQLITE_BUSY)
+
+
 def normalise_url(url: str) -> str:
     """Accept the URLs people write (``postgresql://``, ``postgres://``) for our driver."""
     for prefix in ("postgres://", "postgresql://"):

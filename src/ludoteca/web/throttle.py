@@ -12,11 +12,15 @@ accounts too.
 Failures at one account are counted twice. From one address the limit is tight (5): that is
 one guesser. Over all addresses it is loose (30): that is a guesser with many machines. So a
 stranger who types wrong passwords at someone's name locks that name only for their own
-address, and its owner, elsewhere, still gets in; only a spread-out attack locks it for all.
+address, and its owner, elsewhere, still gets in. A spread-out attack locks the name for
+every browser that has not logged in to it before, but not for the owner's own: a browser
+with a device cookie for the account (:mod:`ludoteca.web.devices`) is counted by itself
+alone (5 failures), whatever others do at the account or at its address. Past its own limit
+it counts as one more stranger until its failures age out.
 
-The keys are ``login:account:NAME``, ``login:pair:NAME ADDR``, ``login:address:ADDR`` and
-``register:address:ADDR``; an IPv6 address counts by its /64 network, since one machine
-easily holds a whole one.
+The keys are ``login:account:NAME``, ``login:pair:NAME ADDR``, ``login:address:ADDR``,
+``login:device:ID`` and ``register:address:ADDR``; an IPv6 address counts by its /64
+network, since one machine easily holds a whole one.
 """
 
 from __future__ import annotations
@@ -52,7 +56,10 @@ class Limit:
 class Limits:
     login_per_account_from_address: Limit = Limit(5, 15)
     login_per_account: Limit = Limit(30, 15)
+    """Failures at an account from all browsers without its device cookie."""
     login_per_address: Limit = Limit(20, 15)
+    login_per_device: Limit = Limit(5, 15)
+    """Failures at an account from one browser with its device cookie."""
     register_per_address: Limit = Limit(10, 60)
 
     @property
@@ -63,6 +70,7 @@ class Limits:
                 self.login_per_account_from_address,
                 self.login_per_account,
                 self.login_per_address,
+                self.login_per_device,
                 self.register_per_address,
             )
         )
@@ -89,7 +97,7 @@ def address_key(host: str | None) -> str:
     try:
         ip = ipaddress.ip_address(host)
     except ValueError:
-        return host[:64]
+        return host[:64].replace("\x00", "?")
     if isinstance(ip, ipaddress.IPv6Address):
         if ip.ipv4_mapped is not None:
             return str(ip.ipv4_mapped)
@@ -111,6 +119,11 @@ def pair_key(name_key: str, address: str) -> str:
     return f"login:pair:{name_key[:32]} {address[:50]}"
 
 
+def device_key(device: str) -> str:
+    """The key of failures from one trusted browser (its device cookie's id)."""
+    return f"login:device:{device[:64]}"
+
+
 def when(moment: datetime) -> str:
     """A refusal's "try again" time as people read it: clock time and minutes from now."""
     minutes = max(1, math.ceil((moment - utcnow()).total_seconds() / 60))
@@ -129,11 +142,23 @@ class Throttle:
         self._prune_lock = threading.Lock()
 
     # --- log-in ----------------------------------------------------------------------------
-    def begin_login(self, name_key: str, address: str) -> list[int]:
-        """Count this log-in attempt against its account and its address, or refuse it.
+    def begin_login(self, name_key: str, address: str, device: str | None = None) -> list[int]:
+        """Count this log-in attempt against its account and its address, or refuse it;
+        from a trusted browser (``device``, the id its device cookie holds for this account)
+        against that browser alone, while it is within its own limit.
 
         Returns the ids of the rows written, for :meth:`login_failed` (keep them) or
         :meth:`login_succeeded` (drop them)."""
+        if device is not None:
+            check = (
+                device_key(device),
+                self.limits.login_per_device,
+                "Too many failed log-ins for this account from this browser",
+            )
+            try:
+                return self._begin([check])
+            except TooManyAttempts:
+                pass  # this browser has used up its trust for now: it is one more stranger
         checks = [
             (
                 pair_key(name_key, address),
@@ -157,13 +182,22 @@ class Throttle:
         """The password was wrong: the rows stay and count for the window."""
         self._prune()
 
-    def login_succeeded(self, rows: list[int], name_key: str, address: str) -> None:
-        """Drop this attempt and the account's failures from this address (the owner's own
-        typing mistakes); the address's failures at other accounts stay, and so do the
-        account's failures from elsewhere, which may be someone else's guesses."""
+    def login_succeeded(
+        self, rows: list[int], name_key: str, address: str, device: str | None = None
+    ) -> None:
+        """Drop this attempt and the account's failures from this browser, if trusted, or
+        else from this address (the owner's own typing mistakes). The address's failures at
+        other accounts stay, and so do the account's failures from elsewhere, which may be
+        someone else's guesses; so do its failures from this address when a trusted browser
+        logs in there, since its own were not counted with them."""
+        pair = pair_key(name_key, address)
+        mine = [device_key(device)] if device else []
         with self.store.session() as db:
+            counted = db.scalars(select(LoginAttempt.key).where(LoginAttempt.id.in_(rows)))
+            if pair in set(counted):  # this attempt went the untrusted way
+                mine.append(pair)
             db.execute(delete(LoginAttempt).where(LoginAttempt.id.in_(rows)))
-            db.execute(delete(LoginAttempt).where(LoginAttempt.key == pair_key(name_key, address)))
+            db.execute(delete(LoginAttempt).where(LoginAttempt.key.in_(mine)))
             db.commit()
 
     # --- registration ------------------------------------------------------------------------

@@ -83,29 +83,39 @@ class ThrowawayPostgres:
                 "-E",
                 "UTF8",
             )
-            opts = (
-                f"-c listen_addresses=127.0.0.1 -c port={self.port} -k {self.root} "
-                f"-c fsync=off -c full_page_writes=off -c synchronous_commit=off "
-                f"-c max_connections={self.max_connections}"
-            )
-            self._run(
-                str(self.bin / "pg_ctl"),
-                "-D",
-                str(self.data),
-                "-o",
-                opts,
-                "-l",
-                str(self.root / "log"),
-                "-w",
-                "-t",
-                "30",
-                "start",
-            )
-            self.pid = int((self.data / "postmaster.pid").read_text().split()[0])
+            self.resume()
         except BaseException:
             self.stop()
             raise
         return self
+
+    def resume(self) -> None:
+        """Start the server on its data directory (again, after :meth:`halt`)."""
+        opts = (
+            f"-c listen_addresses=127.0.0.1 -c port={self.port} -k {self.root} "
+            f"-c fsync=off -c full_page_writes=off -c synchronous_commit=off "
+            f"-c max_connections={self.max_connections}"
+        )
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-o",
+            opts,
+            "-l",
+            str(self.root / "log"),
+            "-w",
+            "-t",
+            "30",
+            "start",
+        )
+        self.pid = int((self.data / "postmaster.pid").read_text().split()[0])
+
+    def halt(self) -> None:
+        """Shut the server down as an operator restarting it would (fast: connections are
+        ended), keeping its data for :meth:`resume`."""
+        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "fast", "-w", "stop")
+        self.pid = None
 
     @property
     def url(self) -> str:
