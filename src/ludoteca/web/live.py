@@ -296,9 +296,7 @@ async def api_move(pk: int, request: Request) -> JSONResponse:
     data = await _json_body(request)
     user = await anyio.to_thread.run_sync(require_user, request)
     check_csrf(request, request.headers.get("x-csrf-token"))
-    ply = data.get("ply")
-    if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
-        raise ClubError("'ply' must be a whole number.")
+    ply = seen_ply(data, required=True)
     games = request.app.state.club.games
     hub = _hub(request)
     new_ply = await hub.play(lambda: games.submit(pk, user, data.get("move"), expected_ply=ply))
@@ -311,10 +309,12 @@ async def api_move(pk: int, request: Request) -> JSONResponse:
 async def api_resign(pk: int, request: Request) -> JSONResponse:
     from .club import check_csrf, require_user
 
+    data = await _json_body(request) if await request.body() else {}
     user = await anyio.to_thread.run_sync(require_user, request)
     check_csrf(request, request.headers.get("x-csrf-token"))
+    ply = seen_ply(data, required=False)
     games = request.app.state.club.games
-    await anyio.to_thread.run_sync(games.resign, pk, user)
+    await anyio.to_thread.run_sync(lambda: games.resign(pk, user, expected_ply=ply))
     await _hub(request).publish(pk)
     return JSONResponse({"ok": True})
 
@@ -327,6 +327,29 @@ def _origin_ok(ws: WebSocket) -> bool:
         return True  # not a browser (scripts, tests); the CSRF token still guards each move
     host = ws.headers.get("host", "")
     return origin.split("://", 1)[-1] == host
+
+
+MISSING_PLY = (
+    "A move must say which position it answers: send 'ply', the move number of the position "
+    "you saw (the 'ply' of the game's view). Reload the page if it does not."
+)
+
+
+def seen_ply(data: dict[str, Any], *, required: bool) -> int | None:
+    """The ply of the position the client saw when it chose its move (or resignation).
+
+    A move is only accepted at that ply, so a move sent twice, or chosen on a board that has
+    changed since, is refused instead of being played on a position its sender never saw: in
+    Hexagone the same player often moves several times in a row, and two moves without a
+    ply, sent at once, were both accepted."""
+    ply = data.get("ply")
+    if ply is None:
+        if required:
+            raise ClubError(MISSING_PLY)
+        return None
+    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+        raise ClubError("'ply' must be a whole number, the move number of the position you saw.")
+    return ply
 
 
 def validate_message(raw: str | None) -> dict[str, Any]:
@@ -348,9 +371,9 @@ def validate_message(raw: str | None) -> dict[str, Any]:
     if kind == "move":
         if not isinstance(data.get("move"), str):
             raise ClubError("A move message needs 'move', the move in notation.")
-        ply = data.get("ply")
-        if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
-            raise ClubError("'ply' must be a whole number.")
+        seen_ply(data, required=True)
+    if kind == "resign":
+        seen_ply(data, required=False)
     return data
 
 
@@ -433,7 +456,9 @@ async def _serve_socket(ws: WebSocket, pk: int) -> None:
                         )
                     )
                 else:
-                    await anyio.to_thread.run_sync(club.games.resign, pk, user)
+                    await anyio.to_thread.run_sync(
+                        lambda d=data: club.games.resign(pk, user, expected_ply=d.get("ply"))
+                    )
             except ClubError as exc:
                 await ws.send_json({"type": "error", "message": exc.message})
                 if exc.changed:  # refused, but the game ended on time

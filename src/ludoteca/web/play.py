@@ -353,7 +353,9 @@ class GameService:
             self._commit_moves(db, row, probe, new)
             return row.ply
 
-    def resign(self, pk: int, user: User) -> None:
+    def resign(self, pk: int, user: User, *, expected_ply: int | None = None) -> None:
+        """Resign ``user``'s seats. With ``expected_ply`` (the game page sends the ply it
+        showed) a resignation decided on a board that has changed since is refused."""
         with self.lock(pk), self.store.session() as db:
             row = self._row(db, pk)
             if row.status != "active":
@@ -362,6 +364,12 @@ class GameService:
             if not mine:
                 raise ClubError("You are watching this game; only its players can resign.", 403)
             self._refuse_if_out_of_time(db, row, "Resignation refused")
+            if expected_ply is not None and expected_ply != row.ply:
+                raise ClubError(
+                    f"Resignation refused: the game has moved on (now at move {row.ply}); "
+                    "look at the board again before resigning.",
+                    409,
+                )
             state = self._state(db, row)
             for s in mine:
                 s.resigned = True
