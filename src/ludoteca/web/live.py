@@ -30,6 +30,7 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
 from .accounts import ANON_COOKIE, SESSION_COOKIE
+from .botqueue import FairQueue
 from .fanout import Listener, is_postgres, libpq_url, new_origin
 from .periodic import watch
 from .play import ClubError
@@ -94,6 +95,8 @@ class Hub:
         self._background: set[asyncio.Task] = set()
         self.sockets_per_address: dict[str, int] = defaultdict(int)
         self._play_limiter: anyio.CapacityLimiter | None = None
+        self.bot_queue = FairQueue()
+        """Computer turns wait here for a worker, in their game creator's line."""
 
     async def play(self, fn, *args):
         """Run ``fn(*args)`` (moves and views: the database work of play) in a worker thread
@@ -229,7 +232,8 @@ class Hub:
                 return
             job, ply = turn
             try:
-                text = await loop.run_in_executor(club.extra["pool"], choose_move, job)
+                async with self.bot_queue.turn(job.owner):
+                    text = await loop.run_in_executor(club.extra["pool"], choose_move, job)
                 if club.bot_delay:
                     await asyncio.sleep(club.bot_delay)
                 await self.play(

@@ -469,6 +469,7 @@ class GameService:
                 moves=tuple(texts),
                 level=row.seats[player].bot or "random",
                 bot_seed=table_rng(row.seed, row.ply, "bot").getrandbits(62),
+                owner=row.created_by,
             )
             return job, row.ply
 
