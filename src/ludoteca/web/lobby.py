@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from ludoteca.core.errors import GameError
 
@@ -162,8 +162,17 @@ def lobby(request: Request):
     user = current_user(request)
     store = club(request).store
     with store.session() as db:
+        listed = GameRow.private.is_(False)  # a private game is shown only to whom it awaits
+        if user is not None:
+            invited = select(Seat.game_id).where(
+                Seat.reserved_for == user.id, Seat.user_id.is_(None)
+            )
+            listed = or_(listed, GameRow.id.in_(invited))
         open_rows = db.scalars(
-            select(GameRow).where(GameRow.status == "open").order_by(GameRow.id.desc()).limit(50)
+            select(GameRow)
+            .where(GameRow.status == "open", listed)
+            .order_by(GameRow.id.desc())
+            .limit(50)
         ).all()
         mine_active: list[GameRow] = []
         mine_finished: list[GameRow] = []
@@ -306,15 +315,32 @@ async def create_game(request: Request):
     seats = parse_seats(data, players)
     settings = parse_settings(data)
     games = club(request).games
-    pk = await anyio.to_thread.run_sync(
-        lambda: games.create(user, game_id, options, seats, settings)
-    )
+    try:
+        pk = await anyio.to_thread.run_sync(
+            lambda: games.create(user, game_id, options, seats, settings)
+        )
+    except ClubError as exc:
+        if exc.status not in (409, 429):
+            raise
+        # A quota: the form again, with the reason (and, for a rate, when to come back).
+        page = render(
+            request,
+            "new_game.html",
+            status=exc.status,
+            games=catalogue(),
+            chosen=game_id,
+            levels=bot_levels(),
+            error=exc.message,
+        )
+        if exc.retry_after is not None:
+            page.headers["Retry-After"] = str(exc.retry_after)
+        return page
     club(request).hub.kick_bots(pk)
     return redirect(f"/games/{pk}")
 
 
 async def _seat_form(request: Request, pk: int, action: str):
-    """A checked form that joins or resigns a seat, then tells the game's viewers."""
+    """A checked form that joins, resigns or cancels a game, then tells its viewers."""
     data = await form_data(request)
     check_csrf(request, data.get("csrf"))
     user = require_user(request)
@@ -329,6 +355,13 @@ async def join_game(pk: int, request: Request):
     c = await _seat_form(request, pk, "join")
     c.hub.kick_bots(pk)  # a full table may start with a computer to move
     return redirect(f"/games/{pk}")
+
+
+@router.post("/games/{pk}/cancel")
+async def cancel_game(pk: int, request: Request):
+    """The creator withdraws a game nobody has joined yet; back to the lobby."""
+    await _seat_form(request, pk, "cancel")
+    return redirect("/")
 
 
 @router.post("/games/{pk}/resign")
@@ -351,6 +384,12 @@ def game_page(pk: int, request: Request):
             s.kind == "open" or (s.user_id is None and s.reserved_for == user.id) for s in row.seats
         )
     )
+    can_cancel = (
+        user is not None
+        and row.status == "open"
+        and row.created_by == user.id
+        and all(s.user_id in (None, user.id) for s in row.seats)
+    )
     rules = rules_context(row.game)
     with c.store.reading() as db:
         players = seat_ratings(db, row)  # names link to profiles, with their rating
@@ -359,6 +398,7 @@ def game_page(pk: int, request: Request):
         "game.html",
         view=view,
         can_join=can_join,
+        can_cancel=can_cancel,
         rules=rules,
         players=players,
         rated=row.rated,
