@@ -8,8 +8,12 @@ import re
 import threading
 
 from helpers import create_game, join, page_csrf
+from sqlalchemy import func, select
 
+from ludoteca.web.accounts import Accounts
+from ludoteca.web.play import ClubError, GameService, SeatSpec
 from ludoteca.web.quotas import GAMES_CREATED_PER_USER, OPEN_GAMES_PER_USER
+from ludoteca.web.store import GameRow, Store
 
 OPEN_SECTION = re.compile(r"<h2>Open games</h2>(.*?)</section>", re.S)
 ERROR = re.compile(r'<p class="error" role="alert">(.*?)</p>', re.S)
@@ -108,3 +112,37 @@ def test_a_private_game_waiting_for_players_is_listed_only_to_whom_it_awaits(mak
     assert reserved in listed_open(invited) and hidden not in listed_open(invited)
     # Whoever has the link may still open it and take the open seat.
     assert join(stranger, hidden).status_code == 303
+
+
+def test_two_processes_creating_at_once_stay_within_the_cap(postgres):
+    """Servers on one PostgreSQL database count the same games: of many creations at once
+    through two of them, exactly as many as the cap stand."""
+    url = postgres.fresh_database("quotas")
+    stores = [Store(url), Store(url)]
+    alice = Accounts(stores[0], b"k" * 32).register("alice", "a fine password")
+    services = [GameService(store) for store in stores]
+    made: list[int] = []
+    refusals: list[str] = []
+
+    def create(service: GameService) -> None:
+        for _ in range(4):
+            try:
+                made.append(service.create(alice, "toy", {}, [SeatSpec("me"), SeatSpec("open")]))
+            except ClubError as exc:
+                refusals.append(exc.message)
+
+    threads = [threading.Thread(target=create, args=(s,)) for s in services * 2]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    try:
+        assert len(made) == OPEN_GAMES_PER_USER, refusals
+        assert len(refusals) == 16 - OPEN_GAMES_PER_USER
+        assert all("games waiting for players" in m for m in refusals)
+        with stores[0].session() as db:
+            stored = db.scalar(select(func.count()).select_from(GameRow))
+        assert stored == OPEN_GAMES_PER_USER
+    finally:
+        for store in stores:
+            store.dispose()
