@@ -19,12 +19,15 @@ from sqlalchemy import func, select
 from .store import GameRow, User, utcnow
 from .throttle import Limit, when
 
-GAMES_CREATED_PER_USER = Limit(30, 10)
+GAMES_CREATED_PER_USER = Limit(60, 10)
 """New games one account may start in any 10 minutes. Even the quickest game (a solo
 Hexagone of 15 rolls, or a lost game against a computer) takes a person a minute or more, so
-thirty in ten minutes is far beyond play; the load benchmark's simulated players, who think
-half a second a move, start about two games a minute each. A script starting games as fast as
-it can is held to three a minute, which neither fills the lobby nor the computer's queue."""
+sixty in ten minutes is far beyond play. The load benchmark's simulated players are the
+fastest real users: at ``--think 0.3`` a Kuniumi game lasts about ten seconds and each
+player starts some 3.3 games a minute (``bench/load.py --games 10 --think 0.3``), which a
+limit of 30 would have cut off after ten minutes. A script starting games as fast as it can
+is held to six a minute; what it could still do with them is bounded by the other limits
+(waiting games, and one computer worker per account)."""
 OPEN_GAMES_PER_USER = 5
 """Games one account may have waiting for players at once (open seats, or seats reserved for
 someone who has not joined yet). A person waits for a few opponents at a time; the lobby
