@@ -21,6 +21,7 @@ from .club import check_csrf, club, current_user, render, require_user
 from .play import (
     ClubError,
     GameSettings,
+    NewGameRefused,
     SeatSpec,
     available_games,
     bot_levels,
@@ -319,9 +320,7 @@ async def create_game(request: Request):
         pk = await anyio.to_thread.run_sync(
             lambda: games.create(user, game_id, options, seats, settings)
         )
-    except ClubError as exc:
-        if exc.status not in (409, 429):
-            raise
+    except NewGameRefused as exc:
         # A quota: the form again, with the reason (and, for a rate, when to come back).
         page = render(
             request,

@@ -65,6 +65,11 @@ class ClubError(Exception):
         """For a refusal by a rate (HTTP 429): seconds until the request would pass."""
 
 
+class NewGameRefused(ClubError):
+    """A new game refused by a quota (:mod:`ludoteca.web.quotas`): the new-game form is
+    shown again with the reason."""
+
+
 def available_games() -> dict[str, type[Game]]:
     """Every registered game that loads: a game package still being written (no ``GAME``
     yet, or failing to import) is left out instead of breaking the lobby."""
@@ -245,7 +250,7 @@ class GameService:
                     ),
                 )
             except quotas.QuotaExceeded as exc:
-                raise ClubError(exc.message, exc.status, retry_after=exc.retry_after) from None
+                raise NewGameRefused(exc.message, exc.status, retry_after=exc.retry_after) from None
             row = GameRow(
                 game=game.id,
                 rules_version=game.rules_version,
