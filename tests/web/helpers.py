@@ -121,9 +121,12 @@ def join(client, pk: int):
 
 
 def move(client, pk: int, text: str, ply: int | None = None, csrf: str | None = None):
-    body: dict = {"move": text}
-    if ply is not None:
-        body["ply"] = ply
+    """Send a move as the game page does, with the ply of the position it answers: ``ply``,
+    or the game's ply as the client sees it now (0 if it may not see the game)."""
+    if ply is None:
+        seen = client.get(f"/api/games/{pk}")
+        ply = seen.json().get("ply", 0) if seen.status_code == 200 else 0
+    body: dict = {"move": text, "ply": ply}
     token = page_csrf(client) if csrf is None else csrf
     return client.post(f"/api/games/{pk}/move", json=body, headers={"X-CSRF-Token": token})
 

@@ -116,7 +116,8 @@ def test_json_nested_without_end_is_refused(tmp_path):
             assert r.json()["error"].startswith("The request body is nested too deeply")
         assert snapshot(url) == before
         mover = to_move(pk, a, b)
-        ok = {"move": "a1", "deep": [[["shallow enough"]]]}
+        ply = a.get(f"/api/games/{pk}").json()["ply"]
+        ok = {"move": "a1", "ply": ply, "deep": [[["shallow enough"]]]}
         r = mover.post(f"/api/games/{pk}/move", json=ok, headers={"X-CSRF-Token": page_csrf(mover)})
         assert r.json()["ok"] is True
     # Websocket messages are parsed the same way.
@@ -176,7 +177,7 @@ def test_while_the_database_restarts_requests_get_503_with_retry_after(tmp_path)
             mover = to_move(pk, a, b)
             r = mover.post(
                 f"/api/games/{pk}/move",
-                json={"move": "a1"},
+                json={"move": "a1", "ply": view["ply"]},
                 headers={"X-CSRF-Token": page_csrf(mover)},
             )
             assert r.json() == {"ok": True, "ply": view["ply"] + 1}

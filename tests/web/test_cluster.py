@@ -167,11 +167,12 @@ def test_simultaneous_moves_on_two_processes_store_exactly_one(cluster):
         at_ply = [t for p, t in stored_moves(url, pk) if p == ply]
         assert at_ply == [accepted]
         # The other player answers so that the mover is to move again.
-        free = view(second, pk)["legal"]
+        now = view(second, pk)
+        free = now["legal"]
         assert free, "the game should still be on"
         r = second.post(
             f"/api/games/{pk}/move",
-            json={"move": free[0]},
+            json={"move": free[0], "ply": now["ply"]},
             headers={"X-CSRF-Token": page_csrf(second)},
         )
         assert r.status_code == 200, r.text

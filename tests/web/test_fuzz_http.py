@@ -122,7 +122,8 @@ def table_game_again(a, b) -> int:
     pk = create_game(a, "toy", [("me", ""), ("open", "")])
     assert join(b, pk).status_code == 303
     mover = to_move(pk, a, b)
-    r = mover.post(f"/api/games/{pk}/move", json={"move": "b2"}, headers=csrf(mover))
+    ply = a.get(f"/api/games/{pk}").json()["ply"]
+    r = mover.post(f"/api/games/{pk}/move", json={"move": "b2", "ply": ply}, headers=csrf(mover))
     assert r.status_code == 200, r.text
     r = a.post(f"/api/games/{pk}/resign", headers=csrf(a))
     assert r.status_code == 200, r.text

@@ -57,7 +57,7 @@ def test_spectators_see_live_moves_and_cannot_act(server, game, anon, make_user)
         assert "you are watching, not playing" in receive(w_user, "error")["message"]
         w_user.send(json.dumps({"type": "resign", "csrf": csrf}))
         assert "only its players can resign" in receive(w_user, "error")["message"]
-        w_anon.send(json.dumps({"type": "move", "move": "c3", "csrf": "0" * 64}))
+        w_anon.send(json.dumps({"type": "move", "move": "c3", "ply": s["ply"], "csrf": "0" * 64}))
         assert "log in" in receive(w_anon, "error")["message"]
     refused = move(stranger, pk, "c3")
     assert refused.status_code == 403 and "watching" in refused.json()["error"]

@@ -57,14 +57,17 @@ def test_refusals_over_the_socket_change_nothing(server, game):
     first, second, pk = game
     csrf1, csrf2 = page_csrf(first), page_csrf(second)
     before = view(first, pk)
+    ply = before["ply"]
     with socket_for(server, first, pk) as w1, socket_for(server, second, pk) as w2:
         receive(w1, "state"), receive(w2, "state")
         cases = [
-            (w2, {"type": "move", "move": "a1", "csrf": csrf2}, "not your turn"),
-            (w1, {"type": "move", "move": "q7", "csrf": csrf1}, "does not parse"),
+            (w2, {"type": "move", "move": "a1", "ply": ply, "csrf": csrf2}, "not your turn"),
+            (w1, {"type": "move", "move": "q7", "ply": ply, "csrf": csrf1}, "does not parse"),
+            (w1, {"type": "move", "move": "a1", "csrf": csrf1}, "send 'ply'"),
+            (w1, {"type": "move", "move": "a1", "ply": ply - 1, "csrf": csrf1}, "moved on"),
             (w1, {"type": "move", "move": "a1"}, "CSRF"),
-            (w1, {"type": "move", "move": "a1", "csrf": "0" * 64}, "CSRF"),
-            (w1, {"type": "move", "move": "a1", "csrf": csrf2}, "CSRF"),  # another's token
+            (w1, {"type": "move", "move": "a1", "ply": ply, "csrf": "0" * 64}, "CSRF"),
+            (w1, {"type": "move", "move": "a1", "ply": ply, "csrf": csrf2}, "CSRF"),  # another's
             (w1, {"type": "move", "move": 5, "csrf": csrf1}, "needs 'move'"),
             (w1, {"type": "move", "move": "a1", "ply": "3", "csrf": csrf1}, "whole number"),
             (w1, {"type": "launch", "csrf": csrf1}, "Unknown message type"),
@@ -89,10 +92,11 @@ def test_spectator_without_session_watches_but_cannot_move(server, game, anon):
     with socket_for(server, anon, pk) as watcher, socket_for(server, first, pk) as w1:
         s = receive(watcher, "state")
         assert s["legal"] == [] and not s["your_turn"]
-        watcher.send(json.dumps({"type": "move", "move": "a1", "csrf": "0" * 64}))
+        watcher.send(json.dumps({"type": "move", "move": "a1", "ply": s["ply"], "csrf": "0" * 64}))
         assert "log in" in receive(watcher, "error")["message"]
         receive(w1, "state")
-        w1.send(json.dumps({"type": "move", "move": "c3", "csrf": page_csrf(first)}))
+        message = {"type": "move", "move": "c3", "ply": s["ply"], "csrf": page_csrf(first)}
+        w1.send(json.dumps(message))
         assert receive(watcher, "state")["moves"][-1]["text"] == "c3"
 
 

@@ -30,6 +30,7 @@ from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
 from .accounts import ANON_COOKIE, SESSION_COOKIE
+from .botqueue import FairQueue
 from .fanout import Listener, is_postgres, libpq_url, new_origin
 from .inputs import json_object
 from .periodic import watch
@@ -95,6 +96,8 @@ class Hub:
         self._background: set[asyncio.Task] = set()
         self.sockets_per_address: dict[str, int] = defaultdict(int)
         self._play_limiter: anyio.CapacityLimiter | None = None
+        self.bot_queue = FairQueue()
+        """Computer turns wait here for a worker, in their game creator's line."""
 
     async def play(self, fn, *args):
         """Run ``fn(*args)`` (moves and views: the database work of play) in a worker thread
@@ -230,7 +233,8 @@ class Hub:
                 return
             job, ply = turn
             try:
-                text = await loop.run_in_executor(club.extra["pool"], choose_move, job)
+                async with self.bot_queue.turn(job.owner):
+                    text = await loop.run_in_executor(club.extra["pool"], choose_move, job)
                 if club.bot_delay:
                     await asyncio.sleep(club.bot_delay)
                 await self.play(
@@ -291,9 +295,7 @@ async def api_move(pk: int, request: Request) -> JSONResponse:
     data = await _json_body(request)
     user = await anyio.to_thread.run_sync(require_user, request)
     check_csrf(request, request.headers.get("x-csrf-token"))
-    ply = data.get("ply")
-    if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
-        raise ClubError("'ply' must be a whole number.")
+    ply = seen_ply(data, required=True)
     games = request.app.state.club.games
     hub = _hub(request)
     new_ply = await hub.play(lambda: games.submit(pk, user, data.get("move"), expected_ply=ply))
@@ -306,10 +308,12 @@ async def api_move(pk: int, request: Request) -> JSONResponse:
 async def api_resign(pk: int, request: Request) -> JSONResponse:
     from .club import check_csrf, require_user
 
+    data = await _json_body(request) if await request.body() else {}
     user = await anyio.to_thread.run_sync(require_user, request)
     check_csrf(request, request.headers.get("x-csrf-token"))
+    ply = seen_ply(data, required=False)
     games = request.app.state.club.games
-    await anyio.to_thread.run_sync(games.resign, pk, user)
+    await anyio.to_thread.run_sync(lambda: games.resign(pk, user, expected_ply=ply))
     await _hub(request).publish(pk)
     return JSONResponse({"ok": True})
 
@@ -322,6 +326,29 @@ def _origin_ok(ws: WebSocket) -> bool:
         return True  # not a browser (scripts, tests); the CSRF token still guards each move
     host = ws.headers.get("host", "")
     return origin.split("://", 1)[-1] == host
+
+
+MISSING_PLY = (
+    "A move must say which position it answers: send 'ply', the move number of the position "
+    "you saw (the 'ply' of the game's view). Reload the page if it does not."
+)
+
+
+def seen_ply(data: dict[str, Any], *, required: bool) -> int | None:
+    """The ply of the position the client saw when it chose its move (or resignation).
+
+    A move is only accepted at that ply, so a move sent twice, or chosen on a board that has
+    changed since, is refused instead of being played on a position its sender never saw: in
+    Hexagone the same player often moves several times in a row, and two moves without a
+    ply, sent at once, were both accepted."""
+    ply = data.get("ply")
+    if ply is None:
+        if required:
+            raise ClubError(MISSING_PLY)
+        return None
+    if not isinstance(ply, int) or isinstance(ply, bool) or ply < 0:
+        raise ClubError("'ply' must be a whole number, the move number of the position you saw.")
+    return ply
 
 
 def validate_message(raw: str | None) -> dict[str, Any]:
@@ -338,9 +365,9 @@ def validate_message(raw: str | None) -> dict[str, Any]:
     if kind == "move":
         if not isinstance(data.get("move"), str):
             raise ClubError("A move message needs 'move', the move in notation.")
-        ply = data.get("ply")
-        if ply is not None and (not isinstance(ply, int) or isinstance(ply, bool)):
-            raise ClubError("'ply' must be a whole number.")
+        seen_ply(data, required=True)
+    if kind == "resign":
+        seen_ply(data, required=False)
     return data
 
 
@@ -423,7 +450,9 @@ async def _serve_socket(ws: WebSocket, pk: int) -> None:
                         )
                     )
                 else:
-                    await anyio.to_thread.run_sync(club.games.resign, pk, user)
+                    await anyio.to_thread.run_sync(
+                        lambda d=data: club.games.resign(pk, user, expected_ply=d.get("ply"))
+                    )
             except ClubError as exc:
                 await ws.send_json({"type": "error", "message": exc.message})
                 if exc.changed:  # refused, but the game ended on time

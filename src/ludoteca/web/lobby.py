@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlalchemy import select
+from sqlalchemy import or_, select
 
 from ludoteca.core.errors import GameError
 
@@ -23,6 +23,7 @@ from .inputs import check_text
 from .play import (
     ClubError,
     GameSettings,
+    NewGameRefused,
     SeatSpec,
     available_games,
     bot_levels,
@@ -172,8 +173,17 @@ def lobby(request: Request):
     user = current_user(request)
     store = club(request).store
     with store.session() as db:
+        listed = GameRow.private.is_(False)  # a private game is shown only to whom it awaits
+        if user is not None:
+            invited = select(Seat.game_id).where(
+                Seat.reserved_for == user.id, Seat.user_id.is_(None)
+            )
+            listed = or_(listed, GameRow.id.in_(invited))
         open_rows = db.scalars(
-            select(GameRow).where(GameRow.status == "open").order_by(GameRow.id.desc()).limit(50)
+            select(GameRow)
+            .where(GameRow.status == "open", listed)
+            .order_by(GameRow.id.desc())
+            .limit(50)
         ).all()
         mine_active: list[GameRow] = []
         mine_finished: list[GameRow] = []
@@ -316,15 +326,30 @@ async def create_game(request: Request):
     seats = parse_seats(data, players)
     settings = parse_settings(data)
     games = club(request).games
-    pk = await anyio.to_thread.run_sync(
-        lambda: games.create(user, game_id, options, seats, settings)
-    )
+    try:
+        pk = await anyio.to_thread.run_sync(
+            lambda: games.create(user, game_id, options, seats, settings)
+        )
+    except NewGameRefused as exc:
+        # A quota: the form again, with the reason (and, for a rate, when to come back).
+        page = render(
+            request,
+            "new_game.html",
+            status=exc.status,
+            games=catalogue(),
+            chosen=game_id,
+            levels=bot_levels(),
+            error=exc.message,
+        )
+        if exc.retry_after is not None:
+            page.headers["Retry-After"] = str(exc.retry_after)
+        return page
     club(request).hub.kick_bots(pk)
     return redirect(f"/games/{pk}")
 
 
 async def _seat_form(request: Request, pk: int, action: str):
-    """A checked form that joins or resigns a seat, then tells the game's viewers."""
+    """A checked form that joins, resigns or cancels a game, then tells its viewers."""
     data = await form_data(request)
     check_csrf(request, data.get("csrf"))
     user = require_user(request)
@@ -339,6 +364,13 @@ async def join_game(pk: int, request: Request):
     c = await _seat_form(request, pk, "join")
     c.hub.kick_bots(pk)  # a full table may start with a computer to move
     return redirect(f"/games/{pk}")
+
+
+@router.post("/games/{pk:id}/cancel")
+async def cancel_game(pk: int, request: Request):
+    """The creator withdraws a game nobody has joined yet; back to the lobby."""
+    await _seat_form(request, pk, "cancel")
+    return redirect("/")
 
 
 @router.post("/games/{pk:id}/resign")
@@ -361,6 +393,12 @@ def game_page(pk: int, request: Request):
             s.kind == "open" or (s.user_id is None and s.reserved_for == user.id) for s in row.seats
         )
     )
+    can_cancel = (
+        user is not None
+        and row.status == "open"
+        and row.created_by == user.id
+        and all(s.user_id in (None, user.id) for s in row.seats)
+    )
     rules = rules_context(row.game)
     with c.store.reading() as db:
         players = seat_ratings(db, row)  # names link to profiles, with their rating
@@ -369,6 +407,7 @@ def game_page(pk: int, request: Request):
         "game.html",
         view=view,
         can_join=can_join,
+        can_cancel=can_cancel,
         rules=rules,
         players=players,
         rated=row.rated,

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, NamedTuple
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -34,7 +34,7 @@ from ludoteca.core.registry import names as game_names
 from ludoteca.core.table import sample_chance
 from ludoteca.record import Record, resignation_result, result_to_json, timeout_result
 
-from . import clocks
+from . import clocks, quotas
 from .seats import BotJob
 from .store import GameRow, MoveRow, Seat, Store, User, utcnow
 
@@ -48,12 +48,26 @@ SEAT_KINDS = ("me", "open", "user", "bot")
 class ClubError(Exception):
     """A request the club refuses, with a message for the person and an HTTP status."""
 
-    def __init__(self, message: str, status: int = 400, *, changed: bool = False) -> None:
+    def __init__(
+        self,
+        message: str,
+        status: int = 400,
+        *,
+        changed: bool = False,
+        retry_after: int | None = None,
+    ) -> None:
         super().__init__(message)
         self.message = message
         self.status = status
         self.changed = changed
         """The refusal itself changed the game (it ended on time): tell its viewers."""
+        self.retry_after = retry_after
+        """For a refusal by a rate (HTTP 429): seconds until the request would pass."""
+
+
+class NewGameRefused(ClubError):
+    """A new game refused by a quota (:mod:`ludoteca.web.quotas`): the new-game form is
+    shown again with the reason."""
 
 
 def available_games() -> dict[str, type[Game]]:
@@ -146,6 +160,9 @@ class GameService:
         self._locks: dict[int, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self.on_finish: list[FinishHook] = []
+        self._creating = threading.Lock()
+        """Held while a game is created: the quotas are counted and the game added as one
+        step (:mod:`ludoteca.web.quotas`; PostgreSQL also locks the creator's row)."""
         self._moves_read: dict[int, tuple[PlayedMove, ...]] = {}
         """Moves already read, by game: stored moves never change, so a view only fetches
         the newer ones (see :meth:`snapshot`)."""
@@ -195,7 +212,8 @@ class GameService:
             raise ClubError(f"Cannot start {game.title}: {exc.reason}") from None
         levels = bot_levels()
         rows: list[Seat] = []
-        with self.store.session() as db:
+        with self._creating, self.store.session() as db:
+            quotas.lock_creator(db, creator.id)
             for index, spec in enumerate(seats):
                 if spec.kind == "me":
                     rows.append(Seat(index=index, kind="user", user_id=creator.id))
@@ -223,6 +241,16 @@ class GameService:
                 raise ClubError("Take one of the seats yourself (choose 'me' for a seat).")
             if settings.rated:
                 rated_refusal(rows)
+            try:
+                quotas.check_new_game(
+                    db,
+                    creator.id,
+                    waits_for_players=any(
+                        r.kind == "open" or (r.kind == "user" and r.user_id is None) for r in rows
+                    ),
+                )
+            except quotas.QuotaExceeded as exc:
+                raise NewGameRefused(exc.message, exc.status, retry_after=exc.retry_after) from None
             row = GameRow(
                 game=game.id,
                 rules_version=game.rules_version,
@@ -243,6 +271,32 @@ class GameService:
             pk = row.id
         self._maybe_start(pk)
         return pk
+
+    def cancel(self, pk: int, user: User) -> None:
+        """Withdraw a game still waiting for players: only its creator may, and only while
+        nobody else has joined it. The game is deleted (it has no moves yet), which also
+        frees its place under :data:`ludoteca.web.quotas.OPEN_GAMES_PER_USER`."""
+        with self.lock(pk), self.store.session() as db:
+            row = self._row(db, pk)
+            if row.created_by != user.id:
+                raise ClubError("Only the player who created this game can cancel it.", 403)
+            if row.status != "open":
+                raise ClubError(
+                    "This game has started: it can no longer be cancelled (resign instead).", 409
+                )
+            if any(s.user_id not in (None, user.id) for s in row.seats):
+                raise ClubError("Someone has joined this game: it can no longer be cancelled.", 409)
+            gone = db.execute(
+                delete(GameRow).where(GameRow.id == pk, GameRow.status == "open"),
+                execution_options={"synchronize_session": False},
+            )
+            if gone.rowcount != 1:
+                db.rollback()
+                raise ClubError("This game changed at the same time; look again.", 409)
+            db.commit()
+        with self._locks_guard:
+            for kept in (self._cache, self._moves_read, self._committed):
+                kept.pop(pk, None)
 
     def join(self, pk: int, user: User, index: int | None = None) -> None:
         with self.lock(pk), self.store.session() as db:
@@ -353,7 +407,9 @@ class GameService:
             self._commit_moves(db, row, probe, new)
             return row.ply
 
-    def resign(self, pk: int, user: User) -> None:
+    def resign(self, pk: int, user: User, *, expected_ply: int | None = None) -> None:
+        """Resign ``user``'s seats. With ``expected_ply`` (the game page sends the ply it
+        showed) a resignation decided on a board that has changed since is refused."""
         with self.lock(pk), self.store.session() as db:
             row = self._row(db, pk)
             if row.status != "active":
@@ -362,6 +418,12 @@ class GameService:
             if not mine:
                 raise ClubError("You are watching this game; only its players can resign.", 403)
             self._refuse_if_out_of_time(db, row, "Resignation refused")
+            if expected_ply is not None and expected_ply != row.ply:
+                raise ClubError(
+                    f"Resignation refused: the game has moved on (now at move {row.ply}); "
+                    "look at the board again before resigning.",
+                    409,
+                )
             state = self._state(db, row)
             for s in mine:
                 s.resigned = True
@@ -461,6 +523,7 @@ class GameService:
                 moves=tuple(texts),
                 level=row.seats[player].bot or "random",
                 bot_seed=table_rng(row.seed, row.ply, "bot").getrandbits(62),
+                owner=row.created_by,
             )
             return job, row.ply
 

@@ -16,6 +16,8 @@ from typing import Any
 
 from ludoteca.core.registry import get as get_game
 
+from .botqueue import BOT_WORKERS
+
 
 @dataclass(frozen=True)
 class BotJob:
@@ -26,6 +28,9 @@ class BotJob:
     moves: tuple[str, ...]
     level: str
     bot_seed: int
+    owner: int | None = None
+    """Whose account the thinking is charged to: the game's creator. Turns share the
+    workers fairly between owners (:mod:`ludoteca.web.botqueue`)."""
 
 
 def choose_move(job: BotJob) -> str:
@@ -43,7 +48,7 @@ def choose_move(job: BotJob) -> str:
     return state.move_to_str(move)
 
 
-def make_pool(kind: str, workers: int = 2) -> Executor:
+def make_pool(kind: str, workers: int = BOT_WORKERS) -> Executor:
     """``process`` (the default for ``ludoteca serve``: search never holds the GIL of the
     server) or ``thread`` (for games registered only inside the server process)."""
     if kind == "process":

@@ -314,9 +314,24 @@ function connect() {
   });
 }
 
+// A resignation, like a move, names the position it was decided on (view.ply): the server
+// refuses it if the game has moved on since, and the page shows why.
 document.getElementById("resign").addEventListener("click", () => {
   if (!confirm("Resign this game?")) return;
-  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "resign", csrf }));
+  showMessage("");
+  if (socket && socket.readyState === WebSocket.OPEN) {
+    socket.send(JSON.stringify({ type: "resign", ply: view.ply, csrf }));
+    return;
+  }
+  fetch(`/api/games/${gameId}/resign`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+    body: JSON.stringify({ ply: view.ply }),
+  }).then(async (r) => {
+    const data = await r.json().catch(() => ({}));
+    if (!r.ok) showMessage(data.error || "The resignation was refused.");
+    else refresh();
+  });
 });
 boardBox.addEventListener("click", onBoardClick);
 document.addEventListener("keydown", (e) => {
