@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 
 import pytest
@@ -139,6 +140,45 @@ def test_playouts_go_through_fast_playout():
     bot = MCTSBot(seed=1)
     bot.choose(state, iterations=100)
     assert CountingNimState.calls == 100
+
+
+class StallingNimState(NimState):
+    """Nim with instant playouts, except the next ``stalls`` ones, which the machine delays."""
+
+    stalls: list[float] = []
+    calls = 0
+
+    def fast_playout(self, rng):
+        StallingNimState.calls += 1
+        if StallingNimState.stalls:
+            time.sleep(StallingNimState.stalls.pop())
+        return (0.5, 0.5)
+
+
+def _fast_share(state, seconds: float) -> tuple[float, int]:
+    """Share of a fresh bot's simulations played out by ``fast_playout``, and how many."""
+    StallingNimState.calls = 0
+    bot = MCTSBot(seed=1)
+    bot.choose(state, seconds=seconds)
+    assert bot.last_fast == StallingNimState.calls
+    return StallingNimState.calls / bot.last_iterations, bot.last_iterations
+
+
+def test_delayed_playouts_do_not_slow_later_searches():
+    """Two playouts delayed past 5% of the move budget, then fast ones again.
+
+    The search used to remember the slowest playout for the whole process and switch every
+    later search to move-by-move playouts, which never ran a fast playout to lower it again.
+    """
+    state = StallingNimState(get("toy-nim"), 400)
+    assert _fast_share(state, 0.1)[0] > 0.8
+    StallingNimState.stalls = [0.03, 0.03]  # 30 ms each, past the 5 ms a 0.1 s move may overrun
+    share, simulations = _fast_share(state, 0.1)
+    assert not StallingNimState.stalls
+    assert share > 0.8 and simulations > 50  # the same search went back to fast playouts
+    for _ in range(3):  # and every later one (a new bot, as in the arena's next game) too
+        share, simulations = _fast_share(state, 0.1)
+        assert share > 0.8 and simulations > 50
 
 
 # --- moves in parts -------------------------------------------------------------------------

@@ -29,10 +29,20 @@
 - **Solo games** (one player) maximise the score (:func:`~ludoteca.bots.evaluation.solo_score`),
   since every finished solo game is "won".
 
-Budgets: ``seconds`` (checked before every iteration, stopping early when the slowest recent
-iteration would not fit; in a game whose playouts can take more than 5% of the time, the
-playouts themselves stop at the deadline), ``iterations`` (simulations), ``depth`` (deepest
-tree node expanded; playouts continue below it). Without any, ``default_budget`` applies.
+Budgets: ``seconds``, ``iterations`` (simulations), ``depth`` (deepest tree node expanded;
+playouts continue below it). Without any, ``default_budget`` applies. A time budget is
+checked before every simulation, and the search decides there, from what it has measured
+in this search only, how the simulation plays out:
+
+- with the game's fast playout while the slowest recent simulation (a decaying maximum, so
+  one the machine delayed is soon forgotten) still fits before the deadline;
+- after that, in a game whose simulations take a sizeable share of the budget
+  (:data:`TAIL_SHARE`), with playouts that go move by move and give up at the deadline, so
+  the end of the budget is used without one long playout carrying the move past its time;
+  in a game whose simulations are short the search simply stops there.
+
+Nothing about playout times is kept from one search to the next: a busy moment on a shared
+machine costs at most the rest of the search it happened in, never the later ones.
 """
 
 from __future__ import annotations
@@ -67,8 +77,20 @@ averaged 31.4 captures cut at 20 and 30.2 cut at 6 (greedy 21.6; ``ludoteca aren
 43``).
 """
 
-TAIL_DECAY = 0.999
-"""Per playout, the remembered slowest playout time of a game shrinks by this factor."""
+TAIL_SHARE = 0.05
+"""A search whose slowest recent simulation takes more than this share of the time budget
+finishes its budget with playouts that stop at the deadline (see the module text).
+
+The share is the 5% a move may overrun: a simulation below it that starts just before the
+deadline cannot carry the move past its time by more, so stopping is safe; above it, the
+part of the budget left when a whole simulation no longer fits is too large to give away.
+The figure only decides how the search *ends*; the fast playouts run either way."""
+
+SLOWEST_DECAY = 0.995
+"""Per simulation, the slowest recent simulation time shrinks by this factor: after a
+simulation the machine delayed (another process took the core), the search takes it into
+account for the next few hundred simulations, a few tens of milliseconds of a Comune search,
+then trusts its usual pace again."""
 
 REUSE_DEPTH = 6
 """How many plies below the old root the new position is looked for."""
@@ -204,9 +226,12 @@ class MCTSBot(Bot):
         self._root_state: State | None = None
         self._deadline = Deadline(None)
         self._interruptible = False
-        self._slow_playouts = 0
         self.last_iterations = 0
         """Simulations run by the last :meth:`choose` (for benchmarks and tests)."""
+        self.last_fast = 0
+        """How many of them played out through the game's fast playout."""
+        self.last_seconds = 0.0
+        """How long the last :meth:`choose` took, by the clock its time budget is kept by."""
         self.last_reused = 0
         """Visits the last :meth:`choose` inherited from the previous tree."""
 
@@ -239,36 +264,16 @@ class MCTSBot(Bot):
             return self.final_value(state)
         if self._interruptible or self._cutoff > 0:
             return self._interruptible_playout(state)
-        started = time.perf_counter()
         if self.best_of > 1:
-            value = tuple(state.fast_playout(self.rng, best_of=self.best_of))
-        elif state.num_players == 1:  # the score counts, which fast_playout does not give
+            self.last_fast += 1
+            return tuple(state.fast_playout(self.rng, best_of=self.best_of))
+        if state.num_players == 1:  # the score counts, which fast_playout does not give
             draw, play, rng = random_move_for(state), unchecked_play_for(state), self.rng
             while not state.is_over:
                 play(draw(state, rng))
-            value = self.final_value(state)
-        else:
-            value = tuple(state.fast_playout(self.rng))
-        self._note_playout(_game_key(state), time.perf_counter() - started)
-        return value
-
-    def _note_playout(self, key: tuple, seconds: float) -> None:
-        """Keep a decaying maximum of the playout times seen per game (the first, which may
-        compile, excepted).
-
-        Kept for the whole process, so every bot (a new one per arena game) knows at once.
-        The maximum decays (:data:`TAIL_DECAY` per playout), so one playout that the machine
-        delayed (another process took the core) does not mark a fast game as slow for good;
-        within one search it takes two slow playouts to switch to interruptible playouts.
-        """
-        seen = _PLAYOUTS_SEEN.get(key, 0)
-        _PLAYOUTS_SEEN[key] = seen + 1
-        if seen:
-            _SLOWEST_PLAYOUT[key] = max(_SLOWEST_PLAYOUT.get(key, 0.0) * TAIL_DECAY, seconds)
-        if seconds > 0.05 * (self._deadline.seconds or float("inf")):
-            self._slow_playouts += 1
-            if self._slow_playouts >= 2:
-                self._interruptible = True  # from now on in this search too
+            return self.final_value(state)
+        self.last_fast += 1
+        return tuple(state.fast_playout(self.rng))
 
     def _interruptible_playout(self, state: State) -> tuple[float, ...] | None:
         """A random playout move by move: it gives up at the deadline, and with a cutoff it
@@ -304,13 +309,18 @@ class MCTSBot(Bot):
         self._check(state)
         with gc_paused():  # a collection runs after the move, never inside its time
             root = self._reuse(state, deadline) if self.reuse else None
+            # the old tree (if not reused) is freed here, at the start of the budget, where
+            # the search accounts for the time it took, not after the search
+            self._root = self._root_state = None
             if root is None:
                 root = Node(None, state, state.num_players, self)
             self.last_reused = root.visits
             root_state = state.clone()
             self._search(root, root_state, budget, deadline)
             self._root, self._root_state = root, root_state
-            return self._best_move(root, state)
+            move = self._best_move(root, state)
+        self.last_seconds = deadline.elapsed()
+        return move
 
     def search(self, state: State, budget: Budget) -> Node:
         """Run a fresh search from ``state`` and return the root (for analysis and tests)."""
@@ -320,13 +330,10 @@ class MCTSBot(Bot):
         return root
 
     def _search(self, root: Node, root_state: State, budget: Budget, deadline: Deadline) -> None:
-        self.last_iterations = 0
+        self.last_iterations = self.last_fast = 0
         limit = budget.iterations
         max_depth = budget.depth
         solo = root_state.num_players == 1
-        # A game whose playouts can take more than 5% of the time gets playouts that stop at
-        # the deadline (abandoned iterations leave no trace), so one long playout cannot
-        # carry the move past its time.
         self._deadline = deadline
         own = self.cutoff
         self._cutoff = own if own is not None else default_cutoff(root_state)
@@ -336,19 +343,25 @@ class MCTSBot(Bot):
                 "best_of needs playouts that can pick the best of several moves, "
                 "which this game does not have",
             )
-        tail = _SLOWEST_PLAYOUT.get(_game_key(root_state), 0.0)
-        self._interruptible = budget.seconds is not None and tail > 0.05 * budget.seconds
-        self._slow_playouts = 0
-        slowest = 0.0  # a decaying maximum of recent iteration times
+        # Each simulation is planned before it starts (see the module text): whole playouts
+        # while the slowest recent simulation fits before the deadline; then, if simulations
+        # are a sizeable share of the budget, playouts that give up at the deadline (an
+        # abandoned simulation leaves no trace); else the search ends.
+        tail = math.inf if budget.seconds is None else TAIL_SHARE * budget.seconds
+        slowest = 0.0  # a decaying maximum of recent simulation times with whole playouts
+        self._interruptible = False
         while root.proven is None and (limit is None or self.last_iterations < limit):
-            if not deadline.room_for(0.0 if self._interruptible else slowest):
+            whole = deadline.room_for(slowest)
+            if not whole and (slowest <= tail or deadline.expired()):
                 break
+            self._interruptible = not whole
             started = time.perf_counter()
             grow = root.visits + 1 < self.max_nodes  # a tree has at most visits + 1 nodes
             if not self._iterate(root, root_state.clone(), max_depth, solo, grow):
                 break
             self.last_iterations += 1
-            slowest = max(time.perf_counter() - started, slowest * 0.995)
+            if whole:
+                slowest = max(time.perf_counter() - started, slowest * SLOWEST_DECAY)
 
     def _iterate(
         self, root: Node, state: State, max_depth: int | None, solo: bool, grow: bool = True
@@ -555,10 +568,6 @@ class MCTSBot(Bot):
         return None
 
 
-_SLOWEST_PLAYOUT: dict[tuple, float] = {}
-_PLAYOUTS_SEEN: dict[tuple, int] = {}
-
-
 def _switch(name: str, value) -> bool:
     """An on/off parameter: 1 or 0 (``True``/``False`` from Python)."""
     if value not in (0, 1):
@@ -576,10 +585,6 @@ def _at_least_one(name: str, value) -> int:
 def default_cutoff(state: State) -> int:
     """The game's playout cutoff from :data:`CUTOFFS` (0: whole playouts)."""
     return for_game(CUTOFFS, state, 0)
-
-
-def _game_key(state: State) -> tuple:
-    return (type(state).__qualname__, state.game.id, tuple(sorted(state.game.options.items())))
 
 
 def _same_game(a: State, b: State) -> bool:
