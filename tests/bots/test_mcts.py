@@ -171,13 +171,13 @@ def test_delayed_playouts_do_not_slow_later_searches():
     later search to move-by-move playouts, which never ran a fast playout to lower it again.
     """
     state = StallingNimState(get("toy-nim"), 400)
-    assert _fast_share(state, 0.1)[0] > 0.8
-    StallingNimState.stalls = [0.03, 0.03]  # 30 ms each, past the 5 ms a 0.1 s move may overrun
-    share, simulations = _fast_share(state, 0.1)
+    assert _fast_share(state, 0.2)[0] > 0.8
+    StallingNimState.stalls = [0.015, 0.015]  # past the 10 ms a 0.2 s move may overrun
+    share, simulations = _fast_share(state, 0.2)
     assert not StallingNimState.stalls
     assert share > 0.8 and simulations > 50  # the same search went back to fast playouts
     for _ in range(3):  # and every later one (a new bot, as in the arena's next game) too
-        share, simulations = _fast_share(state, 0.1)
+        share, simulations = _fast_share(state, 0.2)
         assert share > 0.8 and simulations > 50
 
 

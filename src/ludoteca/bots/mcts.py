@@ -34,15 +34,21 @@ playouts continue below it). Without any, ``default_budget`` applies. A time bud
 checked before every simulation, and the search decides there, from what it has measured
 in this search only, how the simulation plays out:
 
-- with the game's fast playout while the slowest recent simulation (a decaying maximum, so
-  one the machine delayed is soon forgotten) still fits before the deadline;
-- after that, in a game whose simulations take a sizeable share of the budget
+- with the game's fast playout while the longest step of this search so far (a simulation
+  and the loop's own work, timed from the end of the one before) still fits before the
+  deadline. On a busy machine that step is the longest the scheduler has kept the process
+  waiting, and the search keeps that much in hand to the end: on a Comune ``medium``
+  search (0.25 s) with the load average at 7-8 on two cores, steps of up to 98 ms were
+  seen, and a maximum that decayed (by 0.995 a simulation) let 3 of 160 moves overrun by
+  more than 2% (the worst by 23%), the longest step none of 160 (the worst took 0.244 s);
+- after that, in a game whose typical simulation takes a sizeable share of the budget
   (:data:`TAIL_SHARE`), with playouts that go move by move and give up at the deadline, so
   the end of the budget is used without one long playout carrying the move past its time;
   in a game whose simulations are short the search simply stops there.
 
 Nothing about playout times is kept from one search to the next: a busy moment on a shared
-machine costs at most the rest of the search it happened in, never the later ones.
+machine costs at most the rest of the search it happened in, never the later ones
+(``python bench/budgets.py`` measures both).
 """
 
 from __future__ import annotations
@@ -78,19 +84,28 @@ averaged 31.4 captures cut at 20 and 30.2 cut at 6 (greedy 21.6; ``ludoteca aren
 """
 
 TAIL_SHARE = 0.05
-"""A search whose slowest recent simulation takes more than this share of the time budget
-finishes its budget with playouts that stop at the deadline (see the module text).
+"""A search whose typical simulation takes more than this share of the time budget finishes
+its budget with playouts that stop at the deadline (see the module text).
 
-The share is the 5% a move may overrun: a simulation below it that starts just before the
-deadline cannot carry the move past its time by more, so stopping is safe; above it, the
-part of the budget left when a whole simulation no longer fits is too large to give away.
-The figure only decides how the search *ends*; the fast playouts run either way."""
+The share is the 5% a move may overrun. Below it, stopping when the longest step no longer
+fits gives away little (on a busy machine, the longest wait for the processor); above it,
+that would give away a sizeable part of the budget. It is the *typical* simulation, not the
+longest, that decides: on a machine so busy that the process got a fifth of a core, a Comune
+search's longest step (one the scheduler held up) exceeded 5% of the 0.25 s of ``medium``
+while the typical one took under a millisecond, and finishing such a search move by move
+only exposed its last simulations to the next wait, past the deadline (``python
+bench/budgets.py --games comune --levels medium``)."""
 
-SLOWEST_DECAY = 0.995
-"""Per simulation, the slowest recent simulation time shrinks by this factor: after a
-simulation the machine delayed (another process took the core), the search takes it into
-account for the next few hundred simulations, a few tens of milliseconds of a Comune search,
-then trusts its usual pace again."""
+HELD_SHARE = 0.1
+"""At most this share of the budget is kept in hand for the longest step (see the module
+text) in a game whose simulations are short: a machine busy enough to hold the process up
+for longer would otherwise leave little of the search. Over 80 Comune ``medium`` moves with
+the load average at 13-17 on two cores, the slowest took 0.247 s with a tenth kept at most
+and 0.244-0.260 s with no limit (``python bench/budgets.py --games comune --levels medium
+--moves 80``): no worse, and the search keeps nine tenths of its time."""
+
+TYPICAL_WEIGHT = 1 / 16
+"""The weight of each new simulation time in the moving average of a typical one."""
 
 REUSE_DEPTH = 6
 """How many plies below the old root the new position is looked for."""
@@ -344,24 +359,31 @@ class MCTSBot(Bot):
                 "which this game does not have",
             )
         # Each simulation is planned before it starts (see the module text): whole playouts
-        # while the slowest recent simulation fits before the deadline; then, if simulations
-        # are a sizeable share of the budget, playouts that give up at the deadline (an
-        # abandoned simulation leaves no trace); else the search ends.
+        # while the slowest step so far fits before the deadline; then, if a typical
+        # simulation is a sizeable share of the budget, playouts that give up at the deadline
+        # (an abandoned simulation leaves no trace); else the search ends.
         tail = math.inf if budget.seconds is None else TAIL_SHARE * budget.seconds
-        slowest = 0.0  # a decaying maximum of recent simulation times with whole playouts
+        most = math.inf if budget.seconds is None else HELD_SHARE * budget.seconds
+        slowest = 0.0  # the longest step of this search with a whole playout
+        typical = 0.0  # their moving average, which a few delayed ones barely move
         self._interruptible = False
+        last = time.perf_counter()
         while root.proven is None and (limit is None or self.last_iterations < limit):
-            whole = deadline.room_for(slowest)
-            if not whole and (slowest <= tail or deadline.expired()):
+            # short simulations: the longest step was a wait, of which only so much is kept
+            whole = deadline.room_for(slowest if typical > tail else min(slowest, most))
+            if not whole and (typical <= tail or deadline.expired()):
                 break
             self._interruptible = not whole
-            started = time.perf_counter()
             grow = root.visits + 1 < self.max_nodes  # a tree has at most visits + 1 nodes
             if not self._iterate(root, root_state.clone(), max_depth, solo, grow):
                 break
             self.last_iterations += 1
-            if whole:
-                slowest = max(time.perf_counter() - started, slowest * SLOWEST_DECAY)
+            now = time.perf_counter()
+            if whole:  # a step from the end of the last one: the loop's own work counts
+                took = now - last
+                slowest = max(took, slowest)
+                typical += (took - typical) * TYPICAL_WEIGHT if typical else took
+            last = now
 
     def _iterate(
         self, root: Node, state: State, max_depth: int | None, solo: bool, grow: bool = True
