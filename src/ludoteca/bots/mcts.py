@@ -254,6 +254,10 @@ class MCTSBot(Bot):
         self._root = None
         self._root_state = None
 
+    def warm_up(self, state: State) -> None:
+        """The game's fast playout, compiled (or loaded from numba's cache) once a process."""
+        warm_up(state)
+
     def tree_size(self) -> int:
         """Nodes in the tree kept from the last move (0 if none): for memory benchmarks."""
         size, stack = 0, [self._root] if self._root is not None else []
