@@ -8,7 +8,7 @@ from collections import Counter
 import pytest
 
 from ludoteca.bots import make_bot
-from ludoteca.bots.base import Budget
+from ludoteca.bots.base import Budget, Deadline
 from ludoteca.bots.mcts import MCTSBot
 from ludoteca.core import get
 from tests.bots.helpers import nim_winning_takes
@@ -266,3 +266,33 @@ def test_a_solo_game_can_have_its_own_default_cutoff():
     assert default_cutoff(duel) == CUTOFFS["hexagone"]
     assert CUTOFFS["hexagone/solo"] != CUTOFFS["hexagone"]
     assert default_cutoff(get("toy-nim", pile=5).new_state()) == 0
+
+
+def test_tree_reuse_looks_below_the_move_played():
+    """The next position is looked for below the bot's own move, not among the others."""
+    game = get("toy-nim", pile=200)
+    game.takes = 10  # ten moves a position: the old root's others would be ten probes
+    assert get("toy-nim", pile=200).takes == 3  # a fresh game object, changed alone
+    state = game.new_state()
+    bot = MCTSBot(seed=1, iterations=3000)
+    move = bot.choose(state)
+    chosen = bot._chosen
+    assert chosen is not None and chosen.move == move
+    state.play(move)
+    reply = max(chosen.children, key=lambda ch: ch.visits)
+    state.play(reply.move)
+    clones = 0
+    real_clone = NimState.clone
+
+    def counting_clone(self):
+        nonlocal clones
+        clones += 1
+        return real_clone(self)
+
+    NimState.clone = counting_clone
+    try:
+        found = bot._reuse(state, Deadline(None))
+    finally:
+        NimState.clone = real_clone
+    assert found is reply
+    assert clones <= 2  # the position after its move, then the reply

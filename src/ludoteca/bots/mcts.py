@@ -239,6 +239,7 @@ class MCTSBot(Bot):
         self._cutoff = 0
         self._root: Node | None = None
         self._root_state: State | None = None
+        self._chosen: Node | None = None
         self._deadline = Deadline(None)
         self._interruptible = False
         self.last_iterations = 0
@@ -251,7 +252,7 @@ class MCTSBot(Bot):
         """Visits the last :meth:`choose` inherited from the previous tree."""
 
     def reset(self) -> None:
-        self._root = None
+        self._root = self._chosen = None
         self._root_state = None
 
     def warm_up(self, state: State) -> None:
@@ -330,7 +331,7 @@ class MCTSBot(Bot):
             root = self._reuse(state, deadline) if self.reuse else None
             # the old tree (if not reused) is freed here, at the start of the budget, where
             # the search accounts for the time it took, not after the search
-            self._root = self._root_state = None
+            self._root = self._root_state = self._chosen = None
             if root is None:
                 root = Node(None, state, state.num_players, self)
             self.last_reused = root.visits
@@ -529,8 +530,12 @@ class MCTSBot(Bot):
         return True
 
     def _best_move(self, root: Node, state: State) -> Move:
-        """The move to play: best children downwards until a whole move is reached."""
+        """The move to play: best children downwards until a whole move is reached.
+
+        The node of that move is kept (``_chosen``): the next search looks for its position
+        below it first (see :meth:`_reuse`)."""
         node = root
+        self._chosen = None
         while True:
             child = self._best_child(node)
             if child is None:
@@ -538,6 +543,7 @@ class MCTSBot(Bot):
                     return self._completion(node.trie, node.prefix)
                 return self.rng.choice(state.legal_moves())  # nothing searched yet
             if not child.is_step:
+                self._chosen = child
                 return child.move
             node = child
 
@@ -559,15 +565,27 @@ class MCTSBot(Bot):
 
     # --- tree reuse -----------------------------------------------------------------------
     def _reuse(self, state: State, deadline: Deadline) -> Node | None:
-        """The node of ``state`` in the previous tree, detached as a new root, or ``None``."""
-        old, old_state = self._root, self._root_state
-        self._root = self._root_state = None
+        """The node of ``state`` in the previous tree, detached as a new root, or ``None``.
+
+        Looked for below the move this bot chose last, where the game goes on; only a bot that
+        chose nothing there (a game joined midway) looks below the old root. In Comune the
+        old root's other moves made up most of the tree: looking among them took the whole
+        tenth of the budget the look-up may take, on every move, and found nothing.
+        """
+        old, old_state, chosen = self._root, self._root_state, self._chosen
+        self._root = self._root_state = self._chosen = None
         if old is None or old_state is None or not _same_game(old_state, state):
             return None
         target = state.position()
         if old_state.position() == target:
             return old
         frontier: list[tuple[Node, State]] = [(old, old_state)]
+        if chosen is not None:
+            after = old_state.clone()
+            after.play(chosen.move)
+            if after.position() == target:
+                return chosen
+            frontier = [(chosen, after)]
         examined = 0
         budget_share = None if deadline.seconds is None else 0.1 * deadline.seconds
         for _ in range(REUSE_DEPTH):
