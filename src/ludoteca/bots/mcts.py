@@ -11,7 +11,8 @@
   mover takes the best; a chance node the probability-weighted mean). Proven children are not
   searched again, proven wins are played at once and proven losses avoided.
 - **Tree reuse.** The tree is kept between moves; on the next call the node of the new
-  position is looked up a few plies below the old root and becomes the new root.
+  position is looked up a few plies below the move the bot chose (below the old root if
+  it chose none there) and becomes the new root.
 - **Moves in parts.** Where a game's moves are made of parts (a Comune turn of two
   placements, see :mod:`ludoteca.bots.steps`), the tree grows one part at a time, so what
   it learns about a first placement is shared by every turn that starts with it.
