@@ -41,7 +41,8 @@ in this search only, how the simulation plays out:
   waiting, and the search keeps that much in hand to the end: on a Comune ``medium``
   search (0.25 s) with the load average at 7-8 on two cores, steps of up to 98 ms were
   seen, and a maximum that decayed (by 0.995 a simulation) let 3 of 160 moves overrun by
-  more than 2% (the worst by 23%), the longest step none of 160 (the worst took 0.244 s);
+  more than 2% (the worst by 23%), the longest step none of 160 (the worst took 0.244 s;
+  measured as ``python bench/budgets.py --games comune --levels medium --moves 80`` does);
 - after that, in a game whose typical simulation takes a sizeable share of the budget
   (:data:`TAIL_SHARE`), with playouts that go move by move and give up at the deadline, so
   the end of the budget is used without one long playout carrying the move past its time;
@@ -102,14 +103,15 @@ HELD_SHARE = 0.1
 text) in a game whose simulations are short: a machine busy enough to hold the process up
 for longer would otherwise leave little of the search. Over 80 Comune ``medium`` moves with
 the load average at 13-17 on two cores, the slowest took 0.247 s with a tenth kept at most
-and 0.244-0.260 s with no limit (``python bench/budgets.py --games comune --levels medium
---moves 80``): no worse, and the search keeps nine tenths of its time."""
+and 0.244-0.260 s with no limit (measured as ``python bench/budgets.py --games comune
+--levels medium --moves 80`` measures): no clear difference on a machine that noisy, and
+the search keeps at least nine tenths of its time."""
 
 TYPICAL_WEIGHT = 1 / 16
 """The weight of each new simulation time in the moving average of a typical one."""
 
 REUSE_DEPTH = 6
-"""How many plies below the old root the new position is looked for."""
+"""How many plies below the bot's own last move the new position is looked for."""
 REUSE_NODES = 3000
 """How many tree nodes the look-up may replay before giving up and starting afresh."""
 MAX_NODES = 400_000
