@@ -10,6 +10,7 @@ the search keeps its fast playouts.
 from __future__ import annotations
 
 import os
+import random
 import subprocess
 import sys
 
@@ -17,10 +18,25 @@ import pytest
 
 from ludoteca.bots.mcts import MCTSBot, warm_up
 from ludoteca.core import get
-from tests.bots.test_real_budgets import _walk
+from ludoteca.core.protocol import CHANCE
+from ludoteca.core.table import sample_chance
 
 SECONDS = 0.25
 MOVES = 8
+
+
+def _comune_middle():
+    """A Comune position seven turns into a seeded random game."""
+    rng = random.Random(4)
+    state = get("comune").new_state(seed=4)
+    turns = 0
+    while turns < 7:
+        if state.to_move == CHANCE:
+            state.play(sample_chance(state, rng))
+            continue
+        state.play(rng.choice(state.legal_moves()))
+        turns += 1
+    return state
 
 
 @pytest.fixture
@@ -40,7 +56,7 @@ def busy_machine():
 
 
 def test_moves_keep_their_budget_on_a_busy_machine(busy_machine):
-    state = _walk(get("comune"), 4, lambda s, d: d == 6)
+    state = _comune_middle()
     warm_up(state)
     bots = [MCTSBot(seed=1, seconds=SECONDS), MCTSBot(seed=2, seconds=SECONDS)]
     times, simulations, fast = [], 0, 0
