@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import time
 from collections import Counter
 
 import pytest
 
 from ludoteca.bots import make_bot
-from ludoteca.bots.base import Budget
+from ludoteca.bots.base import Budget, Deadline
 from ludoteca.bots.mcts import MCTSBot
 from ludoteca.core import get
 from tests.bots.helpers import nim_winning_takes
@@ -141,6 +142,45 @@ def test_playouts_go_through_fast_playout():
     assert CountingNimState.calls == 100
 
 
+class StallingNimState(NimState):
+    """Nim with instant playouts, except the next ``stalls`` ones, which the machine delays."""
+
+    stalls: list[float] = []
+    calls = 0
+
+    def fast_playout(self, rng):
+        StallingNimState.calls += 1
+        if StallingNimState.stalls:
+            time.sleep(StallingNimState.stalls.pop())
+        return (0.5, 0.5)
+
+
+def _fast_share(state, seconds: float) -> tuple[float, int]:
+    """Share of a fresh bot's simulations played out by ``fast_playout``, and how many."""
+    StallingNimState.calls = 0
+    bot = MCTSBot(seed=1)
+    bot.choose(state, seconds=seconds)
+    assert bot.last_fast == StallingNimState.calls
+    return StallingNimState.calls / bot.last_iterations, bot.last_iterations
+
+
+def test_delayed_playouts_do_not_slow_later_searches():
+    """Two playouts delayed past 5% of the move budget, then fast ones again.
+
+    The search used to remember the slowest playout for the whole process and switch every
+    later search to move-by-move playouts, which never ran a fast playout to lower it again.
+    """
+    state = StallingNimState(get("toy-nim"), 400)
+    assert _fast_share(state, 0.2)[0] > 0.8
+    StallingNimState.stalls = [0.015, 0.015]  # past the 10 ms a 0.2 s move may overrun
+    share, simulations = _fast_share(state, 0.2)
+    assert not StallingNimState.stalls
+    assert share > 0.8 and simulations > 50  # the same search went back to fast playouts
+    for _ in range(3):  # and every later one (a new bot, as in the arena's next game) too
+        share, simulations = _fast_share(state, 0.2)
+        assert share > 0.8 and simulations > 50
+
+
 # --- moves in parts -------------------------------------------------------------------------
 def _pick_value(state) -> float:
     """Exact minimax value of toy Pick for player 0 (1 win, 0.5 draw, 0 loss)."""
@@ -226,3 +266,33 @@ def test_a_solo_game_can_have_its_own_default_cutoff():
     assert default_cutoff(duel) == CUTOFFS["hexagone"]
     assert CUTOFFS["hexagone/solo"] != CUTOFFS["hexagone"]
     assert default_cutoff(get("toy-nim", pile=5).new_state()) == 0
+
+
+def test_tree_reuse_looks_below_the_move_played():
+    """The next position is looked for below the bot's own move, not among the others."""
+    game = get("toy-nim", pile=200)
+    game.takes = 10  # ten moves a position: the old root's others would be ten probes
+    assert get("toy-nim", pile=200).takes == 3  # a fresh game object, changed alone
+    state = game.new_state()
+    bot = MCTSBot(seed=1, iterations=3000)
+    move = bot.choose(state)
+    chosen = bot._chosen
+    assert chosen is not None and chosen.move == move
+    state.play(move)
+    reply = max(chosen.children, key=lambda ch: ch.visits)
+    state.play(reply.move)
+    clones = 0
+    real_clone = NimState.clone
+
+    def counting_clone(self):
+        nonlocal clones
+        clones += 1
+        return real_clone(self)
+
+    NimState.clone = counting_clone
+    try:
+        found = bot._reuse(state, Deadline(None))
+    finally:
+        NimState.clone = real_clone
+    assert found is reply
+    assert clones <= 2  # the position after its move, then the reply

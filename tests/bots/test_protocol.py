@@ -216,9 +216,9 @@ class VerySlowNimState(NimState):
 
 
 def test_mcts_stops_playouts_at_the_deadline_in_slow_games():
+    """Whole playouts while one fits, then playouts that give up at the deadline."""
     state = VerySlowNimState(get("toy-nim"), 400)
     bot = make_bot("mcts", seed=1)
-    bot.choose(state, seconds=0.2)  # learns how slow this game's playouts are
     best = float("inf")
     for _ in range(3):
         start = time.perf_counter()
@@ -228,8 +228,9 @@ def test_mcts_stops_playouts_at_the_deadline_in_slow_games():
         root = bot._root
         assert root.visits == bot.last_iterations + bot.last_reused
         assert root.visits == sum(child.visits for child in root.children)
+        assert 1 <= bot.last_fast < bot.last_iterations
     assert best <= 0.2 * 1.05
-    assert bot.last_iterations > 50  # it kept searching, through the protocol
+    assert best >= 0.2 * 0.8  # the end of the budget is used, not given away
 
 
 def test_search_pauses_the_collector_and_restores_it():

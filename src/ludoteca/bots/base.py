@@ -166,6 +166,12 @@ class Bot(ABC):
     def reset(self) -> None:  # noqa: B027 - most bots keep nothing between moves
         """Forget anything kept between moves (a search tree); called when a new game starts."""
 
+    def warm_up(self, state: State) -> None:  # noqa: B027 - most bots need nothing ready
+        """Get ready, untimed, whatever this bot's moves in ``state``'s game use that is slow
+        the first time (a compiled playout kernel); nothing for most bots. Whoever times the
+        bot's moves calls this first, and may call it in the background while a person
+        thinks: it touches nothing the game's state or the bot's moves share."""
+
     # --- helpers for subclasses -----------------------------------------------------------
     def _budget(self, seconds, iterations, depth) -> Budget:
         """The budget for one call: the call's values over the spec's over the bot's default."""

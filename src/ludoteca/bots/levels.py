@@ -196,3 +196,6 @@ class LevelBot(Bot):
     def reset(self) -> None:
         for bot in self._bots.values():
             bot.reset()
+
+    def warm_up(self, state: State) -> None:
+        self.bot_for(state).warm_up(state)

@@ -11,7 +11,8 @@
   mover takes the best; a chance node the probability-weighted mean). Proven children are not
   searched again, proven wins are played at once and proven losses avoided.
 - **Tree reuse.** The tree is kept between moves; on the next call the node of the new
-  position is looked up a few plies below the old root and becomes the new root.
+  position is looked up a few plies below the move the bot chose (below the old root if
+  it chose none there) and becomes the new root.
 - **Moves in parts.** Where a game's moves are made of parts (a Comune turn of two
   placements, see :mod:`ludoteca.bots.steps`), the tree grows one part at a time, so what
   it learns about a first placement is shared by every turn that starts with it.
@@ -29,10 +30,27 @@
 - **Solo games** (one player) maximise the score (:func:`~ludoteca.bots.evaluation.solo_score`),
   since every finished solo game is "won".
 
-Budgets: ``seconds`` (checked before every iteration, stopping early when the slowest recent
-iteration would not fit; in a game whose playouts can take more than 5% of the time, the
-playouts themselves stop at the deadline), ``iterations`` (simulations), ``depth`` (deepest
-tree node expanded; playouts continue below it). Without any, ``default_budget`` applies.
+Budgets: ``seconds``, ``iterations`` (simulations), ``depth`` (deepest tree node expanded;
+playouts continue below it). Without any, ``default_budget`` applies. A time budget is
+checked before every simulation, and the search decides there, from what it has measured
+in this search only, how the simulation plays out:
+
+- with the game's fast playout while the longest step of this search so far (a simulation
+  and the loop's own work, timed from the end of the one before) still fits before the
+  deadline. On a busy machine that step is the longest the scheduler has kept the process
+  waiting, and the search keeps that much in hand to the end: on a Comune ``medium``
+  search (0.25 s) with the load average at 7-8 on two cores, steps of up to 98 ms were
+  seen, and a maximum that decayed (by 0.995 a simulation) let 3 of 160 moves overrun by
+  more than 2% (the worst by 23%), the longest step none of 160 (the worst took 0.244 s;
+  measured as ``python bench/budgets.py --games comune --levels medium --moves 80`` does);
+- after that, in a game whose typical simulation takes a sizeable share of the budget
+  (:data:`TAIL_SHARE`), with playouts that go move by move and give up at the deadline, so
+  the end of the budget is used without one long playout carrying the move past its time;
+  in a game whose simulations are short the search simply stops there.
+
+Nothing about playout times is kept from one search to the next: a busy moment on a shared
+machine costs at most the rest of the search it happened in, never the later ones
+(``python bench/budgets.py`` measures both).
 """
 
 from __future__ import annotations
@@ -67,11 +85,33 @@ averaged 31.4 captures cut at 20 and 30.2 cut at 6 (greedy 21.6; ``ludoteca aren
 43``).
 """
 
-TAIL_DECAY = 0.999
-"""Per playout, the remembered slowest playout time of a game shrinks by this factor."""
+TAIL_SHARE = 0.05
+"""A search whose typical simulation takes more than this share of the time budget finishes
+its budget with playouts that stop at the deadline (see the module text).
+
+The share is the 5% a move may overrun. Below it, stopping when the longest step no longer
+fits gives away little (on a busy machine, the longest wait for the processor); above it,
+that would give away a sizeable part of the budget. It is the *typical* simulation, not the
+longest, that decides: on a machine so busy that the process got a fifth of a core, a Comune
+search's longest step (one the scheduler held up) exceeded 5% of the 0.25 s of ``medium``
+while the typical one took under a millisecond, and finishing such a search move by move
+only exposed its last simulations to the next wait, past the deadline (``python
+bench/budgets.py --games comune --levels medium``)."""
+
+HELD_SHARE = 0.1
+"""At most this share of the budget is kept in hand for the longest step (see the module
+text) in a game whose simulations are short: a machine busy enough to hold the process up
+for longer would otherwise leave little of the search. Over 80 Comune ``medium`` moves with
+the load average at 13-17 on two cores, the slowest took 0.247 s with a tenth kept at most
+and 0.244-0.260 s with no limit (measured as ``python bench/budgets.py --games comune
+--levels medium --moves 80`` measures): no clear difference on a machine that noisy, and
+the search keeps at least nine tenths of its time."""
+
+TYPICAL_WEIGHT = 1 / 16
+"""The weight of each new simulation time in the moving average of a typical one."""
 
 REUSE_DEPTH = 6
-"""How many plies below the old root the new position is looked for."""
+"""How many plies below the bot's own last move the new position is looked for."""
 REUSE_NODES = 3000
 """How many tree nodes the look-up may replay before giving up and starting afresh."""
 MAX_NODES = 400_000
@@ -202,17 +242,25 @@ class MCTSBot(Bot):
         self._cutoff = 0
         self._root: Node | None = None
         self._root_state: State | None = None
+        self._chosen: Node | None = None
         self._deadline = Deadline(None)
         self._interruptible = False
-        self._slow_playouts = 0
         self.last_iterations = 0
         """Simulations run by the last :meth:`choose` (for benchmarks and tests)."""
+        self.last_fast = 0
+        """How many of them played out through the game's fast playout."""
+        self.last_seconds = 0.0
+        """How long the last :meth:`choose` took, by the clock its time budget is kept by."""
         self.last_reused = 0
         """Visits the last :meth:`choose` inherited from the previous tree."""
 
     def reset(self) -> None:
-        self._root = None
+        self._root = self._chosen = None
         self._root_state = None
+
+    def warm_up(self, state: State) -> None:
+        """The game's fast playout, compiled (or loaded from numba's cache) once a process."""
+        warm_up(state)
 
     def tree_size(self) -> int:
         """Nodes in the tree kept from the last move (0 if none): for memory benchmarks."""
@@ -239,36 +287,16 @@ class MCTSBot(Bot):
             return self.final_value(state)
         if self._interruptible or self._cutoff > 0:
             return self._interruptible_playout(state)
-        started = time.perf_counter()
         if self.best_of > 1:
-            value = tuple(state.fast_playout(self.rng, best_of=self.best_of))
-        elif state.num_players == 1:  # the score counts, which fast_playout does not give
+            self.last_fast += 1
+            return tuple(state.fast_playout(self.rng, best_of=self.best_of))
+        if state.num_players == 1:  # the score counts, which fast_playout does not give
             draw, play, rng = random_move_for(state), unchecked_play_for(state), self.rng
             while not state.is_over:
                 play(draw(state, rng))
-            value = self.final_value(state)
-        else:
-            value = tuple(state.fast_playout(self.rng))
-        self._note_playout(_game_key(state), time.perf_counter() - started)
-        return value
-
-    def _note_playout(self, key: tuple, seconds: float) -> None:
-        """Keep a decaying maximum of the playout times seen per game (the first, which may
-        compile, excepted).
-
-        Kept for the whole process, so every bot (a new one per arena game) knows at once.
-        The maximum decays (:data:`TAIL_DECAY` per playout), so one playout that the machine
-        delayed (another process took the core) does not mark a fast game as slow for good;
-        within one search it takes two slow playouts to switch to interruptible playouts.
-        """
-        seen = _PLAYOUTS_SEEN.get(key, 0)
-        _PLAYOUTS_SEEN[key] = seen + 1
-        if seen:
-            _SLOWEST_PLAYOUT[key] = max(_SLOWEST_PLAYOUT.get(key, 0.0) * TAIL_DECAY, seconds)
-        if seconds > 0.05 * (self._deadline.seconds or float("inf")):
-            self._slow_playouts += 1
-            if self._slow_playouts >= 2:
-                self._interruptible = True  # from now on in this search too
+            return self.final_value(state)
+        self.last_fast += 1
+        return tuple(state.fast_playout(self.rng))
 
     def _interruptible_playout(self, state: State) -> tuple[float, ...] | None:
         """A random playout move by move: it gives up at the deadline, and with a cutoff it
@@ -304,13 +332,18 @@ class MCTSBot(Bot):
         self._check(state)
         with gc_paused():  # a collection runs after the move, never inside its time
             root = self._reuse(state, deadline) if self.reuse else None
+            # the old tree (if not reused) is freed here, at the start of the budget, where
+            # the search accounts for the time it took, not after the search
+            self._root = self._root_state = self._chosen = None
             if root is None:
                 root = Node(None, state, state.num_players, self)
             self.last_reused = root.visits
             root_state = state.clone()
             self._search(root, root_state, budget, deadline)
             self._root, self._root_state = root, root_state
-            return self._best_move(root, state)
+            move = self._best_move(root, state)
+        self.last_seconds = deadline.elapsed()
+        return move
 
     def search(self, state: State, budget: Budget) -> Node:
         """Run a fresh search from ``state`` and return the root (for analysis and tests)."""
@@ -320,13 +353,10 @@ class MCTSBot(Bot):
         return root
 
     def _search(self, root: Node, root_state: State, budget: Budget, deadline: Deadline) -> None:
-        self.last_iterations = 0
+        self.last_iterations = self.last_fast = 0
         limit = budget.iterations
         max_depth = budget.depth
         solo = root_state.num_players == 1
-        # A game whose playouts can take more than 5% of the time gets playouts that stop at
-        # the deadline (abandoned iterations leave no trace), so one long playout cannot
-        # carry the move past its time.
         self._deadline = deadline
         own = self.cutoff
         self._cutoff = own if own is not None else default_cutoff(root_state)
@@ -336,19 +366,32 @@ class MCTSBot(Bot):
                 "best_of needs playouts that can pick the best of several moves, "
                 "which this game does not have",
             )
-        tail = _SLOWEST_PLAYOUT.get(_game_key(root_state), 0.0)
-        self._interruptible = budget.seconds is not None and tail > 0.05 * budget.seconds
-        self._slow_playouts = 0
-        slowest = 0.0  # a decaying maximum of recent iteration times
+        # Each simulation is planned before it starts (see the module text): whole playouts
+        # while the slowest step so far fits before the deadline; then, if a typical
+        # simulation is a sizeable share of the budget, playouts that give up at the deadline
+        # (an abandoned simulation leaves no trace); else the search ends.
+        tail = math.inf if budget.seconds is None else TAIL_SHARE * budget.seconds
+        most = math.inf if budget.seconds is None else HELD_SHARE * budget.seconds
+        slowest = 0.0  # the longest step of this search with a whole playout
+        typical = 0.0  # their moving average, which a few delayed ones barely move
+        self._interruptible = False
+        last = time.perf_counter()
         while root.proven is None and (limit is None or self.last_iterations < limit):
-            if not deadline.room_for(0.0 if self._interruptible else slowest):
+            # short simulations: the longest step was a wait, of which only so much is kept
+            whole = deadline.room_for(slowest if typical > tail else min(slowest, most))
+            if not whole and (typical <= tail or deadline.expired()):
                 break
-            started = time.perf_counter()
+            self._interruptible = not whole
             grow = root.visits + 1 < self.max_nodes  # a tree has at most visits + 1 nodes
             if not self._iterate(root, root_state.clone(), max_depth, solo, grow):
                 break
             self.last_iterations += 1
-            slowest = max(time.perf_counter() - started, slowest * 0.995)
+            now = time.perf_counter()
+            if whole:  # a step from the end of the last one: the loop's own work counts
+                took = now - last
+                slowest = max(took, slowest)
+                typical += (took - typical) * TYPICAL_WEIGHT if typical else took
+            last = now
 
     def _iterate(
         self, root: Node, state: State, max_depth: int | None, solo: bool, grow: bool = True
@@ -490,8 +533,12 @@ class MCTSBot(Bot):
         return True
 
     def _best_move(self, root: Node, state: State) -> Move:
-        """The move to play: best children downwards until a whole move is reached."""
+        """The move to play: best children downwards until a whole move is reached.
+
+        The node of that move is kept (``_chosen``): the next search looks for its position
+        below it first (see :meth:`_reuse`)."""
         node = root
+        self._chosen = None
         while True:
             child = self._best_child(node)
             if child is None:
@@ -499,6 +546,7 @@ class MCTSBot(Bot):
                     return self._completion(node.trie, node.prefix)
                 return self.rng.choice(state.legal_moves())  # nothing searched yet
             if not child.is_step:
+                self._chosen = child
                 return child.move
             node = child
 
@@ -520,15 +568,27 @@ class MCTSBot(Bot):
 
     # --- tree reuse -----------------------------------------------------------------------
     def _reuse(self, state: State, deadline: Deadline) -> Node | None:
-        """The node of ``state`` in the previous tree, detached as a new root, or ``None``."""
-        old, old_state = self._root, self._root_state
-        self._root = self._root_state = None
+        """The node of ``state`` in the previous tree, detached as a new root, or ``None``.
+
+        Looked for below the move this bot chose last, where the game goes on; only a bot that
+        chose nothing there (a game joined midway) looks below the old root. In Comune the
+        old root's other moves made up most of the tree: looking among them took the whole
+        tenth of the budget the look-up may take, on every move, and found nothing.
+        """
+        old, old_state, chosen = self._root, self._root_state, self._chosen
+        self._root = self._root_state = self._chosen = None
         if old is None or old_state is None or not _same_game(old_state, state):
             return None
         target = state.position()
         if old_state.position() == target:
             return old
         frontier: list[tuple[Node, State]] = [(old, old_state)]
+        if chosen is not None:
+            after = old_state.clone()
+            after.play(chosen.move)
+            if after.position() == target:
+                return chosen
+            frontier = [(chosen, after)]
         examined = 0
         budget_share = None if deadline.seconds is None else 0.1 * deadline.seconds
         for _ in range(REUSE_DEPTH):
@@ -555,10 +615,6 @@ class MCTSBot(Bot):
         return None
 
 
-_SLOWEST_PLAYOUT: dict[tuple, float] = {}
-_PLAYOUTS_SEEN: dict[tuple, int] = {}
-
-
 def _switch(name: str, value) -> bool:
     """An on/off parameter: 1 or 0 (``True``/``False`` from Python)."""
     if value not in (0, 1):
@@ -576,10 +632,6 @@ def _at_least_one(name: str, value) -> int:
 def default_cutoff(state: State) -> int:
     """The game's playout cutoff from :data:`CUTOFFS` (0: whole playouts)."""
     return for_game(CUTOFFS, state, 0)
-
-
-def _game_key(state: State) -> tuple:
-    return (type(state).__qualname__, state.game.id, tuple(sorted(state.game.options.items())))
 
 
 def _same_game(a: State, b: State) -> bool:

@@ -40,6 +40,8 @@ def run(args) -> int:
 
         raise MalformedError(str(args.seconds), "--seconds must be positive")
     out: dict = {"game": game.id, "options": game.options, "seconds": args.seconds}
+    if not args.json:  # say what is being measured before the seconds of measuring
+        print(f"{game.title}: {args.seconds:g} s per measurement, one core", flush=True)
     games, moves, elapsed = api_rate(game, args.seconds, args.seed)
     out["api_games_per_s"] = round(games / elapsed, 1)
     out["api_moves_per_s"] = round(moves / elapsed, 1)
@@ -66,7 +68,6 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(out))
         return 0
-    print(f"{game.title}: {args.seconds:g} s per measurement, one core")
     print(
         f"  fastest path ({out['path']}): {out['games_per_s']:,.0f} games/s, "
         f"{out['moves_per_s']:,.0f} moves/s, {out['moves_per_game']} moves/game"

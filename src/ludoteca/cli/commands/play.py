@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import random
 import sys
+import threading
 import time
 from pathlib import Path
 
-from ludoteca.bots.mcts import warm_up
 from ludoteca.bots.registry import make_bot
 from ludoteca.core.errors import GameError, MalformedError
 from ludoteca.core.protocol import CHANCE, State
@@ -90,8 +90,11 @@ class TerminalGame:
         self.bots = {
             i: make_bot(role, seed=self.seed + i) for i, role in enumerate(roles) if role != "human"
         }
-        if self.bots:
-            warm_up(self.state)  # pay any kernel compilation now, not in the bot's first move
+        # A bot that searches with the game's compiled playouts gets them ready in the
+        # background (importing numba and loading its cache take seconds), so the board
+        # shows at once and the bot's first move, which waits for it, does not pay for it.
+        self.warming = threading.Thread(target=self._warm_up, daemon=True)
+        self.warming.start()
         self.table_rng = random.Random(self.seed)
         self.record = Record.begin(self.state, seed=self.seed, players=roles)
         self.snapshots: list[tuple[State, int, random.Random]] = []
@@ -105,6 +108,11 @@ class TerminalGame:
             from rich.console import Console
 
             self.console = Console(highlight=False)
+
+    def _warm_up(self) -> None:
+        state = self.state.clone()
+        for bot in self.bots.values():
+            bot.warm_up(state)
 
     # --- output ---------------------------------------------------------------------------
     def say(self, text: str, markup: bool = False) -> None:
@@ -152,6 +160,7 @@ class TerminalGame:
                 self.play_move(sample_chance(self.state, self.table_rng), "chance")
                 continue
             if player in self.bots:
+                self.warming.join()
                 move = self.bots[player].choose(self.state)
                 self.play_move(move, self.label(player))
                 continue

@@ -68,6 +68,8 @@ def _positive(text: str) -> int:
 
 
 def run(args: argparse.Namespace) -> int:
+    # said before the web stack is imported and the database migrated, which take a second
+    print(f"ludoteca web club: starting on http://{args.host}:{args.port}/", flush=True)
     import uvicorn
 
     from ludoteca.web.app import create_app

@@ -14,6 +14,8 @@ Importing this module imports numba, so the engine imports it lazily.
 numba's on-disk cache (``cache=True``) is keyed by this file alone, not by the modules whose
 code it compiles in; :func:`_drop_stale_cache` removes the cached kernels when :mod:`.bits` or
 :mod:`.board` changed since they were compiled, so an edit there can never run stale code.
+It looks where numba keeps them (:func:`_cache_folder`): beside this file, or where the
+install is read-only ``$NUMBA_CACHE_DIR`` or the user's cache folder.
 """
 
 from __future__ import annotations
@@ -32,9 +34,9 @@ from . import bits, board
 from .bits import OVER, PENDING, SUPPLY, TO_MOVE, can_place, end_turn, placement_mask, put
 
 
-def _drop_stale_cache() -> None:
-    """Delete this module's numba cache files if the rules code changed since they were made."""
-    folder = Path(__file__).parent / "__pycache__"
+def _drop_stale_cache(folder: Path) -> None:
+    """Delete this module's numba cache files in ``folder`` if the rules code changed since
+    they were made."""
     try:
         digest = hashlib.sha256(
             Path(bits.__file__).read_bytes() + Path(board.__file__).read_bytes()
@@ -44,13 +46,23 @@ def _drop_stale_cache() -> None:
             return
         for path in folder.glob("kernel.*.nb[ic]"):
             path.unlink(missing_ok=True)
-        folder.mkdir(exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
         stamp.write_text(digest)
-    except OSError:  # a read-only install: nothing was cached there either
+    except OSError:  # a cache folder that cannot be written: numba caches nothing there
         pass
 
 
-_drop_stale_cache()
+def _cache_folder(kernel) -> Path:
+    """The folder numba keeps the compiled ``kernel`` (a function of this module) in.
+
+    Beside this file in ``__pycache__`` where that is writable; else ``$NUMBA_CACHE_DIR``
+    if set, else the user's cache folder (numba's own choice, in that order), so an install
+    the user cannot write to still compiles once, not on every start.
+    """
+    try:
+        return Path(kernel._cache.cache_path)
+    except AttributeError:  # a numba without that attribute: its default place
+        return Path(__file__).parent / "__pycache__"
 
 
 @intrinsic
@@ -259,6 +271,11 @@ def can_place_both(s):
 
 
 SEED_MASK = (1 << 63) - 1
+
+
+# once every cached kernel is defined and before any is called (numba reads its cache at a
+# kernel's first call)
+_drop_stale_cache(_cache_folder(playout))
 
 
 def to_array(slots) -> np.ndarray:
