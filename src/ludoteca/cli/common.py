@@ -13,7 +13,7 @@ import math
 import os
 import re
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from ludoteca.core.errors import GameError, MalformedError
@@ -194,8 +194,37 @@ def read_position(game: Game, text: str) -> State:
         return game.from_position(text)
 
 
+@contextmanager
+def _path_errors(path: str, option: str) -> Iterator[None]:
+    """A path the system refuses to look at (a name too long, a loop of links) is refused."""
+    try:
+        yield
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise MalformedError(path, f"{option}: {reason}") from None
+
+
+def _stat(target: Path) -> None:
+    """Ask the system about ``target``; only "no such file" is fine (a name too long for the
+    file system, say, raises ``OSError`` for :func:`_path_errors`)."""
+    with suppress(FileNotFoundError, NotADirectoryError):
+        os.stat(target)
+
+
 def check_output_file(
     path: str, option: str, suffixes: tuple[str, ...] = (), *, create_parents: bool = False
+) -> None:
+    with _path_errors(path, option):
+        _check_output_file(path, option, suffixes, create_parents)
+
+
+def check_output_folder(path: str, option: str, *, create_parents: bool = True) -> None:
+    with _path_errors(path, option):
+        _check_output_folder(path, option, create_parents)
+
+
+def _check_output_file(
+    path: str, option: str, suffixes: tuple[str, ...], create_parents: bool
 ) -> None:
     """Refuse, before any work, a file that cannot be written: a folder, a missing parent
     (unless the writer creates it), a parent that is a file, one we may not write to, or an
@@ -203,13 +232,14 @@ def check_output_file(
     target = Path(path)
     if not target.name or "\x00" in path:
         raise MalformedError(path, f"{option} must name a file")
+    _stat(target)
     if suffixes and target.suffix.lower() not in suffixes:
         raise MalformedError(path, f"{option} must end in {', '.join(suffixes)}")
     if target.is_dir():
         raise MalformedError(path, f"{option} is a folder, not a file")
     parent = target.parent
     if create_parents:
-        check_output_folder(str(parent), option)
+        _check_output_folder(str(parent), option, True)
     elif not parent.is_dir():
         raise MalformedError(path, f"{option}: the folder {shorten(parent)} does not exist")
     if not os.access(parent, os.W_OK):
@@ -218,12 +248,13 @@ def check_output_file(
         raise MalformedError(path, f"{option}: the file is not writable")
 
 
-def check_output_folder(path: str, option: str, *, create_parents: bool = True) -> None:
+def _check_output_folder(path: str, option: str, create_parents: bool) -> None:
     """Refuse, before any work, a folder that cannot be made or written to (nothing is
     created here: a refused command writes nothing)."""
     if not path or "\x00" in path:
         raise MalformedError(path, f"{option} must name a folder")
     target = Path(path)
+    _stat(target)
     if target.exists():
         if not target.is_dir():
             raise MalformedError(path, f"{option} is a file, not a folder")
