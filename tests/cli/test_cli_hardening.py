@@ -218,3 +218,13 @@ def test_error_messages_stay_on_one_line(capsys):
     line = refused(capsys, "legal", "kuniumi", "6/6/6\n6/6/6\r\u2028setup")
     code, _, err = run(capsys, "legal", "kuniumi", "6/6/6\n6/6/6\r\u2028setup")
     assert code == 2 and err.count("\n") == 1 and line.startswith("ludoteca legal: ")
+
+
+@pytest.mark.parametrize("url", ["nosuch://", "not a url", "postgresql+nosuch://u@h/d"])
+def test_serve_refuses_a_database_url_it_cannot_use_before_starting(capsys, monkeypatch, url):
+    def no_server(*_args, **_kwargs):
+        raise AssertionError("the club was started with a database URL it cannot use")
+
+    monkeypatch.setattr("ludoteca.web.app.create_app", no_server)
+    monkeypatch.setattr("uvicorn.run", no_server)
+    assert "database URL" in refused(capsys, "serve", "--database", url)

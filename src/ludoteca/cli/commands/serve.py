@@ -89,12 +89,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _check_url(url: str) -> None:
-    """Refuse a database URL that does not parse before anything is created."""
+    """Refuse a database URL that does not parse, or names a database kind SQLAlchemy does
+    not know, before anything is created."""
     from sqlalchemy.engine import make_url
     from sqlalchemy.exc import ArgumentError
 
     try:
-        make_url(url)
+        make_url(url).get_dialect()  # an unknown database kind is refused here too
     except (ArgumentError, ValueError):
         raise MalformedError(
             _safe(url), "not a database URL (e.g. sqlite:///var/club.sqlite3)"
