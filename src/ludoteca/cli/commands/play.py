@@ -11,6 +11,7 @@ from __future__ import annotations
 import random
 import sys
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 from ludoteca.bots.mcts import warm_up
@@ -147,7 +148,9 @@ class TerminalGame:
 
     # --- the loop -------------------------------------------------------------------------
     def play_move(self, move, by: str) -> None:
-        with parsing(move, f"a {self.game.id} move"):
+        # only typed text is the person's input; a bot's or the table's move failing is a bug
+        typed = isinstance(move, str)
+        with parsing(move, f"a {self.game.id} move") if typed else nullcontext():
             move = self.state.coerce_move(move)  # typed text: parse first, canonical form
             text = self.state.move_to_str(move)
             self.state.play(move)
