@@ -8,7 +8,8 @@ no traceback, keep a refusal to one short line, and write nothing when it refuse
 
 Work that valid arguments would start (a tournament, a benchmark, a deep perft, a server) is
 replaced by :class:`Started`: by then every argument has been checked, which is what is
-searched here; the work itself has its own tests.
+searched here; the work itself has its own tests. ``LUDOTECA_FUZZ_EXAMPLES=5000`` searches
+longer than the default 200 examples a test.
 """
 
 from __future__ import annotations
@@ -61,15 +62,32 @@ class Started(Exception):
     """Raised where a valid command would start its long work: its arguments all passed."""
 
 
-def _start_positions() -> dict[str, list[str]]:
+def _positions() -> dict[str, list[str]]:
+    """Each game's start (for every number of players) and a few positions later on."""
+    from random import Random
+
+    from ludoteca.core.table import sample_chance
+
     positions: dict[str, list[str]] = {}
     for game in GAMES:
         players = [1, 2, 3, 4] if game == "hexagone" else [2]
-        positions[game] = [get(game, players=n).new_state(seed=n).position() for n in players]
+        positions[game] = []
+        for n in players:
+            state = get(game, players=n).new_state(seed=n)
+            rng = Random(n)
+            for ply in range(31):
+                if ply % 10 == 0:
+                    positions[game].append(state.position())
+                if state.is_over:
+                    break
+                if state.to_move < 0:
+                    state.play(sample_chance(state, rng))
+                else:
+                    state.play(rng.choice(state.legal_moves()))
     return positions
 
 
-POSITIONS = _start_positions()
+POSITIONS = _positions()
 MOVES = {
     game: sorted(
         {
@@ -362,7 +380,7 @@ def no_long_work(monkeypatch):
 
 
 FUZZ = settings(
-    max_examples=int(os.environ.get("LUDOTECA_FUZZ_EXAMPLES", "120")),
+    max_examples=int(os.environ.get("LUDOTECA_FUZZ_EXAMPLES", "200")),
     deadline=None,
     database=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
