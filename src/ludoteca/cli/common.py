@@ -71,7 +71,9 @@ def whole_number(low: int = 0, high: int | None = None) -> Callable[[str], int]:
     limit = len(str(high)) if high is not None else 18
 
     def parse(text: str) -> int:
-        body = text[1:] if text.startswith("-") and low < 0 else text
+        body = text[1:] if text.startswith("-") else text
+        if text.startswith("-") and low >= 0 and _DIGITS.fullmatch(body) and body.strip("0"):
+            raise argparse.ArgumentTypeError(f"{shorten(text)!r} must be at least {low}")
         if not _DIGITS.fullmatch(body):
             raise argparse.ArgumentTypeError(
                 f"{shorten(text)!r} is not a whole number in ASCII digits"
