@@ -75,7 +75,7 @@ def test_show_json_reports_state_and_winner_by_side_name(capsys):
 def test_bad_input_exits_2_with_a_message_not_a_traceback(capsys, argv):
     code, out, err = run(capsys, *argv)
     assert code == 2
-    assert err.startswith(f"ludoteca {argv[0]}:") and "Traceback" not in err
+    assert f"ludoteca {argv[0]}:" in err.splitlines()[-1] and "Traceback" not in err
 
 
 def test_replay_prints_the_game_and_verifies_it(capsys, tmp_path):

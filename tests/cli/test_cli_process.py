@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -117,3 +119,60 @@ def test_a_person_plays_kuniumi_through_standard_input(tmp_path):
     assert record["moves"][6].startswith("choose ")
     assert record["result"]["resigned"] == [0]
     assert ludoteca("replay", str(path)).returncode == 0
+
+
+def _start(*argv: str) -> subprocess.Popen:
+    """A ``ludoteca`` process that Ctrl-C (SIGINT) reaches as it would from a terminal, even
+    when this test runs where SIGINT is ignored (a background job inherits that)."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "ludoteca.cli.main", *argv],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
+
+
+def _read_until(proc: subprocess.Popen, text: str, seconds: float = 60) -> str:
+    deadline = time.monotonic() + seconds
+    seen = ""
+    while text not in seen:
+        assert time.monotonic() < deadline, f"no {text!r} in {seen[-500:]!r}"
+        line = proc.stdout.readline()
+        assert line, f"the process ended before {text!r}: {seen[-500:]!r}"
+        seen += line
+    return seen
+
+
+def test_ctrl_c_in_a_terminal_game_saves_the_record_as_quit_does(tmp_path):
+    path = tmp_path / "k.json"
+    proc = _start("play", "kuniumi", "--seed", "2", "--record", str(path), "--no-color")
+    try:
+        proc.stdin.write("E@c3\nS@d4\n")
+        proc.stdin.flush()
+        _read_until(proc, "S@d4")
+        time.sleep(0.3)  # let it reach the next prompt
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=60)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130, err
+    assert "Traceback" not in err and "record saved" in out
+    record = json.loads(path.read_text())
+    assert record["moves"] == ["E@c3", "S@d4"] and record["seed"] == 2
+    assert record["result"] is None or not record["result"].get("over")
+    assert ludoteca("replay", str(path)).returncode == 0
+
+
+def test_ctrl_c_stops_a_long_perft_at_once():
+    proc = _start("perft", "kuniumi", START, "30")
+    try:
+        time.sleep(2)  # well into the count, which would take years
+        proc.send_signal(signal.SIGINT)
+        out, err = proc.communicate(timeout=20)
+    finally:
+        proc.kill()
+    assert proc.returncode == 130 and "interrupted" in err
+    assert "Traceback" not in err and out == ""

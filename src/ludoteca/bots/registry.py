@@ -7,6 +7,8 @@ A spec is ``NAME`` or ``NAME:key=value,key=value`` (e.g. ``mcts:seconds=1``,
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Callable
 from functools import partial
 
@@ -34,7 +36,33 @@ def bot_names() -> list[str]:
     return sorted(BOTS)
 
 
+_INT = re.compile(r"[+-]?[0-9]{1,18}")
+_FLOAT = re.compile(r"[+-]?([0-9]{1,18}\.?[0-9]{0,18}|\.[0-9]{1,18})([eE][+-]?[0-9]{1,3})?")
+
+
+def _budget_value(spec: str, key: str, value: str) -> float | int | str:
+    """A budget's value: a number when written as one in plain ASCII, else the text.
+
+    ``int`` and ``float`` also take ``"１"``, ``"1_0"``, ``"nan"``, ``"inf"`` and
+    5000-digit strings; a budget that is none of a plain finite number, and yet parses as one,
+    is refused here rather than reaching a search as a clock that never runs out.
+    """
+    if _INT.fullmatch(value):
+        return int(value)
+    if _FLOAT.fullmatch(value):
+        number = float(value)
+        if math.isfinite(number):
+            return number
+    else:
+        try:
+            float(value)
+        except ValueError:
+            return value  # text, for the bot to judge (a policy name, say)
+    raise MalformedError(spec, f"budget {key} must be a finite number in ASCII digits")
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, float | int | str]]:
+    """``NAME:key=value,...`` as a name and its budgets; a budget given twice is refused."""
     name, _, rest = spec.strip().partition(":")
     params: dict[str, float | int | str] = {}
     for part in filter(None, rest.split(",")):
@@ -42,13 +70,9 @@ def parse_spec(spec: str) -> tuple[str, dict[str, float | int | str]]:
         key, value = key.strip(), value.strip()
         if not eq or not key:
             raise MalformedError(spec, f"budget {part!r} is not key=value")
-        try:
-            params[key] = int(value)
-        except ValueError:
-            try:
-                params[key] = float(value)
-            except ValueError:
-                params[key] = value
+        if key in params:
+            raise MalformedError(spec, f"budget {key!r} is given twice")
+        params[key] = _budget_value(spec, key, value)
     return name.strip().lower(), params
 
 

@@ -1,13 +1,112 @@
-"""Pieces the sub-commands share: finding a game with its options, reading a position."""
+"""Pieces the sub-commands share: finding a game with its options, reading a position, the
+argument types that refuse bad numbers, and the checks that refuse an output path before
+any work is done.
+
+Everything a person types is refused with a :class:`~ludoteca.core.errors.GameError` (one
+line, exit status 2), never a traceback, and nothing is written when a command is refused.
+"""
 
 from __future__ import annotations
 
 import argparse
+import math
 import os
+import re
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager, suppress
+from pathlib import Path
 
-from ludoteca.core.errors import MalformedError
+from ludoteca.core.errors import GameError, MalformedError
 from ludoteca.core.protocol import CHANCE, TERMINAL, Game, State
 from ludoteca.core.registry import get, names
+from ludoteca.core.registry import parse_options as parse_options
+
+EXIT_BAD_INPUT = 2
+EXIT_INTERRUPTED = 130
+"""128 + SIGINT, as shells report a command stopped by Ctrl-C."""
+
+SHOWN_CHARS = 60
+"""How much of a refused input an error message repeats: enough to recognise it, never a
+whole pasted file."""
+
+MAX_SEED = 2**63 - 1
+"""Seeds are stored in records and JSON; a 63-bit whole number is plenty and fits anywhere."""
+
+_DIGITS = re.compile(r"[0-9]+")
+
+
+def _cut(text: str, limit: int) -> str:
+    """The start and the end of ``text`` (where a path keeps its file name) around "..."."""
+    tail = limit // 3
+    return f"{text[: limit - tail]}...{text[-tail:]}"
+
+
+def shorten(text: object, limit: int = SHOWN_CHARS) -> str:
+    """``text`` cut to about ``limit`` characters, saying how long it was."""
+    text = str(text)
+    if len(text) <= limit:
+        return text
+    return f"{_cut(text, limit)} ({len(text)} characters)"
+
+
+def error_line(exc: GameError) -> str:
+    """The one line that reports a refusal: the kind, the input (cut), the rule it breaks."""
+    text = exc.input if isinstance(exc.input, str) else repr(exc.input)
+    long = len(text) > SHOWN_CHARS
+    shown = _cut(text, SHOWN_CHARS) if long else text
+    if isinstance(exc.input, str):
+        shown = repr(shown)
+    if long:
+        shown += f" ({len(text)} characters)"
+    line = f"{exc.kind} {shown}: {shorten(exc.reason, 3 * SHOWN_CHARS)}"
+    return "".join(c if c.isprintable() else " " for c in line)  # one line, whatever it held
+
+
+def whole_number(low: int = 0, high: int | None = None) -> Callable[[str], int]:
+    """An argparse type for a whole number in ``[low, high]`` written in ASCII digits.
+
+    ``int`` also takes ``"١"``, ``"１"``, ``" 5 "`` and ``"1_000"``; a count on our command
+    line is plain digits, and a bound keeps a 5000-digit value from reaching any code.
+    """
+    limit = len(str(high)) if high is not None else 18
+
+    def parse(text: str) -> int:
+        body = text[1:] if text.startswith("-") else text
+        if text.startswith("-") and low >= 0 and _DIGITS.fullmatch(body) and body.strip("0"):
+            raise argparse.ArgumentTypeError(f"{shorten(text)!r} must be at least {low}")
+        if not _DIGITS.fullmatch(body):
+            raise argparse.ArgumentTypeError(
+                f"{shorten(text)!r} is not a whole number in ASCII digits"
+            )
+        if len(body.lstrip("0")) > limit:
+            raise argparse.ArgumentTypeError(f"{shorten(text)!r} is too large")
+        value = int(text)
+        if value < low or (high is not None and value > high):
+            bounds = f"at least {low}" if high is None else f"from {low} to {high}"
+            raise argparse.ArgumentTypeError(f"{text!r} must be {bounds}")
+        return value
+
+    parse.__name__ = "whole number"  # argparse names the type in its messages
+    return parse
+
+
+def seconds(high: float = 24 * 3600.0) -> Callable[[str], float]:
+    """An argparse type for a positive, finite number of seconds (``nan`` and ``inf`` are
+    floats, but no measurement can last them)."""
+
+    def parse(text: str) -> float:
+        try:
+            value = float(text) if text.isascii() else math.nan
+        except ValueError:
+            value = math.nan
+        if not (0 < value <= high):
+            raise argparse.ArgumentTypeError(
+                f"{shorten(text)!r} is not a number of seconds above 0 and at most {high:g}"
+            )
+        return value
+
+    parse.__name__ = "seconds"
+    return parse
 
 
 def add_game_argument(parser: argparse.ArgumentParser) -> None:
@@ -22,15 +121,28 @@ def add_game_argument(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_players_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--players",
+        type=whole_number(1, 99),
+        metavar="N",
+        help="number of players, for games that vary (a game refuses a number it is not for)",
+    )
+
+
+def add_seed_argument(parser: argparse.ArgumentParser, default: int | None, help: str) -> None:  # noqa: A002
+    parser.add_argument(
+        "--seed", type=whole_number(0, MAX_SEED), default=default, metavar="N", help=help
+    )
+
+
 def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
     """The options shared by the commands that play many games in worker processes."""
-    parser.add_argument(
-        "--players", type=int, metavar="N", help="number of players, for games that vary"
-    )
+    add_players_argument(parser)
     parser.add_argument(
         "--jobs",
         "-j",
-        type=int,
+        type=whole_number(1, 1024),
         default=None,
         metavar="J",
         help="worker processes (default: the number of cores)",
@@ -45,20 +157,119 @@ def jobs_from_args(args: argparse.Namespace) -> int:
     return jobs
 
 
-def parse_options(pairs: list[str]) -> dict[str, str | int]:
-    options: dict[str, str | int] = {}
-    for pair in pairs:
-        key, eq, value = pair.partition("=")
-        if not eq or not key.strip():
-            raise MalformedError(pair, "a game option is written KEY=VALUE")
-        options[key.strip()] = int(value) if value.strip().lstrip("-").isdigit() else value.strip()
-    return options
-
-
 def game_from_args(args: argparse.Namespace, **extra: object) -> Game:
+    """The game named on the command line with its ``-o`` options and any ``--players``."""
     options = parse_options(args.option)
-    options.update({k: v for k, v in extra.items() if v is not None})
-    return get(args.game, **options)
+    for key, value in extra.items():
+        if value is None:
+            continue
+        if key in options and options[key] != value:
+            raise MalformedError(
+                f"{key}={options[key]}", f"-o {key} and --{key} disagree ({value})"
+            )
+        options[key] = value  # type: ignore[assignment]
+    shown = " ".join(f"{k}={v}" for k, v in options.items())
+    with parsing(shown, f"options of {args.game}"):
+        return get(args.game, **options)
+
+
+@contextmanager
+def parsing(text: object, what: str) -> Iterator[None]:
+    """Turn any failure to parse ``text`` into a :class:`MalformedError` naming it.
+
+    Engines refuse bad input with ``GameError``; this is the net under them for the inputs
+    that reach a library first (``json`` refusing a 5000-digit number with ``ValueError``,
+    deep nesting with ``RecursionError``), so a person still gets one line and status 2.
+    """
+    try:
+        yield
+    except GameError:
+        raise
+    except (ValueError, OverflowError, RecursionError, TypeError, KeyError, IndexError) as exc:
+        reason = str(exc).split(";")[0] or type(exc).__name__
+        raise MalformedError(text, f"not {what} ({shorten(reason, 100)})") from None
+
+
+def read_position(game: Game, text: str) -> State:
+    """The state ``text`` describes, in ``game``'s notation."""
+    with parsing(text, f"a {game.id} position"):
+        return game.from_position(text)
+
+
+@contextmanager
+def _path_errors(path: str, option: str) -> Iterator[None]:
+    """A path the system refuses to look at (a name too long, a loop of links) is refused."""
+    try:
+        yield
+    except (OSError, ValueError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise MalformedError(path, f"{option}: {reason}") from None
+
+
+def _stat(target: Path) -> None:
+    """Ask the system about ``target``; only "no such file" is fine (a name too long for the
+    file system, say, raises ``OSError`` for :func:`_path_errors`)."""
+    with suppress(FileNotFoundError, NotADirectoryError):
+        os.stat(target)
+
+
+def check_output_file(
+    path: str, option: str, suffixes: tuple[str, ...] = (), *, create_parents: bool = False
+) -> None:
+    with _path_errors(path, option):
+        _check_output_file(path, option, suffixes, create_parents)
+
+
+def check_output_folder(path: str, option: str, *, create_parents: bool = True) -> None:
+    with _path_errors(path, option):
+        _check_output_folder(path, option, create_parents)
+
+
+def _check_output_file(
+    path: str, option: str, suffixes: tuple[str, ...], create_parents: bool
+) -> None:
+    """Refuse, before any work, a file that cannot be written: a folder, a missing parent
+    (unless the writer creates it), a parent that is a file, one we may not write to, or an
+    extension we cannot draw. A game or a tournament is never played to find this out."""
+    target = Path(path)
+    if not target.name or "\x00" in path:
+        raise MalformedError(path, f"{option} must name a file")
+    _stat(target)
+    if suffixes and target.suffix.lower() not in suffixes:
+        raise MalformedError(path, f"{option} must end in {', '.join(suffixes)}")
+    if target.is_dir():
+        raise MalformedError(path, f"{option} is a folder, not a file")
+    parent = target.parent
+    if create_parents:
+        _check_output_folder(str(parent), option, True)
+    elif not parent.is_dir():
+        raise MalformedError(path, f"{option}: the folder {shorten(parent)} does not exist")
+    if not os.access(parent, os.W_OK):
+        raise MalformedError(path, f"{option}: the folder {shorten(parent)} is not writable")
+    if target.exists() and not os.access(target, os.W_OK):
+        raise MalformedError(path, f"{option}: the file is not writable")
+
+
+def _check_output_folder(path: str, option: str, create_parents: bool) -> None:
+    """Refuse, before any work, a folder that cannot be made or written to (nothing is
+    created here: a refused command writes nothing)."""
+    if not path or "\x00" in path:
+        raise MalformedError(path, f"{option} must name a folder")
+    target = Path(path)
+    _stat(target)
+    if target.exists():
+        if not target.is_dir():
+            raise MalformedError(path, f"{option} is a file, not a folder")
+        if not os.access(target, os.W_OK):
+            raise MalformedError(path, f"{option} is not writable")
+        return
+    ancestor = target.parent
+    while not ancestor.exists() and create_parents and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise MalformedError(path, f"{option}: {shorten(ancestor)} is not a folder")
+    if not os.access(ancestor, os.W_OK):
+        raise MalformedError(path, f"{option}: {shorten(ancestor)} is not writable")
 
 
 def mover_name(state: State) -> str:

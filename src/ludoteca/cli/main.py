@@ -1,8 +1,10 @@
 """The ``ludoteca`` command. Each module in :mod:`ludoteca.cli.commands` adds one
 sub-command through ``register(subparsers)``, so new commands never edit this file.
 
-Bad input (a malformed position, an illegal move, a corrupted record) is reported on stderr
-with exit status 2, never as a traceback.
+Bad input (a malformed position, an illegal move, a corrupted record, a bad option or path)
+is reported on stderr in one line, with exit status 2, never as a traceback; a long input is
+cut in the message. Ctrl-C stops any command with status 130 (``play`` saves its record
+first).
 """
 
 from __future__ import annotations
@@ -11,17 +13,29 @@ import argparse
 import importlib
 import pkgutil
 import sys
+from typing import NoReturn
 
 from ludoteca import __version__
 from ludoteca.core.errors import GameError
 
-EXIT_BAD_INPUT = 2
+from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, error_line, shorten
+
+
+class Parser(argparse.ArgumentParser):
+    """argparse, with its usage errors cut to a readable length: it repeats the refused
+    argument whole, and an argument can be a pasted file. Sub-command parsers are made of
+    the same class (argparse uses the parent's class), so every usage error goes through
+    here, still with argparse's usage line and exit status 2."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {shorten(message, 300)}\n")
 
 
 def build_parser() -> argparse.ArgumentParser:
     from . import commands
 
-    parser = argparse.ArgumentParser(
+    parser = Parser(
         prog="ludoteca",
         description="Exact rules engines, computer opponents and a web club for "
         "Comune, Comino, Kuniumi and Hexagone.",
@@ -38,19 +52,24 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    """Run one command; the exit status is returned (also for ``--help`` and usage errors,
+    which argparse reports by raising ``SystemExit``), so callers in Python get a number."""
     parser = build_parser()
-    args = parser.parse_args(argv)
+    try:
+        args = parser.parse_args(argv)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else EXIT_BAD_INPUT
     if not getattr(args, "func", None):
         parser.print_help()
         return 0
     try:
         return int(args.func(args) or 0)
     except GameError as exc:
-        print(f"ludoteca {args.command}: {exc}", file=sys.stderr)
+        print(f"ludoteca {args.command}: {error_line(exc)}", file=sys.stderr)
         return EXIT_BAD_INPUT
     except KeyboardInterrupt:
         print("\ninterrupted", file=sys.stderr)
-        return 130
+        return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
 

@@ -6,8 +6,16 @@ import json
 
 from ludoteca.bots.analysis import analyse, plot_report, report_text, self_play
 
-from ..common import add_game_argument, add_parallel_arguments, game_from_args, jobs_from_args
-from .arena import progress_bar
+from ..common import (
+    add_game_argument,
+    add_parallel_arguments,
+    add_seed_argument,
+    check_output_file,
+    game_from_args,
+    jobs_from_args,
+    whole_number,
+)
+from .arena import MAX_GAMES, plot_errors, plot_suffixes, progress_bar
 
 
 def register(sub) -> None:
@@ -19,15 +27,25 @@ def register(sub) -> None:
         "the game and, where the game keeps score, the score distribution.",
     )
     add_game_argument(p)
-    p.add_argument("--games", type=int, default=100, metavar="N", help="games (default 100)")
+    p.add_argument(
+        "--games",
+        type=whole_number(1, MAX_GAMES),
+        default=100,
+        metavar="N",
+        help="games (default 100)",
+    )
     p.add_argument(
         "--level",
         default="random",
         metavar="L",
         help="who plays: a level (easy, medium, hard, master) or any bot spec (default random)",
     )
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--plot", metavar="FILE.png", help="also draw the report as a PNG")
+    add_seed_argument(p, 1, "seed of the first game (default 1)")
+    p.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="also draw the report as a PNG (the path is checked before any game)",
+    )
     p.add_argument("--json", action="store_true", help="print the report as JSON")
     add_parallel_arguments(p)
     p.set_defaults(func=run)
@@ -36,6 +54,8 @@ def register(sub) -> None:
 def run(args) -> int:
     game = game_from_args(args, players=args.players)
     jobs = jobs_from_args(args)
+    if args.plot:  # refuse an unwritable plot now, not after the games
+        check_output_file(args.plot, "--plot", plot_suffixes())
     progress = progress_bar(args.quiet)
     with progress:
         task = progress.add_task(f"{game.id} self-play", total=args.games)
@@ -43,12 +63,13 @@ def run(args) -> int:
             game, args.level, args.games, args.seed, jobs, on_done=lambda _: progress.advance(task)
         )
     report = analyse(game, args.level, outcomes, args.seed)
-    if args.plot:
-        plot_report(report, outcomes, args.plot)
     if args.json:
         print(json.dumps(report, indent=2))
     else:
         print(report_text(report))
-        if args.plot:
+    if args.plot:  # last: the report is out whatever happens to the file
+        with plot_errors(args.plot):
+            plot_report(report, outcomes, args.plot)
+        if not args.json:
             print(f"  plotted in {args.plot}")
     return 0

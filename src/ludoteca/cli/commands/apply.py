@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ludoteca.core.errors import GameError
 
-from ..common import add_game_argument, game_from_args
+from ..common import add_game_argument, game_from_args, parsing, read_position
 
 
 def register(sub) -> None:
@@ -22,10 +22,12 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    state = game_from_args(args).from_position(args.position)
+    game = game_from_args(args)
+    state = read_position(game, args.position)
     for number, text in enumerate(args.moves, start=1):
         try:
-            state.play(text)
+            with parsing(text, f"a {game.id} move"):
+                state.play(text)
         except GameError as exc:
             where = f"move {number} of {len(args.moves)}"
             raise type(exc)(exc.input, f"{exc.reason} ({where})") from None

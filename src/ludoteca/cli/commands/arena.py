@@ -3,11 +3,33 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from ludoteca.bots.arena import GameOutcome, run_jobs, schedule, summarise
+from ludoteca.core.errors import MalformedError
 
-from ..common import add_game_argument, add_parallel_arguments, game_from_args, jobs_from_args
+from ..common import (
+    add_game_argument,
+    add_parallel_arguments,
+    add_seed_argument,
+    check_output_file,
+    check_output_folder,
+    game_from_args,
+    jobs_from_args,
+    whole_number,
+)
+
+MAX_GAMES = 1_000_000
+"""More games than anyone waits for; a bound keeps a mistyped count from filling memory."""
+
+
+def plot_suffixes() -> tuple[str, ...]:
+    """The file types matplotlib can draw to (``.png``, ``.svg``, ``.pdf``...)."""
+    from matplotlib.backend_bases import FigureCanvasBase
+
+    return tuple(f".{ext}" for ext in sorted(FigureCanvasBase.get_supported_filetypes()))
 
 
 def register(sub) -> None:
@@ -23,13 +45,21 @@ def register(sub) -> None:
     add_game_argument(p)
     p.add_argument("bots", nargs="+", metavar="BOT", help="bot specs (at least one)")
     p.add_argument(
-        "--games", type=int, default=10, metavar="N", help="games per pairing or table (default 10)"
+        "--games",
+        type=whole_number(1, MAX_GAMES),
+        default=10,
+        metavar="N",
+        help="games per pairing or table (default 10)",
     )
-    p.add_argument("--seed", type=int, default=1, help="tournament seed (default 1)")
+    add_seed_argument(p, 1, "tournament seed (default 1)")
     p.add_argument(
         "--out", metavar="DIR", help="write game records (DIR/games/) and DIR/summary.json"
     )
-    p.add_argument("--plot", metavar="FILE.png", help="draw the ratings with their intervals")
+    p.add_argument(
+        "--plot",
+        metavar="FILE.png",
+        help="draw the ratings with their intervals (the path is checked before any game)",
+    )
     p.add_argument("--json", action="store_true", help="print the JSON summary instead of tables")
     add_parallel_arguments(p)
     p.set_defaults(func=run)
@@ -38,6 +68,11 @@ def register(sub) -> None:
 def run(args) -> int:
     game = game_from_args(args, players=args.players)
     jobs = jobs_from_args(args)
+    # refuse an unwritable output now: finding out after the games loses their results
+    if args.out:
+        check_output_folder(args.out, "--out")
+    if args.plot:
+        check_output_file(args.plot, "--plot", plot_suffixes())
     out = Path(args.out) if args.out else None
     progress = progress_bar(args.quiet)
     games = schedule(game, args.bots, args.games, args.seed, str(out / "games") if out else None)
@@ -52,17 +87,28 @@ def run(args) -> int:
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
-    if args.plot:
-        plot_ratings(summary, args.plot)
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
         print_tables(summary)
         if out is not None:
             print(f"records in {out / 'games'}, summary in {out / 'summary.json'}")
-        if args.plot:
+    if args.plot:  # last: the results are out whatever happens to the file
+        with plot_errors(args.plot):
+            plot_ratings(summary, args.plot)
+        if not args.json:
             print(f"ratings plotted in {args.plot}")
     return 0
+
+
+@contextmanager
+def plot_errors(path: str) -> Iterator[None]:
+    """A plot that cannot be written once the games are played (a full disk, a folder
+    removed meanwhile) is one line and status 2; the results were printed already."""
+    try:
+        yield
+    except OSError as exc:
+        raise MalformedError(path, f"--plot could not be written ({exc.strerror})") from None
 
 
 def progress_bar(quiet: bool):

@@ -6,7 +6,7 @@ import json
 
 from ludoteca.core.speed import api_rate, c_limit_rate, find_limit_source, kernel_rate
 
-from ..common import add_game_argument, game_from_args
+from ..common import add_game_argument, add_seed_argument, game_from_args, seconds
 
 
 def register(sub) -> None:
@@ -20,11 +20,16 @@ def register(sub) -> None:
         "exists, it runs for the same time and the ratio is reported.",
     )
     add_game_argument(p)
-    p.add_argument("--seconds", type=float, default=3.0, help="time per measurement (default 3)")
+    p.add_argument(
+        "--seconds",
+        type=seconds(3600.0),
+        default=3.0,
+        help="time per measurement, above 0 and at most 3600 (default 3)",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--limits", metavar="DIR", help="folder holding limit_GAME.c")
     p.add_argument("--no-limit", action="store_true", help="do not run the C limit")
-    p.add_argument("--seed", type=int, default=1)
+    add_seed_argument(p, 1, "seed of the random games (default 1)")
     p.add_argument(
         "--mcts",
         action="store_true",
@@ -35,10 +40,6 @@ def register(sub) -> None:
 
 def run(args) -> int:
     game = game_from_args(args)
-    if args.seconds <= 0:
-        from ludoteca.core.errors import MalformedError
-
-        raise MalformedError(str(args.seconds), "--seconds must be positive")
     out: dict = {"game": game.id, "options": game.options, "seconds": args.seconds}
     if not args.json:  # say what is being measured before the seconds of measuring
         print(f"{game.title}: {args.seconds:g} s per measurement, one core", flush=True)

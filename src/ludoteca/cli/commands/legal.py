@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..common import add_game_argument, game_from_args
+from ..common import add_game_argument, game_from_args, read_position
 
 
 def register(sub) -> None:
@@ -18,7 +18,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    state = game_from_args(args).from_position(args.position)
+    state = read_position(game_from_args(args), args.position)
     moves = [m for m, _ in state.chance_outcomes()] if state.to_move < 0 else state.legal_moves()
     for text in sorted(state.move_to_str(m) for m in moves):
         print(text)

@@ -1,7 +1,9 @@
 """``ludoteca play GAME``: a game in the terminal against the computer or another person.
 
 Generic over the protocol: the game draws its board (``render_text``), the engine checks
-every move, the table draws chance outcomes, and the record is saved at the end.
+every move, the table draws chance outcomes, and the record is saved at the end. Ctrl-C
+saves it too, unfinished, as ``quit`` does (a game is never thrown away), and the command
+then stops with status 130. The record's path is checked before the game starts.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import random
 import sys
 import threading
 import time
+from contextlib import nullcontext
 from pathlib import Path
 
 from ludoteca.bots.registry import make_bot
@@ -18,7 +21,21 @@ from ludoteca.core.protocol import CHANCE, State
 from ludoteca.core.table import sample_chance
 from ludoteca.record import Record, save
 
-from ..common import add_game_argument, game_from_args, result_line
+from ..common import (
+    EXIT_INTERRUPTED,
+    add_game_argument,
+    add_players_argument,
+    add_seed_argument,
+    check_output_file,
+    check_output_folder,
+    error_line,
+    game_from_args,
+    parsing,
+    result_line,
+    whole_number,
+)
+
+DEFAULT_FOLDER = "ludoteca-games"
 
 HELP = """commands:
   <move>     play a move in the game's notation
@@ -27,7 +44,7 @@ HELP = """commands:
   undo       take back your last move (and the computer's reply)
   resign     give up the game
   help       this text
-  quit       stop now (the record is saved, unfinished)"""
+  quit       stop now (the record is saved, unfinished; so does Ctrl-C)"""
 
 
 def register(sub) -> None:
@@ -35,7 +52,8 @@ def register(sub) -> None:
         "play",
         help="play a game in the terminal against the computer or a person",
         description="Play GAME in the terminal. Each seat is a person ('human') or a bot spec "
-        "('random', a level such as 'hard', or 'mcts:seconds=1'). The record is saved at the end.",
+        "('random', a level such as 'hard', or 'mcts:seconds=1'). The record is saved at the end, "
+        "and also, unfinished, on quit or Ctrl-C.",
     )
     add_game_argument(p)
     p.add_argument(
@@ -46,7 +64,7 @@ def register(sub) -> None:
     )
     p.add_argument(
         "--seat",
-        type=int,
+        type=whole_number(1, 99),
         default=1,
         metavar="N",
         help="the seat you take, 1 = first to move (default: 1)",
@@ -56,10 +74,8 @@ def register(sub) -> None:
         metavar="LIST",
         help="every seat, comma-separated, e.g. human,random,hard (overrides --vs/--seat)",
     )
-    p.add_argument(
-        "--players", type=int, metavar="N", help="number of players, for games that vary"
-    )
-    p.add_argument("--seed", type=int, help="seed for the set-up, dice and deals (default: random)")
+    add_players_argument(p)
+    add_seed_argument(p, None, "seed for the set-up, dice and deals (default: random)")
     p.add_argument(
         "--record",
         metavar="PATH",
@@ -71,6 +87,10 @@ def register(sub) -> None:
 
 class TerminalGame:
     def __init__(self, args) -> None:
+        if args.record:
+            check_output_file(args.record, "--record", create_parents=True)
+        else:
+            check_output_folder(DEFAULT_FOLDER, "the record folder")
         self.game = game_from_args(args, players=args.players)
         self.seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         self.state: State = self.game.new_state(seed=self.seed)
@@ -102,7 +122,7 @@ class TerminalGame:
         self.path = (
             Path(args.record)
             if args.record
-            else Path("ludoteca-games", f"{self.game.id}-{time.strftime('%Y%m%d-%H%M%S')}.json")
+            else Path(DEFAULT_FOLDER, f"{self.game.id}-{time.strftime('%Y%m%d-%H%M%S')}.json")
         )
         if self.color:
             from rich.console import Console
@@ -136,9 +156,12 @@ class TerminalGame:
 
     # --- the loop -------------------------------------------------------------------------
     def play_move(self, move, by: str) -> None:
-        move = self.state.coerce_move(move)  # typed text: parse first, for the canonical form
-        text = self.state.move_to_str(move)
-        self.state.play(move)
+        # only typed text is the person's input; a bot's or the table's move failing is a bug
+        typed = isinstance(move, str)
+        with parsing(move, f"a {self.game.id} move") if typed else nullcontext():
+            move = self.state.coerce_move(move)  # typed text: parse first, canonical form
+            text = self.state.move_to_str(move)
+            self.state.play(move)
         self.record.moves.append(text)
         self.say(f"{len(self.record.moves):3d}. {by}: {text}")
         summary = self.state.last_move_summary()
@@ -146,6 +169,15 @@ class TerminalGame:
             self.say(f"     {summary}")
 
     def run(self) -> int:
+        """Play to the end; on Ctrl-C save what was played, as ``quit`` does, and stop."""
+        try:
+            return self._play()
+        except KeyboardInterrupt:
+            self.say("\ninterrupted.")
+            self.finish(quit=True)
+            return EXIT_INTERRUPTED
+
+    def _play(self) -> int:
         g = self.game
         self.say(
             f"{g.title} - seed {self.seed}. Seats: "
@@ -208,7 +240,7 @@ class TerminalGame:
                 try:
                     self.play_move(line, self.label(player))
                 except GameError as exc:
-                    self.say(f"  {exc}. Type 'moves' for the legal moves.")
+                    self.say(f"  {error_line(exc)}. Type 'moves' for the legal moves.")
                     continue
                 self.snapshots.append(snapshot)
                 return "move"

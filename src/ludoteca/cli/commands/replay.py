@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from ludoteca.core.errors import GameError, RecordError
 from ludoteca.record import load, replay, start_state
 
-from ..common import mover_name, result_line
+from ..common import mover_name, result_line, shorten
 
 
 def register(sub) -> None:
@@ -21,8 +22,8 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    record = load(args.record)
-    first = start_state(record)
+    record = _checked(args.record, lambda: load(args.record))
+    first = _checked(args.record, lambda: start_state(record))
     game = first.game
     players = ", ".join(record.players) or "unnamed players"
     print(f"{game.title} ({game.id}, rules {record.rules_version}) - {players}")
@@ -36,7 +37,7 @@ def run(args) -> int:
         movers.append(mover_name(state))
 
     movers.append(mover_name(first))
-    state = replay(record, on_move=on_move)
+    state = _checked(args.record, lambda: replay(record, on_move=on_move))
     print(f"final: {state.position()}")
     if state.is_over:
         print(f"result: {result_line(state)}")
@@ -46,3 +47,15 @@ def run(args) -> int:
         print("the game is not finished")
     print(f"verified: {len(record.moves)} moves")
     return 0
+
+
+def _checked(path: str, step):
+    """Run one step of reading a record; a failure of a library under it (``json`` refusing a
+    5000-digit seed with ``ValueError``, say) is a :class:`RecordError` naming the file."""
+    try:
+        return step()
+    except GameError:
+        raise
+    except (ValueError, OverflowError, RecursionError, TypeError, KeyError, IndexError) as exc:
+        reason = str(exc).split(";")[0] or type(exc).__name__
+        raise RecordError(path, f"cannot be replayed ({shorten(reason, 100)})") from None

@@ -15,6 +15,10 @@ from __future__ import annotations
 
 import argparse
 
+from ludoteca.core.errors import MalformedError
+
+from ..common import whole_number
+
 WS_MAX_SIZE = 16 * 1024
 
 
@@ -25,7 +29,9 @@ def register(subparsers) -> None:
         description="Run the web club: register, play in the browser, watch replays.",
     )
     p.add_argument("--host", default="127.0.0.1", help="address to listen on (127.0.0.1)")
-    p.add_argument("--port", type=int, default=8000, help="port to listen on (8000)")
+    p.add_argument(
+        "--port", type=whole_number(0, 65535), default=8000, help="port to listen on (8000)"
+    )
     p.add_argument(
         "--database",
         default=None,
@@ -48,23 +54,13 @@ def register(subparsers) -> None:
     )
     p.add_argument(
         "--registrations-per-hour",
-        type=_positive,
+        type=whole_number(1, 1_000_000),
         default=10,
         metavar="N",
         help="accounts that may be registered from one address in an hour (10); raise it "
         "for a room of new players behind one address",
     )
     p.set_defaults(func=run)
-
-
-def _positive(text: str) -> int:
-    try:
-        value = int(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
-    if value < 1:
-        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
-    return value
 
 
 def run(args: argparse.Namespace) -> int:
@@ -77,6 +73,7 @@ def run(args: argparse.Namespace) -> int:
     from ludoteca.web.throttle import Limit, Limits
 
     url = database_url(args.database)
+    _check_url(url)
     limits = Limits(register_per_address=Limit(args.registrations_per_hour, 60))
     app = create_app(url, bot_pool=args.bot_pool, limits=limits)
     print(f"ludoteca web club on http://{args.host}:{args.port}/ (database {_safe(url)})")
@@ -91,6 +88,20 @@ def run(args: argparse.Namespace) -> int:
         server_header=False,
     )
     return 0
+
+
+def _check_url(url: str) -> None:
+    """Refuse a database URL that does not parse, or names a database kind SQLAlchemy does
+    not know, before anything is created."""
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import ArgumentError
+
+    try:
+        make_url(url).get_dialect()  # an unknown database kind is refused here too
+    except (ArgumentError, ValueError):
+        raise MalformedError(
+            _safe(url), "not a database URL (e.g. sqlite:///var/club.sqlite3)"
+        ) from None
 
 
 def _safe(url: str) -> str:

@@ -7,7 +7,14 @@ import sys
 
 from ludoteca.core.protocol import CHANCE
 
-from ..common import add_game_argument, game_from_args, mover_name, result_line, winner_json
+from ..common import (
+    add_game_argument,
+    game_from_args,
+    mover_name,
+    read_position,
+    result_line,
+    winner_json,
+)
 
 
 def register(sub) -> None:
@@ -41,7 +48,7 @@ def describe(state) -> dict:
 
 def run(args) -> int:
     game = game_from_args(args)
-    state = game.from_position(args.position)
+    state = read_position(game, args.position)
     if args.json:
         print(json.dumps(describe(state)))
         return 0
