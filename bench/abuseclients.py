@@ -1,0 +1,266 @@
+"""Abusive websocket clients of the web club, for ``bench/abuse.py`` and the robustness tests.
+
+Each is what a hostile or broken client does to a game's websocket (``/ws/games/{pk}``),
+written on a plain socket so that it can misbehave in ways a websocket library would not:
+
+- :class:`NeverReader` opens the socket as a visitor, keeps its receive buffer tiny and never
+  reads, while asking for ``refresh`` as often as the club lets any client send, so the
+  server's send buffers fill as fast as possible;
+- :class:`Flooder` sends messages as fast as it can, and opens a new connection each time
+  the club closes one;
+- :class:`BigSender` announces one message of ``size`` bytes (100 MB by default) and streams
+  it, to see how much the club takes before it cuts the connection.
+
+Each runs in a thread of its own until :meth:`stop` or its ``seconds`` run out, and only ever
+talks to a loopback address (127.x.y.z). Frames are masked with the all-zero key, which the
+protocol allows, so that sending costs no copying.
+"""
+
+from __future__ import annotations
+
+import base64
+import contextlib
+import ipaddress
+import json
+import os
+import socket
+import struct
+import threading
+import time
+from dataclasses import dataclass, field
+
+REFRESH = json.dumps({"type": "refresh"})
+
+
+def loopback_only(host: str) -> str:
+    """``host`` if it is a loopback address; these clients attack nothing else."""
+    if not ipaddress.ip_address(host).is_loopback:
+        raise ValueError(f"{host} is not a loopback address")
+    return host
+
+
+def frame_header(length: int, opcode: int = 0x1, fin: bool = True) -> bytes:
+    """A client frame's header for ``length`` bytes of payload, masked with the zero key."""
+    first = (0x80 if fin else 0) | opcode
+    if length < 126:
+        head = struct.pack("!BB", first, 0x80 | length)
+    elif length < 1 << 16:
+        head = struct.pack("!BBH", first, 0x80 | 126, length)
+    else:
+        head = struct.pack("!BBQ", first, 0x80 | 127, length)
+    return head + b"\0\0\0\0"
+
+
+def text_frame(text: str) -> bytes:
+    data = text.encode()
+    return frame_header(len(data)) + data
+
+
+def open_socket(
+    host: str,
+    port: int,
+    path: str,
+    *,
+    source: str | None = None,
+    rcvbuf: int | None = None,
+    cookie: str | None = None,
+    timeout: float = 10.0,
+) -> socket.socket:
+    """A websocket connection after its handshake, as a plain blocking socket. ``rcvbuf``
+    sets the receive buffer before connecting (so the window the server sees is small)."""
+    sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    try:
+        if rcvbuf is not None:
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, rcvbuf)
+        if source is not None:
+            sock.bind((loopback_only(source), 0))
+        sock.settimeout(timeout)
+        sock.connect((loopback_only(host), port))
+        key = base64.b64encode(os.urandom(16)).decode()
+        lines = [
+            f"GET {path} HTTP/1.1",
+            f"Host: {host}:{port}",
+            "Upgrade: websocket",
+            "Connection: Upgrade",
+            f"Sec-WebSocket-Key: {key}",
+            "Sec-WebSocket-Version: 13",
+        ]
+        if cookie:
+            lines.append(f"Cookie: {cookie}")
+        sock.sendall(("\r\n".join(lines) + "\r\n\r\n").encode())
+        answer = b""
+        while b"\r\n\r\n" not in answer:
+            chunk = sock.recv(1)  # byte by byte: leave the first frames unread
+            if not chunk:
+                raise ConnectionError("the server closed the connection during the handshake")
+            answer += chunk
+        if not answer.startswith(b"HTTP/1.1 101"):
+            raise ConnectionError(f"handshake refused: {answer.splitlines()[0]!r}")
+        return sock
+    except BaseException:
+        sock.close()
+        raise
+
+
+def closed_by_server(sock: socket.socket, seconds: float) -> bool:
+    """Read everything ``sock`` holds: True if the server closed (or reset) it within
+    ``seconds``, False if it is still open then."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        sock.settimeout(max(0.05, deadline - time.monotonic()))
+        try:
+            if not sock.recv(1 << 20):
+                return True
+        except TimeoutError:
+            return False
+        except OSError:  # reset
+            return True
+    return False
+
+
+@dataclass
+class Abuser:
+    """A misbehaving client in its own thread. Subclasses implement :meth:`_run`."""
+
+    host: str
+    port: int
+    pk: int
+    source: str | None = None
+    seconds: float = 60.0
+    errors: list[str] = field(default_factory=list)
+    _stop: threading.Event = field(default_factory=threading.Event, repr=False)
+    _thread: threading.Thread | None = field(default=None, repr=False)
+
+    @property
+    def path(self) -> str:
+        return f"/ws/games/{self.pk}"
+
+    def start(self) -> Abuser:
+        self._thread = threading.Thread(target=self._guarded, daemon=True, name=type(self).__name__)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(15)
+
+    def _guarded(self) -> None:
+        deadline = time.monotonic() + self.seconds
+        try:
+            self._run(deadline)
+        except Exception as exc:  # reported, never raised in the thread
+            self.errors.append(repr(exc))
+
+    def _running(self, deadline: float) -> bool:
+        return not self._stop.is_set() and time.monotonic() < deadline
+
+    def _run(self, deadline: float) -> None:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+
+@dataclass
+class NeverReader(Abuser):
+    """A visitor watching the game who never reads and asks for refreshes all the while."""
+
+    refreshes_per_second: float = 19.0
+    rcvbuf: int = 4096
+    sock: socket.socket | None = None
+    refused_at: float | None = None
+    """When the server stopped taking its messages (its socket's send blocked), if it did."""
+    dropped_at: float | None = None
+    """When a send failed because the server had cut the connection, if it did."""
+
+    def open(self) -> NeverReader:
+        self.sock = open_socket(
+            self.host, self.port, self.path, source=self.source, rcvbuf=self.rcvbuf
+        )
+        return self
+
+    def _run(self, deadline: float) -> None:
+        if self.sock is None:
+            self.open()
+        sock = self.sock
+        assert sock is not None
+        message = text_frame(REFRESH)
+        pause = 1.0 / self.refreshes_per_second if self.refreshes_per_second > 0 else 0.5
+        while self._running(deadline):
+            if self.refreshes_per_second > 0:
+                sock.settimeout(1.0)
+                try:
+                    sock.sendall(message)
+                except TimeoutError:  # the server no longer reads us
+                    if self.refused_at is None:
+                        self.refused_at = time.monotonic()
+                except OSError:
+                    self.dropped_at = time.monotonic()  # cut off by the server
+                    return
+            self._stop.wait(pause)
+
+    def dropped(self, seconds: float) -> bool:
+        """Whether the server has closed this connection (reads what it holds to see)."""
+        assert self.sock is not None
+        return closed_by_server(self.sock, seconds)
+
+    def close(self) -> None:
+        if self.sock is not None:
+            with contextlib.suppress(OSError):
+                self.sock.close()
+
+
+@dataclass
+class Flooder(Abuser):
+    """Sends pings as fast as it can; reconnects whenever the club closes the connection."""
+
+    connections: int = 0
+    sent: int = 0
+    closed: int = 0
+
+    def _run(self, deadline: float) -> None:
+        ping = text_frame(json.dumps({"type": "ping"})) * 64
+        while self._running(deadline):
+            try:
+                sock = open_socket(self.host, self.port, self.path, source=self.source)
+            except OSError as exc:
+                self.errors.append(f"connect: {exc!r}")
+                self._stop.wait(0.2)
+                continue
+            self.connections += 1
+            try:
+                sock.settimeout(2.0)
+                while self._running(deadline):
+                    sock.sendall(ping)
+                    self.sent += 64
+            except OSError:
+                self.closed += 1
+            finally:
+                sock.close()
+            self._stop.wait(0.05)
+
+
+@dataclass
+class BigSender(Abuser):
+    """Announces one message of ``size`` bytes and streams it; records how far it got."""
+
+    size: int = 100 * 1024 * 1024
+    chunk: int = 256 * 1024
+    accepted: int = 0
+    """Payload bytes the kernel took before the server cut the connection."""
+    cut_after: float | None = None
+    """Seconds from the first byte to the server cutting the connection (None: it took all)."""
+
+    def _run(self, deadline: float) -> None:
+        sock = open_socket(self.host, self.port, self.path, source=self.source)
+        started = time.monotonic()
+        payload = b"x" * self.chunk
+        try:
+            sock.settimeout(5.0)
+            sock.sendall(frame_header(self.size))
+            while self.accepted < self.size and self._running(deadline):
+                part = payload[: min(self.chunk, self.size - self.accepted)]
+                sock.sendall(part)
+                self.accepted += len(part)
+        except OSError:
+            self.cut_after = time.monotonic() - started
+        finally:
+            sock.close()
