@@ -571,13 +571,14 @@ async def _read(conn: Connection, session: str | None, base_token: str | None) -
             if not rate.allow():
                 conn.send_reply(_error(TOO_MANY_MESSAGES))
                 conn.close(1008)
-                return
+                break
             await answer(conn, message.get("text"), session, base_token, refreshes)
     except WebSocketDisconnect:
         pass
     except RuntimeError:  # receiving after the server's own close: the connection is over
         pass
-    conn.finished.set()
+    if not conn.closing:  # else the writer ends it, once the last messages and close are out
+        conn.finished.set()
 
 
 async def answer(
