@@ -483,7 +483,7 @@ def validate_message(raw: str | None) -> dict[str, Any]:
     if not isinstance(data, dict):
         raise ClubError("A message must be a JSON object.")
     kind = data.get("type")
-    if kind not in {"move", "resign", "ping", "refresh"}:
+    if not isinstance(kind, str) or kind not in {"move", "resign", "ping", "refresh"}:
         raise ClubError(f"Unknown message type {kind!r}.")
     if kind in {"move", "resign"} and not isinstance(data.get("csrf"), str):
         raise ClubError("The message has no security (CSRF) token; reload the page.")
