@@ -56,6 +56,10 @@ def text_frame(text: str) -> bytes:
     return frame_header(len(data)) + data
 
 
+class HandshakeRefused(ConnectionError):
+    """The server answered the websocket handshake with an HTTP refusal."""
+
+
 def open_socket(
     host: str,
     port: int,
@@ -95,7 +99,7 @@ def open_socket(
                 raise ConnectionError("the server closed the connection during the handshake")
             answer += chunk
         if not answer.startswith(b"HTTP/1.1 101"):
-            raise ConnectionError(f"handshake refused: {answer.splitlines()[0]!r}")
+            raise HandshakeRefused(f"handshake refused: {answer.splitlines()[0]!r}")
         return sock
     except BaseException:
         sock.close()
@@ -161,9 +165,11 @@ class Abuser:
 
 @dataclass
 class NeverReader(Abuser):
-    """A visitor watching the game who never reads and asks for refreshes all the while."""
+    """A visitor watching the game who never reads and asks for refreshes all the while
+    (or, with another ``message``, sends that instead: a ping a second, say)."""
 
     refreshes_per_second: float = 19.0
+    message: str = REFRESH
     rcvbuf: int = 4096
     sock: socket.socket | None = None
     refused_at: float | None = None
@@ -182,7 +188,7 @@ class NeverReader(Abuser):
             self.open()
         sock = self.sock
         assert sock is not None
-        message = text_frame(REFRESH)
+        message = text_frame(self.message)
         pause = 1.0 / self.refreshes_per_second if self.refreshes_per_second > 0 else 0.5
         while self._running(deadline):
             if self.refreshes_per_second > 0:
@@ -215,12 +221,18 @@ class Flooder(Abuser):
     connections: int = 0
     sent: int = 0
     closed: int = 0
+    refused: int = 0
+    """Connections refused at the handshake."""
 
     def _run(self, deadline: float) -> None:
         ping = text_frame(json.dumps({"type": "ping"})) * 64
         while self._running(deadline):
             try:
                 sock = open_socket(self.host, self.port, self.path, source=self.source)
+            except HandshakeRefused:  # it flooded before: refused for a while
+                self.refused += 1
+                self._stop.wait(0.2)
+                continue
             except OSError as exc:
                 self.errors.append(f"connect: {exc!r}")
                 self._stop.wait(0.2)
@@ -264,3 +276,165 @@ class BigSender(Abuser):
             self.cut_after = time.monotonic() - started
         finally:
             sock.close()
+
+
+@dataclass
+class Refresher(Abuser):
+    """``sockets`` connections from one address, each asking for a refresh
+    ``refreshes_per_second`` times a second and reading what comes back: the refresh flood
+    of a script (or of fifty pages left open) against the club's reads of the game."""
+
+    sockets: int = 50
+    refreshes_per_second: float = 19.0
+    connected: int = 0
+    views: int = 0
+    refused: int = 0
+    _buffers: dict[int, bytearray] = field(default_factory=dict, repr=False)
+
+    def _run(self, deadline: float) -> None:
+        import selectors
+
+        socks = []
+        try:
+            for _ in range(self.sockets):
+                try:
+                    socks.append(open_socket(self.host, self.port, self.path, source=self.source))
+                except OSError as exc:
+                    self.errors.append(f"connect: {exc!r}")
+                    break
+            self.connected = len(socks)
+            selector = selectors.DefaultSelector()
+            for sock in socks:
+                sock.setblocking(False)
+                selector.register(sock, selectors.EVENT_READ)
+                self._buffers[sock.fileno()] = bytearray()
+            message = text_frame(REFRESH)
+            pause = 1.0 / self.refreshes_per_second
+            next_round = time.monotonic()
+            while self._running(deadline) and socks:
+                if time.monotonic() >= next_round:
+                    next_round += pause
+                    for sock in list(socks):
+                        try:
+                            sock.send(message)
+                        except (BlockingIOError, InterruptedError):
+                            pass
+                        except OSError:
+                            socks.remove(sock)
+                            selector.unregister(sock)
+                timeout = max(0.0, min(next_round - time.monotonic(), 0.05))
+                for key, _ in selector.select(timeout):
+                    sock = key.fileobj
+                    assert isinstance(sock, socket.socket)
+                    try:
+                        data = sock.recv(1 << 16)
+                    except (BlockingIOError, InterruptedError):
+                        continue
+                    except OSError:
+                        data = b""
+                    if not data:
+                        socks.remove(sock)
+                        selector.unregister(sock)
+                        continue
+                    self._count(sock.fileno(), data)
+        finally:
+            for sock in socks:
+                sock.close()
+
+    def _count(self, fd: int, data: bytes) -> None:
+        """Count the server's frames in ``data``: views, and refusals (errors)."""
+        buffer = self._buffers[fd]
+        buffer += data
+        while len(buffer) >= 2:
+            length = buffer[1] & 0x7F
+            start = 2
+            if length == 126:
+                if len(buffer) < 4:
+                    return
+                length, start = struct.unpack("!H", buffer[2:4])[0], 4
+            elif length == 127:
+                if len(buffer) < 10:
+                    return
+                length, start = struct.unpack("!Q", buffer[2:10])[0], 10
+            if len(buffer) < start + length:
+                return
+            head = bytes(buffer[start : start + 24])
+            if b'"state"' in head:
+                self.views += 1
+            elif b'"error"' in head:
+                self.refused += 1
+            del buffer[: start + length]
+
+
+def run_abusers(
+    host: str, port: int, pks: list[int], plan: dict[str, int], seconds: float, results
+) -> None:
+    """Run the abusive clients of ``plan`` against the games ``pks`` for ``seconds`` and put a
+    summary in the queue ``results`` (``bench/abuse.py`` runs this in a process of its own,
+    so that the abusers do not slow the honest players' client). Each kind of client comes
+    from loopback addresses of its own, 127.200.k.n, apart from the honest players'."""
+    abusers: dict[str, list[Abuser]] = {kind: [] for kind in plan}
+    makers = {
+        "never_readers": lambda pk, src: NeverReader(host, port, pk, src, seconds + 5),
+        "flooders": lambda pk, src: Flooder(host, port, pk, src, seconds + 5),
+        "big_senders": lambda pk, src: BigSender(host, port, pk, src, seconds + 5),
+        "refreshers": lambda pk, src: Refresher(host, port, pk, src, seconds + 5),
+    }
+    started = time.monotonic()
+    for k, (kind, count) in enumerate(sorted(plan.items())):
+        for n in range(count):
+            abuser = makers[kind](pks[n % len(pks)], f"127.200.{k}.{n + 1}")
+            if isinstance(abuser, NeverReader):
+                try:
+                    abuser.open()
+                except OSError as exc:
+                    abuser.errors.append(repr(exc))
+                    continue
+            abusers[kind].append(abuser.start())
+    time.sleep(max(0.0, seconds - (time.monotonic() - started)))
+    for group in abusers.values():
+        for abuser in group:
+            abuser.stop()
+            if isinstance(abuser, NeverReader):
+                abuser.close()
+    results.put(summarize(abusers, started))
+
+
+def summarize(abusers: dict[str, list[Abuser]], started: float) -> dict:
+    """What became of each kind of abusive client."""
+    out: dict[str, dict] = {}
+    never = [a for a in abusers.get("never_readers", []) if isinstance(a, NeverReader)]
+    if never:
+        dropped = [a.dropped_at - started for a in never if a.dropped_at is not None]
+        out["never_readers"] = {
+            "count": len(never),
+            "dropped": len(dropped),
+            "dropped_after_s": round(max(dropped), 1) if dropped else None,
+        }
+    flooders = [a for a in abusers.get("flooders", []) if isinstance(a, Flooder)]
+    if flooders:
+        out["flooders"] = {
+            "count": len(flooders),
+            "connections": sum(a.connections for a in flooders),
+            "closed_by_server": sum(a.closed for a in flooders),
+            "refused_at_handshake": sum(a.refused for a in flooders),
+            "messages_sent": sum(a.sent for a in flooders),
+        }
+    big = [a for a in abusers.get("big_senders", []) if isinstance(a, BigSender)]
+    if big:
+        out["big_senders"] = {
+            "count": len(big),
+            "cut_off": sum(a.cut_after is not None for a in big),
+            "most_taken_bytes": max(a.accepted for a in big),
+        }
+    refreshers = [a for a in abusers.get("refreshers", []) if isinstance(a, Refresher)]
+    if refreshers:
+        out["refreshers"] = {
+            "count": len(refreshers),
+            "sockets": sum(a.connected for a in refreshers),
+            "views_sent": sum(a.views for a in refreshers),
+            "refused": sum(a.refused for a in refreshers),
+        }
+    errors = [e for group in abusers.values() for a in group for e in a.errors]
+    out["client_errors"] = errors[:10]
+    return out

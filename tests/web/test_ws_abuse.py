@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import itertools
 import json
+import random
 import sys
 import threading
 import time
@@ -29,6 +30,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from abuseclients import BigSender, Flooder, NeverReader  # noqa: E402
 
 _names = itertools.count(1)
+PING = json.dumps({"type": "ping"})
 MOVE_SECONDS = 3.0
 """The longest an honest move may take here (usually some 30 ms; the margin is for a
 loaded 2-core machine). Before the club's delivery stopped waiting on clients, a move on a
@@ -126,22 +128,31 @@ def test_abusive_clients_hold_up_no_one(club):
     tokens = {p.name: csrf_of(p.get(f"/games/{pk}").text) for p in players}
     watcher = Watcher(club, pk)
     never = NeverReader("127.0.0.1", club.port, pk, source="127.0.0.2", seconds=120).open()
+    # One that sends a ping a second: its answers pile up too slowly to fill its outbox, so
+    # it is dropped by the send timeout; its next ping then fails, which shows it here.
+    silent = NeverReader(
+        "127.0.0.1", club.port, pk, "127.0.0.5", 120, refreshes_per_second=1, message=PING
+    ).open()
     flooder = Flooder("127.0.0.1", club.port, pk, source="127.0.0.3", seconds=120)
     big = BigSender("127.0.0.1", club.port, pk, source="127.0.0.4", seconds=60)
-    abusers = [never.start(), flooder.start(), big.start()]
+    abusers = [never.start(), silent.start(), flooder.start(), big.start()]
     clocked = None
     took: list[float] = []
+    rng = random.Random(1)
     try:
         started = time.monotonic()
-        # Its buffers fill within some 10 s of moves and refreshes; then it is dropped
-        # once a send has waited SEND_SECONDS. Moves go on all the while.
-        while never.dropped_at is None and time.monotonic() - started < 30 + SEND_SECONDS:
+        # Their buffers fill after a few moves; then the one asking for refreshes is
+        # dropped as its outbox fills, the other once a send has waited SEND_SECONDS.
+        # Moves go on all the while.
+        while time.monotonic() - started < 30 + SEND_SECONDS and (
+            never.dropped_at is None or silent.dropped_at is None
+        ):
             mover, v = to_move(players, pk)
             t0 = time.monotonic()
             try:
                 r = mover.post(
                     f"/api/games/{pk}/move",
-                    json={"move": v["legal"][0], "ply": v["ply"]},
+                    json={"move": rng.choice(v["legal"]), "ply": v["ply"]},
                     headers={"X-CSRF-Token": tokens[mover.name]},
                     timeout=MOVE_SECONDS + 5,
                 )
@@ -149,12 +160,15 @@ def test_abusive_clients_hold_up_no_one(club):
                 pytest.fail(f"a move got no answer with a stalled spectator on the game: {took}")
             took.append(time.monotonic() - t0)
             assert r.status_code == 200, r.text
+            time.sleep(0.1)  # a brisk game, and one long enough for the whole test
             if clocked is None and time.monotonic() - started > 3:
                 # A game whose clock runs out while the stalled spectator is on the other.
                 clocked = timed_game(club, "toy", 2.0)[0]
                 clock_watcher = Watcher(club, clocked)
                 clock_started = time.monotonic()
         assert never.dropped_at is not None, "the spectator that never reads was not dropped"
+        assert silent.dropped_at is not None, "the silent one that never reads was not dropped"
+        assert silent.dropped_at - started > SEND_SECONDS - 1  # by the send timeout
         assert max(took) < MOVE_SECONDS, f"slowest move {max(took):.2f} s"
         final = view(players[0], pk)["ply"]
         assert watcher.wait_for(lambda d: d["ply"] >= final, 5), "the other spectator fell behind"
@@ -172,13 +186,14 @@ def test_abusive_clients_hold_up_no_one(club):
         for abuser in abusers:
             abuser.stop()
         never.close()
+        silent.close()
         watcher.close()
         if clocked is not None:
             clock_watcher.close()
     # The flooder was closed again and again; the 100 MB message was refused at once.
     assert flooder.connections >= 2 and flooder.closed >= 2, flooder
     assert big.cut_after is not None and big.accepted < 16 * 1024 * 1024, big
-    assert not big.errors and not flooder.errors and not never.errors
+    assert not big.errors and not flooder.errors and not never.errors and not silent.errors
 
 
 def test_refreshes_are_limited_per_connection_and_per_address(club):

@@ -63,6 +63,14 @@ WS_CONNECTIONS_PER_ADDRESS = 50
 """Open game connections one client address may hold in one process: a person has one per
 open game page, so fifty is a household of busy players, while one machine opening
 thousands to exhaust the server is turned away (counted as :func:`address_key` counts)."""
+FLOOD_PAUSE_SECONDS = 10.0
+"""An address closed for sending too many messages twice within :data:`FLOOD_MEMORY_SECONDS`
+may not open another game connection for this long. A script that reconnects and floods
+again at once costs the server a handshake and the parsing of a burst of frames each time
+(measured with ``bench/abuse.py``: two such clients took honest players' median move from
+36 ms to 135 ms); refused before the handshake completes, it costs next to nothing. One
+runaway page is only closed: its address is paused the second time."""
+FLOOD_MEMORY_SECONDS = 60.0
 PLAY_THREADS = 4
 """Worker threads for the database work of play (moves, and the views sent after them).
 
@@ -136,6 +144,9 @@ class Hub:
         self._background: set[asyncio.Task] = set()
         self.sockets_per_address: dict[str, int] = defaultdict(int)
         self.refreshes_per_address: dict[str, MessageRate] = {}
+        self.last_flood: dict[str, float] = {}
+        self.paused_addresses: dict[str, float] = {}
+        """Addresses that flooded again, with when they may connect again (monotonic)."""
         self._play_limiter: anyio.CapacityLimiter | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
 
@@ -287,6 +298,31 @@ class Hub:
             conns.discard(conn)
             if not conns:
                 self.connections.pop(conn.pk, None)
+
+    def flooded(self, address: str) -> None:
+        """A connection from ``address`` was closed for flooding: the second time within
+        :data:`FLOOD_MEMORY_SECONDS`, refuse its new connections for a while."""
+        now = time.monotonic()
+        if len(self.last_flood) > 10_000:
+            for key, at in list(self.last_flood.items()):
+                if now - at > FLOOD_MEMORY_SECONDS:
+                    del self.last_flood[key]
+            for key, until in list(self.paused_addresses.items()):
+                if until <= now:
+                    del self.paused_addresses[key]
+        last = self.last_flood.get(address)
+        self.last_flood[address] = now
+        if last is not None and now - last < FLOOD_MEMORY_SECONDS:
+            self.paused_addresses[address] = now + FLOOD_PAUSE_SECONDS
+
+    def paused(self, address: str) -> bool:
+        until = self.paused_addresses.get(address)
+        if until is None:
+            return False
+        if until <= time.monotonic():
+            del self.paused_addresses[address]
+            return False
+        return True
 
     def refresh_allowed(self, address: str) -> bool:
         """Whether one more refresh from ``address`` is within :data:`REFRESHES_PER_ADDRESS`."""
@@ -503,6 +539,9 @@ async def game_socket(ws: WebSocket, pk: int) -> None:
         await ws.close(code=4403)
         return
     address = address_key(ws.client.host if ws.client is not None else None)
+    if hub.paused(address):  # it flooded a moment ago: not even a handshake
+        await ws.close(code=1008)
+        return
     if hub.sockets_per_address[address] >= WS_CONNECTIONS_PER_ADDRESS:
         await ws.accept()
         text = (
@@ -571,6 +610,7 @@ async def _read(conn: Connection, session: str | None, base_token: str | None) -
             if not rate.allow():
                 conn.send_reply(_error(TOO_MANY_MESSAGES))
                 conn.close(1008)
+                ws.app.state.club.hub.flooded(conn.address)
                 break
             await answer(conn, message.get("text"), session, base_token, refreshes)
     except WebSocketDisconnect:
