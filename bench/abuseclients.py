@@ -4,8 +4,8 @@ Each is what a hostile or broken client does to a game's websocket (``/ws/games/
 written on a plain socket so that it can misbehave in ways a websocket library would not:
 
 - :class:`NeverReader` opens the socket as a visitor, keeps its receive buffer tiny and never
-  reads, while asking for ``refresh`` as often as the club lets any client send, so the
-  server's send buffers fill as fast as possible;
+  reads, while sending pings (or refreshes) as often as the club lets any client send, so
+  that the server's answers pile up behind the views it cannot deliver;
 - :class:`Flooder` sends messages as fast as it can, and opens a new connection each time
   the club closes one;
 - :class:`BigSender` announces one message of ``size`` bytes (100 MB by default) and streams
@@ -30,6 +30,7 @@ import time
 from dataclasses import dataclass, field
 
 REFRESH = json.dumps({"type": "refresh"})
+PING = json.dumps({"type": "ping"})
 
 
 def loopback_only(host: str) -> str:
@@ -165,11 +166,11 @@ class Abuser:
 
 @dataclass
 class NeverReader(Abuser):
-    """A visitor watching the game who never reads and asks for refreshes all the while
-    (or, with another ``message``, sends that instead: a ping a second, say)."""
+    """A visitor watching the game who never reads and sends ``message`` (a ping) all the
+    while, ``per_second`` times a second."""
 
-    refreshes_per_second: float = 19.0
-    message: str = REFRESH
+    per_second: float = 19.0
+    message: str = PING
     rcvbuf: int = 4096
     sock: socket.socket | None = None
     refused_at: float | None = None
@@ -189,9 +190,9 @@ class NeverReader(Abuser):
         sock = self.sock
         assert sock is not None
         message = text_frame(self.message)
-        pause = 1.0 / self.refreshes_per_second if self.refreshes_per_second > 0 else 0.5
+        pause = 1.0 / self.per_second if self.per_second > 0 else 0.5
         while self._running(deadline):
-            if self.refreshes_per_second > 0:
+            if self.per_second > 0:
                 sock.settimeout(1.0)
                 try:
                     sock.sendall(message)

@@ -20,9 +20,15 @@ import pytest
 from helpers import Server, create_game, csrf_of, join, register, view
 from sqlalchemy import update
 from test_clocks import shorten_clock
+from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from ludoteca.web.live import REFRESHES_PER_ADDRESS, REFRESHES_PER_CONNECTION, TOO_MANY_REFRESHES
+from ludoteca.web.live import (
+    REFRESHES_PER_ADDRESS,
+    REFRESHES_PER_CONNECTION,
+    REFRESHES_REFUSED_BEFORE_CLOSE,
+    TOO_MANY_REFRESHES,
+)
 from ludoteca.web.outbox import SEND_SECONDS
 from ludoteca.web.store import GameRow, Store, utcnow
 
@@ -30,7 +36,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from abuseclients import BigSender, Flooder, NeverReader  # noqa: E402
 
 _names = itertools.count(1)
-PING = json.dumps({"type": "ping"})
 MOVE_SECONDS = 3.0
 """The longest an honest move may take here (usually some 30 ms; the margin is for a
 loaded 2-core machine). Before the club's delivery stopped waiting on clients, a move on a
@@ -43,6 +48,16 @@ def club(tmp_path_factory):
     srv = Server(f"sqlite:///{tmp / 'club.sqlite3'}", log=tmp / "server.log").start()
     yield srv
     srv.kill()
+
+
+def until_closed(ws) -> tuple[list[dict], int | None]:
+    """Every message until the server closes the connection, and its close code."""
+    seen = []
+    try:
+        while True:
+            seen.append(json.loads(ws.recv(timeout=10)))
+    except ConnectionClosed as closed:
+        return seen, closed.rcvd.code if closed.rcvd else None
 
 
 def member(server: Server) -> httpx.Client:
@@ -119,7 +134,7 @@ def timed_game(server: Server, game: str, seconds: float, **kw) -> tuple[int, li
 
 
 def test_abusive_clients_hold_up_no_one(club):
-    """A spectator that never reads, asking for refreshes all the while, stalls only itself:
+    """A spectator that never reads, sending pings all the while, stalls only itself:
     it is dropped, while moves on its game answer in their usual time, another spectator
     sees every move, and clocks end games on time. A flooder and a 100 MB message are cut
     off meanwhile. (Before: the first move after the stalled spectator's buffers filled
@@ -130,9 +145,7 @@ def test_abusive_clients_hold_up_no_one(club):
     never = NeverReader("127.0.0.1", club.port, pk, source="127.0.0.2", seconds=120).open()
     # One that sends a ping a second: its answers pile up too slowly to fill its outbox, so
     # it is dropped by the send timeout; its next ping then fails, which shows it here.
-    silent = NeverReader(
-        "127.0.0.1", club.port, pk, "127.0.0.5", 120, refreshes_per_second=1, message=PING
-    ).open()
+    silent = NeverReader("127.0.0.1", club.port, pk, "127.0.0.5", 120, per_second=1).open()
     flooder = Flooder("127.0.0.1", club.port, pk, source="127.0.0.3", seconds=120)
     big = BigSender("127.0.0.1", club.port, pk, source="127.0.0.4", seconds=60)
     abusers = [never.start(), silent.start(), flooder.start(), big.start()]
@@ -141,7 +154,7 @@ def test_abusive_clients_hold_up_no_one(club):
     rng = random.Random(1)
     try:
         started = time.monotonic()
-        # Their buffers fill after a few moves; then the one asking for refreshes is
+        # Their buffers fill after a few moves; then the one pinging 19 times a second is
         # dropped as its outbox fills, the other once a send has waited SEND_SECONDS.
         # Moves go on all the while.
         while time.monotonic() - started < 30 + SEND_SECONDS and (
@@ -216,6 +229,21 @@ def test_refreshes_are_limited_per_connection_and_per_address(club):
         assert answers[per_conn:] == [{"type": "error", "message": TOO_MANY_REFRESHES}] * 3
         ws.send(json.dumps({"type": "ping"}))
         assert json.loads(ws.recv(timeout=10))["type"] == "pong"  # still open
+    # A client that goes on asking regardless is closed as a flood.
+    flooding = {"X-Forwarded-For": "198.51.100.78"}
+    with connect(url, open_timeout=10, additional_headers=flooding) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        for _ in range(per_conn + REFRESHES_REFUSED_BEFORE_CLOSE + 5):
+            try:
+                ws.send(json.dumps({"type": "refresh"}))
+            except ConnectionClosed:
+                break
+        seen, code = until_closed(ws)
+    assert code == 1008
+    refused = [m for m in seen if m["type"] == "error"]
+    assert refused == [{"type": "error", "message": TOO_MANY_REFRESHES}] * (
+        REFRESHES_REFUSED_BEFORE_CLOSE
+    )
     sockets = [
         connect(url, open_timeout=10, additional_headers=address)
         for _ in range(per_address // per_conn + 2)

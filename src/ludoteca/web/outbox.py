@@ -61,6 +61,7 @@ class Connection:
     dropped: str | None = None
     """Why the club dropped the connection, if it did (for the log and the tests)."""
     writer: asyncio.Task | None = None
+    refused_refreshes: int = 0
 
     @property
     def user_id(self) -> int | None:
