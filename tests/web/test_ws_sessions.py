@@ -5,7 +5,10 @@ can neither move nor resign — before, an open socket went on playing after ``/
 from __future__ import annotations
 
 import json
+import time
+from types import SimpleNamespace
 
+import httpx
 import pytest
 from helpers import create_game, join, page_csrf, view
 from sqlalchemy import delete, update
@@ -96,3 +99,61 @@ def test_a_socket_whose_session_ended_elsewhere_cannot_play(server, game, how):
         assert {"type": "error", "message": SESSION_ENDED} in seen
         assert all(m["type"] != "state" for m in seen)
     assert view(second, pk) == before
+
+
+def test_sockets_of_sessions_ended_elsewhere_are_closed_without_a_message(tmp_path, monkeypatch):
+    """Each process checks now and then that the sessions of its sockets are still open: a
+    socket whose session ended elsewhere is closed though it sends nothing. (The app under
+    uvicorn in this process, so that the check can be made frequent.)"""
+    import threading
+
+    import uvicorn
+    from helpers import free_port, register
+
+    from ludoteca.web import live
+    from ludoteca.web.app import create_app
+    from ludoteca.web.wsprotocol import WebSocketProtocol
+
+    monkeypatch.setattr(live, "SESSION_CHECK_SECONDS", 0.3)
+    url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    port = free_port()
+    app = create_app(url, bot_pool="thread")
+    server = uvicorn.Server(
+        uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws=WebSocketProtocol)
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        deadline = time.monotonic() + 30
+        while not server.started and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert server.started
+        base = f"http://127.0.0.1:{port}"
+        a, b = httpx.Client(base_url=base, timeout=20), httpx.Client(base_url=base, timeout=20)
+        assert register(a, "checked1").status_code == 303
+        assert register(b, "checked2").status_code == 303
+        pk = create_game(a, "toy", [("me", ""), ("open", "")])
+        join(b, pk)
+
+        srv = SimpleNamespace(port=port)
+        with socket_for(srv, a, pk) as ws, socket_for(srv, b, pk) as other:
+            receive(ws, "state"), receive(other, "state")
+            token_hash = hash_token(a.cookies[SESSION_COOKIE])
+            store = Store(url, migrate_schema=False)
+            try:
+                with store.session() as db:
+                    db.execute(delete(Session).where(Session.token_hash == token_hash))
+                    db.commit()
+            finally:
+                store.dispose()
+            seen, code = closed_with(ws)
+            assert code == SESSION_CLOSED and seen[-1] == {
+                "type": "error",
+                "message": SESSION_ENDED,
+            }
+            other.send(json.dumps({"type": "ping"}))
+            assert receive(other)["type"] == "pong"  # the session still open keeps its socket
+        a.close(), b.close()
+    finally:
+        server.should_exit = True
+        thread.join(15)

@@ -381,9 +381,9 @@ class Hub:
         if ended:
             self.end_sessions(ended)
 
-    async def _watch_sessions(self, interval: float = SESSION_CHECK_SECONDS) -> None:
+    async def _watch_sessions(self) -> None:
         while True:
-            await asyncio.sleep(interval)
+            await asyncio.sleep(SESSION_CHECK_SECONDS)
             try:
                 await self.check_sessions()
             except asyncio.CancelledError:
