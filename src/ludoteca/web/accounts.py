@@ -225,15 +225,19 @@ class Accounts:
 
     def open_sessions(self, hashes: set[str]) -> set[str]:
         """Which of these sessions (by the hashes of their tokens) are still open."""
-        if not hashes:
-            return set()
+        wanted = sorted(hashes)
+        found: set[str] = set()
         with self.store.session() as db:
-            rows = db.execute(
-                select(Session.token_hash).where(
-                    Session.token_hash.in_(list(hashes)), Session.expires >= utcnow()
+            for start in range(0, len(wanted), 500):  # a bounded number of SQL parameters
+                found.update(
+                    db.scalars(
+                        select(Session.token_hash).where(
+                            Session.token_hash.in_(wanted[start : start + 500]),
+                            Session.expires >= utcnow(),
+                        )
+                    )
                 )
-            )
-            return {row[0] for row in rows}
+        return found
 
     # --- CSRF ---------------------------------------------------------------------------------
     def csrf_token(self, cookie_token: str) -> str:
