@@ -83,6 +83,7 @@ class Watcher:
                 data = json.loads(text)
                 if data.get("type") == "state":
                     with self.changed:
+                        data["_received"] = time.monotonic()
                         self.views.append(data)
                         self.changed.notify_all()
         except Exception:
@@ -189,8 +190,8 @@ def test_abusive_clients_hold_up_no_one(club):
         assert clocked is not None
         over = clock_watcher.wait_for(lambda d: d["status"] == "finished", 10)
         assert over is not None and over["result"]["ended"] == "timeout"
-        assert over["clock"]["now"] is not None
-        assert time.monotonic() - clock_started < 2.0 + 10
+        # Its 2 s ran out with the sweep (every 0.5 s) and the delivery to spare.
+        assert over["_received"] - clock_started < 2.0 + 6, over["_received"] - clock_started
         # And the abused game itself ends on time once its player to move is out of time.
         end_now(club, pk)
         over = watcher.wait_for(lambda d: d["status"] == "finished", 5)
