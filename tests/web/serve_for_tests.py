@@ -28,10 +28,18 @@ def main() -> None:
     from ludoteca.cli.commands.serve import WS_MAX_SIZE
     from ludoteca.web.app import create_app
     from ludoteca.web.throttle import Limit, Limits
+    from ludoteca.web.wsprotocol import WebSocketProtocol
 
     limits = Limits() if club_limits else Limits(register_per_address=Limit(10**6, 60))
     app = create_app(url, bot_pool="thread" if toy else "process", limits=limits)
-    uvicorn.run(app, host="127.0.0.1", port=port, log_level="warning", ws_max_size=WS_MAX_SIZE)
+    uvicorn.run(
+        app,
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        ws=WebSocketProtocol,
+        ws_max_size=WS_MAX_SIZE,
+    )
 
 
 if __name__ == "__main__":

@@ -21,6 +21,7 @@ import hashlib
 import hmac
 import re
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
 
@@ -108,6 +109,9 @@ class Accounts:
     store: Store
     secret: bytes
     throttle: Throttle | None = field(default=None, repr=False)
+    on_session_closed: list[Callable[[str], None]] = field(default_factory=list, repr=False)
+    """Called with the hash of a session's token when it is closed (the live hub closes
+    that session's open sockets); may be called from any thread."""
 
     def __post_init__(self) -> None:
         if self.throttle is None:
@@ -225,9 +229,28 @@ class Accounts:
     def close_session(self, token: str | None) -> None:
         if not token:
             return
+        token_hash = hash_token(token)
         with self.store.session() as db:
-            db.execute(delete(Session).where(Session.token_hash == hash_token(token)))
+            db.execute(delete(Session).where(Session.token_hash == token_hash))
             db.commit()
+        for hook in self.on_session_closed:
+            hook(token_hash)
+
+    def open_sessions(self, hashes: set[str]) -> set[str]:
+        """Which of these sessions (by the hashes of their tokens) are still open."""
+        wanted = sorted(hashes)
+        found: set[str] = set()
+        with self.store.session() as db:
+            for start in range(0, len(wanted), 500):  # a bounded number of SQL parameters
+                found.update(
+                    db.scalars(
+                        select(Session.token_hash).where(
+                            Session.token_hash.in_(wanted[start : start + 500]),
+                            Session.expires >= utcnow(),
+                        )
+                    )
+                )
+        return found
 
     # --- CSRF ---------------------------------------------------------------------------------
     def csrf_token(self, cookie_token: str) -> str:

@@ -201,6 +201,7 @@ def create_app(
         bot_delay=bot_delay,
     )
     hub.club = club
+    club.accounts.on_session_closed.append(hub.session_closed)  # log-out closes its sockets
     club.games.on_finish.append(update_ratings)  # rated games change ratings as they end
     # With PostgreSQL every committed change to a game tells the other server processes.
     notify_on_commit(store, hub.origin)

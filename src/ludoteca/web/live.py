@@ -9,10 +9,18 @@ waiting for the round trip, and the listener skips this process's own notificati
 each watcher is told once. Only the process that accepted a move starts the computer's
 answer (:meth:`Hub.kick_bots`); a listener only delivers.
 
+Delivery never waits on a client: each connection has an outbox and a writer of its own
+(:mod:`ludoteca.web.outbox`), and the hub only puts views in outboxes, so one client that
+stops reading cannot hold up a move, the other watchers or the clock sweep; it is dropped
+instead, and its page reconnects.
+
 Every websocket message is validated: a JSON object of at most a few kilobytes with a known
 ``type``, the right field types, and the page's CSRF token; a connection sending more than
 ``WS_MESSAGES_PER_SECOND`` messages a second is told so and closed, and one address may
-hold at most ``WS_CONNECTIONS_PER_ADDRESS`` connections to a process at once.
+hold at most ``WS_CONNECTIONS_PER_ADDRESS`` connections to a process at once. A refresh
+reads the game again, so refreshes are limited further, per connection and per address.
+A move or resignation is only taken while the session the socket was opened with is still
+open; a session that ends (log-out, expiry) closes its sockets.
 """
 
 from __future__ import annotations
@@ -22,6 +30,8 @@ import json
 import logging
 import time
 from collections import defaultdict, deque
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager, suppress
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -29,10 +39,11 @@ import anyio
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
-from .accounts import ANON_COOKIE, SESSION_COOKIE
+from .accounts import ANON_COOKIE, SESSION_COOKIE, hash_token
 from .botqueue import FairQueue
 from .fanout import Listener, is_postgres, libpq_url, new_origin
 from .inputs import json_object
+from .outbox import Connection
 from .periodic import watch
 from .play import ClubError
 from .ratings import seat_ratings
@@ -54,6 +65,14 @@ WS_CONNECTIONS_PER_ADDRESS = 50
 """Open game connections one client address may hold in one process: a person has one per
 open game page, so fifty is a household of busy players, while one machine opening
 thousands to exhaust the server is turned away (counted as :func:`address_key` counts)."""
+FLOOD_PAUSE_SECONDS = 10.0
+"""An address closed for sending too many messages twice within :data:`FLOOD_MEMORY_SECONDS`
+may not open another game connection for this long. A script that reconnects and floods
+again at once costs the server a handshake and the parsing of a burst of frames each time
+(measured with ``bench/abuse.py``: two such clients took honest players' median move from
+36 ms to 135 ms); refused before the handshake completes, it costs next to nothing. One
+runaway page is only closed: its address is paused the second time."""
+FLOOD_MEMORY_SECONDS = 60.0
 PLAY_THREADS = 4
 """Worker threads for the database work of play (moves, and the views sent after them).
 
@@ -65,7 +84,41 @@ short; pages, log-ins and the rest keep the default pool, so they never hold up 
 Measured with ``bench/load.py --games 200 --think 2`` on SQLite: p99 146 ms with the
 default pool, 65 ms with 4 threads, 55 ms with 2 (but PostgreSQL, whose threads wait on the
 network, wants a few)."""
+REFRESHES_PER_CONNECTION = (2, 2.0)
+"""At most this many refreshes (``{"type": "refresh"}``) in this many seconds on one
+connection. The page never needs one (every change is pushed, and a reconnection brings a
+fresh view); each costs a read of the game in play's own threads, so a client asking many
+times a second only takes time from the moves of others."""
+REFRESHES_PER_ADDRESS = (10, 1.0)
+"""At most this many refreshes in this many seconds from one address, over all its
+connections: 50 sockets each refreshing within its own limit would still be 50 reads a
+second. Without these limits, 50 sockets asking 19 times a second had slowed moves in other
+games from 0.05 s to 0.38 s."""
+REFRESHES_REFUSED_BEFORE_CLOSE = 10
+"""A connection that goes on asking after this many refused refreshes is closed as flooding
+(see :meth:`Hub.flooded`): each refusal still costs the server a message and an answer."""
+SESSION_CHECK_SECONDS = 15.0
+"""How often each process checks that the sessions its sockets were opened with are still
+open: a log-out on another process, or a session that expired, closes them within this."""
+SESSION_CLOSED = 4401
+"""Close code of a socket whose session ended: the page reconnects as a visitor."""
 SORRY = "Something went wrong on the server; sorry. Reload the page to go on."
+TOO_MANY_MESSAGES = f"Too many messages: at most {WS_MESSAGES_PER_SECOND} a second."
+TOO_MANY_REFRESHES = (
+    "Too many refreshes: the board is sent by itself after every change; wait a moment."
+)
+SESSION_ENDED = "Your session has ended (you logged out, or it expired); reload the page."
+
+
+class SessionEnded(ClubError):
+    """The session a socket was opened with is no longer open."""
+
+    def __init__(self) -> None:
+        super().__init__(SESSION_ENDED, 401)
+
+
+def _error(message: str) -> str:
+    return json.dumps({"type": "error", "message": message}, ensure_ascii=False)
 
 
 class MessageRate:
@@ -86,18 +139,23 @@ class MessageRate:
 
 class Hub:
     def __init__(self) -> None:
-        self.connections: dict[int, set[tuple[WebSocket, User | None]]] = defaultdict(set)
+        self.connections: dict[int, set[Connection]] = defaultdict(set)
         self.bot_tasks: dict[int, asyncio.Task] = {}
         self.club: Club | None = None
         self.origin = new_origin()
         self.listener: Listener | None = None
         self._queued: set[int] = set()
-        self._sending: dict[int, asyncio.Lock] = {}
+        self._turns: dict[int, tuple[asyncio.Lock, list[int]]] = {}
         self._background: set[asyncio.Task] = set()
         self.sockets_per_address: dict[str, int] = defaultdict(int)
+        self.refreshes_per_address: dict[str, MessageRate] = {}
+        self.last_flood: dict[str, float] = {}
+        self.paused_addresses: dict[str, float] = {}
+        """Addresses that flooded again, with when they may connect again (monotonic)."""
         self._play_limiter: anyio.CapacityLimiter | None = None
         self.bot_queue = FairQueue()
         """Computer turns wait here for a worker, in their game creator's line."""
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     async def play(self, fn, *args):
         """Run ``fn(*args)`` (moves and views: the database work of play) in a worker thread
@@ -145,8 +203,11 @@ class Hub:
 
     # --- telling watchers ---------------------------------------------------------------------
     async def start(self) -> None:
-        """Listen for changes made by other processes (PostgreSQL only)."""
+        """Listen for changes made by other processes (PostgreSQL only), and watch that the
+        sessions of open sockets stay open."""
         assert self.club is not None
+        self._loop = asyncio.get_running_loop()
+        self._spawn(self._watch_sessions())
         store = self.club.store
         if not is_postgres(store):
             return
@@ -166,53 +227,173 @@ class Hub:
         (the commit itself has told the other processes)."""
         await self.deliver(pk)
 
+    def _spawn(self, coro) -> None:
+        task = asyncio.create_task(coro)
+        self._background.add(task)
+        task.add_done_callback(self._background.discard)
+
     def _heard(self, pk: int) -> None:
         if self.connections.get(pk):
-            task = asyncio.create_task(self.deliver(pk))
-            self._background.add(task)
-            task.add_done_callback(self._background.discard)
+            self._spawn(self.deliver(pk))
 
     def _resync(self) -> None:
         for pk in [pk for pk, conns in self.connections.items() if conns]:
             self._heard(pk)
 
+    @asynccontextmanager
+    async def _turn(self, pk: int) -> AsyncIterator[None]:
+        """One at a time per game: reading the game and queueing what was read, so every
+        connection gets the views of a game in the order they were read. Nothing in a turn
+        waits on a client: sending is the outboxes' business."""
+        entry = self._turns.get(pk)
+        if entry is None:
+            entry = self._turns[pk] = (asyncio.Lock(), [0])
+        lock, users = entry
+        users[0] += 1
+        try:
+            async with lock:
+                yield
+        finally:
+            users[0] -= 1
+            if users[0] == 0:
+                del self._turns[pk]
+
     async def deliver(self, pk: int) -> None:
-        """Send every watcher of ``pk`` in this process the game as stored now.
+        """Queue for every watcher of ``pk`` in this process the game as stored now.
 
         Deliveries for one game run one at a time, so no watcher gets an older view after a
         newer one; a delivery that would wait behind another already waiting is dropped,
-        since the waiting one reads the database after this change anyway. A failure to
-        tell is logged, never raised: the change it reports is already committed."""
+        since the waiting one reads the database after this change anyway. It waits for the
+        read of the game, never for a client. A failure to tell is logged, never raised: the
+        change it reports is already committed."""
         if not self.connections.get(pk) or pk in self._queued:
             return
         self._queued.add(pk)
-        lock = self._sending.setdefault(pk, asyncio.Lock())
         try:
-            async with lock:
+            async with self._turn(pk):
                 self._queued.discard(pk)
-                await self._send_views(pk)
+                await self._queue_views(pk)
         except Exception:
             log.exception("game %s: telling its watchers failed", pk)
         finally:
             self._queued.discard(pk)
-            if not lock.locked() and pk not in self._queued:
-                self._sending.pop(pk, None)
 
-    async def _send_views(self, pk: int) -> None:
+    async def _queue_views(self, pk: int) -> None:
         conns = list(self.connections.get(pk, ()))
-        users = {(user.id if user is not None else None): user for _, user in conns}
+        if not conns:
+            return
+        users = {conn.user_id: conn.user for conn in conns}
         try:
             texts = await self.play(self.encoded_views, pk, users)
         except ClubError as exc:
-            error = json.dumps({"type": "error", "message": exc.message})
-            texts = dict.fromkeys(users, error)
-        for ws, user in conns:
+            texts = dict.fromkeys(users, _error(exc.message))
+        for conn in conns:
+            conn.send_state(texts[conn.user_id])
+
+    async def join(self, conn: Connection) -> None:
+        """Start watching: the connection gets the game as stored now, then every change
+        after it (no change can fall between the two). Raises :class:`ClubError` when the
+        game is not there or not for this viewer."""
+        async with self._turn(conn.pk):
+            view = await self.play(self.view, conn.pk, conn.user)
+            self.connections[conn.pk].add(conn)
+            conn.send_state(json.dumps(view, separators=(",", ":"), ensure_ascii=False))
+
+    def leave(self, conn: Connection) -> None:
+        conns = self.connections.get(conn.pk)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                self.connections.pop(conn.pk, None)
+
+    def flooded(self, address: str) -> None:
+        """A connection from ``address`` was closed for flooding: the second time within
+        :data:`FLOOD_MEMORY_SECONDS`, refuse its new connections for a while."""
+        now = time.monotonic()
+        if len(self.last_flood) > 10_000:
+            for key, at in list(self.last_flood.items()):
+                if now - at > FLOOD_MEMORY_SECONDS:
+                    del self.last_flood[key]
+            for key, until in list(self.paused_addresses.items()):
+                if until <= now:
+                    del self.paused_addresses[key]
+        last = self.last_flood.get(address)
+        self.last_flood[address] = now
+        if last is not None and now - last < FLOOD_MEMORY_SECONDS:
+            self.paused_addresses[address] = now + FLOOD_PAUSE_SECONDS
+
+    def paused(self, address: str) -> bool:
+        until = self.paused_addresses.get(address)
+        if until is None:
+            return False
+        if until <= time.monotonic():
+            del self.paused_addresses[address]
+            return False
+        return True
+
+    def refresh_allowed(self, address: str) -> bool:
+        """Whether one more refresh from ``address`` is within :data:`REFRESHES_PER_ADDRESS`."""
+        rate = self.refreshes_per_address.get(address)
+        if rate is None:
+            rate = self.refreshes_per_address[address] = MessageRate(*REFRESHES_PER_ADDRESS)
+        return rate.allow()
+
+    async def refresh(self, conn: Connection) -> None:
+        """Send one connection the game as stored now (in turn with the deliveries)."""
+        async with self._turn(conn.pk):
             try:
-                await ws.send_text(texts[user.id if user is not None else None])
-            except Exception:  # a closed socket: forget it
-                self.connections[pk].discard((ws, user))
-        if not self.connections.get(pk):
-            self.connections.pop(pk, None)
+                text = (await self.play(self.encoded_views, conn.pk, {conn.user_id: conn.user}))[
+                    conn.user_id
+                ]
+            except ClubError as exc:
+                text = _error(exc.message)
+            conn.send_state(text)
+
+    # --- sessions that end --------------------------------------------------------------------
+    def end_sessions(self, hashes: set[str]) -> None:
+        """Close every socket of this process opened with one of these sessions (by the
+        hashes of their tokens): the person behind it logged out, or the session expired."""
+        for conns in list(self.connections.values()):
+            for conn in list(conns):
+                if conn.session is not None and conn.session in hashes:
+                    conn.send_reply(_error(SESSION_ENDED))
+                    conn.close(SESSION_CLOSED)
+
+    def session_closed(self, token_hash: str) -> None:
+        """:class:`~ludoteca.web.accounts.Accounts` calls this, from any thread, when it
+        closes a session (log-out)."""
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return
+        with suppress(RuntimeError):  # the loop is shutting down
+            loop.call_soon_threadsafe(self.end_sessions, {token_hash})
+
+    async def check_sessions(self) -> None:
+        """Close the sockets whose sessions are no longer open (ended in another process,
+        or expired)."""
+        assert self.club is not None
+        hashes = {
+            conn.session
+            for conns in self.connections.values()
+            for conn in conns
+            if conn.session is not None
+        }
+        if not hashes:
+            return
+        still_open = await anyio.to_thread.run_sync(self.club.accounts.open_sessions, hashes)
+        ended = hashes - still_open
+        if ended:
+            self.end_sessions(ended)
+
+    async def _watch_sessions(self) -> None:
+        while True:
+            await asyncio.sleep(SESSION_CHECK_SECONDS)
+            try:
+                await self.check_sessions()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("checking the sessions of open sockets failed; trying again")
 
     # --- computer seats ---------------------------------------------------------------------
     def kick_bots(self, pk: int) -> None:
@@ -358,7 +539,7 @@ def validate_message(raw: str | None) -> dict[str, Any]:
         raise ClubError("Message too long.")
     data = json_object(raw, "A message")
     kind = data.get("type")
-    if kind not in {"move", "resign", "ping", "refresh"}:
+    if not isinstance(kind, str) or kind not in {"move", "resign", "ping", "refresh"}:
         raise ClubError(f"Unknown message type {kind!r}.")
     if kind in {"move", "resign"} and not isinstance(data.get("csrf"), str):
         raise ClubError("The message has no security (CSRF) token; reload the page.")
@@ -378,6 +559,9 @@ async def game_socket(ws: WebSocket, pk: int) -> None:
         await ws.close(code=4403)
         return
     address = address_key(ws.client.host if ws.client is not None else None)
+    if hub.paused(address):  # it flooded a moment ago: not even a handshake
+        await ws.close(code=1008)
+        return
     if hub.sockets_per_address[address] >= WS_CONNECTIONS_PER_ADDRESS:
         await ws.accept()
         text = (
@@ -389,86 +573,135 @@ async def game_socket(ws: WebSocket, pk: int) -> None:
         return
     hub.sockets_per_address[address] += 1
     try:
-        await _serve_socket(ws, pk)
+        await _serve_socket(ws, pk, address)
     finally:
         hub.sockets_per_address[address] -= 1
         if hub.sockets_per_address[address] <= 0:
             del hub.sockets_per_address[address]
+            hub.refreshes_per_address.pop(address, None)
 
 
-async def _serve_socket(ws: WebSocket, pk: int) -> None:
+async def _serve_socket(ws: WebSocket, pk: int, address: str) -> None:
+    """One game websocket: the reader (this task's child) answers the client's messages,
+    the connection's writer sends; it ends when the client leaves, or the club closes or
+    drops the connection."""
     club = ws.app.state.club
     hub: Hub = club.hub
     session = ws.cookies.get(SESSION_COOKIE)
     user = await anyio.to_thread.run_sync(club.accounts.session_user, session)
-    base_token = session if user is not None else ws.cookies.get(ANON_COOKIE)
     await ws.accept()
+    session_hash = hash_token(session) if user is not None and session else None
+    conn = Connection(ws, pk, user, session_hash, address)
+    conn.start()
+    reader: asyncio.Task | None = None
     try:
-        view = await hub.play(hub.view, pk, user)
-    except ClubError as exc:
-        await ws.send_json({"type": "error", "message": exc.message})
-        await ws.close(code=4403 if exc.status == 403 else 4404)
-        return
-    except Exception:
-        log.exception("game %s: the view for a new connection failed", pk)
-        await ws.send_json({"type": "error", "message": SORRY})
-        await ws.close(code=1011)
-        return
-    entry = (ws, user)
-    hub.connections[pk].add(entry)
+        try:
+            await hub.join(conn)
+        except ClubError as exc:
+            conn.send_reply(_error(exc.message))
+            conn.close(4403 if exc.status == 403 else 4404)
+        except Exception:
+            log.exception("game %s: the view for a new connection failed", pk)
+            conn.send_reply(_error(SORRY))
+            conn.close(1011)
+        else:
+            base_token = session if user is not None else ws.cookies.get(ANON_COOKIE)
+            reader = asyncio.create_task(_read(conn, session, base_token))
+        await conn.finished.wait()
+    finally:
+        hub.leave(conn)
+        if reader is not None and not reader.done():
+            reader.cancel()
+            with suppress(asyncio.CancelledError, Exception):
+                await reader
+        await conn.stop()
+
+
+async def _read(conn: Connection, session: str | None, base_token: str | None) -> None:
+    """Answer the client's messages until it leaves (or the connection is being closed)."""
+    ws = conn.ws
     rate = MessageRate()
+    refreshes = MessageRate(*REFRESHES_PER_CONNECTION)
     try:
-        await ws.send_json(view)
-        while True:
+        while not conn.closing and not conn.finished.is_set():
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
             if not rate.allow():
-                text = f"Too many messages: at most {WS_MESSAGES_PER_SECOND} a second."
-                await ws.send_json({"type": "error", "message": text})
-                await ws.close(code=1008)
+                conn.send_reply(_error(TOO_MANY_MESSAGES))
+                conn.close(1008)
+                ws.app.state.club.hub.flooded(conn.address)
                 break
-            try:
-                data = validate_message(message.get("text"))
-                kind = data["type"]
-                if kind == "ping":
-                    await ws.send_json({"type": "pong"})
-                    continue
-                if kind == "refresh":
-                    await ws.send_json(await hub.play(hub.view, pk, user))
-                    continue
-                if user is None:
-                    raise ClubError("Please log in to play.", 401)
-                if not club.accounts.csrf_ok(base_token, data.get("csrf")):
-                    raise ClubError(
-                        "The security (CSRF) token is wrong or out of date; reload the page.", 403
-                    )
-                if kind == "move":
-                    await hub.play(
-                        lambda d=data: club.games.submit(
-                            pk, user, d["move"], expected_ply=d.get("ply")
-                        )
-                    )
-                else:
-                    await anyio.to_thread.run_sync(
-                        lambda d=data: club.games.resign(pk, user, expected_ply=d.get("ply"))
-                    )
-            except ClubError as exc:
-                await ws.send_json({"type": "error", "message": exc.message})
-                if exc.changed:  # refused, but the game ended on time
-                    await hub.publish(pk)
-                continue
-            except WebSocketDisconnect:
-                raise
-            except Exception:
-                log.exception("game %s: a websocket message failed", pk)
-                await ws.send_json({"type": "error", "message": SORRY})
-                continue
-            await hub.publish(pk)
-            hub.kick_bots(pk)
+            await answer(conn, message.get("text"), session, base_token, refreshes)
     except WebSocketDisconnect:
         pass
+    except RuntimeError:  # receiving after the server's own close: the connection is over
+        pass
     finally:
-        hub.connections[pk].discard(entry)
-        if not hub.connections[pk]:
-            hub.connections.pop(pk, None)
+        if not conn.closing:  # else the writer ends it, once the last messages and close are out
+            conn.finished.set()
+
+
+async def answer(
+    conn: Connection,
+    raw: str | None,
+    session: str | None,
+    base_token: str | None,
+    refreshes: MessageRate,
+) -> None:
+    """Act on one message from a game websocket and queue the answer: a pong, a view, or an
+    error saying why the message was refused (a refusal changes nothing)."""
+    club = conn.ws.app.state.club
+    hub: Hub = club.hub
+    pk, user = conn.pk, conn.user
+    try:
+        data = validate_message(raw)
+        kind = data["type"]
+        if kind == "ping":
+            conn.send_reply('{"type":"pong"}')
+            return
+        if kind == "refresh":
+            if not refreshes.allow() or not hub.refresh_allowed(conn.address):
+                conn.refused_refreshes += 1
+                if conn.refused_refreshes >= REFRESHES_REFUSED_BEFORE_CLOSE:
+                    conn.send_reply(_error(TOO_MANY_REFRESHES))
+                    conn.close(1008)
+                    hub.flooded(conn.address)
+                    return
+                raise ClubError(TOO_MANY_REFRESHES, 429)
+            await hub.refresh(conn)
+            return
+        if user is None:
+            raise ClubError("Please log in to play.", 401)
+        if not club.accounts.csrf_ok(base_token, data.get("csrf")):
+            raise ClubError(
+                "The security (CSRF) token is wrong or out of date; reload the page.", 403
+            )
+
+        def act(d=data) -> None:
+            # The session is read again with every move: one that has ended plays no more,
+            # whichever process it ended in.
+            current = club.accounts.session_user(session)
+            if current is None or current.id != user.id:
+                raise SessionEnded()
+            if kind == "move":
+                club.games.submit(pk, user, d["move"], expected_ply=d.get("ply"))
+            else:
+                club.games.resign(pk, user, expected_ply=d.get("ply"))
+
+        await hub.play(act)
+    except SessionEnded as exc:
+        conn.send_reply(_error(exc.message))
+        conn.close(SESSION_CLOSED)
+        return
+    except ClubError as exc:
+        conn.send_reply(_error(exc.message))
+        if exc.changed:  # refused, but the game ended on time
+            await hub.publish(pk)
+        return
+    except Exception:
+        log.exception("game %s: a websocket message failed", pk)
+        conn.send_reply(_error(SORRY))
+        return
+    await hub.publish(pk)
+    hub.kick_bots(pk)

@@ -71,6 +71,7 @@ def run(args: argparse.Namespace) -> int:
     from ludoteca.web.app import create_app
     from ludoteca.web.store import database_url
     from ludoteca.web.throttle import Limit, Limits
+    from ludoteca.web.wsprotocol import WebSocketProtocol
 
     url = database_url(args.database)
     _check_url(url)
@@ -82,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
         host=args.host,
         port=args.port,
         log_level="warning",
+        ws=WebSocketProtocol,
         ws_max_size=WS_MAX_SIZE,
         proxy_headers=True,
         forwarded_allow_ips=args.forwarded_allow_ips,
