@@ -3,24 +3,54 @@
 A record is JSON holding the game id, rules version, options, the seed, the start position
 where the game's set-up is random (so a record survives a change of generator), the players,
 every move in binding notation (chance outcomes included), the result and timestamps.
-Loading parses and checks the shape; :func:`replay` re-plays every move through the engine,
-so a record with an illegal move is refused with its move number and the rule it breaks.
+
+A record verifies completely or is refused with the field and the reason
+(:class:`RecordError`). What is checked:
+
+- **Shape** (:meth:`Record.from_json`): a JSON object of known fields only, ``format`` and
+  ``format_version`` this module's, each field of its type (a seed is an integer, not
+  ``true``; players are strings), numbers within what JSON readers agree on.
+- **Options and rules version** (:func:`start_state`): the game's own validation of its
+  options (an unknown option or a number of players the game is not for is refused), and
+  the rules version this engine implements.
+- **Seed against start**: with both a seed and a start position, the start must be the one
+  the seed sets up (Hexagone's block; the other games' set-up has no chance, so any seed
+  gives their empty board).
+- **Seed against chance outcomes**: with a seed, every dice roll and deal in the moves must
+  be the one the table draws from that seed, under one of the two ways tables draw: the
+  club's (a generator per ply derived from the seed, :func:`ludoteca.core.table.ply_rng`)
+  or the command line's and the arena's (one generator seeded once, drawn in order). A
+  record without a seed (written by hand, say) has its outcomes checked for legality only.
+- **Every move** through the engine (:func:`replay`), refused with its number and reason.
+- **The result**, rebuilt from the replayed game and compared field by field: a finished
+  game must say so and a game in progress must not; a game ended by the rules must store
+  exactly the result its moves give; a resignation or a time-out must name players in range
+  who did so before the end, and every other field (winners, their sides, scores, ranking,
+  reason) must be what that ending gives at that position.
+- **Players**: one name per seat when names are given; timestamps are ISO 8601.
+
+Not checked: the names themselves, and timestamps beyond their form.
 """
 
 from __future__ import annotations
 
 import json
+import random
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
 from .core.errors import GameError, RecordError
-from .core.protocol import Result, State
-from .core.registry import get
+from .core.protocol import CHANCE, Result, State
+from .core.registry import get, names
+from .core.table import ply_rng, sample_chance
 
 FORMAT = "ludoteca-record"
 FORMAT_VERSION = 1
+MAX_SAFE_INTEGER = 2**63 - 1
+"""Seeds and numbers past this are refused: every writer draws seeds below it, and a reader
+that stores numbers in 64 bits (the club's database, most JSON libraries) cannot keep more."""
 
 
 def now() -> str:
@@ -81,15 +111,27 @@ class Record:
         if not isinstance(data, dict):
             raise RecordError(source, "a record is a JSON object")
         if data.get("format", FORMAT) != FORMAT:
-            raise RecordError(source, f"format is {data.get('format')!r}, expected {FORMAT!r}")
+            raise RecordError(
+                source, f"format is {_short(data.get('format'))}, expected {FORMAT!r}"
+            )
+        version = data.get("format_version", FORMAT_VERSION)
+        if not _is_int(version) or version != FORMAT_VERSION:
+            raise RecordError(
+                "format_version",
+                f"{_short(version)} is not a version this program reads (it reads "
+                f"{FORMAT_VERSION})",
+            )
+        unknown = sorted(set(data) - KNOWN_FIELDS)
+        if unknown:
+            raise RecordError(source, f"unknown field {_short(unknown[0])}")
         required = {"game": str, "rules_version": str, "moves": list}
         for key, typ in required.items():
             if key not in data:
                 raise RecordError(source, f"missing field {key!r}")
             if not isinstance(data[key], typ):
-                raise RecordError(source, f"field {key!r} must be a {typ.__name__}")
+                raise RecordError(key, f"field {key!r} must be a {typ.__name__}")
         if not all(isinstance(m, str) for m in data["moves"]):
-            raise RecordError(source, "every move must be a string in binding notation")
+            raise RecordError("moves", "every move must be a string in binding notation")
         optional = {
             "options": dict,
             "seed": int,
@@ -101,15 +143,32 @@ class Record:
         }
         for key, typ in optional.items():
             value = data.get(key)
-            if value is not None and not isinstance(value, typ):
-                raise RecordError(source, f"field {key!r} must be a {typ.__name__}")
+            if value is not None and (
+                not isinstance(value, typ) or (typ is int and isinstance(value, bool))
+            ):
+                raise RecordError(key, f"field {key!r} must be a {typ.__name__}")
+        seed = data.get("seed")
+        if seed is not None and not 0 <= seed <= MAX_SAFE_INTEGER:
+            raise RecordError(
+                "seed", f"the seed must be a whole number from 0 to {MAX_SAFE_INTEGER}"
+            )
+        players = data.get("players") or []
+        if not all(isinstance(p, str) for p in players):
+            raise RecordError("players", "every player is named by a string")
+        for key in ("started", "finished"):
+            stamp = data.get(key)
+            if stamp:
+                try:
+                    datetime.fromisoformat(stamp)
+                except ValueError:
+                    raise RecordError(key, f"{_short(stamp)} is not an ISO 8601 time") from None
         return cls(
             game=data["game"],
             rules_version=data["rules_version"],
             options=dict(data.get("options") or {}),
-            seed=data.get("seed"),
+            seed=seed,
             start=data.get("start"),
-            players=[str(p) for p in data.get("players") or []],
+            players=list(players),
             moves=list(data["moves"]),
             result=data.get("result"),
             started=data.get("started") or "",
@@ -122,7 +181,23 @@ class Record:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
             raise RecordError(source, f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
+        except (ValueError, RecursionError) as exc:  # a number of thousands of digits, nesting
+            reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
+            raise RecordError(source, f"not a record this program can read ({reason})") from None
         return cls.from_json(data, source=source)
+
+
+KNOWN_FIELDS = {"format", "format_version", *Record.__dataclass_fields__}
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _short(value: Any, limit: int = 60) -> str:
+    """``value`` as a message shows it, cut to ``limit`` characters."""
+    text = repr(value)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 def result_to_json(state: State, result: Result | None, *, reason: str | None = None) -> dict:
@@ -207,20 +282,6 @@ def timeout_result(state: State, players, *, abandoned: bool = False) -> dict[st
     )
 
 
-def _check_seats(state: State, stored: dict[str, Any], key: str) -> list[int]:
-    seats = stored[key]
-    if (
-        not isinstance(seats, list)
-        or not seats
-        or not all(
-            isinstance(p, int) and not isinstance(p, bool) and 0 <= p < state.num_players
-            for p in seats
-        )
-    ):
-        raise RecordError("result", f"{key} {seats!r} is not a list of seats")
-    return seats
-
-
 def save(record: Record, path: str | Path) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -242,74 +303,173 @@ def load(path: str | Path) -> Record:
 
 
 def start_state(record: Record) -> State:
-    """The state a record starts from: its stored start position, else a new seeded game."""
+    """The state a record starts from: its stored start position, else a new seeded game.
+
+    The only way to rebuild a record's start. With both a seed and a start, they must agree:
+    the start is the set-up that seed gives."""
     try:
         game = get(record.game, **record.options)
     except GameError as exc:
-        raise RecordError(record.game, exc.reason) from None
+        field = "game" if record.game not in names() else "options"
+        raise RecordError(field, exc.reason) from None
     except TypeError as exc:
-        raise RecordError(record.options, f"bad options for {record.game}: {exc}") from None
+        raise RecordError("options", f"bad options for {record.game}: {exc}") from None
     if game.rules_version != record.rules_version:
         raise RecordError(
-            record.rules_version,
+            "rules_version",
             f"record is for {record.game} rules version {record.rules_version}, "
             f"this engine implements version {game.rules_version}",
         )
     try:
-        if record.start is not None:
-            return game.from_position(record.start)
-        return game.new_state(seed=record.seed)
+        if record.start is None:
+            return game.new_state(seed=record.seed)
+        state = game.from_position(record.start)
     except GameError as exc:
-        raise RecordError(record.start, f"bad start position: {exc}") from None
+        raise RecordError("start", f"bad start position: {exc.reason}") from None
+    if record.seed is not None:
+        seeded = game.new_state(seed=record.seed).position()
+        if state.position() != seeded:
+            raise RecordError(
+                "seed",
+                f"seed {record.seed} sets up {_short(seeded)}, not the record's start "
+                f"{_short(record.start)}",
+            )
+    return state
+
+
+class ChanceCheck:
+    """Checks each chance outcome of a record against its seed, under every way a table
+    draws (see the module's text); a way that disagrees once is dropped, and an outcome no
+    way gives is refused."""
+
+    def __init__(self, seed: int | None) -> None:
+        self.seed = seed
+        self.in_order: random.Random | None = None if seed is None else random.Random(seed)
+        self.per_ply = seed is not None
+
+    def check(self, state: State, ply: int, text: str, number: int) -> None:
+        if self.seed is None:
+            return
+        played = state.str_to_move(text)
+        expected = None
+        if self.in_order is not None:
+            drawn = sample_chance(state, self.in_order)
+            expected = drawn
+            if drawn != played:
+                self.in_order = None
+        if self.per_ply:
+            drawn = sample_chance(state, ply_rng(self.seed, ply))
+            expected = drawn if expected is None else expected
+            if drawn != played:
+                self.per_ply = False
+        if self.in_order is None and not self.per_ply:
+            wanted = "" if expected is None else f" (it gives {state.move_to_str(expected)})"
+            raise RecordError(
+                text,
+                f"this outcome is not what the table draws from seed {self.seed}{wanted}",
+                move_number=number,
+            )
 
 
 def replay(record: Record, *, on_move=None) -> State:
     """Replay every move through the engine and return the final state.
 
     Raises :class:`RecordError` naming the first refused move's number and reason, or a
-    stored result that does not match the replayed one. ``on_move(number, text, state)`` is
-    called after each move (for printing a game move by move).
+    stored result that does not match the replayed one (see the module's text for every
+    check). ``on_move(number, text, state)`` is called after each move (for printing a game
+    move by move).
     """
     state = start_state(record)
+    if record.players and len(record.players) != state.num_players:
+        raise RecordError(
+            "players",
+            f"{len(record.players)} names for a game of {state.num_players} players",
+        )
+    chance = ChanceCheck(record.seed)
     for number, text in enumerate(record.moves, start=1):
         try:
+            if state.to_move == CHANCE:
+                chance.check(state, number - 1, text, number)
             state.play(text)
+        except RecordError:
+            raise
         except GameError as exc:
-            raise RecordError(text, exc.reason, move_number=number) from None
+            raise RecordError(_short(text), exc.reason, move_number=number) from None
         if on_move is not None:
             on_move(number, text, state)
-    stored = record.result
-    if stored and stored.get("over") and stored.get("resigned") is not None:
-        resigned = stored["resigned"]
-        if (
-            not isinstance(resigned, list)
-            or not resigned
-            or not all(isinstance(p, int) and 0 <= p < state.num_players for p in resigned)
-        ):
-            raise RecordError("result", f"resigned {resigned!r} is not a list of seats")
+    check_result(state, record.result)
+    return state
+
+
+def check_result(state: State, stored: dict[str, Any] | None) -> None:
+    """The stored result must be exactly the one the replayed game gives."""
+    if stored is None or stored.get("over") is False:
+        if state.is_over:
+            raise RecordError("result", "the moves finish the game, but the result says it is not")
+        if stored is not None:
+            extra = sorted(set(stored) - {"over", "reason"})
+            if extra or not isinstance(stored.get("reason", ""), str):
+                raise RecordError("result", "a game in progress has only 'over' and 'reason'")
+        return
+    if stored.get("over") is not True:
+        raise RecordError("result", f"over is {_short(stored.get('over'))}, not true or false")
+    ended = stored.get("ended")
+    if ended == "resignation" or (ended is None and "resigned" in stored):
+        players = _seats(state, stored, "resigned")
         if state.is_over:
             raise RecordError("result", "a player resigned after the game was already over")
-    elif stored and stored.get("over") and stored.get("timed_out") is not None:
-        timed_out = _check_seats(state, stored, "timed_out")
+        expected = resignation_result(state, players)
+    elif ended == "timeout" or (ended is None and "timed_out" in stored):
+        players = _seats(state, stored, "timed_out")
         if state.is_over:
             raise RecordError("result", "a player ran out of time after the game was over")
-        expected = timeout_result(state, timed_out)
-        if "winners" in stored and stored["winners"] != expected["winners"]:
-            raise RecordError(
-                "result",
-                f"stored winners {stored['winners']!r} do not match those a timeout of "
-                f"{timed_out!r} gives at this position ({expected['winners']!r})",
-            )
-    elif stored and stored.get("over"):
+        abandoned = stored.get("abandoned", False)
+        if not isinstance(abandoned, bool):
+            raise RecordError("result", "abandoned is true or left out")
+        expected = timeout_result(state, players, abandoned=abandoned)
+    elif ended is None:
         if not state.is_over:
             raise RecordError(
                 "result", "the record says the game is over, but its moves do not finish it"
             )
-        actual = result_to_json(state, state.result)
-        for key in ("winners", "draw", "scores"):
-            if key in stored and stored[key] != actual[key]:
-                raise RecordError(
-                    "result",
-                    f"stored {key} {stored[key]!r} does not match the replayed {actual[key]!r}",
-                )
-    return state
+        expected = result_to_json(state, state.result)
+    else:
+        raise RecordError("result", f"ended is {_short(ended)}: not a way a game ends")
+    expected = json.loads(json.dumps(expected))
+    for key in sorted(set(expected) | set(stored)):
+        if key == "ended" and key not in stored:
+            continue  # records before the field was added
+        if key not in expected:
+            raise RecordError("result", f"unknown field {_short(key)}")
+        if key not in stored or not _same(stored[key], expected[key]):
+            have = _short(stored.get(key)) if key in stored else "missing"
+            raise RecordError(
+                "result", f"{key} is {have}, but the replayed game gives {_short(expected[key])}"
+            )
+
+
+def _seats(state: State, stored: dict[str, Any], key: str) -> list[int]:
+    seats = stored[key]
+    if (
+        not isinstance(seats, list)
+        or not seats
+        or not all(_is_int(p) and 0 <= p < state.num_players for p in seats)
+        or sorted(set(seats)) != seats
+    ):
+        raise RecordError(
+            "result", f"{key} {_short(seats)} is not a list of seats, in order, each once"
+        )
+    return seats
+
+
+def _same(a: Any, b: Any) -> bool:
+    """JSON values equal, strictly: ``true`` is not ``1``, though ``126`` is ``126.0``."""
+    if isinstance(a, bool) or isinstance(b, bool):
+        return type(a) is type(b) and a == b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    return type(a) is type(b) and a == b

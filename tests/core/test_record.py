@@ -13,11 +13,12 @@ from ludoteca.record import Record, load, replay, save
 
 
 def _played(seed: int = 3, dice: int = 1) -> tuple[Record, object]:
-    rng = random.Random(seed)
+    table = random.Random(seed)  # the table draws from the seed, as ``ludoteca play`` does
+    rng = random.Random(seed + 1000)  # the players' choices
     state = get("race", dice=dice, target=7).new_state(seed=seed)
     record = Record.begin(state, seed=seed, players=["ann", "bob"])
     while not state.is_over:
-        move = sample_chance(state, rng) if state.to_move < 0 else rng.choice(state.legal_moves())
+        move = sample_chance(state, table) if state.to_move < 0 else rng.choice(state.legal_moves())
         record.moves.append(state.move_to_str(move))
         state.play(move)
     record.finish(state)

@@ -118,7 +118,8 @@ def check_playout(game: Game, seed: int, *, every: int = 1) -> State:
     position; then the record round trip. Returns the final state."""
     from ludoteca.record import Record, replay  # local: record imports core
 
-    rng = random.Random(seed)
+    table = random.Random(seed)  # chance as a table draws it, so the record's seed checks out
+    rng = random.Random(f"players:{seed}")  # the players' choices and the checks
     state = game.new_state(seed=seed)
     record = Record.begin(
         state, seed=seed, players=[f"random{i}" for i in range(state.num_players)]
@@ -129,7 +130,7 @@ def check_playout(game: Game, seed: int, *, every: int = 1) -> State:
         if count % every == 0:
             check_state(state, rng, seen)
         if state.to_move == CHANCE:
-            move = sample_chance(state, rng)
+            move = sample_chance(state, table)
         else:
             move = rng.choice(state.legal_moves())
         record.moves.append(state.move_to_str(move))

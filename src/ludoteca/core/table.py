@@ -6,9 +6,18 @@ by the probabilities the state lists at each chance node.
 
 from __future__ import annotations
 
+import hashlib
 import random
 
 from .protocol import CHANCE, Move, State
+
+
+def ply_rng(seed: int, ply: int, purpose: str = "chance") -> random.Random:
+    """The club's generator for the outcome at ``ply`` (moves played before it): derived from
+    the secret seed alone, so a restarted server draws exactly what it would have drawn, and
+    a record can be checked against its seed."""
+    digest = hashlib.sha256(f"{purpose}:{seed}:{ply}".encode()).digest()
+    return random.Random(int.from_bytes(digest[:8], "big"))
 
 
 def sample_chance(state: State, rng: random.Random) -> Move:

@@ -12,9 +12,7 @@ database never act on a stale board. Within a process a lock per game orders the
 
 from __future__ import annotations
 
-import hashlib
 import logging
-import random
 import secrets
 import threading
 from collections.abc import Callable, Iterable
@@ -31,7 +29,7 @@ from ludoteca.core.errors import GameError, IllegalMoveError, MalformedError
 from ludoteca.core.protocol import CHANCE, TERMINAL, Game, State
 from ludoteca.core.registry import get as get_game
 from ludoteca.core.registry import names as game_names
-from ludoteca.core.table import sample_chance
+from ludoteca.core.table import ply_rng, sample_chance
 from ludoteca.record import Record, resignation_result, result_to_json, timeout_result
 
 from . import clocks, quotas
@@ -93,11 +91,8 @@ def bot_levels() -> list[str]:
     return ["random", *[name for name in levels if name != "random"]]
 
 
-def table_rng(seed: int, ply: int, purpose: str = "chance") -> random.Random:
-    """The table's generator for the outcome at ``ply``: derived from the secret seed alone,
-    so a restarted server draws exactly what it would have drawn."""
-    digest = hashlib.sha256(f"{purpose}:{seed}:{ply}".encode()).digest()
-    return random.Random(int.from_bytes(digest[:8], "big"))
+table_rng = ply_rng
+"""The table's generator for the outcome at a ply (:func:`ludoteca.core.table.ply_rng`)."""
 
 
 @dataclass(frozen=True)

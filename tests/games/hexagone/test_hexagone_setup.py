@@ -7,7 +7,7 @@ import json
 import pytest
 
 import ludoteca.core as core
-from ludoteca.core.errors import MalformedError
+from ludoteca.core.errors import MalformedError, RecordError
 from ludoteca.record import Record, replay, start_state
 
 DELTAS = [(1, 0), (-1, 0), (0, 1), (0, -1), (1, -1), (-1, 1)]
@@ -133,8 +133,12 @@ def test_a_record_stores_the_start_block_itself():
     state = game.new_state(seed=11)
     record = Record.begin(state, seed=11, players=["a", "b"])
     assert json.loads(record.start)["cells"] == json.loads(state.position())["cells"]
-    # the stored block wins over the seed: a record whose seed would give another block
+    # a record whose seed would give another block is refused: seed and start disagree
     record.seed = 12
+    with pytest.raises(RecordError, match="seed 12 sets up"):
+        start_state(Record.loads(record.dumps()))
+    # without a seed (a block set by hand, say) the stored block is the start
+    record.seed = None
     assert start_state(Record.loads(record.dumps())).position() == state.position()
     record.moves = ["roll RO"]
     assert replay(record).position() != state.position()

@@ -1,0 +1,115 @@
+"""Write the record fixtures in this folder with the writers as they are: the command line's
+``play``, the arena, and the web club (in this process, on a throw-away SQLite file).
+
+The fixtures are kept so that every later change to records is checked against records
+written before it (they must still replay). Run from the repository root:
+
+    python tests/core/records/make_fixtures.py
+
+It overwrites the files of this folder; commit them only when a writer's format changed on
+purpose.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[2]
+GAMES = {"comune": [], "comino": [], "kuniumi": [], "hexagone": ["-o", "players=2"]}
+
+
+def cli(*args: str) -> None:
+    subprocess.run([sys.executable, "-m", "ludoteca.cli.main", *args], check=True, cwd=ROOT)
+
+
+def from_command_line() -> None:
+    for game, options in GAMES.items():
+        out = HERE / f"play-{game}.json"
+        cli(
+            "play", game, *options, "--seats", "random,random", "--seed", "11", "--record", str(out)
+        )
+
+
+def from_arena() -> None:
+    for game, options in GAMES.items():
+        with tempfile.TemporaryDirectory() as folder:
+            cli(
+                "arena",
+                game,
+                "random",
+                "greedy",
+                *options,
+                "--games",
+                "1",
+                "--seed",
+                "12",
+                "--jobs",
+                "1",
+                "--out",
+                folder,
+            )
+            (record,) = [p for p in Path(folder).rglob("*.json") if "summary" not in p.name]
+            (HERE / f"arena-{game}.json").write_text(record.read_text())
+
+
+def from_club() -> None:
+    sys.path[:0] = [str(ROOT / "tests" / "web")]
+    import random
+
+    from helpers import create_game, move, page_csrf, register
+    from inprocess import club_in_process
+
+    with (
+        tempfile.TemporaryDirectory() as folder,
+        club_in_process(f"sqlite:///{folder}/club.sqlite3") as client,
+    ):
+        assert register(client, "fixture").status_code == 303
+        for game in GAMES:
+            players = 2 if game == "hexagone" else None
+            pk = create_game(client, game, [("me", ""), ("bot", "random")], players)
+            rng = random.Random(13)
+            for _ in range(3000):
+                view = client.get(f"/api/games/{pk}").json()
+                if view["status"] == "finished":
+                    break
+                if view["your_turn"]:
+                    move(client, pk, rng.choice(view["legal"]), view["ply"])
+                else:
+                    time.sleep(0.02)
+            record = client.get(f"/games/{pk}/record.json").json()
+            (HERE / f"club-{game}.json").write_text(json.dumps(record, indent=2) + "\n")
+        # A game ended by a resignation, a few moves in.
+        pk = create_game(client, "comino", [("me", ""), ("bot", "random")])
+        rng = random.Random(14)
+        played = 0
+        while played < 3:
+            view = client.get(f"/api/games/{pk}").json()
+            if view["your_turn"]:
+                move(client, pk, rng.choice(view["legal"]), view["ply"])
+                played += 1
+            else:
+                time.sleep(0.02)
+        view = client.get(f"/api/games/{pk}").json()
+        while not view["your_turn"]:  # resign on our own turn, the board settled
+            time.sleep(0.02)
+            view = client.get(f"/api/games/{pk}").json()
+        r = client.post(
+            f"/api/games/{pk}/resign",
+            json={"ply": view["ply"]},
+            headers={"X-CSRF-Token": page_csrf(client)},
+        )
+        assert r.status_code == 200, r.text
+        record = client.get(f"/games/{pk}/record.json").json()
+        (HERE / "club-comino-resigned.json").write_text(json.dumps(record, indent=2) + "\n")
+
+
+if __name__ == "__main__":
+    from_command_line()
+    from_arena()
+    from_club()
