@@ -19,7 +19,7 @@ from pathlib import Path
 import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse
+from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DataError, DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
@@ -306,6 +306,17 @@ def create_app(
         return error_response(request, UNEXPECTED, 500)
 
     app.mount("/static", StaticFiles(directory=str(STATIC)), name="static")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon() -> FileResponse:
+        """Browsers ask for ``/favicon.ico`` whatever the page links (a bookmark, a page that
+        failed to load): the club's mark, so that no page load ends in a 404."""
+        return FileResponse(
+            STATIC / "favicon.svg",
+            media_type="image/svg+xml",
+            headers={"Cache-Control": "public, max-age=86400"},
+        )
+
     app.include_router(live_router)
     app.include_router(lobby_router)
     app.include_router(profiles_router)
