@@ -186,7 +186,7 @@ def plot_report(report: dict[str, Any], outcomes: Sequence[GameOutcome], path: s
     else:
         ax.set_axis_off()
     ax = axes[0][1]
-    ax.hist([o.moves for o in outcomes], bins=20, color="#90a959")
+    count_histogram(ax, [o.moves for o in outcomes], color="#90a959")
     ax.set_title("game length (moves)")
     ax = axes[1][0]
     curve = report["branching_by_decision"]
@@ -198,7 +198,7 @@ def plot_report(report: dict[str, Any], outcomes: Sequence[GameOutcome], path: s
     if scores:
         values = scores["values"]
         for seat in range(report["players"]):
-            ax.hist([v[seat] for v in values], bins=20, alpha=0.6, label=f"seat {seat + 1}")
+            count_histogram(ax, [v[seat] for v in values], alpha=0.6, label=f"seat {seat + 1}")
         ax.legend()
         ax.set_title("score distribution")
     else:
@@ -207,3 +207,19 @@ def plot_report(report: dict[str, Any], outcomes: Sequence[GameOutcome], path: s
     fig.tight_layout()
     fig.savefig(path, dpi=100)
     plt.close(fig)
+
+
+def count_histogram(ax, values: list[float], **style) -> None:
+    """A histogram of counts (moves, points): one bar per value where there are few, else
+    20 bars, and whole-number ticks either way — when every game has the same length the
+    axis shows that length, not fractions around it."""
+    from matplotlib.ticker import MaxNLocator
+
+    low, high = min(values), max(values)
+    whole = all(float(v).is_integer() for v in values)
+    if whole and high - low < 20:
+        ax.hist(values, bins=[v - 0.5 for v in range(int(low), int(high) + 2)], **style)
+    else:
+        ax.hist(values, bins=20, **style)
+    if whole:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))

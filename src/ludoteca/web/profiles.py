@@ -238,8 +238,19 @@ def rating_plot_png(name: str, request: Request):
 
 def rating_plot(who: str, series: dict[str, list[tuple[float, float]]]) -> bytes:
     """A PNG of each pool's rating after every rated game, with a band of ± one deviation."""
+    fig = rating_figure(who, series)
+    out = io.BytesIO()
+    fig.savefig(out, format="png")
+    return out.getvalue()
+
+
+def rating_figure(who: str, series: dict[str, list[tuple[float, float]]]):
+    """The figure of :func:`rating_plot`. Its x axis counts games, so it has whole-number
+    ticks only and spans half a game beyond the first and last: a single game is one point
+    at 1, not an axis from 0.96 to 1.04."""
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
+    from matplotlib.ticker import MaxNLocator
 
     fig = Figure(figsize=(7, 3.2), dpi=100)
     FigureCanvasAgg(fig)
@@ -260,11 +271,12 @@ def rating_plot(who: str, series: dict[str, list[tuple[float, float]]]) -> bytes
         ax.text(0.5, 0.5, "No rated games yet", ha="center", va="center", transform=ax.transAxes)
     else:
         ax.legend(loc="best", fontsize="small")
+    longest = max((len(points) for points in series.values()), default=1)
+    ax.set_xlim(0.5, longest + 0.5)
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
     ax.set_xlabel("rated games played")
     ax.set_ylabel("rating")
     ax.set_title(f"{who}: rating history", fontsize="medium")
     ax.grid(alpha=0.3)
     fig.tight_layout()
-    out = io.BytesIO()
-    fig.savefig(out, format="png")
-    return out.getvalue()
+    return fig
