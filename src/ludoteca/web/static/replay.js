@@ -5,18 +5,32 @@ const id = root.dataset.id;
 const total = Number(root.dataset.total);
 const board = document.getElementById("board");
 const cache = new Map();
+// The step last asked for. Every press counts from it at once, before its board has arrived,
+// so quick presses are never lost; a board that arrives after a later press is not shown.
 let ply = 0;
+
+function load(n) {
+  if (!cache.has(n)) {
+    const request = fetch(`/api/games/${id}/replay/${n}`).then((r) => {
+      if (!r.ok) throw new Error(`step ${n}: ${r.status}`);
+      return r.json();
+    });
+    request.catch(() => cache.delete(n)); // asked again next time
+    cache.set(n, request);
+  }
+  return cache.get(n);
+}
 
 async function step(n) {
   n = Math.max(0, Math.min(total, n));
-  let data = cache.get(n);
-  if (!data) {
-    const r = await fetch(`/api/games/${id}/replay/${n}`);
-    if (!r.ok) return;
-    data = await r.json();
-    cache.set(n, data);
-  }
   ply = n;
+  let data;
+  try {
+    data = await load(n);
+  } catch {
+    return;
+  }
+  if (n !== ply) return; // a later press asked for another step
   board.innerHTML = data.svg;
   document.getElementById("replay-ply").textContent = String(n);
   document.getElementById("replay-last").textContent = data.last ? `last move: ${data.last}` : "start";

@@ -1,0 +1,78 @@
+"""Stepping through a replay: quick presses all count, and the step buttons are drawn icons.
+
+Each step's board is fetched from the server; the page used to count a press from the step
+last *shown*, so presses made while a board was on its way were lost (five quick presses
+advanced one step)."""
+
+from __future__ import annotations
+
+import random
+import time
+
+import httpx
+import pytest
+from helpers import Server, create_game, move, register
+
+
+@pytest.fixture(scope="module")
+def finished_game(tmp_path_factory):
+    """A real club and a finished Kuniumi game of a person against the random computer."""
+    tmp = tmp_path_factory.mktemp("replay")
+    srv = Server(f"sqlite:///{tmp / 'club.sqlite3'}", toy=False, log=tmp / "server.log").start()
+    try:
+        with httpx.Client(base_url=srv.base, timeout=20) as client:
+            assert register(client, "stepper").status_code == 303
+            pk = create_game(client, "kuniumi", [("me", ""), ("bot", "random")])
+            rng = random.Random(3)
+            deadline = time.monotonic() + 120
+            while time.monotonic() < deadline:
+                view = client.get(f"/api/games/{pk}").json()
+                if view["status"] == "finished":
+                    break
+                if view["your_turn"]:
+                    move(client, pk, rng.choice(view["legal"]), view["ply"])
+                else:
+                    time.sleep(0.05)
+            assert view["status"] == "finished"
+            yield srv, pk, view["ply"]
+    finally:
+        srv.kill()
+
+
+def test_quick_presses_are_never_lost(browser, finished_game):
+    srv, pk, total = finished_game
+    assert total >= 12
+    page = browser.new_page()
+    try:
+        page.goto(f"{srv.base}/games/{pk}/replay")
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '0'")
+        for _ in range(10):
+            page.keyboard.press("ArrowRight")
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '10'")
+        for _ in range(5):
+            page.click("#next")
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '15'")
+        for _ in range(3):
+            page.click("#prev")
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '12'")
+        page.wait_for_timeout(300)  # boards still on their way must not move the page back
+        assert page.get_attribute("#replay", "data-ply") == "12"
+        assert page.inner_text("#replay-ply") == "12"
+    finally:
+        page.close()
+
+
+def test_step_buttons_are_drawn_not_glyphs(browser, finished_game):
+    srv, pk, _ = finished_game
+    page = browser.new_page()
+    try:
+        page.goto(f"{srv.base}/games/{pk}/replay")
+        for button in ("first", "prev", "next", "last"):
+            locator = page.locator(f"#{button}")
+            assert locator.locator("svg path").count() == 1, button
+            assert locator.inner_text().strip() == "", button  # no character to miss a glyph
+            assert locator.get_attribute("aria-label"), button
+            box = locator.bounding_box()
+            assert box and box["width"] >= 44 and box["height"] >= 44, (button, box)
+    finally:
+        page.close()
