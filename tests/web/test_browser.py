@@ -223,7 +223,11 @@ def test_comune_against_the_computer_to_the_end(browser, club, tmp_path):
             page.keyboard.press("Enter")  # ... and play it
             placed += 1
         else:
-            page.click("#pass")
+            # Pass is offered once, in words (it was both a Pass button and a `pass` one).
+            offered = page.locator('#play [data-move="pass"]:visible')
+            assert offered.count() == 1
+            assert offered.inner_text() == "Pass"
+            offered.click()
         wait_ply_change(page, ply, timeout=20000)
     page.wait_for_function("() => document.getElementById('play').dataset.status === 'finished'")
     status = page.inner_text("#status")

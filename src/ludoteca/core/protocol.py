@@ -193,6 +193,10 @@ class Game(ABC):
     """An upper bound on the number of moves (chance outcomes included) of any game."""
     move_help: ClassVar[str] = ""
     """One or two lines telling a person how to type a move."""
+    move_labels: ClassVar[dict[str, str]] = {}
+    """Words a board shows for moves that name no cell (Comune's ``pass`` is "Pass"), so the
+    page offers them as buttons without knowing the notation; a move not listed shows its
+    notation."""
 
     def __init__(self, **options: Any) -> None:
         self.options: dict[str, Any] = dict(options)

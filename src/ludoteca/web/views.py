@@ -93,6 +93,7 @@ def game_view(
         "seats": seats,
         "legal": legal,
         "move_help": state.game.move_help,
+        "move_labels": state.game.move_labels,
         "svg": board_svg(state),
         "moves": [
             {

@@ -22,6 +22,7 @@ class Comune(Game):
     max_players = 2
     has_chance = False
     max_game_length = 124
+    move_labels = {"pass": "Pass"}  # noqa: RUF012 - a class-wide constant, never mutated
     """Each placing turn fills at least one of the 61 cells, so there are at most 61 of
     them; passes never come two in a row except the pair that ends the game, so there are
     at most one before each placing turn plus two at the end: 61 + 61 + 2."""

@@ -93,8 +93,15 @@ function renderPicker(cands) {
   const complete = selected.length ? cands.filter((m) => sameCells(paths.get(m), selected)) : [];
   const plain = view.legal.filter((m) => paths.get(m).length === 0);
   const row = el("div", { class: "choices" });
-  for (const m of [...complete, ...plain]) {
+  for (const m of complete) {
     const b = el("button", { type: "button", class: "move-choice", "data-move": m }, m);
+    b.addEventListener("click", () => sendMove(m));
+    row.append(b);
+  }
+  // Moves that name no cell (a pass), once each, in the words the game gives them.
+  const labels = view.move_labels || {};
+  for (const m of plain) {
+    const b = el("button", { type: "button", class: "move-choice plain", "data-move": m }, labels[m] || m);
     b.addEventListener("click", () => sendMove(m));
     row.append(b);
   }
