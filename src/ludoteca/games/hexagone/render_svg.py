@@ -116,8 +116,11 @@ def render_svg(state: HexagoneState, *, highlight: Iterable[Any] = ()) -> str:
         out.append(f'<g class="{" ".join(classes)}" data-cell="{name}">')
         if k is None:
             out.append(
+                # Filled (faintly), so a click anywhere inside the slot reaches it: with no
+                # fill only the 1-px dashed outline was clickable.
                 f'<polygon class="slot" points="{_hexagon(x, y, SIZE * 0.92)}" '
-                'fill="none" stroke="#888" stroke-dasharray="3 2"/>'
+                'fill="#888" fill-opacity="0.06" pointer-events="all" stroke="#888" '
+                'stroke-dasharray="3 2"/>'
             )
         else:
             letter = COLOURS[k]
