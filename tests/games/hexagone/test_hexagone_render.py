@@ -129,3 +129,31 @@ def test_svg_refuses_bad_highlights():
         GAME.render_svg(swap_state(), highlight=["nowhere"])
     with pytest.raises(MalformedError):
         GAME.render_svg(swap_state(), highlight=[3.5])
+
+
+def test_the_panel_says_in_words_what_the_player_to_move_does():
+    """A 4-player panel read "player 2: second": the phase's notation, which tells a player
+    nothing. Every phase of a random 4-player game is told in words, with the player."""
+    import random
+
+    from ludoteca.core import get
+    from ludoteca.core.protocol import CHANCE
+    from ludoteca.core.table import sample_chance
+    from ludoteca.games.hexagone.render_svg import PHASE_HINTS, render_svg
+
+    seen = set()
+    for seed in range(20):
+        rng = random.Random(seed)
+        state = get("hexagone", players=4).new_state(seed=seed)
+        while not state.is_over and len(seen) < 4:
+            if state.phase != "roll":
+                svg = render_svg(state)
+                assert f"player {state.player + 1} to move" in svg
+                assert f">{PHASE_HINTS[state.phase].replace(chr(39), '&#x27;')}<" in svg
+                assert f": {state.phase}<" not in svg
+                seen.add(state.phase)
+            if state.to_move == CHANCE:
+                state.play(sample_chance(state, rng))
+            else:
+                state.play(rng.choice(state.legal_moves()))
+    assert {"swap", "second"} <= seen

@@ -20,7 +20,7 @@ from ludoteca.core.errors import MalformedError
 
 from .geometry import cell_to_str, coords, parse_cell
 from .notation import COLOURS, PLACE, SWAP
-from .state import MAIN_PHASE, OVER, REFORM, SWAP_PHASE, HexagoneState
+from .state import MAIN_PHASE, OVER, REFORM, ROLL_PHASE, SECOND, SWAP_PHASE, HexagoneState
 
 FILL = {
     "R": "#d62828",
@@ -91,7 +91,7 @@ def render_svg(state: HexagoneState, *, highlight: Iterable[Any] = ()) -> str:
     left, top = min(xs) - pad, min(ys) - pad
     width = max(xs) - min(xs) + 2 * pad
     panel_width = 230.0
-    rows = 2 + state.num_players + (1 if any(state.pool) else 0)
+    rows = 3 + state.num_players + (1 if any(state.pool) else 0)
     height = max(max(ys) - min(ys) + 2 * pad, rows * 26.0 + 20)
 
     out = [
@@ -143,6 +143,10 @@ def render_svg(state: HexagoneState, *, highlight: Iterable[Any] = ()) -> str:
     py = top + 24
     out.append('<g class="panel" font-family="sans-serif" font-size="13">')
     out.append(f'<text x="{_n(px)}" y="{_n(py)}">{escape(_status(state))}</text>')
+    hint = PHASE_HINTS.get(state.phase, "")
+    if hint:
+        py += 18
+        out.append(f'<text class="hint" x="{_n(px)}" y="{_n(py)}">{escape(hint)}</text>')
     py += 10
     out.append('<g class="dice">')
     if state.dice is not None:
@@ -165,6 +169,17 @@ def render_svg(state: HexagoneState, *, highlight: Iterable[Any] = ()) -> str:
     return "\n".join(out)
 
 
+PHASE_HINTS = {
+    ROLL_PHASE: "the dice are rolled",
+    SWAP_PHASE: "swap two pieces (see the dice)",
+    SECOND: "no capture: roll again or stop?",
+    MAIN_PHASE: "choose which section stays",
+    REFORM: "place the pool's pieces",
+}
+"""What the player to move does now, in words: the phase names are notation ("second" told
+a player nothing). Short enough for the panel's width."""
+
+
 def _status(state: HexagoneState) -> str:
     if state.phase == OVER:
         result = state.result
@@ -172,9 +187,9 @@ def _status(state: HexagoneState) -> str:
         if state.num_players == 1:
             return f"over: score {sum(state.captured[0])}"
         return "over: won by " + ", ".join(f"player {p + 1}" for p in result.winners)
-    who = "solo" if state.num_players == 1 else f"player {state.player + 1}"
+    who = "solo" if state.num_players == 1 else f"player {state.player + 1} to move"
     extra = f", {state.rolls_left} rolls left" if state.rolls_left is not None else ""
-    return f"{who}: {state.phase}{extra}"
+    return f"{who}{extra}"
 
 
 def _pile_svg(cls: str, label: str, counts: list[int], x: float, y: float, player) -> str:
