@@ -3,7 +3,7 @@
 SQLite answers from the FTS5 table ``forum_fts``, which the forum keeps in step with the
 posts (:meth:`SearchIndex.index_post`, called in the transaction that writes the post);
 PostgreSQL answers from ``to_tsvector('simple', ...)`` of the titles and bodies, with GIN
-indexes made by migration ``0004``, and needs no upkeep. Both use the ``simple`` way of
+indexes made by migration ``0004`` at hand for the planner, and needs no upkeep. Both use the ``simple`` way of
 splitting words (no stemming, no stop words, accents folded on SQLite), so one query finds
 the same posts on either. Every word of the query must appear (in the title or the post);
 the words are passed as data, never as query syntax, so no input is a syntax error.
@@ -14,7 +14,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sqlalchemy import func, select, text
+from sqlalchemy import Boolean, and_, func, or_, select, text
 from sqlalchemy.orm import Session
 
 from .models import ForumPost, ForumThread
@@ -86,11 +86,9 @@ class PostgresSearch(SearchIndex):
         conditions = []
         for word in found:
             q = func.plainto_tsquery("simple", word)
-            in_body = func.to_tsvector("simple", ForumPost.body).op("@@")(q)
-            in_title = (ForumPost.id == opening) & func.to_tsvector("simple", ForumThread.title).op(
-                "@@"
-            )(q)
-            conditions.append(in_body | in_title)
+            matches = func.to_tsvector("simple", ForumPost.body).op("@@", return_type=Boolean)
+            in_title = func.to_tsvector("simple", ForumThread.title).op("@@", return_type=Boolean)
+            conditions.append(or_(matches(q), and_(ForumPost.id == opening, in_title(q))))
         rows = db.execute(
             select(ForumPost.id, ForumPost.thread_id)
             .join(ForumThread, ForumThread.id == ForumPost.thread_id)

@@ -3,7 +3,7 @@ suspensions, reports, blocks and the moderators' log.
 
 The full-text index differs by database: SQLite gets an FTS5 table the forum keeps in step
 with the posts; PostgreSQL gets GIN indexes on ``to_tsvector`` of the titles and bodies,
-which its planner uses for the ``@@`` queries of :mod:`ludoteca.web.forum.search`.
+at hand for the ``@@`` queries of :mod:`ludoteca.web.forum.search`.
 
 Revision ID: 0004
 Revises: 0003
