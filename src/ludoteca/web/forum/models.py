@@ -25,7 +25,7 @@ class ForumThread(Base):
     created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     last_post_id: Mapped[int] = mapped_column(Integer, default=0)
     """The newest visible post: the unread markers compare it with what a reader has read."""
-    last_post_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    last_post_at: Mapped[datetime] = mapped_column(DateTime, default=utcnow, index=True)
     posts: Mapped[int] = mapped_column(Integer, default=0)
     locked: Mapped[bool] = mapped_column(Boolean, default=False)
     hidden: Mapped[bool] = mapped_column(Boolean, default=False)

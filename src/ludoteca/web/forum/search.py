@@ -2,9 +2,9 @@
 
 SQLite answers from the FTS5 table ``forum_fts``, which the forum keeps in step with the
 posts (:meth:`SearchIndex.index_post`, called in the transaction that writes the post);
-PostgreSQL answers from ``to_tsvector('simple', ...)`` of the titles and bodies, with GIN
-indexes made by migration ``0004`` at hand for the planner, and needs no upkeep. Both use the ``simple`` way of
-splitting words (no stemming, no stop words, accents folded on SQLite), so one query finds
+PostgreSQL answers from ``to_tsvector('simple', ...)`` of the titles and bodies (migration
+``0004`` gives the planner GIN indexes on both) and needs no upkeep. Both use the ``simple`` way
+of splitting words (no stemming, no stop words, accents folded on SQLite), so one query finds
 the same posts on either. Every word of the query must appear (in the title or the post);
 the words are passed as data, never as query syntax, so no input is a syntax error.
 """
