@@ -1,7 +1,7 @@
 """How much one account may write: posts and new threads per window, lower for new accounts.
 
 Counted from the posts and threads themselves, with the author's row locked for the check
-(``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite takes its write lock at the first write),
+(:func:`lock_author`),
 so the limits hold across server processes and two posts at once cannot both pass the last
 place. A new account is one younger than :data:`NEW_ACCOUNT`: most spam comes from accounts
 made for it, and a newcomer with something to say is not held back by five posts in ten
@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from ..play import ClubError
@@ -55,10 +55,20 @@ def _refuse(what: str, limit: Limit, oldest: datetime, now: datetime, new: bool)
     )
 
 
+def lock_author(db: Session, user_id: int) -> None:
+    """Hold the author's row until the transaction ends, so that the count and the new post
+    are one step for this account: ``FOR UPDATE`` on PostgreSQL; on SQLite a write that
+    changes nothing, which takes the database's write lock (and this process's writer
+    queue, :mod:`ludoteca.web.sqlite_writes`) before the count rather than after it."""
+    if db.get_bind().dialect.name == "postgresql":
+        db.execute(select(User.id).where(User.id == user_id).with_for_update())
+    else:
+        db.execute(update(User).where(User.id == user_id).values(name=User.name))
+
+
 def check_posting(db: Session, user: User, *, new_thread: bool) -> None:
     """Refuse (429, with when to retry) a post or thread beyond ``user``'s limits."""
-    if db.get_bind().dialect.name == "postgresql":
-        db.execute(select(User.id).where(User.id == user.id).with_for_update())
+    lock_author(db, user.id)
     now = utcnow()
     limits = limits_for(user, now)
     checks = [("posts", limits.posts, ForumPost.created, ForumPost.author_id)]

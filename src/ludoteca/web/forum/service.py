@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import case, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -293,9 +293,11 @@ class Forum:
             post = ForumPost(thread_id=pk, author_id=user.id, body=body, html=html, created=now)
             db.add(post)
             db.flush()
+            # Counted in SQL, and never backwards, whatever other replies commit meanwhile.
             thread.posts = ForumThread.posts + 1
-            thread.last_post_id = post.id
-            thread.last_post_at = now
+            newer = ForumThread.last_post_id < post.id
+            thread.last_post_id = case((newer, post.id), else_=ForumThread.last_post_id)
+            thread.last_post_at = case((newer, now), else_=ForumThread.last_post_at)
             search.for_session(db).index_post(db, post, None)
             db.commit()
             self._read_own(db, user, pk, post.id)

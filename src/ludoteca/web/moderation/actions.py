@@ -8,7 +8,7 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ..forum.limits import limits_for
+from ..forum.limits import limits_for, lock_author
 from ..forum.models import ForumPost, ForumThread
 from ..play import ClubError
 from ..store import User, utcnow
@@ -40,6 +40,7 @@ def report(db: Session, user: User, post_id: int, reason: str) -> Report:
         raise ModerationError("That post is already hidden.", 409)
     check_not_suspended(db, user)
     reason = reason_text(reason)
+    lock_author(db, user.id)
     limit = limits_for(user).reports
     recent = db.scalar(
         select(func.count()).where(
