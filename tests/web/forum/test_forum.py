@@ -110,7 +110,7 @@ def test_a_game_and_a_position_embed_their_boards(person):
     position = "6/6/3S2/2E3/6/6 setup"
     body = (
         f"Look at this game:\n\n[my game](/games/{game})\n\nand this position:\n\n"
-        f"[a position](/forum/board/kuniumi?position={position.replace(' ', '%20')})\n\n"
+        f"[a position](/forum/board/kuniumi?position={position.replace(' ', '+')})\n\n"
         "but not this one: [x](/forum/board/kuniumi?position=nonsense)"
     )
     pk = thread_id(new_thread(a, "Boards", body, "kuniumi"))

@@ -6,7 +6,7 @@ nh3 (ammonia) then keeps only the tags and attributes a post needs, links only t
 and adds ``rel="nofollow noopener noreferrer ugc"``. Images are not rendered: the page's
 policy would refuse another site's pictures anyway, and a picture is a way to track readers.
 
-A paragraph that is nothing but a link to a game of the club (``/games/12``, optionally
+A top-level paragraph that is nothing but a link to a game of the club (``/games/12``, optionally
 ``/games/12/replay?ply=30``) or to a position (``/forum/board/kuniumi?position=...``) is
 replaced by that board, drawn by the engine. The board's SVG is added after sanitising,
 in place of a marker the author cannot guess, so nothing the author wrote is ever trusted.
@@ -84,7 +84,10 @@ def render(source: str, embed: Embed | None = None, host: str | None = None) -> 
     for i, token in enumerate(tokens):
         if embed is None or len(boards) >= MAX_EMBEDS:
             break
-        if token.type != "inline" or i == 0 or tokens[i - 1].type != "paragraph_open":
+        opening = tokens[i - 1] if i else None
+        if token.type != "inline" or opening is None or opening.type != "paragraph_open":
+            continue
+        if opening.level != 0 or opening.hidden:  # only a paragraph of its own, not in a list
             continue
         children = [c for c in token.children or [] if not (c.type == "text" and not c.content)]
         if len(children) < 2 or children[0].type != "link_open":
