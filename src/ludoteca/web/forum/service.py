@@ -155,6 +155,7 @@ class Forum:
                 ).all()
             )
             blocked = moderation.blocked_ids(db, viewer)
+        titles = {c.slug: c.title for c in categories()}
         out = []
         for r in rows:
             if r.author_id in blocked:
@@ -164,6 +165,7 @@ class Forum:
                     "id": r.id,
                     "title": r.title,
                     "category": r.category,
+                    "category_title": titles.get(r.category, r.category),
                     "author": r.author.name,
                     "posts": r.posts,
                     "last_post_at": r.last_post_at,
