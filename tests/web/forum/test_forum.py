@@ -121,6 +121,7 @@ def test_a_game_and_a_position_embed_their_boards(person):
     assert board.status_code == 200 and "<svg" in board.text
     assert a.get("/forum/board/kuniumi?position=nonsense").status_code == 400
     assert a.get("/forum/board/nogame?position=x").status_code == 400
+    assert a.get("/forum/board/kuniumi?position=" + "6/" * 1500).status_code == 400
 
 
 def test_a_private_game_is_not_embedded(person):

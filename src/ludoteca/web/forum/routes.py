@@ -20,7 +20,7 @@ from ..play import ClubError
 from ..views import board_svg
 from .forms import form, page_number
 from .models import ForumPost
-from .service import EDIT_WINDOW, Forum, categories, category
+from .service import EDIT_WINDOW, MAX_POSITION, Forum, categories, category
 
 router = APIRouter()
 
@@ -78,6 +78,8 @@ def search_page(request: Request):
 def board_page(game_id: str, request: Request):
     """A position's board: the page a position link in a post leads to."""
     position = request.query_params.get("position", "")
+    if len(position) > MAX_POSITION:
+        raise ClubError(f"A position has at most {MAX_POSITION} characters.", 400)
     try:
         game = get_game(game_id)
         svg = board_svg(game.from_position(position))

@@ -33,7 +33,8 @@ EDIT_WINDOW = timedelta(minutes=30)
 """How long an author may edit a post; later, a correction is a new reply."""
 THREADS_PER_PAGE = 30
 POSTS_PER_PAGE = 20
-MAX_PAGE = 100_000
+MAX_POSITION = 2000
+"""Characters of a position embedded or shown: every game's position is far shorter."""
 
 
 @dataclass(frozen=True)
@@ -104,7 +105,7 @@ class Forum:
         try:
             if parts[:2] == ["forum", "board"] and len(parts) == 3:
                 position = (query.get("position") or [""])[0]
-                if not position or len(position) > 2000:
+                if not position or len(position) > MAX_POSITION:
                     return None
                 return board_svg(get_game(parts[2]).from_position(position))
             if parts[0] != "games" or len(parts) not in (2, 3) or not parts[1].isdigit():
