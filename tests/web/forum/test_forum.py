@@ -185,6 +185,8 @@ def test_bad_input_is_refused_and_changes_nothing(person, club):
         ("", "text", "title has 3 to 120"),
         ("x" * 121, "text", "title has 3 to 120"),
         ("Fine title", "   ", "The post is empty"),
+        ("\u200b\u202e!!!", "text", "letters or digits"),
+        ("\x1b\x1b", "text", "title has 3 to 120"),
         ("Fine title", "x" * (service.MAX_BODY + 1), "at most 20000 characters"),
     ):
         r = new_thread(a, title, body)

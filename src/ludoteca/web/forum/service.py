@@ -64,8 +64,15 @@ def category(slug: str) -> Category:
     raise ClubError("There is no such forum category.", 404)
 
 
+BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
+"""Direction overrides, which would turn the rest of a listing around after a title."""
+
+
 def check_title(title: str) -> str:
-    title = " ".join(check_text(title).split())
+    title = "".join(c for c in check_text(title) if c.isprintable() or c.isspace())
+    title = " ".join(title.translate(BIDI_CONTROLS).split())
+    if title and not any(c.isalnum() for c in title):
+        raise ClubError("A thread's title needs some letters or digits.")
     if not MIN_TITLE <= len(title) <= MAX_TITLE:
         raise ClubError(
             f"A thread's title has {MIN_TITLE} to {MAX_TITLE} characters "
