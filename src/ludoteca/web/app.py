@@ -29,10 +29,13 @@ from . import clocks
 from .accounts import ANON_COOKIE, Accounts
 from .club import Club, render
 from .fanout import notify_on_commit
+from .forum.routes import router as forum_router
+from .help.routes import router as help_router
 from .inputs import NUL_REFUSED
 from .live import Hub, take_over_stalled_bots
 from .live import router as live_router
 from .lobby import router as lobby_router
+from .moderation.routes import router as moderation_router
 from .play import ClubError, GameService
 from .profiles import router as profiles_router
 from .ratings import update_ratings
@@ -320,4 +323,7 @@ def create_app(
     app.include_router(live_router)
     app.include_router(lobby_router)
     app.include_router(profiles_router)
+    app.include_router(forum_router)
+    app.include_router(moderation_router)
+    app.include_router(help_router)
     return app

@@ -1,0 +1,87 @@
+"""``ludoteca admin``: grant and revoke club roles from the server's shell.
+
+    ludoteca admin grant NAME moderator [--database URL]
+    ludoteca admin revoke NAME moderator [--database URL]
+    ludoteca admin roles [--database URL]
+
+Roles are given on the command line, not in the web pages, so that no web account can make
+itself a moderator: whoever runs this can already read the database. Each grant and revoke
+is written to the moderators' log. The database is the one ``ludoteca serve`` would use
+(``--database``, else ``DATABASE_URL``, else ``sqlite:///var/ludoteca.sqlite3``).
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ludoteca.core.errors import GameError, MalformedError
+
+
+def register(subparsers) -> None:
+    p: argparse.ArgumentParser = subparsers.add_parser(
+        "admin",
+        help="grant or revoke club roles (moderator)",
+        description="Grant or revoke roles of the web club's accounts.",
+    )
+    p.add_argument(
+        "--database",
+        default=None,
+        metavar="URL",
+        help="SQLAlchemy URL; default $DATABASE_URL or sqlite:///var/ludoteca.sqlite3",
+    )
+    sub = p.add_subparsers(dest="action", metavar="ACTION", required=True)
+    for action, text in (("grant", "give NAME the role"), ("revoke", "take the role from NAME")):
+        a = sub.add_parser(action, help=text, description=f"{text.capitalize()}.")
+        a.add_argument("name", metavar="NAME", help="the user's name")
+        a.add_argument("role", metavar="ROLE", help="the role: moderator")
+        a.add_argument("--database", default=argparse.SUPPRESS, metavar="URL", help="as above")
+    r = sub.add_parser("roles", help="list who holds which role", description="List roles.")
+    r.add_argument("--database", default=argparse.SUPPRESS, metavar="URL", help="as above")
+    p.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    from sqlalchemy import select
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ludoteca.web.moderation import service
+    from ludoteca.web.moderation.models import UserRole
+    from ludoteca.web.store import Store, User, database_url
+
+    from .serve import _check_url, _safe
+
+    url = database_url(args.database)
+    _check_url(url)
+    try:
+        store = Store(url)
+    except SQLAlchemyError as exc:
+        raise GameError(_safe(url), f"cannot open the database ({type(exc).__name__})") from None
+    try:
+        with store.session() as db:
+            if args.action == "roles":
+                rows = db.execute(
+                    select(User.name, UserRole.role)
+                    .join(UserRole, UserRole.user_id == User.id)
+                    .order_by(UserRole.role, User.name_key)
+                ).all()
+                for name, role in rows:
+                    print(f"{role}\t{name}")
+                return 0
+            if args.role not in service.ROLES:
+                raise MalformedError(
+                    args.role, f"not a role (the roles: {', '.join(service.ROLES)})"
+                )
+            user = db.scalar(select(User).where(User.name_key == args.name.strip().lower()[:64]))
+            if user is None:
+                raise GameError(args.name, "no account has that name")
+            if args.action == "grant":
+                changed = service.grant(db, user, args.role)
+                said = "is now" if changed else "was already"
+            else:
+                changed = service.revoke(db, user, args.role)
+                said = "is no longer" if changed else "was not"
+            db.commit()
+            print(f"{user.name} {said} a {args.role}")
+            return 0
+    finally:
+        store.dispose()

@@ -1,0 +1,117 @@
+"""Posts from Markdown to safe HTML, with boards embedded from links.
+
+markdown-it-py renders CommonMark with raw HTML switched off (so ``<script>`` is text), and
+nh3 (ammonia) then keeps only the tags and attributes a post needs, links only to
+``http``, ``https`` and ``mailto`` (``javascript:`` and ``data:`` links lose their target),
+and adds ``rel="nofollow noopener noreferrer ugc"``. Images are not rendered: the page's
+policy would refuse another site's pictures anyway, and a picture is a way to track readers.
+
+A top-level paragraph that is nothing but a link to a game of the club (``/games/12``, optionally
+``/games/12/replay?ply=30``) or to a position (``/forum/board/kuniumi?position=...``) is
+replaced by that board, drawn by the engine. The board's SVG is added after sanitising,
+in place of a marker the author cannot guess, so nothing the author wrote is ever trusted.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import secrets
+from collections.abc import Callable
+from urllib.parse import parse_qs, urlsplit
+
+import nh3
+from markdown_it import MarkdownIt
+from markdown_it.token import Token
+
+ALLOWED_TAGS = {
+    "p", "br", "hr", "em", "strong", "del", "s", "code", "pre", "blockquote", "ul", "ol",
+    "li", "a", "h3", "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td",
+}  # fmt: skip
+ALLOWED_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}, "th": {"style"}, "td": {"style"}}
+URL_SCHEMES = {"http", "https", "mailto"}
+MAX_EMBEDS = 4
+"""Boards one post may embed: each is an engine SVG of some kilobytes."""
+
+_md = (
+    MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
+    .enable(["table", "strikethrough"])
+    .disable(["image"])
+)
+# Headings in posts start at h3 (the page has its h1 and h2).
+_md.renderer.rules["heading_open"] = lambda tokens, idx, *_: (
+    f"<h{min(6, int(tokens[idx].tag[1]) + 2)}>"
+)
+_md.renderer.rules["heading_close"] = lambda tokens, idx, *_: (
+    f"</h{min(6, int(tokens[idx].tag[1]) + 2)}>\n"
+)
+
+Embed = Callable[[str, dict[str, list[str]]], str | None]
+"""Given a club path and its query, the board's SVG (trusted) or None when it is not one."""
+
+
+def clean(rendered: str) -> str:
+    return nh3.clean(
+        rendered,
+        tags=ALLOWED_TAGS,
+        attributes=ALLOWED_ATTRIBUTES,
+        url_schemes=URL_SCHEMES,
+        link_rel="nofollow noopener noreferrer ugc",
+        strip_comments=True,
+        filter_style_properties={"text-align"},
+    )
+
+
+def club_path(href: str, host: str | None) -> tuple[str, dict[str, list[str]]] | None:
+    """The path and query of a link to this club (relative, or absolute to ``host``)."""
+    try:
+        parts = urlsplit(href)
+    except ValueError:
+        return None
+    foreign = parts.scheme not in ("http", "https") or host is None or parts.netloc != host
+    if (parts.scheme or parts.netloc) and foreign:
+        return None
+    if not parts.path.startswith("/"):
+        return None
+    return parts.path, parse_qs(parts.query)
+
+
+def render(source: str, embed: Embed | None = None, host: str | None = None) -> str:
+    """The sanitised HTML of ``source``; boards for lone links to games or positions."""
+    tokens = _md.parse(source)
+    boards: dict[str, str] = {}
+    nonce = secrets.token_hex(8)
+    for i, token in enumerate(tokens):
+        if embed is None or len(boards) >= MAX_EMBEDS:
+            break
+        opening = tokens[i - 1] if i else None
+        if token.type != "inline" or opening is None or opening.type != "paragraph_open":
+            continue
+        if opening.level != 0 or opening.hidden:  # only a paragraph of its own, not in a list
+            continue
+        children = [c for c in token.children or [] if not (c.type == "text" and not c.content)]
+        if len(children) < 2 or children[0].type != "link_open":
+            continue
+        if children[-1].type != "link_close" or any(
+            c.type not in ("text", "link_open", "link_close") for c in children
+        ):
+            continue
+        target = club_path(str(children[0].attrGet("href") or ""), host)
+        svg = embed(*target) if target is not None else None
+        if svg is None:
+            continue
+        marker = f"board{nonce}x{len(boards)}"
+        label = "".join(c.content for c in children if c.type == "text")
+        href = str(children[0].attrGet("href"))
+        boards[marker] = (
+            f'<figure class="embed">{svg}<figcaption><a href="{html.escape(href)}">'
+            f"{html.escape(label)}</a></figcaption></figure>"
+        )
+        token.content = marker
+        text = Token("text", "", 0)
+        text.content = marker
+        token.children = [text]
+    out = clean(_md.renderer.render(tokens, _md.options, {}))
+    for marker, figure in boards.items():
+        out = re.sub(rf"<p>{marker}</p>", lambda _m, f=figure: f, out)
+    return out

@@ -1,0 +1,63 @@
+"""``/help`` (registering, games, clocks, ratings, computer levels, replays, the forum and
+its rules) and ``/about`` (the club, its games and their designers).
+
+The pictures are the engines' own SVG boards (the rules pages' diagrams), so they show the
+boards exactly as the club draws them; a game that fails to load is left out.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from ..club import render
+from ..forum.limits import ESTABLISHED, NEW, NEW_ACCOUNT
+from ..forum.service import EDIT_WINDOW
+from ..play import available_games, bot_levels
+from ..rules_pages import diagrams
+
+router = APIRouter()
+DESIGNERS = {
+    "comune": "Kanare Kato",
+    "comino": "Corné van Moorsel",
+    "kuniumi": "Ignazio Panades",
+    "hexagone": "Professor Puzzle",
+}
+
+
+def _games() -> list[dict]:
+    out = []
+    for gid, designer in DESIGNERS.items():
+        cls = available_games().get(gid)
+        if cls is None:
+            continue
+        pictures = diagrams(gid)
+        out.append(
+            {
+                "id": gid,
+                "title": cls.title,
+                "designer": designer,
+                "players": (cls.min_players, cls.max_players),
+                "svg": pictures[-1][1] if pictures else None,
+                "caption": pictures[-1][0] if pictures else "",
+            }
+        )
+    return out
+
+
+@router.get("/help")
+def help_page(request: Request):
+    return render(
+        request,
+        "help/help.html",
+        games=_games(),
+        levels=bot_levels(),
+        new=NEW,
+        established=ESTABLISHED,
+        new_hours=int(NEW_ACCOUNT.total_seconds() // 3600),
+        edit_minutes=int(EDIT_WINDOW.total_seconds() // 60),
+    )
+
+
+@router.get("/about")
+def about_page(request: Request):
+    return render(request, "help/about.html", games=_games())

@@ -1,0 +1,169 @@
+"""The moderation pages and forms: reporting a post, blocking a user, and for moderators
+the queue of reports, the log, hiding posts, locking threads and suspending accounts.
+
+Every form is a POST with the CSRF token; a moderator's every action lands in the log.
+"""
+
+from __future__ import annotations
+
+import anyio
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse
+from sqlalchemy import select
+
+from ..club import club, current_user, render, require_user
+from ..forum.forms import form
+from ..forum.models import ForumPost
+from ..play import ClubError
+from ..store import User
+from . import actions, service
+
+router = APIRouter()
+MAX_HOURS_FIELD = 6
+
+
+def redirect(url: str) -> RedirectResponse:
+    return RedirectResponse(url, status_code=303)
+
+
+def _back(data: dict[str, str], default: str) -> str:
+    nxt = data.get("next", "")
+    return nxt if nxt.startswith("/") and not nxt.startswith("//") else default
+
+
+def _user_named(db, name: str) -> User:
+    user = db.scalar(select(User).where(User.name_key == name.strip().lower()[:64]))
+    if user is None:
+        raise ClubError(f"There is no user named {name[:32]!r}.", 404)
+    return user
+
+
+def _do(request: Request, work):
+    """Run ``work(db)`` in one transaction, in a worker thread."""
+
+    def run():
+        with club(request).store.session() as db:
+            out = work(db)
+            db.commit()
+            return out
+
+    return anyio.to_thread.run_sync(run)
+
+
+@router.post("/forum/post/{post_id:id}/report")
+async def report(post_id: int, request: Request):
+    user = require_user(request)
+    data = await form(request)
+    await _do(request, lambda db: actions.report(db, user, post_id, data.get("reason", "")))
+    return render(request, "forum/reported.html", post_id=post_id)
+
+
+@router.post("/forum/post/{post_id:id}/hide")
+async def hide(post_id: int, request: Request):
+    user = require_user(request)
+    data = await form(request)
+    await _do(request, lambda db: actions.hide_post(db, user, post_id, data.get("reason", "")))
+    return redirect(_back(data, f"/forum/post/{post_id}"))
+
+
+@router.post("/forum/post/{post_id:id}/show")
+async def show(post_id: int, request: Request):
+    user = require_user(request)
+    data = await form(request)
+    await _do(request, lambda db: actions.show_post(db, user, post_id))
+    return redirect(_back(data, f"/forum/post/{post_id}"))
+
+
+@router.post("/forum/post/{post_id:id}/dismiss")
+async def dismiss(post_id: int, request: Request):
+    user = require_user(request)
+    data = await form(request)
+    await _do(request, lambda db: actions.dismiss_reports(db, user, post_id))
+    return redirect(_back(data, "/moderation"))
+
+
+@router.post("/forum/thread/{pk:id}/lock")
+async def lock(pk: int, request: Request):
+    user = require_user(request)
+    data = await form(request)
+    await _do(request, lambda db: actions.set_locked(db, user, pk, True, data.get("reason", "")))
+    return redirect(f"/forum/thread/{pk}")
+
+
+@router.post("/forum/thread/{pk:id}/unlock")
+async def unlock(pk: int, request: Request):
+    user = require_user(request)
+    data = await form(request)
+    await _do(request, lambda db: actions.set_locked(db, user, pk, False, data.get("reason", "")))
+    return redirect(f"/forum/thread/{pk}")
+
+
+@router.post("/users/{name}/block")
+async def block(name: str, request: Request):
+    user = require_user(request)
+    data = await form(request)
+    await _do(request, lambda db: service.block(db, user, _user_named(db, name)))
+    return redirect(_back(data, "/forum"))
+
+
+@router.post("/users/{name}/unblock")
+async def unblock(name: str, request: Request):
+    user = require_user(request)
+    data = await form(request)
+    await _do(request, lambda db: service.unblock(db, user, _user_named(db, name)))
+    return redirect(_back(data, "/forum"))
+
+
+@router.get("/moderation")
+def queue(request: Request):
+    user = current_user(request)
+    with club(request).store.session() as db:
+        service.require_moderator(db, user)
+        reports = service.open_reports(db)
+        posts = {
+            p.id: p
+            for p in db.scalars(
+                select(ForumPost).where(ForumPost.id.in_({r.post_id for r in reports}))
+            )
+        }
+        return render(
+            request,
+            "forum/moderation.html",
+            reports=[(r, posts.get(r.post_id)) for r in reports],
+            log=service.recent_log(db),
+            error=None,
+        )
+
+
+def _hours(text: str) -> int:
+    text = text.strip()
+    if not text.isascii() or not text.isdigit() or len(text) > MAX_HOURS_FIELD:
+        raise service.ModerationError("The length of a suspension is a whole number of hours.")
+    return int(text)
+
+
+@router.post("/moderation/suspend")
+async def suspend(request: Request):
+    user = require_user(request)
+    data = await form(request)
+
+    def work(db):
+        service.require_moderator(db, user)
+        target = _user_named(db, data.get("name", ""))
+        service.suspend(db, user, target, _hours(data.get("hours", "")), data.get("reason", ""))
+
+    await _do(request, work)
+    return redirect("/moderation")
+
+
+@router.post("/moderation/unsuspend")
+async def unsuspend(request: Request):
+    user = require_user(request)
+    data = await form(request)
+
+    def work(db):
+        service.require_moderator(db, user)
+        service.lift_suspension(db, user, _user_named(db, data.get("name", "")))
+
+    await _do(request, work)
+    return redirect("/moderation")
