@@ -137,8 +137,10 @@ def test_write_reply_search_report_hide(browser, club):
 
     # Help and about are linked from every page.
     c.click("footer a[href='/about']")
+    c.wait_for_url("**/about")
     assert "Corné van Moorsel" in c.inner_text("main")
     c.click("footer a[href='/help']")
+    c.wait_for_selector("#forum")
     assert c.locator("#forum").count() == 1 and c.locator("main svg").count() >= 4
     for ctx in (ctx_a, ctx_b, ctx_m, c_ctx):
         ctx.close()
