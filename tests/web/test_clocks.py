@@ -201,7 +201,7 @@ def test_two_players_the_other_wins_on_time_and_the_record_replays():
         ("timed_out", [5], "not a list of seats"),
         ("timed_out", [], "not a list of seats"),
         ("timed_out", "1", "not a list of seats"),
-        ("winners", [1], "winners is \[1\], but the replayed game gives"),
+        ("winners", [1], r"winners is \[1\], but the replayed game gives"),
     ]:
         bad = Record.loads(record.dumps())
         bad.result[key] = value
