@@ -223,7 +223,15 @@ class Ref:
                     size = max(len(p) for p in parts)
                     tied = sum(1 for p in parts if len(p) == size)
                     if not choices:
+                        # Decision (ended games): the capture counts, and with one largest
+                        # section its rivals' pieces have left for the pool.
+                        s.since = 0
+                        if tied == 1:
+                            main = next(p for p in parts if len(p) == size)
+                            for c in [c for c in s.cells if c not in main]:
+                                s.pool.append(s.cells.pop(c))
                         s.phase = "over"
+                        s.dice, s.rolled = None, 0
                     elif tied == 1:
                         s.keep(choices[0])
                     else:

@@ -91,6 +91,12 @@ def impossible(**kw) -> str:
     return position(cells, **kw)
 
 
+def load_start_over() -> str:
+    """A set-up block, nothing captured, in phase over: nothing ended that game."""
+    start = json.loads(core.get("hexagone", players=2).new_state(seed=3).position())
+    return json.dumps({**start, "phase": "over"})
+
+
 @pytest.mark.parametrize(
     ("text", "why"),
     [
@@ -115,12 +121,56 @@ def impossible(**kw) -> str:
         (impossible(cells=line("ORORORORY"), phase="reform", pool="R"), "cannot be placed"),
         (impossible(cells={**line("RO"), **line("RO", q0=5)}, phase="main"), "no main block"),
         (impossible(players=1, rolls_left=0), "no rolls left"),
+        # what is checked of an ended game (finding: a start block was accepted as over)
+        (load_start_over(), "nothing ends this game"),
+        (impossible(phase="over", rolled=1), "'rolled_this_turn' is 0"),
+        (
+            impossible(phase="over", pool="R", cells=line("ORORORORY"), since=5),
+            "'since_capture' to 0",
+        ),
+        (impossible(phase="over", pool="R", cells=line("ROYGBPWROYGBR")), "can be placed"),
+        (
+            impossible(phase="over", cells={**line("ROY"), **line("GB", q0=5)}),
+            "largest ones tie",
+        ),
+        # pieces are captured in threes or more (finding: a pile of two was accepted)
+        (impossible(captured=["RR", ""]), "2 captured piece(s)"),
+        (impossible(captured=["R", ""], players=2), "1 captured piece(s)"),
     ],
 )
 def test_impossible_positions(text, why):
+    """What is checked: piece counts, the solo count, the dice and pool per phase, groups
+    of three, one block before a capture, the main and reform phases' feasibility, how an
+    ended game ended (size, colours, turns without a capture, rolls, or a failed reform with
+    its pool), and piles holding none or three or more pieces. Not checked: that every
+    colour of a pile comes in threes, and that a failed reform's pool could have been the
+    smaller sections (which the position no longer shows)."""
     with pytest.raises(IllegalPositionError) as info:
         load(text)
     assert why in str(info.value)
+
+
+@pytest.mark.parametrize("digit", ["\u0661", "\uff11", "\u00b2"])
+def test_only_ascii_digits_name_a_cell(digit):
+    """Arabic-Indic and full-width digits were read as numbers in cells."""
+    state = load(position(TWELVE, phase="swap", dice="RO"))
+    with pytest.raises(MalformedError):
+        state.play(f"swap {digit},0 0,0")
+    with pytest.raises(MalformedError):
+        load(position({**TWELVE, f"{digit},5": "R"}))
+
+
+def test_a_number_of_thousands_of_digits_is_malformed():
+    text = position(TWELVE).replace('"since_capture": 0', '"since_capture": ' + "9" * 5000)
+    assert "9" * 5000 in text
+    with pytest.raises(MalformedError, match="far too long"):
+        load(text)
+
+
+@pytest.mark.parametrize("value", ["--3", "\u00b2", "\u0661", "9" * 5000, "2.0", True])
+def test_a_players_option_that_is_no_small_whole_number_is_refused(value):
+    with pytest.raises(GameError):
+        core.get("hexagone", players=value)
 
 
 def test_four_players_need_the_white_handicap():
@@ -130,6 +180,12 @@ def test_four_players_need_the_white_handicap():
     data["captured"][3] = [c for c in data["captured"][3] if c != "W"]
     with pytest.raises(IllegalPositionError, match="white"):
         load(json.dumps(data))
+
+
+def test_a_failed_reform_is_an_ended_position_with_its_pool():
+    text = position(line("ORORORORY"), phase="over", pool="R")
+    state = load(text)
+    assert state.is_over and state.result.reason == "the block cannot be reformed"
 
 
 def test_over_positions_keep_the_block_for_display():

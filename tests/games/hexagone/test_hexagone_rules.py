@@ -282,7 +282,26 @@ def test_an_impossible_reform_ends_the_game_at_once():
     state.play("swap 3,0 12,0")
     assert state.is_over and state.to_move == TERMINAL
     assert state.result.reason == "the block cannot be reformed"
-    assert json.loads(state.position())["phase"] == "over"
+    data = json.loads(state.position())
+    assert data["phase"] == "over"
+
+
+def test_an_impossible_reform_leaves_the_other_sections_in_the_pool():
+    """**Decision (ended games)**: the other sections' pieces have left the table for the
+    pool, and the capture reset ``since_capture``, though the reform then failed."""
+    cells = line("RGGYORORORORG")
+    state = swap_state("GG", cells, since=7)
+    state.play("swap 3,0 12,0")
+    data = json.loads(state.position())
+    assert data["phase"] == "over" and data["pool"] == ["R"]
+    assert "0,0" not in data["cells"] and data["since_capture"] == 0
+    assert data["dice"] is None and data["rolled_this_turn"] == 0
+    # the ended position is read back as it is written, for the same reason
+    again = load(state.position())
+    assert again.position() == state.position()
+    assert again.result.reason == "the block cannot be reformed"
+    state.undo()
+    assert json.loads(state.position())["since_capture"] == 7
 
 
 def test_equal_sections_let_the_mover_choose_the_main_block():
@@ -323,6 +342,11 @@ def test_a_tie_where_no_main_block_can_be_reformed_ends_the_game():
     state.play("swap 4,0 9,0")
     assert state.is_over and state.result.reason == "the block cannot be reformed"
     assert sum(state.captured[0]) >= 10
+    data = json.loads(state.position())
+    # no main block exists: the sections stay on the table, the pool is empty
+    assert data["pool"] == [] and data["since_capture"] == 0
+    assert "0,0" in data["cells"] and "13,0" in data["cells"]
+    assert load(state.position()).position() == state.position()
 
 
 def test_the_reform_happens_even_when_the_block_is_small_then_the_game_ends():
@@ -372,7 +396,7 @@ def test_forty_turns_after_a_second_roll_without_capture():
 
 
 def test_the_game_is_over_for_every_move():
-    state = load(position(line("RRORGYBPWOY"), phase="over", captured=["RRR", ""]))
+    state = load(position(line("RRORGYBPWOY"), phase="over", captured=["RRR", ""], since=40))
     assert state.is_over and state.legal_moves() == [] and state.to_move == TERMINAL
     assert "game is over" in refused(state, "roll RG")
     refused(state, "swap 0,0 1,0")
@@ -382,21 +406,26 @@ def test_the_game_is_over_for_every_move():
 
 
 def test_most_captured_pieces_wins():
-    base = line("ROYGBPWROYGBPWROYGBPWROYGBPWROYGBPW")  # 35 pieces: 5 of each colour
-    state = load(position(base, phase="over", players=3, captured=["RO", "YGBP", "W"]))
-    assert state.scores() == (2, 4, 1)
-    assert state.result.winners == (1,)
-    assert state.result.ranking == ((1,), (0,), (2,))
+    base = line("OYGBPW" * 3 + "ROYGBPW")  # 25 pieces, ended by 40 turns without a capture
+    captured = ["RRR", "RRYYGG", ""]  # and the rest: OO BB PP WW for the third player
+    state = load(position(base, phase="over", players=3, captured=captured, since=40))
+    assert state.scores() == (3, 6, 8)
+    assert state.result.winners == (2,)
+    assert state.result.ranking == ((2,), (1,), (0,))
 
 
 def test_ties_go_to_the_largest_single_colour_then_are_shared():
     base = line("BPW" * 6 + "ROYGROYGOYGO")
-    state = load(position(base, phase="over", players=3, captured=["RRRROO", "YYYGGG", ""]))
+    state = load(
+        position(base, phase="over", players=3, captured=["RRRROO", "YYYGGG", ""], since=40)
+    )
     assert state.scores() == (6, 6, 0)
     assert state.result.winners == (0,)
     assert state.result.ranking[0] == (0,) and state.result.ranking[1] == (1,)
     base = line("BPW" * 6 + "ROYGROYGROYG")
-    state = load(position(base, phase="over", players=3, captured=["RRROOO", "YYYGGG", ""]))
+    state = load(
+        position(base, phase="over", players=3, captured=["RRROOO", "YYYGGG", ""], since=40)
+    )
     assert state.scores() == (6, 6, 0)
     assert state.result.winners == (0, 1)  # shared victory
     assert state.result.ranking[0] == (0, 1)
@@ -405,7 +434,7 @@ def test_ties_go_to_the_largest_single_colour_then_are_shared():
 
 def test_the_white_handicap_counts_as_captured():
     cells = line("ROYGBPWROYGBPWROYGBPWROYGBPWROYGBPWROYGBP")  # 41 pieces
-    state = load(position(cells, phase="over", players=4, captured=["", "", "", "W"]))
+    state = load(position(cells, phase="over", players=4, captured=["", "", "", "W"], since=40))
     assert state.scores() == (0, 0, 0, 1)
     assert state.result.winners == (3,)
 
@@ -512,11 +541,11 @@ def test_last_move_summary_tells_each_kind_of_move():
 
 
 def test_scores_during_play_count_captured_pieces():
-    state = load(position(line("RROROOYGBPWGYBPWYG"), players=3, captured=["GG", "B", ""]))
-    assert state.scores()[:2] == (2, 1)
+    state = load(position(line("RROROOYGBPWGYBPWYG"), players=3, captured=["GGG", "BBB", ""]))
+    assert state.scores()[:2] == (3, 3)
     state.play("roll RO")
     state.play("swap 2,0 3,0")
-    assert state.scores()[:2] == (8, 1)
+    assert state.scores()[:2] == (9, 3)
 
 
 def test_player_one_starts_then_turns_go_in_order():

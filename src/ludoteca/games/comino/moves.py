@@ -50,7 +50,7 @@ class Deal:
 
 CominoMove = Place | Remove | Deal
 
-_PLACE = re.compile(r"([A-Za-z]{4})\s*@\s*([+-]?\d{1,6})\s*,\s*([+-]?\d{1,6})")
+_PLACE = re.compile(r"([A-Za-z]{4})\s*@\s*([+-]?[0-9]{1,6})\s*,\s*([+-]?[0-9]{1,6})")
 _NAMED = re.compile(r"(remove|deal)\s+([A-Za-z]{4})", re.IGNORECASE)
 
 

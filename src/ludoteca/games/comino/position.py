@@ -32,8 +32,8 @@ HAND_SIZE = 11
 TURNS = 22
 DRAWS = 21
 
-_ENTRY = re.compile(r"([A-Za-z]{4})@([+-]?\d{1,6}),([+-]?\d{1,6})")
-_SCORE = re.compile(r"\d{1,6}")
+_ENTRY = re.compile(r"([A-Za-z]{4})@([+-]?[0-9]{1,6}),([+-]?[0-9]{1,6})")
+_SCORE = re.compile(r"[0-9]{1,6}")
 
 
 @dataclass

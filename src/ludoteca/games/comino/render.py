@@ -94,7 +94,7 @@ S = 40  # pixels per square
 M = 28  # margin for coordinates
 RACK_GAP = 16
 
-_CELL = re.compile(r"\s*([+-]?\d{1,6})\s*,\s*([+-]?\d{1,6})\s*")
+_CELL = re.compile(r"\s*([+-]?[0-9]{1,6})\s*,\s*([+-]?[0-9]{1,6})\s*")
 
 
 def _fits(state, highlight: Iterable) -> tuple[set[tuple[int, int]], dict]:

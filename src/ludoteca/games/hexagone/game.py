@@ -21,8 +21,13 @@ _FALSE = {"0", "false", "no", "off", ""}
 def _players(value: Any) -> int:
     if value is None:
         return 1
-    if isinstance(value, str) and value.strip().isdigit():
-        value = int(value.strip())
+    if isinstance(value, str):
+        text = value.strip()
+        # ASCII digits only, and few: "²" and "١" are digits to str.isdigit, and int() of
+        # thousands of digits is refused by Python itself.
+        if not (text.isascii() and text.isdigit() and len(text) <= 3):
+            raise MalformedError(value, "option players must be a whole number from 1 to 4")
+        value = int(text)
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 4:
         raise MalformedError(value, "option players must be a whole number from 1 to 4")
     return value

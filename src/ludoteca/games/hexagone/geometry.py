@@ -22,7 +22,7 @@ LIMIT = 10_000
 NEIGHBOURS = (STRIDE, -STRIDE, 1, -1, STRIDE - 1, 1 - STRIDE)
 """Offsets of the six neighbours: (q±1, r), (q, r±1), (q+1, r-1), (q-1, r+1)."""
 
-_CELL = re.compile(r"\s*(-?\d{1,6})\s*,\s*(-?\d{1,6})\s*")
+_CELL = re.compile(r"\s*(-?[0-9]{1,6})\s*,\s*(-?[0-9]{1,6})\s*")
 
 
 def cell(q: int, r: int) -> int:

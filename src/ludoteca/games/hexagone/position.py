@@ -95,6 +95,8 @@ def parse_position(game, text: str) -> HexagoneState:
     except (json.JSONDecodeError, RecursionError) as exc:
         why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
         raise MalformedError(text, f"not valid JSON ({why})") from None
+    except ValueError:  # a number of thousands of digits: no count in a position is that big
+        raise MalformedError(text, "a number in the position is far too long") from None
     if not isinstance(data, dict):
         raise MalformedError(text, "a Hexagone position is a JSON object")
     missing = [k for k in KEYS if k not in data]
@@ -162,8 +164,20 @@ def parse_position(game, text: str) -> HexagoneState:
         raise illegal("in a 4-player game the fourth player holds the set-aside white piece")
     if (dice is not None) != (phase == SWAP_PHASE):
         raise illegal("'dice' holds the roll in phase swap and is null otherwise")
-    if bool(any(pool)) != (phase == REFORM):
-        raise illegal("the pool holds pieces exactly in phase reform")
+    if phase == REFORM and not any(pool):
+        raise illegal("in phase reform the pool holds the pieces to place back")
+    if phase not in (REFORM, OVER) and any(pool):
+        raise illegal("the pool holds pieces only while reforming (or after a reform failed)")
+    for p, pile in enumerate(captured):
+        # Pieces are captured in groups of three or more: a pile holds none, or three or
+        # more (beside the 4-player white handicap). Not checked: that each colour of a pile
+        # comes in threes (hand-set positions in the rules tests rely on that freedom).
+        got = sum(pile) - (1 if n == 4 and p == 3 else 0)
+        if 0 < got < 3:
+            raise illegal(
+                f"player {p + 1} has {got} captured piece(s): pieces are captured in groups "
+                "of three or more"
+            )
     if phase != OVER and since >= NO_CAPTURE_LIMIT:
         raise illegal(f"the game ends after {NO_CAPTURE_LIMIT} turns without a capture")
 
@@ -216,6 +230,8 @@ def parse_position(game, text: str) -> HexagoneState:
             raise illegal("a capture (after a roll) comes before reforming")
         if not ReformSearch(cells, pool).feasible():
             raise illegal("the pool cannot be placed back, so the game would be over")
+    elif phase == OVER:
+        _check_ended(cells, counts, pool, parts, since, rolled, n, rolls_left, illegal)
     if phase in (MAIN_PHASE, REFORM) and n == 1 and rolled > 1:
         raise illegal("the solo puzzle has no second roll")
 
@@ -234,3 +250,47 @@ def parse_position(game, text: str) -> HexagoneState:
     if phase == OVER:
         state.reason = state.derived_reason()
     return state
+
+
+def _check_ended(cells, counts, pool, parts, since, rolled, n, rolls_left, illegal) -> None:
+    """A position in phase ``over`` must be one the rules end (**Decision (ended games)**).
+
+    Checked: ``rolled_this_turn`` is 0; after an impossible reform only the main block is on
+    the table, the pool holds the rest, it cannot be placed back, and the capture reset
+    ``since_capture``; with several sections on the table they tie for the largest and none
+    can be reformed; a block in one piece ends the game by its size, its colours, the turns
+    without a capture or (solo) the rolls used up. Not checked: that the pool's pieces could
+    have formed the smaller sections before the capture."""
+    if rolled != 0:
+        raise illegal("in phase over 'rolled_this_turn' is 0")
+    if any(pool):
+        if len(parts) != 1:
+            raise illegal("after an impossible reform only the main block stays on the table")
+        if since != 0:
+            raise illegal("the capture before an impossible reform sets 'since_capture' to 0")
+        if ReformSearch(cells, pool).feasible():
+            raise illegal("this pool can be placed back: the game would go on")
+        return
+    if len(parts) > 1:
+        sizes = sorted((len(p) for p in parts), reverse=True)
+        if sizes[0] != sizes[1]:
+            raise illegal(
+                "a block in several sections ends the game only when the largest ones tie "
+                "(else the smaller sections are in the pool)"
+            )
+        if since != 0:
+            raise illegal("the capture that split the block sets 'since_capture' to 0")
+        if _feasible_mains(cells):
+            raise illegal("a main block can be reformed: the game would go on")
+        return
+    if not (
+        len(cells) <= SMALL_BLOCK
+        or max(counts) < 3
+        or since >= NO_CAPTURE_LIMIT
+        or (n == 1 and rolls_left == 0)
+    ):
+        raise illegal(
+            f"nothing ends this game: phase over needs a block of {SMALL_BLOCK} or fewer "
+            f"pieces, no colour with three pieces, {NO_CAPTURE_LIMIT} turns without a capture, "
+            "or (solo) no rolls left"
+        )

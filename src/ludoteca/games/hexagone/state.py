@@ -407,14 +407,29 @@ class HexagoneState(State):
             if _reform_search(self.cells, largest[0]).feasible():
                 self._choose_main(largest[0][0])
             else:
-                self._finish(REASON_REFORM)
+                self._reform_impossible(largest[0])
             return
         choices = [p[0] for p in largest if _reform_search(self.cells, p).feasible()]
         if not choices:
-            self._finish(REASON_REFORM)
+            self._reform_impossible(None)
             return
         self.phase = MAIN_PHASE
         self._choices = choices
+
+    def _reform_impossible(self, main: list[int] | None) -> None:
+        """The game ends: the capture counts (``since_capture`` is 0) and, where the main
+        block is known, the other sections' pieces have left the table for the pool — the
+        rules' order of events (**Decision (ended games)**). With a tie of sections none of
+        which can be reformed, no main block exists and the sections stay on the table."""
+        self.since = 0
+        if main is not None:
+            keep = set(main)
+            cells = self.cells
+            for c in [c for c in cells if c not in keep]:
+                k = cells.pop(c)
+                self.counts[k] -= 1
+                self.pool[k] += 1
+        self._finish(REASON_REFORM)
 
     def _choose_main(self, lowest: int) -> None:
         part = next(p for p in sections(self.cells) if p[0] == lowest)
@@ -478,6 +493,8 @@ class HexagoneState(State):
 
     def derived_reason(self) -> str:
         """Why a finished position is finished, read from the position alone."""
+        if any(self.pool) or len(sections(self.cells)) > 1:
+            return REASON_REFORM
         if len(self.cells) <= SMALL_BLOCK:
             return REASON_SMALL
         if max(self.counts) < 3:
