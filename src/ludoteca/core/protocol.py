@@ -193,6 +193,10 @@ class Game(ABC):
     """An upper bound on the number of moves (chance outcomes included) of any game."""
     move_help: ClassVar[str] = ""
     """One or two lines telling a person how to type a move."""
+    option_names: ClassVar[frozenset[str] | None] = None
+    """The options a game takes, where it declares them: any other is refused by
+    :func:`ludoteca.core.registry.get` with the list of these. ``None`` leaves the judging
+    to the game's own constructor."""
     move_labels: ClassVar[dict[str, str]] = {}
     """Words a board shows for moves that name no cell (Comune's ``pass`` is "Pass"), so the
     page offers them as buttons without knowing the notation; a move not listed shows its

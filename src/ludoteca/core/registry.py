@@ -123,6 +123,13 @@ def get(name: str, **options: Any) -> Game:
     judge, and it refuses a bad one with :class:`~ludoteca.core.errors.MalformedError`.
     """
     cls = game_class(name)
+    allowed = cls.option_names
+    unknown = sorted(set(options) - allowed) if allowed is not None else []
+    if unknown:
+        takes = ", ".join(sorted(allowed)) if allowed else "no option"
+        raise MalformedError(
+            unknown[0], f"{cls.title} has no option {unknown[0]!r} (it takes {takes})"
+        )
     if options.get("players") is not None:
         options["players"] = check_players(cls, options["players"])
     return cls(**options)

@@ -10,7 +10,7 @@ from ludoteca.games.comino.moves import parse_move
 
 GAME = get("comino")
 SEED_EXAMPLE = (
-    "BBRR@0,0;BRYY@0,2;RBRR@1,-1;BBBR@1,0;YRBB@1,1;RRRY@1,2;BBYB@2,0;BBRY@3,0 BBYY RRRR 0 0 1"
+    "BBRR@0,0;BRYY@0,2;RBRR@1,-1;BBBR@1,0;YRBB@1,1;RRRY@1,2;BBYB@2,0;BBRY@3,0 BBYY RRRR 12 9 1"
 )
 
 
@@ -68,13 +68,13 @@ def test_moves_print_in_binding_notation():
 
 def test_position_is_canonical_whatever_order_the_input_uses():
     shuffled = (
-        "RRRY@1,2;BBRY@3,0;BRYY@0,2;BBRR@0,0;YRBB@1,1;BBYB@2,0;BBBR@1,0;RBRR@1,-1 bbyy RRRR 0 0 1"
+        "RRRY@1,2;BBRY@3,0;BRYY@0,2;BBRR@0,0;YRBB@1,1;BBYB@2,0;BBBR@1,0;RBRR@1,-1 bbyy RRRR 12 9 1"
     )
     assert GAME.from_position(shuffled).position() == SEED_EXAMPLE
 
 
 def test_board_is_sorted_by_x_then_y_numerically():
-    text = "YBRR@-1,0;YYBY@-1,1;BYRR@0,0;YRRR@1,0 BYBY BYRY 0 0 1"
+    text = "YBRR@-1,0;YYBY@-1,1;BYRR@0,0;YRRR@1,0 BYBY BYRY 4 3 1"
     s = GAME.from_position(text)
     assert s.position() == text
     board = s.position().split()[0].split(";")

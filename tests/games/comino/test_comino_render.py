@@ -14,7 +14,7 @@ from ludoteca.games.comino.tiles import rotate
 
 GAME = get("comino")
 SEED_EXAMPLE = (
-    "BBRR@0,0;BRYY@0,2;RBRR@1,-1;BBBR@1,0;YRBB@1,1;RRRY@1,2;BBYB@2,0;BBRY@3,0 BBYY RRRR 0 0 1"
+    "BBRR@0,0;BRYY@0,2;RBRR@1,-1;BBBR@1,0;YRBB@1,1;RRRY@1,2;BBYB@2,0;BBRY@3,0 BBYY RRRR 12 9 1"
 )
 NS = "{http://www.w3.org/2000/svg}"
 

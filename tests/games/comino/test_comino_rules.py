@@ -18,13 +18,13 @@ GAME = get("comino")
 # tiles (1,1 1,2 0,2 through the point 1,2) and a blue area of exactly six (the row 0..3,0,
 # 1,1 above it and 1,-1 below it through the point 2,0). YYBB@0,1 has no red.
 SEED_EXAMPLE = (
-    "BBRR@0,0;BRYY@0,2;RBRR@1,-1;BBBR@1,0;YRBB@1,1;RRRY@1,2;BBYB@2,0;BBRY@3,0 BBYY RRRR 0 0 1"
+    "BBRR@0,0;BRYY@0,2;RBRR@1,-1;BBBR@1,0;YRBB@1,1;RRRY@1,2;BBYB@2,0;BBRY@3,0 BBYY RRRR 12 9 1"
 )
 
 # Two yellow areas of two tiles each, {0,0 1,0} through the point 1,1 and {-1,0 -1,1}
 # through the point -1,1. YBYB@0,1 has yellow at its two diagonal corners, touching the
 # first area at 1,1 and the second at 0,2.
-DIAGONAL = "YBRR@-1,0;YYBY@-1,1;BYRR@0,0;YRRR@1,0 BYBY BYRY 0 0 1"
+DIAGONAL = "YBRR@-1,0;YYBY@-1,1;BYRR@0,0;YRRR@1,0 BYBY BYRY 4 3 1"
 
 # Nothing in hand 1 fits next to BBBY: on player 1's fifth turn (7 tiles in hand).
 STUCK = "BBBY@0,0 BRBR,BRRR,BRYR,RRRY,RRYY,RYRY,YYYY BBBR,BBRR,BBRY,BBYR,BBYY,BRBY,RRRR 0 0 1"
@@ -125,7 +125,7 @@ def test_sides_must_match_in_both_corner_colours():
 
 # 0,1 is an empty hole: square 1,1 shares its bottom side with 1,0 and touches 0,2 only at
 # the point 1,2 (0,2's bottom-right corner, yellow).
-HOLE = "BBYB@-1,0;RYBB@-1,1;RBYR@-1,2;BYBY@0,0;BBYY@0,2;YYRB@1,0 BYYY RRRR 0 0 1"
+HOLE = "BBYB@-1,0;RYBB@-1,1;RBYR@-1,2;BYBY@0,0;BBYY@0,2;YYRB@1,0 BYYY RRRR 8 6 1"
 
 
 def test_a_tile_touching_only_diagonally_must_match_at_that_point():
@@ -190,7 +190,7 @@ def test_placement_legality_matches_the_reference_on_random_positions():
 def test_the_seeds_example_scores_3_plus_6():
     s = state(SEED_EXAMPLE)
     s.play("YYBB@0,1")
-    assert s.score == [9, 0]
+    assert s.score == [12 + 9, 9]  # the seed's example scores 9 more
     summary = s.last_move_summary()
     assert "scored 9" in summary
     assert "yellow area of 3" in summary and "blue area of 6" in summary
@@ -203,20 +203,20 @@ def test_joining_two_areas_scores_their_merged_size_through_diagonal_corners():
     # yellow: 2 + 2 joined; blue: 0,0 -1,0 -1,1 share the point 0,1 with it
     assert "yellow area of 4" in s.last_move_summary()
     assert "blue area of 3" in s.last_move_summary()
-    assert s.score == [7, 0]
+    assert s.score == [4 + 7, 3]
     # the joined yellow area now counts as one: 5 tiles including YBYB
     s.play("BYRY@1,1")
     assert "yellow area of 5" in s.last_move_summary()
     assert "blue area of 4" in s.last_move_summary()
     assert "red area of 3" in s.last_move_summary()
-    assert s.score == [7, 12]
+    assert s.score == [4 + 7, 3 + 12]
 
 
 def test_an_area_touched_at_two_points_counts_once():
     s = state(SEED_EXAMPLE)
     # the yellow area touches YYBB@0,1 at 0,2 and 1,2; the blue one at 0,1 and 1,1
     s.play("YYBB@0,1")
-    assert s.score[0] == 9  # not 3+3+6+6
+    assert s.score[0] == 12 + 9  # not 3+3+6+6
 
 
 def test_a_tile_touching_no_area_of_its_colours_scores_nothing_for_them():
@@ -282,7 +282,7 @@ def test_higher_total_wins_and_equal_totals_draw():
     s.play("YBYB@0,1")
     s.play("BYRY@1,1")
     assert s.result.winners == (1,)
-    draw = state(DIAGONAL.replace(" 0 0 1", " 12 7 1"))
+    draw = state(DIAGONAL.replace(" 4 3 1", " 12 7 1"))
     draw.play("YBYB@0,1")
     draw.play("BYRY@1,1")
     assert draw.score == [19, 19]
@@ -292,9 +292,9 @@ def test_higher_total_wins_and_equal_totals_draw():
 
 def test_scores_are_available_during_play():
     s = state(SEED_EXAMPLE)
-    assert s.scores() == (0.0, 0.0)
+    assert s.scores() == (12.0, 9.0)
     s.play("YYBB@0,1")
-    assert s.scores() == (9.0, 0.0)
+    assert s.scores() == (21.0, 9.0)
     assert s.result is None
 
 

@@ -5,12 +5,14 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from ludoteca.core.errors import IllegalPositionError
 from ludoteca.core.protocol import Game
 
 from .kernel import playout_kernel
 from .position import parse_position
 from .render import render_svg, render_text
 from .state import CominoState
+from .tiles import TILE_SET, name_of
 
 
 class Comino(Game):
@@ -22,6 +24,7 @@ class Comino(Game):
     min_players = 2
     max_players = 2
     has_chance = True
+    option_names = frozenset({"players"})  # and players must be 2: no other option
     max_game_length = 21 + 22
     move_help = (
         "Place a tile as its corners clockwise from top-left @ square, e.g. YRBB@1,0 "
@@ -38,9 +41,12 @@ class Comino(Game):
 
     def from_position(self, text: str) -> CominoState:
         parsed = parse_position(text)
-        return CominoState.from_parts(
+        state = CominoState.from_parts(
             self, parsed.board, parsed.hands, parsed.scores, parsed.dealing
         )
+        if not parsed.dealing and len(parsed.board) == 1 and not any(parsed.hands):
+            _check_removals(text, state, parsed)
+        return state
 
     def render_text(self, state: CominoState, *, color: bool = False) -> str:  # type: ignore[override]
         return render_text(state, color=color)
@@ -50,3 +56,19 @@ class Comino(Game):
 
     def playout_kernel(self):
         return playout_kernel
+
+
+def _check_removals(text: str, state: CominoState, parsed) -> None:
+    """A finished game with only the start tile on the table: every turn was a removal, and a
+    tile may be removed only when its player has no placement, so a tile that fits beside
+    the start tile was never removed by the rules (a board where all 22 tiles were removed).
+    Checked only on finished games: a hand-set position in play may leave out tiles freely,
+    which the rules tests use to pose positions where nothing fits."""
+    kept = {name_of(t) for t in parsed.board.values()} | set().union(*parsed.hands)
+    for name in sorted(TILE_SET - kept):
+        if state.fits_somewhere(name):
+            raise IllegalPositionError(
+                text,
+                f"{name} is out of the game, but with only the start tile down it fits beside "
+                "it, and a tile is removed only when no placement exists",
+            )

@@ -141,6 +141,15 @@ def parse_position(text: str) -> ParsedPosition:
         )
     if turns == 0 and any(scores):
         raise IllegalPositionError(text, "scores before the first turn must be 0")
+    placements = len(board) - 1
+    if sum(scores) < placements:
+        # A placed tile shares a side, so two corner points, with a tile on the table: the
+        # area of each shared colour holds that tile, and the placement scores at least 1.
+        raise IllegalPositionError(
+            text,
+            f"{placements} tiles placed score at least {placements} points in all (each "
+            f"shares a colour with a tile it touches), not {sum(scores)}",
+        )
     return ParsedPosition(board, hands, (scores[0], scores[1]), False, to_move)
 
 

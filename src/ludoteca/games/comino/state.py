@@ -383,6 +383,14 @@ class CominoState(State):
         return format_position(self.board, self.hands, self.score, self.draws < DRAWS, mover)
 
     # --- for the web club ---------------------------------------------------------------
+    def fits_somewhere(self, name: str) -> bool:
+        """Whether the tile ``name`` (in any hand, or none) has a placement on this table."""
+        for x, y in self.frontier:
+            m = FIT_MASK[self.pattern(x, y)]
+            if any(m >> ORIENTED_INDEX[rotate(name, r)] & 1 for r in range(4)):
+                return True
+        return False
+
     def placements_for(self, tile: str) -> list[tuple[int, int, int]]:
         """Where a tile of the mover's hand fits: every ``(x, y, rotation)``, sorted.
 

@@ -21,6 +21,7 @@ class Comune(Game):
     min_players = 2
     max_players = 2
     has_chance = False
+    option_names = frozenset({"players"})  # and players must be 2: no other option
     max_game_length = 124
     move_labels = {"pass": "Pass"}  # noqa: RUF012 - a class-wide constant, never mutated
     """Each placing turn fills at least one of the 61 cells, so there are at most 61 of

@@ -442,9 +442,16 @@ def parse_position(game: Kuniumi, text: str) -> KuniumiState:
     land = boards["E"] | boards["l"]
     sea = boards["S"] | boards["s"]
     _check_counts(text, phase, counts, side, first)
-    if phase != PLAY and bits.outcome(land, sea) != NOT_OVER:
+    over = bits.outcome(land, sea) != NOT_OVER
+    if phase != PLAY and over:
         raise IllegalPositionError(
             text, "the board holds a closed group, which is only possible in play (and ends it)"
+        )
+    if over and counts["l"] + counts["s"] == len(SETUP_ORDER) - 2:
+        # The set-up may not leave a closed group, so one closed after the set-up means a
+        # move was played: the board holds more than the set-up's four tokens.
+        raise IllegalPositionError(
+            text, "the board holds a closed group but no move was played after the set-up"
         )
     return KuniumiState(game, land, sea, boards["E"], boards["S"], phase, first, side)
 
