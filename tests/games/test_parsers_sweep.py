@@ -154,3 +154,23 @@ def test_options_give_a_game_or_a_clear_refusal(game, key, value):
     except GameError:
         return
     g.new_state(seed=1)  # a game that was built plays
+
+
+def test_comino_writes_the_deal_as_its_rules_file_does():
+    """``rules/comino.md`` (Decision): the start is ``- YYYY RRRR 0 0 deal``, the first draw
+    is the start tile, the next ten go to hand 1 and the last ten to hand 2, then player 1
+    moves."""
+    state = get("comino").new_state(seed=1)
+    assert state.position() == "- YYYY RRRR 0 0 deal"
+    state.play("deal BRYY")
+    assert state.position() == "BRYY@0,0 YYYY RRRR 0 0 deal"
+    rng = random.Random(2)
+    hands = []
+    while state.to_move == CHANCE:
+        state.play(sample_chance(state, rng))
+        fields = state.position().split()
+        hands.append((len(fields[1].split(",")), len(fields[2].split(","))))
+    assert hands[:10] == [(2 + i, 1) for i in range(10)]
+    assert hands[10:] == [(11, 2 + i) for i in range(10)]
+    assert state.position().endswith(" 0 0 1")
+    assert get("comino").from_position(state.position()).position() == state.position()
