@@ -423,25 +423,23 @@ class HexagoneState(State):
         which can be reformed, no main block exists and the sections stay on the table."""
         self.since = 0
         if main is not None:
-            keep = set(main)
-            cells = self.cells
-            for c in [c for c in cells if c not in keep]:
-                k = cells.pop(c)
-                self.counts[k] -= 1
-                self.pool[k] += 1
+            self._to_pool(set(main))
         self._finish(REASON_REFORM)
 
     def _choose_main(self, lowest: int) -> None:
         part = next(p for p in sections(self.cells) if p[0] == lowest)
-        keep = set(part)
+        self._to_pool(set(part))
+        self._choices = None
+        self._search = None
+        self.phase = REFORM
+
+    def _to_pool(self, keep: set[int]) -> None:
+        """Every piece outside the main block ``keep`` leaves the table for the pool."""
         cells = self.cells
         for c in [c for c in cells if c not in keep]:
             k = cells.pop(c)
             self.counts[k] -= 1
             self.pool[k] += 1
-        self._choices = None
-        self._search = None
-        self.phase = REFORM
 
     def _end_turn(self, *, captured: bool) -> None:
         self.since = 0 if captured else self.since + 1
