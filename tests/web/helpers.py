@@ -135,3 +135,24 @@ def view(client, pk: int) -> dict:
     r = client.get(f"/api/games/{pk}")
     assert r.status_code == 200, r.text
     return r.json()
+
+
+def play_randomly(client, pk: int, rng, *, seconds: float = 120, moves: int | None = None) -> dict:
+    """Play random legal moves for ``client``'s seat (the other seats answer by themselves,
+    computers say) until the game ends, ``moves`` are played, or ``seconds`` pass; returns
+    the last view seen."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    played = 0
+    view = client.get(f"/api/games/{pk}").json()
+    while time.monotonic() < deadline and view["status"] != "finished":
+        if moves is not None and played >= moves and view["your_turn"]:
+            break
+        if view["your_turn"]:
+            move(client, pk, rng.choice(view["legal"]), view["ply"])
+            played += 1
+        else:
+            time.sleep(0.02)
+        view = client.get(f"/api/games/{pk}").json()
+    return view

@@ -7,11 +7,10 @@ advanced one step)."""
 from __future__ import annotations
 
 import random
-import time
 
 import httpx
 import pytest
-from helpers import Server, create_game, move, register
+from helpers import Server, create_game, play_randomly, register
 
 
 @pytest.fixture(scope="module")
@@ -23,16 +22,7 @@ def finished_game(tmp_path_factory):
         with httpx.Client(base_url=srv.base, timeout=20) as client:
             assert register(client, "stepper").status_code == 303
             pk = create_game(client, "kuniumi", [("me", ""), ("bot", "random")])
-            rng = random.Random(3)
-            deadline = time.monotonic() + 120
-            while time.monotonic() < deadline:
-                view = client.get(f"/api/games/{pk}").json()
-                if view["status"] == "finished":
-                    break
-                if view["your_turn"]:
-                    move(client, pk, rng.choice(view["legal"]), view["ply"])
-                else:
-                    time.sleep(0.05)
+            view = play_randomly(client, pk, random.Random(3))
             assert view["status"] == "finished"
             yield srv, pk, view["ply"]
     finally:

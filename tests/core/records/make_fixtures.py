@@ -16,7 +16,6 @@ import json
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -62,7 +61,7 @@ def from_club() -> None:
     sys.path[:0] = [str(ROOT / "tests" / "web")]
     import random
 
-    from helpers import create_game, move, page_csrf, register
+    from helpers import create_game, page_csrf, play_randomly, register
     from inprocess import club_in_process
 
     with (
@@ -73,32 +72,13 @@ def from_club() -> None:
         for game in GAMES:
             players = 2 if game == "hexagone" else None
             pk = create_game(client, game, [("me", ""), ("bot", "random")], players)
-            rng = random.Random(13)
-            for _ in range(3000):
-                view = client.get(f"/api/games/{pk}").json()
-                if view["status"] == "finished":
-                    break
-                if view["your_turn"]:
-                    move(client, pk, rng.choice(view["legal"]), view["ply"])
-                else:
-                    time.sleep(0.02)
+            play_randomly(client, pk, random.Random(13), seconds=300)
             record = client.get(f"/games/{pk}/record.json").json()
             (HERE / f"club-{game}.json").write_text(json.dumps(record, indent=2) + "\n")
         # A game ended by a resignation, a few moves in.
         pk = create_game(client, "comino", [("me", ""), ("bot", "random")])
-        rng = random.Random(14)
-        played = 0
-        while played < 3:
-            view = client.get(f"/api/games/{pk}").json()
-            if view["your_turn"]:
-                move(client, pk, rng.choice(view["legal"]), view["ply"])
-                played += 1
-            else:
-                time.sleep(0.02)
-        view = client.get(f"/api/games/{pk}").json()
-        while not view["your_turn"]:  # resign on our own turn, the board settled
-            time.sleep(0.02)
-            view = client.get(f"/api/games/{pk}").json()
+        # three moves, then resign on our own turn, the board settled
+        view = play_randomly(client, pk, random.Random(14), moves=3)
         r = client.post(
             f"/api/games/{pk}/resign",
             json={"ply": view["ply"]},
