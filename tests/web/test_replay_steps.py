@@ -24,13 +24,15 @@ def finished_game(tmp_path_factory):
             pk = create_game(client, "kuniumi", [("me", ""), ("bot", "random")])
             view = play_randomly(client, pk, random.Random(3))
             assert view["status"] == "finished"
-            yield srv, pk, view["ply"]
+            comino = create_game(client, "comino", [("me", ""), ("bot", "random")])
+            assert play_randomly(client, comino, random.Random(4))["status"] == "finished"
+            yield srv, pk, view["ply"], comino
     finally:
         srv.kill()
 
 
 def test_quick_presses_are_never_lost(browser, finished_game):
-    srv, pk, total = finished_game
+    srv, pk, total, _ = finished_game
     assert total >= 12
     page = browser.new_page()
     try:
@@ -53,7 +55,7 @@ def test_quick_presses_are_never_lost(browser, finished_game):
 
 
 def test_step_buttons_are_drawn_not_glyphs(browser, finished_game):
-    srv, pk, _ = finished_game
+    srv, pk, _, _ = finished_game
     page = browser.new_page()
     try:
         page.goto(f"{srv.base}/games/{pk}/replay")
@@ -64,5 +66,31 @@ def test_step_buttons_are_drawn_not_glyphs(browser, finished_game):
             assert locator.get_attribute("aria-label"), button
             box = locator.bounding_box()
             assert box and box["width"] >= 44 and box["height"] >= 44, (button, box)
+    finally:
+        page.close()
+
+
+def test_the_deal_is_one_step_in_the_replay_and_one_line_in_the_move_list(browser, finished_game):
+    """Comino's 21 deal draws took 21 presses (and 21 lines) before the first real move."""
+    srv, _, _, pk = finished_game
+    page = browser.new_page()
+    try:
+        page.goto(f"{srv.base}/games/{pk}/replay")
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '0'")
+        first = page.locator("#replay-moves li").first
+        assert first.inner_text() == "table: 21 draws"
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '21'")
+        assert page.inner_text("#replay-ply") == "1"
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '22'")
+        page.keyboard.press("ArrowLeft")
+        page.keyboard.press("ArrowLeft")
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '0'")
+        # the game's own page lists the deal on one line too
+        page.goto(f"{srv.base}/games/{pk}")
+        page.wait_for_selector("#movelist li")
+        chance = page.locator("#movelist li.chance")
+        assert chance.count() == 1 and "21 draws" in chance.first.inner_text()
     finally:
         page.close()

@@ -430,13 +430,36 @@ def replay_page(pk: int, request: Request):
     row = _finished(request, pk)
     c = club(request)
     moves = c.games.moves(pk)
+    steps, entries = replay_steps([(m.text, m.player) for m in moves])
     return render(
         request,
         "replay.html",
         game=game_summary(row, current_user(request)),
-        moves=[{"ply": m.ply + 1, "text": m.text} for m in moves],
+        moves=entries,
+        steps=steps,
         total=len(moves),
     )
+
+
+def replay_steps(moves: list[tuple[str, int]]) -> tuple[list[int], list[dict]]:
+    """The plies a replay stops at, and the move list's entries, one per step.
+
+    A run of the table's draws is one step (Comino's deal: 21 draws, which took 21 presses
+    before the first real move); every other move is a step of its own. Plies stay those of
+    the record: a step names the ply it ends at."""
+    steps = [0]
+    entries: list[dict] = []
+    start = 0
+    for i, (_text, player) in enumerate(moves):
+        following = moves[i + 1][1] if i + 1 < len(moves) else None
+        if player < 0 and following is not None and following < 0:
+            continue
+        run = [t for t, _ in moves[start : i + 1]]
+        label = run[0] if len(run) == 1 else f"table: {len(run)} draws"
+        entries.append({"ply": i + 1, "text": label, "title": ", ".join(run)})
+        steps.append(i + 1)
+        start = i + 1
+    return steps, entries
 
 
 @router.get("/api/games/{pk:id}/replay/{ply:id}")

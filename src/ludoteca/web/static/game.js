@@ -171,7 +171,20 @@ function renderSide() {
   document.getElementById("summary").textContent = view.summary || "";
   const list = document.getElementById("movelist");
   list.replaceChildren();
-  for (const m of view.moves) {
+  // A run of the table's draws (Comino's deal: 21 of them) is one line, its draws in a tooltip.
+  const moves = view.moves;
+  for (let i = 0; i < moves.length; i++) {
+    const m = moves[i];
+    let j = i;
+    while (m.player < 0 && j + 1 < moves.length && moves[j + 1].player < 0) j++;
+    if (j > i) {
+      const run = moves.slice(i, j + 1);
+      const li = el("li", { class: "chance", title: run.map((d) => d.text).join(", ") },
+        `${m.side}: ${run.length} draws`);
+      list.append(li);
+      i = j;
+      continue;
+    }
     const li = el("li", { class: m.player < 0 ? "chance" : "" }, `${m.side}: ${m.text}`);
     if (m.note && m.player >= 0) li.append(el("span", { class: "note" }, ` — ${m.note}`));
     list.append(li);

@@ -2,12 +2,15 @@
 // Each step's board and position come from the server, which replays the record.
 const root = document.getElementById("replay");
 const id = root.dataset.id;
-const total = Number(root.dataset.total);
+// The plies the replay stops at: every move, except that a run of the table's draws (the
+// deal) is one step. Buttons and keys move by steps; the page shows the step's number.
+const steps = JSON.parse(root.dataset.steps);
+const last = steps.length - 1;
 const board = document.getElementById("board");
 const cache = new Map();
 // The step last asked for. Every press counts from it at once, before its board has arrived,
 // so quick presses are never lost; a board that arrives after a later press is not shown.
-let ply = 0;
+let at = 0; // the step asked for last
 
 function load(n) {
   if (!cache.has(n)) {
@@ -21,18 +24,19 @@ function load(n) {
   return cache.get(n);
 }
 
-async function step(n) {
-  n = Math.max(0, Math.min(total, n));
-  ply = n;
+async function step(k) {
+  k = Math.max(0, Math.min(last, k));
+  at = k;
+  const n = steps[k];
   let data;
   try {
     data = await load(n);
   } catch {
     return;
   }
-  if (n !== ply) return; // a later press asked for another step
+  if (k !== at) return; // a later press asked for another step
   board.innerHTML = data.svg;
-  document.getElementById("replay-ply").textContent = String(n);
+  document.getElementById("replay-ply").textContent = String(k);
   document.getElementById("replay-last").textContent = data.last ? `last move: ${data.last}` : "start";
   document.getElementById("replay-summary").textContent = data.summary || "";
   document.getElementById("position").value = data.position;
@@ -43,19 +47,19 @@ async function step(n) {
 }
 
 document.getElementById("first").addEventListener("click", () => step(0));
-document.getElementById("prev").addEventListener("click", () => step(ply - 1));
-document.getElementById("next").addEventListener("click", () => step(ply + 1));
-document.getElementById("last").addEventListener("click", () => step(total));
+document.getElementById("prev").addEventListener("click", () => step(at - 1));
+document.getElementById("next").addEventListener("click", () => step(at + 1));
+document.getElementById("last").addEventListener("click", () => step(last));
 document.getElementById("replay-moves").addEventListener("click", (e) => {
   const a = e.target.closest("a[data-ply]");
-  if (a) { e.preventDefault(); step(Number(a.dataset.ply)); }
+  if (a) { e.preventDefault(); step(steps.indexOf(Number(a.dataset.ply))); }
 });
 document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT") return;
-  if (e.key === "ArrowRight") step(ply + 1);
-  else if (e.key === "ArrowLeft") step(ply - 1);
+  if (e.key === "ArrowRight") step(at + 1);
+  else if (e.key === "ArrowLeft") step(at - 1);
   else if (e.key === "Home") step(0);
-  else if (e.key === "End") step(total);
+  else if (e.key === "End") step(last);
 });
 document.getElementById("copy-position").addEventListener("click", async () => {
   const text = document.getElementById("position").value;
