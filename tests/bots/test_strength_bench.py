@@ -1,0 +1,59 @@
+"""``bench/strength.py``: seats alternate, the summary has its figures, and the same seed
+gives the same games from one run to the next."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def run(*args: str) -> dict:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "strength.py"), *args, "--json"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=True,
+    )
+    return json.loads(out.stdout)
+
+
+def test_a_small_match_is_reproducible_and_summarised():
+    common = [
+        "kuniumi",
+        "--games",
+        "4",
+        "--ours",
+        "mcts:iterations=20",
+        "--theirs-simulations",
+        "20",
+        "--seed",
+        "5",
+    ]
+    one = run(*common, "--jobs", "1")
+    two = run(*common, "--jobs", "1")
+    parallel = run(*common, "--jobs", "2")
+    assert sorted(r["index"] for r in parallel["results"]) == [0, 1, 2, 3]
+    assert one["games"] == 4 == one["wins"] + one["draws"] + one["losses"]
+    assert [r["ours_seat"] for r in one["results"]] == [0, 1, 0, 1]
+    low, high = one["interval95"]
+    assert 0 <= low <= one["score"] <= high <= 1
+    keep = ("index", "ours_seat", "score", "moves")
+    assert [{k: r[k] for k in keep} for r in one["results"]] == [
+        {k: r[k] for k in keep} for r in two["results"]
+    ]
+
+
+def test_a_bad_bot_spec_is_refused_in_one_line():
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "bench" / "strength.py"), "kuniumi", "--ours", "nobody"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert out.returncode == 2 and "Traceback" not in out.stderr
+    assert "nobody" in out.stderr
