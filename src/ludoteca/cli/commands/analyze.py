@@ -6,7 +6,13 @@ import json
 
 from ludoteca.bots.analysis import analyse, plot_report, report_text, self_play
 
-from ..common import add_game_argument, add_parallel_arguments, game_from_args, jobs_from_args
+from ..common import (
+    add_game_argument,
+    add_parallel_arguments,
+    executor_from_args,
+    game_from_args,
+    jobs_from_args,
+)
 from .arena import progress_bar
 
 
@@ -37,10 +43,16 @@ def run(args) -> int:
     game = game_from_args(args, players=args.players)
     jobs = jobs_from_args(args)
     progress = progress_bar(args.quiet)
-    with progress:
+    with executor_from_args(args, game) as executor, progress:
         task = progress.add_task(f"{game.id} self-play", total=args.games)
         outcomes = self_play(
-            game, args.level, args.games, args.seed, jobs, on_done=lambda _: progress.advance(task)
+            game,
+            args.level,
+            args.games,
+            args.seed,
+            jobs,
+            on_done=lambda _: progress.advance(task),
+            executor=executor,
         )
     report = analyse(game, args.level, outcomes, args.seed)
     if args.plot:
