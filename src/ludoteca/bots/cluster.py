@@ -74,14 +74,16 @@ def cluster_executor(
     address: str,
     game: Any = None,
     *,
-    timeout: float = CONNECT_SECONDS,
+    timeout: float | None = None,
 ) -> Iterator[Executor]:
     """An executor whose tasks run on the Dask cluster at ``address``.
 
     ``game`` (a :class:`~ludoteca.core.protocol.Game`), when given, is checked on every
     worker: same ludoteca version and same rules version. Errors become
     :class:`ClusterError`, which the command line reports in one line with exit status 2.
+    ``timeout`` defaults to :data:`CONNECT_SECONDS`.
     """
+    timeout = CONNECT_SECONDS if timeout is None else timeout
     try:
         import distributed
     except ImportError:
