@@ -186,3 +186,25 @@ def test_move_times_wall_and_processor():
     ]
     assert mcts["moves_over_5_percent"] == sum(t > 0.021 for t in times)
     assert "moves_over_5_percent" not in summary["bots"][0]
+
+
+def test_any_executor_plays_the_same_games(tmp_path):
+    """run_jobs takes any concurrent.futures executor (a cluster's among them): same games,
+    and the records saved by the caller."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    game = get("toy-nim", pile=9)
+    specs = ["random", "mcts:iterations=40"]
+    local, _ = tournament(game, specs, games=4, seed=5, workers=2, record_dir=tmp_path / "a")
+    with ThreadPoolExecutor(2) as executor:
+        other, outcomes = tournament(
+            game, specs, games=4, seed=5, record_dir=tmp_path / "b", executor=executor
+        )
+    assert [{**g, "record": None} for g in local["games"]] == [
+        {**g, "record": None} for g in other["games"]
+    ]
+    assert all(o.unsaved is None for o in outcomes)
+    for g in other["games"]:
+        assert replay(load(g["record"])).result.winners == tuple(
+            g["seats"].index(w) for w in g["winners"]
+        )

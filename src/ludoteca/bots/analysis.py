@@ -11,6 +11,7 @@ from __future__ import annotations
 import math
 import statistics
 from collections.abc import Sequence
+from concurrent.futures import Executor
 from typing import Any
 
 from ludoteca.core.protocol import Game
@@ -19,11 +20,18 @@ from .arena import GameOutcome, mean_interval, run_jobs, schedule, wilson
 
 
 def self_play(
-    game: Game, level: str, games: int, seed: int, workers: int = 1, on_done=None
+    game: Game,
+    level: str,
+    games: int,
+    seed: int,
+    workers: int = 1,
+    on_done=None,
+    executor: Executor | None = None,
 ) -> list[GameOutcome]:
-    """``games`` games of ``level`` against itself, seats rotating, branching recorded."""
+    """``games`` games of ``level`` against itself, seats rotating, branching recorded;
+    played on ``executor`` (a cluster) if given, else ``workers`` local processes."""
     jobs = schedule(game, [level] * game.num_players, games, seed, branching=True)
-    return run_jobs(jobs, workers, on_done)
+    return run_jobs(jobs, workers, on_done, executor)
 
 
 def _describe(values: Sequence[float]) -> dict[str, float]:

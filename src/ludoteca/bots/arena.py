@@ -1,9 +1,12 @@
 """The arena: bots play each other in worker processes; results, ratings and records.
 
 A tournament is a list of :class:`GameJob`, each one game with its seats and seed, played by
-:func:`play_game` in a pool of worker processes. Everything a game needs travels in the job,
-so a game's outcome depends only on its job: the same command gives the same games whatever
-the number of workers.
+:func:`play_game` in a pool of worker processes, or on any ``concurrent.futures`` executor
+(such as a Dask cluster's, see :mod:`ludoteca.bots.cluster`). Everything a game needs travels
+in the job, so a game's outcome depends only on its job: the same command gives the same
+games whatever the number of workers or machines. Records travel back with the outcomes and
+are saved by the process that runs the tournament, so they land on its disk even when the
+games were played on other machines.
 
 Seating: with two-player games every pair of bots plays ``games`` games, and consecutive
 games swap the seats over the *same* seed (same deal, same dice), which cancels most of the
@@ -22,7 +25,8 @@ import math
 import multiprocessing
 import random
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from concurrent.futures import Executor, as_completed
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -74,6 +78,9 @@ class GameOutcome:
     branching: list[int] = field(default_factory=list)
     chance_branching: list[int] = field(default_factory=list)
     record: str | None = None
+    """Where the game's record was saved (when the job has a ``record_dir``)."""
+    unsaved: Record | None = None
+    """The record on its way from the worker to the process that saves it."""
 
 
 def seed_for(base: int, k: int) -> int:
@@ -137,7 +144,11 @@ def schedule(
 
 
 def play_game(job: GameJob) -> GameOutcome:
-    """Play one game of the tournament (in whichever process) and save its record."""
+    """Play one game of the tournament, in whichever process or machine.
+
+    The record comes back in the outcome (when the job asks for one) rather than being
+    written here, because a worker on another machine cannot write to the caller's disk.
+    """
     game = get(job.game, **job.options)
     state = game.new_state(seed=job.seed)
     table_rng = random.Random(job.seed)
@@ -171,9 +182,6 @@ def play_game(job: GameJob) -> GameOutcome:
     record.finish(state)
     result = state.result
     assert result is not None
-    path = None
-    if job.record_dir is not None:
-        path = str(save(record, Path(job.record_dir) / f"game-{job.index + 1:05d}.json"))
     return GameOutcome(
         index=job.index,
         seed=job.seed,
@@ -186,7 +194,7 @@ def play_game(job: GameJob) -> GameOutcome:
         move_cpu_seconds=cpu,
         branching=branching,
         chance_branching=chance_branching,
-        record=path,
+        unsaved=record if job.record_dir is not None else None,
     )
 
 
@@ -194,24 +202,59 @@ def run_jobs(
     jobs: Sequence[GameJob],
     workers: int = 1,
     on_done: Callable[[GameOutcome], None] | None = None,
+    executor: Executor | None = None,
 ) -> list[GameOutcome]:
-    """Play every job, ``workers`` processes at a time; outcomes in job order."""
-    outcomes: list[GameOutcome] = []
+    """Play every job, ``workers`` processes at a time or on ``executor``; outcomes in job
+    order.
+
+    However the games are played, their outcomes go through the same :func:`_collect`
+    (records saved, ``on_done`` called as each game ends, outcomes sorted), and each game
+    depends only on its job: the results are the same on one process, a pool or a cluster.
+    """
+    if executor is not None:
+        done: Iterable[GameOutcome] = _as_completed(executor, jobs)
+        return _collect(jobs, done, on_done)
     if workers <= 1 or len(jobs) <= 1:
-        done: Iterable[GameOutcome] = map(play_game, jobs)
-        for outcome in done:
-            outcomes.append(outcome)
-            if on_done:
-                on_done(outcome)
-    else:
-        methods = multiprocessing.get_all_start_methods()
-        # fork keeps games registered at run time (plug-ins, tests); spawn elsewhere
-        ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-        with ctx.Pool(processes=workers) as pool:
-            for outcome in pool.imap_unordered(play_game, jobs):
-                outcomes.append(outcome)
-                if on_done:
-                    on_done(outcome)
+        return _collect(jobs, map(play_game, jobs), on_done)
+    methods = multiprocessing.get_all_start_methods()
+    # fork keeps games registered at run time (plug-ins, tests); spawn elsewhere
+    ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
+    with ctx.Pool(processes=workers) as pool:
+        return _collect(jobs, pool.imap_unordered(play_game, jobs), on_done)
+
+
+def _as_completed(executor: Executor, jobs: Sequence[GameJob]) -> Iterator[GameOutcome]:
+    """Every job submitted to ``executor`` at once, the outcomes as the games end.
+
+    Leaving early (an error, Ctrl-C) cancels the games not yet started, so an executor shared
+    with others (a cluster) is not left playing games nobody will read.
+    """
+    futures = [executor.submit(play_game, job) for job in jobs]
+    try:
+        for future in as_completed(futures):
+            yield future.result()
+    finally:
+        for future in futures:
+            future.cancel()
+
+
+def _collect(
+    jobs: Sequence[GameJob],
+    done: Iterable[GameOutcome],
+    on_done: Callable[[GameOutcome], None] | None,
+) -> list[GameOutcome]:
+    """Save each finished game's record, report it, and return the outcomes in job order."""
+    record_dirs = {job.index: job.record_dir for job in jobs}
+    outcomes: list[GameOutcome] = []
+    for outcome in done:
+        record_dir = record_dirs[outcome.index]
+        if outcome.unsaved is not None and record_dir is not None:
+            name = f"game-{outcome.index + 1:05d}.json"
+            outcome.record = str(save(outcome.unsaved, Path(record_dir) / name))
+            outcome.unsaved = None
+        outcomes.append(outcome)
+        if on_done:
+            on_done(outcome)
     outcomes.sort(key=lambda o: o.index)
     return outcomes
 
@@ -397,8 +440,9 @@ def tournament(
     workers: int = 1,
     record_dir: str | Path | None = None,
     on_done: Callable[[GameOutcome], None] | None = None,
+    executor: Executor | None = None,
 ) -> tuple[dict[str, Any], list[GameOutcome]]:
     """Schedule, play and summarise a tournament; the summary is JSON-ready."""
     jobs = schedule(game, specs, games, seed, None if record_dir is None else str(record_dir))
-    outcomes = run_jobs(jobs, workers, on_done)
+    outcomes = run_jobs(jobs, workers, on_done, executor)
     return summarise(game, specs, outcomes, seed, games), outcomes

@@ -9,10 +9,12 @@ line, exit status 2), never a traceback, and nothing is written when a command i
 from __future__ import annotations
 
 import argparse
+import contextlib
 import math
 import os
 import re
 from collections.abc import Callable, Iterator
+from concurrent.futures import Executor
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -147,14 +149,39 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
         metavar="J",
         help="worker processes (default: the number of cores)",
     )
+    parser.add_argument(
+        "--cluster",
+        metavar="ADDRESS",
+        help="play the games on the Dask cluster whose scheduler is at ADDRESS "
+        "(tcp://HOST:8786) instead of local processes; needs pip install 'ludoteca[cluster]'",
+    )
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
 
 
 def jobs_from_args(args: argparse.Namespace) -> int:
+    if args.jobs is not None and getattr(args, "cluster", None) is not None:
+        raise MalformedError(
+            f"--jobs {args.jobs}", "--jobs is for local processes; a cluster plays on its workers"
+        )
     jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
     if jobs < 1:
         raise MalformedError(str(args.jobs), "--jobs must be at least 1")
     return jobs
+
+
+@contextlib.contextmanager
+def executor_from_args(args: argparse.Namespace, game: Game) -> Iterator[Executor | None]:
+    """The cluster's executor with ``--cluster``, else ``None`` (the local pool of --jobs).
+
+    Connecting and checking the workers happen on entry, before any game is played.
+    """
+    if getattr(args, "cluster", None) is None:
+        yield None
+        return
+    from ludoteca.bots.cluster import cluster_executor
+
+    with cluster_executor(args.cluster, game) as executor:
+        yield executor
 
 
 def game_from_args(args: argparse.Namespace, **extra: object) -> Game:

@@ -11,6 +11,7 @@ from ..common import (
     add_parallel_arguments,
     add_seed_argument,
     check_output_file,
+    executor_from_args,
     game_from_args,
     jobs_from_args,
     whole_number,
@@ -57,10 +58,16 @@ def run(args) -> int:
     if args.plot:  # refuse an unwritable plot now, not after the games
         check_output_file(args.plot, "--plot", plot_suffixes())
     progress = progress_bar(args.quiet)
-    with progress:
+    with executor_from_args(args, game) as executor, progress:
         task = progress.add_task(f"{game.id} self-play", total=args.games)
         outcomes = self_play(
-            game, args.level, args.games, args.seed, jobs, on_done=lambda _: progress.advance(task)
+            game,
+            args.level,
+            args.games,
+            args.seed,
+            jobs,
+            on_done=lambda _: progress.advance(task),
+            executor=executor,
         )
     report = analyse(game, args.level, outcomes, args.seed)
     if args.json:

@@ -16,6 +16,7 @@ from ..common import (
     add_seed_argument,
     check_output_file,
     check_output_folder,
+    executor_from_args,
     game_from_args,
     jobs_from_args,
     whole_number,
@@ -37,7 +38,8 @@ def register(sub) -> None:
         "arena",
         help="play bots against each other and rate them",
         description="Play every pair of BOTs (every table of them, for games of more players) "
-        "--games times in worker processes, swapping seats over the same seed, then print "
+        "--games times in worker processes (or on a Dask cluster with --cluster), swapping "
+        "seats over the same seed, then print "
         "win/draw/loss, head-to-head win rates and openskill ratings with 95% intervals. "
         "Bots are specs with budgets: random, greedy, mcts:seconds=1, alphabeta:depth=4, "
         "planner, or a level: easy, medium, hard, master.",
@@ -76,13 +78,13 @@ def run(args) -> int:
     out = Path(args.out) if args.out else None
     progress = progress_bar(args.quiet)
     games = schedule(game, args.bots, args.games, args.seed, str(out / "games") if out else None)
-    with progress:
+    with executor_from_args(args, game) as executor, progress:
         task = progress.add_task(f"{game.id} arena", total=len(games))
 
         def done(_: GameOutcome) -> None:
             progress.advance(task)
 
-        outcomes = run_jobs(games, jobs, done)
+        outcomes = run_jobs(games, jobs, done, executor)
     summary = summarise(game, args.bots, outcomes, args.seed, args.games)
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
