@@ -154,6 +154,24 @@ class State(ABC):
         assert probe.result is not None
         return probe.result.payoffs()
 
+    # --- what a board needs to offer a move without knowing notation ----------------------
+    def move_cells(self, move: Move) -> tuple[str, ...]:
+        """The board cells a move names, in the order a player clicks them.
+
+        Each is the ``data-cell`` value of an element of :meth:`Game.render_svg` for this
+        state (the one contract between engine and page: every legal move's cells exist in
+        the SVG, checked for every registered game). A move that names no cell (pass, stop,
+        choose a side) gives ``()`` and is offered as a button with :meth:`move_label`.
+        """
+        return ()
+
+    def move_label(self, move: Move) -> str:
+        """Words a player reads for the move: a button's text for a move without cells, a
+        tooltip otherwise. The default is the game's :attr:`Game.move_labels` entry for
+        the move's notation, else the notation itself."""
+        text = self.move_to_str(move)
+        return self.game.move_labels.get(text, text)
+
     def coerce_move(self, move: Move | str) -> Move:
         """Turn notation into a move value; pass move values through unchanged."""
         return self.str_to_move(move) if isinstance(move, str) else move
@@ -224,6 +242,14 @@ class Game(ABC):
 
     def render_svg(self, state: State, *, highlight: Sequence[Any] = ()) -> str:
         raise NotImplementedError(f"{self.id} has no SVG rendering yet")
+
+    def ui_hints(self, state: State) -> dict[str, Any]:
+        """What the page needs to present ``state`` beside its structured moves, as data the
+        game provides: ``prompt`` (a sentence telling the player what to click now, or ``""``)
+        and ``first`` (``"origin"`` when a move is made by clicking its first cell and then
+        one of the rest, as a piece moves, else ``"any"``). Games add keys their own page
+        module reads; the browser holds no rule."""
+        return {"prompt": "", "first": "any"}
 
     def playout_kernel(self):  # -> Callable[[int, float], tuple[int, int]] | None
         """A fast random-playout function ``f(seed, seconds) -> (games, moves)`` or ``None``.
