@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import random
 
-from ludoteca.bots.steps import END, ComuneTrie, MoveTrie, comune_steps
+from ludoteca.bots.steps import MoveTrie
 from ludoteca.core import get
+from ludoteca.games.comune.ai import END
+from ludoteca.games.comune.ai import TurnParts as ComuneTrie
+from ludoteca.games.comune.ai import steps as comune_steps
 
 
 def _all_moves(trie) -> list:

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from ludoteca.bots.evaluation import evaluate, has_own_evaluation
-from ludoteca.bots.evaluation.kuniumi import side_features
 from ludoteca.core import get
 from ludoteca.games.kuniumi import bits
+from ludoteca.games.kuniumi.ai import side_features
 from tests.bots.helpers import random_positions
 
 GAME = get("kuniumi")

@@ -6,6 +6,7 @@ import ludoteca.bots.levels as levels_module
 from ludoteca.bots import LEVELS, make_bot
 from ludoteca.bots.levels import Level, LevelBot
 from ludoteca.core import get
+from ludoteca.games.comino import ai as comino_ai
 from tests.bots.helpers import random_positions
 
 
@@ -33,8 +34,16 @@ def test_call_budgets_override_the_level():
     assert inner.last_iterations == 12
 
 
-def test_per_game_specs():
-    level = Level("custom", "test", "random", {"toy-nim": "greedy", "toy-coins/solo": "planner"})
+def test_per_game_specs(monkeypatch):
+    """A game's search knowledge names the spec a level plays there, per player count."""
+    from ludoteca.core.ai import SearchKnowledge
+
+    nim, coins = type(get("toy-nim")), type(get("toy-coins"))
+    own = {nim: SearchKnowledge(level_specs={"custom": "greedy"}),
+           coins: SearchKnowledge(solo_level_specs={"custom": "planner"})}
+    for cls, knowledge in own.items():
+        monkeypatch.setattr(cls, "search_knowledge", lambda self, k=knowledge: k)
+    level = Level("custom", "test", "random")
     bot = LevelBot(level, seed=1)
     assert level.spec_for(get("toy-nim").new_state()) == "greedy"
     assert level.spec_for(get("toy-coins").new_state()) == "planner"
@@ -62,7 +71,7 @@ def test_comino_master_plays_out_with_the_better_of_two_placements():
     (the other levels are the standard ones)."""
     state = get("comino").new_state(seed=1)
     specs = {n: LEVELS[n].spec_for(state) for n in LEVELS}
-    assert specs["master"] == levels_module.COMINO_SPECS["master"]
+    assert specs["master"] == comino_ai.LEVEL_SPECS["master"]
     assert make_bot(specs["master"]).best_of == 2
     assert make_bot(specs["master"]).budget.seconds == 4
     assert [specs[n] for n in ("easy", "medium", "hard")] == [

@@ -246,10 +246,11 @@ def test_cutoff_playouts_stop_early_and_use_the_evaluation():
 
 
 def test_games_can_have_a_default_cutoff(monkeypatch):
-    from ludoteca.bots import mcts
+    from ludoteca.core.ai import SearchKnowledge
 
-    monkeypatch.setitem(mcts.CUTOFFS, "toy-nim", 4)
-    state = CountingNimState(get("toy-nim", pile=200), 200)
+    game = get("toy-nim", pile=200)
+    monkeypatch.setattr(type(game), "search_knowledge", lambda self: SearchKnowledge(cutoff=4))
+    state = CountingNimState(game, 200)
     CountingNimState.calls = 0
     MCTSBot(seed=1).choose(state, iterations=50)
     assert CountingNimState.calls == 0
@@ -258,13 +259,14 @@ def test_games_can_have_a_default_cutoff(monkeypatch):
 
 
 def test_a_solo_game_can_have_its_own_default_cutoff():
-    from ludoteca.bots.mcts import CUTOFFS, default_cutoff
+    from ludoteca.bots.mcts import default_cutoff
+    from ludoteca.games.hexagone.ai import CUTOFF, SOLO_CUTOFF
 
     solo = get("hexagone", players=1).new_state(seed=1)
     duel = get("hexagone", players=2).new_state(seed=1)
-    assert default_cutoff(solo) == CUTOFFS["hexagone/solo"]
-    assert default_cutoff(duel) == CUTOFFS["hexagone"]
-    assert CUTOFFS["hexagone/solo"] != CUTOFFS["hexagone"]
+    assert default_cutoff(solo) == SOLO_CUTOFF
+    assert default_cutoff(duel) == CUTOFF
+    assert SOLO_CUTOFF != CUTOFF
     assert default_cutoff(get("toy-nim", pile=5).new_state()) == 0
 
 
@@ -296,3 +298,16 @@ def test_tree_reuse_looks_below_the_move_played():
         NimState.clone = real_clone
     assert found is reply
     assert clones <= 2  # the position after its move, then the reply
+
+
+def test_an_iteration_budget_alone_has_no_time_limit():
+    """The default time limit applies only when no budget is given at all: filled in beside
+    an iteration budget, it cut a search short whenever one step ran slow (a busy machine,
+    a kernel compiling), and the same seed played different moves."""
+    from ludoteca.bots.base import Budget
+    from ludoteca.bots.registry import make_bot
+
+    bot = make_bot("mcts:iterations=20", seed=1)
+    assert bot._budget(None, None, None) == Budget(iterations=20)
+    assert make_bot("mcts", seed=1)._budget(None, None, None) == bot.default_budget
+    assert bot._budget(0.5, None, None) == Budget(seconds=0.5, iterations=20)

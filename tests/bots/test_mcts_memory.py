@@ -70,7 +70,7 @@ def test_a_dropped_tree_leaves_no_cycles(game_id):
 
 def test_the_check_sees_a_cycle():
     """The check above can fail: a Comune trie that points back at itself is caught."""
-    from ludoteca.bots.steps import ComuneTrie
+    from ludoteca.games.comune.ai import TurnParts as ComuneTrie
 
     def make_cycle():
         trie = ComuneTrie(get("comune").new_state(seed=1))

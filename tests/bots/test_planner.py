@@ -107,7 +107,7 @@ def test_planner_leaves_the_base_move_only_on_evidence():
 
 
 def test_hexagone_potential_counts_same_colour_pairs():
-    from ludoteca.bots.planner import hexagone_pairs
+    from ludoteca.games.hexagone.ai import pairs as hexagone_pairs
 
     game = get("hexagone")
     state = game.new_state(seed=3)

@@ -17,25 +17,12 @@ import gc
 import random
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import TypeVar
 
 from ludoteca.core.errors import GameError, MalformedError
 from ludoteca.core.protocol import CHANCE, Move, State
-
-T = TypeVar("T")
-
-
-def for_game(table: Mapping[str, T], state: State, default: T) -> T:
-    """``state``'s entry in a per-game ``table``: ``GAME/solo`` when one player plays and
-    the table has it, else ``GAME``, else ``default``. Per-game tuning (level budgets,
-    playout cutoffs) is keyed this way because a game's solo puzzle can want other settings."""
-    game = state.game.id
-    if state.num_players == 1 and f"{game}/solo" in table:
-        return table[f"{game}/solo"]
-    return table.get(game, default)
 
 
 class BotError(GameError):
@@ -174,8 +161,12 @@ class Bot(ABC):
 
     # --- helpers for subclasses -----------------------------------------------------------
     def _budget(self, seconds, iterations, depth) -> Budget:
-        """The budget for one call: the call's values over the spec's over the bot's default."""
-        return Budget(seconds, iterations, depth).over(self.budget).over(self.default_budget)
+        """The budget for one call: the call's values over the spec's; the bot's default only
+        when neither sets any. An ``iterations`` budget alone has no time limit, so the same
+        seed plays the same moves however busy the machine is (a default time limit filled in
+        beside it made a search stop early when one step ran slow)."""
+        own = Budget(seconds, iterations, depth).over(self.budget)
+        return own if own != Budget() else self.default_budget
 
     def _check(self, state: State) -> None:
         if state.is_over:

@@ -12,7 +12,7 @@ hard       ``mcts:seconds=1``                     one second
 master     ``mcts:seconds=4``                     four seconds
 =========  ====================================  ==================================
 
-Hexagone with two to four players is the exception (:data:`HEXAGONE_SPECS`):
+Hexagone with two to four players is the exception (its ``ai.py`` ``LEVEL_SPECS``):
 
 =========  ====================================  ==================================
 level      bot                                   waiting time per move
@@ -59,7 +59,7 @@ each step stays a clear one. At the levels' own budgets master then beat hard 78
 
 MCTS brings its per-game tuning (in Hexagone for two to four players, playouts cut at 6
 moves and judged by each player's chance of ending with the most captures; in the solo
-puzzle cut at 20 and scored by the captures, see :data:`ludoteca.bots.mcts.CUTOFFS`). In
+puzzle cut at 20 and scored by the captures, see ``ludoteca.games.hexagone.ai``). In
 the solo puzzle it maximises the expected captures: over 60 seeded solo games it averaged
 29.8 captures at 0.1 s a move, against 25.5 for the rollout ``planner`` at 0.25 s and 21.6
 for greedy (``ludoteca arena hexagone -o players=1 greedy mcts:seconds=0.1
@@ -95,11 +95,11 @@ works for every game; budgets given to ``choose`` still override the level's.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from ludoteca.core.protocol import Move, State
 
-from .base import Bot, for_game
+from .base import Bot
 
 
 @dataclass(frozen=True)
@@ -107,34 +107,17 @@ class Level:
     name: str
     about: str
     spec: str
-    per_game: dict[str, str] = field(default_factory=dict)
-    """Game id (``hexagone``, or ``hexagone/solo`` for one player) -> spec."""
 
     def spec_for(self, state: State) -> str:
-        return for_game(self.per_game, state, self.spec)
-
-
-HEXAGONE_SPECS = {
-    "easy": "greedy:noise=0.6",
-    "medium": "greedy:noise=0.25",
-    "hard": "greedy",
-    "master": "mcts:seconds=0.25",
-}
-"""The levels in Hexagone with two to four players (see the module text for why)."""
-
-COMINO_SPECS = {"master": "mcts:seconds=4,best_of=2"}
-"""The Comino levels that differ from the standard ones (see the module text for why)."""
-
-GAME_SPECS: dict[str, dict[str, str]] = {"hexagone": HEXAGONE_SPECS, "comino": COMINO_SPECS}
-"""Game id -> level name -> the spec that level plays there instead of its standard one."""
+        """The spec this level plays in ``state``'s game: the game's own for this level
+        where its search knowledge names one (:attr:`~ludoteca.core.ai.SearchKnowledge.
+        level_specs`), else the standard one."""
+        knowledge = state.game.search_knowledge()
+        return knowledge.level_spec(self.name, state.num_players, self.spec)
 
 
 def _level(name: str, about: str, spec: str) -> Level:
-    """A level playing ``spec``, except in the games of :data:`GAME_SPECS` that name another
-    for it (the Hexagone solo puzzle keeps ``spec``)."""
-    per_game = {game: specs[name] for game, specs in GAME_SPECS.items() if name in specs}
-    per_game["hexagone/solo"] = spec
-    return Level(name, about, spec, per_game)
+    return Level(name, about, spec)
 
 
 LEVELS: dict[str, Level] = {

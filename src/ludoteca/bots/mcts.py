@@ -17,8 +17,9 @@
   placements, see :mod:`ludoteca.bots.steps`), the tree grows one part at a time, so what
   it learns about a first placement is shared by every turn that starts with it.
 - **Playouts** go through ``state.fast_playout(rng)``, which each game overrides with its
-  fastest path. With ``cutoff=K`` (the default for the games in :data:`CUTOFFS`) they stop
-  after K moves and the game's evaluation (:mod:`ludoteca.bots.evaluation`) judges the
+  fastest path. With ``cutoff=K`` (the default where the game's search knowledge sets one,
+  :attr:`ludoteca.core.ai.SearchKnowledge.cutoff`) they stop after K moves and the game's
+  evaluation (:mod:`ludoteca.bots.evaluation`) judges the
   position instead: in long score games (Hexagone) a short look ahead scored by the scores
   says more than a noisy whole game. With ``best_of=k`` (games whose states set
   ``best_of_playouts``, Comino) each playout move is the best-scoring of k drawn at random,
@@ -62,28 +63,10 @@ import time
 from ludoteca.core.errors import MalformedError
 from ludoteca.core.protocol import CHANCE, TERMINAL, Move, State
 
-from .base import Bot, BotError, Budget, Deadline, for_game, gc_paused
+from .base import Bot, BotError, Budget, Deadline, gc_paused
 from .evaluation import evaluate, solo_score
 from .policies import random_move_for, unchecked_play_for
-from .steps import LAZY_TRIES, MoveTrie, stepper_for
-
-CUTOFFS: dict[str, int] = {"hexagone": 6, "hexagone/solo": 20}
-"""Games whose playouts are cut after this many moves by default (``cutoff=`` overrides);
-``GAME/solo`` for the game with one player.
-
-Measured in two-player Hexagone (games of some 330 moves), where a random playout to the end
-says little: with whole playouts MCTS at 0.25 s a move lost all 4 games to greedy. Cut short
-and judged by the game's evaluation (the chance of ending with the most captures, see
-:mod:`ludoteca.bots.evaluation.hexagone`), at 0.1 s a move over 100 games against greedy
-(``ludoteca arena hexagone --players 2 greedy mcts:seconds=0.1,cutoff=K --games 100 --seed
-91``): cut at 3 moves it scored 68%, at 6 moves 76.5%, at 10 moves 75%, at 20 moves 59%.
-Playouts in which each swap is the first capturing one of six drawn (instead of uniform)
-did worse: 47.5% at 6 moves, 36.5% at 20, at under half the playouts a second. In the
-solo puzzle, scored by captures, 20 moves stay: over 60 seeded games at 0.1 s a move MCTS
-averaged 31.4 captures cut at 20 and 30.2 cut at 6 (greedy 21.6; ``ludoteca arena hexagone
---players 1 mcts:seconds=0.1,cutoff=6 mcts:seconds=0.1,cutoff=20 greedy --games 60 --seed
-43``).
-"""
+from .steps import MoveTrie, lazy_steps_for, stepper_for
 
 TAIL_SHARE = 0.05
 """A search whose typical simulation takes more than this share of the time budget finishes
@@ -171,7 +154,7 @@ class Node:
 
     def list_moves(self, state: State, bot: MCTSBot) -> None:
         """List the moves of a decision node (as a trie of parts where the game has them)."""
-        lazy = LAZY_TRIES.get(state.game.id) if bot.step else None
+        lazy = lazy_steps_for(state) if bot.step else None
         if lazy is not None:
             self.trie = lazy(state)
             self.untried = list(self.trie.next_steps[()])
@@ -233,7 +216,7 @@ class MCTSBot(Bot):
         self.step = _switch("step", step)
         self.cutoff = None if cutoff is None else int(cutoff)
         """If positive, playouts stop after this many moves and the evaluation judges;
-        ``None``: the game's default from :data:`CUTOFFS` (0, whole playouts, elsewhere)."""
+        ``None``: the game's default (:func:`default_cutoff`; 0, whole playouts, elsewhere)."""
         self.max_nodes = _at_least_one("max_nodes", max_nodes)
         self.best_of = _at_least_one("best_of", best_of)
         """Playouts in which each move is the best-scoring of this many drawn at random (1:
@@ -630,8 +613,8 @@ def _at_least_one(name: str, value) -> int:
 
 
 def default_cutoff(state: State) -> int:
-    """The game's playout cutoff from :data:`CUTOFFS` (0: whole playouts)."""
-    return for_game(CUTOFFS, state, 0)
+    """The game's playout cutoff from its search knowledge (0: whole playouts)."""
+    return state.game.search_knowledge().cutoff_for(state.num_players)
 
 
 def _same_game(a: State, b: State) -> bool:

@@ -5,9 +5,9 @@ decides what later turns can do. The planner is the *rollout algorithm* (one ste
 improvement over a base policy, as in Bertsekas' rollout):
 
 1. Every move is scored by the planner's value of the position it leads to: the score, plus
-   for a game with a *potential* (:data:`POTENTIALS`) a small bonus for what the position
-   prepares. The best ``width`` moves go on. Playing the best of this step at every decision
-   is the base policy.
+   for a game with a *potential* (its search knowledge's ``planner_potential``) a small bonus
+   for what the position prepares. The best ``width`` moves go on. Playing the best of this
+   step at every decision is the base policy.
 2. Each of them is played out by the base policy to the end of the game, or ``horizon``
    chance events (after which the value stands in), over the *same* sampled dice for every
    candidate (common random numbers, so the comparison is not drowned by luck). Rounds of
@@ -26,7 +26,7 @@ Budgets: ``seconds`` (checked at every evaluation), ``iterations`` (positions ev
 ``depth`` (1: step 1 only, the base policy's choice; ``d`` > 1: rollouts look ``d - 1``
 chance events ahead; none: ``horizon``). ``width`` is how many candidates are rolled out;
 ``horizon`` is the default look-ahead in chance events (0: to the end), per game in
-:data:`HORIZONS`.
+:attr:`ludoteca.core.ai.SearchKnowledge.planner_horizon`.
 """
 
 from __future__ import annotations
@@ -44,29 +44,6 @@ from .evaluation import evaluate
 POTENTIAL_WEIGHT = 0.1
 """What one unit of potential is worth against one point of score."""
 
-HORIZONS: dict[str, int] = {"hexagone": 2}
-"""Chance events a rollout looks ahead by default, per game (others: to the end).
-
-In the Hexagone solo puzzle one base-policy rollout to the end costs tens of milliseconds;
-two rolls ahead, valued with the potential, leave room for many more rounds in a budget a
-person waits for.
-"""
-
-
-def hexagone_pairs(state: State) -> float:
-    """Pairs of touching pieces of one colour in the Hexagone block."""
-    from ludoteca.games.hexagone.geometry import NEIGHBOURS
-
-    cells = state.cells  # type: ignore[attr-defined]
-    half = NEIGHBOURS[0], NEIGHBOURS[2], NEIGHBOURS[4]  # each pair once
-    get = cells.get
-    return float(sum(1 for c, k in cells.items() for d in half if get(c + d) == k))
-
-
-POTENTIALS: dict[str, Callable[[State], float]] = {"hexagone": hexagone_pairs}
-"""Game id -> what a solo position prepares for later scoring (see the module text)."""
-
-
 class _OutOfBudget(Exception):
     pass
 
@@ -79,7 +56,8 @@ class PlannerBot(Bot):
         super().__init__(seed, **budget)
         self.width = max(1, int(width))
         self.horizon = None if horizon is None else max(0, int(horizon))
-        """Chance events a rollout looks ahead (0: to the end); ``None``: :data:`HORIZONS`."""
+        """Chance events a rollout looks ahead (0: to the end); ``None``: the game's own
+        (:attr:`ludoteca.core.ai.SearchKnowledge.planner_horizon`)."""
         self._potential: Callable[[State], float] | None = None
         self.last_rounds = 0
         """Rollout rounds the last :meth:`choose` completed."""
@@ -92,7 +70,7 @@ class PlannerBot(Bot):
             raise BotError(state.game.id, "the planner plays solo games (one player)")
         self._limit = budget.iterations
         self._evaluations = 0
-        self._potential = POTENTIALS.get(state.game.id)
+        self._potential = state.game.search_knowledge().planner_potential
         self.last_rounds = 0
         with gc_paused():
             return self._plan(state, budget)
@@ -117,7 +95,11 @@ class PlannerBot(Bot):
         if budget.depth is not None:
             horizon = budget.depth - 1
         else:
-            own = self.horizon if self.horizon is not None else HORIZONS.get(state.game.id, 0)
+            own = (
+                self.horizon
+                if self.horizon is not None
+                else state.game.search_knowledge().planner_horizon
+            )
             horizon = own or None
         candidates = [move for _, _, move in first[: self.width]]
         samples: list[list[float]] = []

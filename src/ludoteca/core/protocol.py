@@ -16,9 +16,12 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import IllegalMoveError
+
+if TYPE_CHECKING:
+    from .ai import SearchKnowledge
 
 CHANCE = -1
 """``State.to_move`` at a chance node: the table, not a player, chooses the outcome."""
@@ -250,6 +253,14 @@ class Game(ABC):
         one of the rest, as a piece moves, else ``"any"``). Games add keys their own page
         module reads; the browser holds no rule."""
         return {"prompt": "", "first": "any"}
+
+    def search_knowledge(self) -> SearchKnowledge:
+        """What the bots may know of this game beyond the protocol (evaluation, playout
+        policy, turn parts, cutoffs, level settings): see :mod:`ludoteca.core.ai`. Games
+        declare theirs in their own ``ai.py``; the default is the generic search."""
+        from .ai import GENERIC
+
+        return GENERIC
 
     def playout_kernel(self):  # -> Callable[[int, float], tuple[int, int]] | None
         """A fast random-playout function ``f(seed, seconds) -> (games, moves)`` or ``None``.

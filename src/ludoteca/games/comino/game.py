@@ -54,6 +54,11 @@ class Comino(Game):
     def render_svg(self, state: CominoState, *, highlight: Sequence[Any] = ()) -> str:  # type: ignore[override]
         return render_svg(state, highlight=highlight)
 
+    def search_knowledge(self):
+        from .ai import KNOWLEDGE
+
+        return KNOWLEDGE
+
     def playout_kernel(self):
         return playout_kernel
 

@@ -49,6 +49,11 @@ class Comune(Game):
 
         return render_svg(state, highlight=highlight)
 
+    def search_knowledge(self):
+        from .ai import KNOWLEDGE
+
+        return KNOWLEDGE
+
     def playout_kernel(self):
         """``f(seed, seconds) -> (games, turns)``: compiled random games from the start."""
         from .kernel import bench

@@ -104,6 +104,11 @@ class HexagoneGame(Game):
 
         return render_svg(state, highlight=highlight)
 
+    def search_knowledge(self):
+        from .ai import KNOWLEDGE
+
+        return KNOWLEDGE
+
     def playout_kernel(self):
         from .playout import kernel
 

@@ -55,6 +55,11 @@ class Kuniumi(Game):
 
         return render_svg(state, highlight=highlight)
 
+    def search_knowledge(self):
+        from .ai import KNOWLEDGE
+
+        return KNOWLEDGE
+
     def playout_kernel(self):
         from .kernel import playout_kernel
 

@@ -1,4 +1,4 @@
-"""Kuniumi: how good a position looks, from the engine's bitboards (``games.kuniumi.bits``).
+"""What the bots know of Kuniumi: how good a position looks, from the engine's bitboards.
 
 In play every move fills exactly one empty square with the mover's colour (the God lands
 there; the token left behind keeps its old square in the same colour), and the game ends as
@@ -11,7 +11,7 @@ soon as a group has no empty neighbour: its owner wins. So a position is about
   in waiting, which the other side cannot take away by filling the square itself).
 
 The value is a logistic squash of the weighted differences, kept inside the heuristic range
-of :mod:`ludoteca.bots.evaluation`. The set-up and the choice have no heuristic (equal shares):
+of :mod:`ludoteca.core.ai`. The set-up and the choice have no heuristic (equal shares):
 search and playouts judge them.
 """
 
@@ -19,9 +19,9 @@ from __future__ import annotations
 
 import math
 
-from ludoteca.games.kuniumi import bits
+from ludoteca.core.ai import SearchKnowledge, squash
 
-from . import squash
+from . import bits
 
 SAFE_WEIGHT = 0.25
 THREAT_WEIGHT = 0.8
@@ -81,3 +81,7 @@ def evaluate(state) -> tuple[float, ...]:
     shares[land_player] = land_share
     shares[1 - land_player] = 1.0 - land_share
     return squash(shares)
+
+
+KNOWLEDGE = SearchKnowledge(evaluate=evaluate)
+"""Kuniumi's search uses its evaluation (alpha-beta and greedy); MCTS plays whole playouts."""

@@ -1,0 +1,150 @@
+"""What a game tells a search about itself: the shape of per-game search knowledge.
+
+The bots in :mod:`ludoteca.bots` are written for any game. Where a game needs more than the
+protocol to be searched well (an evaluation of unfinished positions, a faster way to draw a
+random move, turns searched one part at a time, playouts cut short, level settings that suit
+it), the game declares it in a :class:`SearchKnowledge` returned by
+:meth:`ludoteca.core.protocol.Game.search_knowledge`, written in the game's own ``ai.py``.
+The bots read that object and never name a game, as OpenSpiel hands a game's specifics to
+its ``MCTSBot`` as objects; a fifth game brings its knowledge in its own package.
+
+This module also holds the small helpers an evaluation is built from (:func:`squash`,
+:func:`solo_score`), so that a game's ``ai.py`` depends on the core only.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Hashable, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from .protocol import Move, State
+
+Evaluation = Callable[["State"], tuple[float, ...]]
+"""A state -> one share per player in ``[0, 1]``, summing to 1 (like ``Result.payoffs``)."""
+
+Stepper = Callable[["Move"], tuple[Hashable, ...]]
+"""A move -> its parts, searched one at a time; the sequences must be prefix-free."""
+
+MARGIN = 0.02
+"""Heuristic values keep this far from 0 and 1, which belong to proven results."""
+
+
+@dataclass(frozen=True)
+class SearchKnowledge:
+    """Everything game-specific a search may use; every field defaults to the generic way.
+
+    Fields are read once per search or bot, so a game builds this once (a module constant in
+    its ``ai.py``) and the bots keep a reference.
+    """
+
+    evaluate: Evaluation | None = None
+    """How good an unfinished position looks to each player; ``None``: the generic
+    evaluation (shares of the scores, see :func:`ludoteca.bots.evaluation.generic`)."""
+
+    random_move: Callable[[State, random.Random], Move] | None = None
+    """Draws one move by the uniform random policy (chance: by probability) without listing
+    every legal move, where listing is the slow part; ``None``: choose from ``legal_moves``."""
+
+    unchecked_play: str | None = None
+    """The name of a state method that plays a move known to be legal without checking it
+    or keeping it for undo (for playouts on throw-away clones); ``None``: ``play``."""
+
+    steps: Stepper | None = None
+    """Splits a move into parts so the tree shares what it learns about a first part among
+    every move that starts with it (turns of several placements)."""
+
+    lazy_steps: Callable[[State], Any] | None = None
+    """Builds, for a position, an object with ``next_steps[prefix]`` and ``moves.get(prefix)``
+    listing the parts directly from the engine (cheaper than listing whole moves); preferred
+    to :attr:`steps` when present. See :class:`LazySteps` and :class:`LazyMoves`."""
+
+    cutoff: int = 0
+    """Playouts stop after this many moves and :attr:`evaluate` judges (0: to the end)."""
+
+    solo_cutoff: int | None = None
+    """The cutoff when one player plays (a solo puzzle); ``None``: :attr:`cutoff`."""
+
+    planner_horizon: int = 0
+    """Chance events a planner's rollout looks ahead (0: to the end of the game)."""
+
+    planner_potential: Callable[[State], float] | None = None
+    """What a solo position prepares for later scoring, a small bonus in the planner."""
+
+    level_specs: Mapping[str, str] = field(default_factory=dict)
+    """Level name -> the bot spec that level plays in this game (two or more players),
+    where the standard one does not suit it."""
+
+    solo_level_specs: Mapping[str, str] = field(default_factory=dict)
+    """The same for the game with one player."""
+
+    def cutoff_for(self, num_players: int) -> int:
+        if num_players == 1 and self.solo_cutoff is not None:
+            return self.solo_cutoff
+        return self.cutoff
+
+    def level_spec(self, level: str, num_players: int, standard: str) -> str:
+        specs = self.solo_level_specs if num_players == 1 else self.level_specs
+        return specs.get(level, standard)
+
+
+GENERIC = SearchKnowledge()
+"""What a game that declares nothing gets."""
+
+
+def squash(values: list[float]) -> tuple[float, ...]:
+    """Shares that sum to 1, each inside ``[MARGIN, 1 - MARGIN]`` (for two or more players)."""
+    n = len(values)
+    if n == 1:
+        return (min(1.0 - MARGIN, max(MARGIN, values[0])),)
+    total = sum(values)
+    shares = [v / total for v in values] if total > 0 else [1.0 / n] * n
+    span = 1.0 - n * MARGIN
+    return tuple(MARGIN + span * s for s in shares)
+
+
+def solo_score(state: State) -> float:
+    """A solo game's score (its result's, once over): what a one-player search maximises.
+
+    Every finished solo game is "won", so payoffs cannot tell a good game from a bad one.
+    """
+    result = state.result
+    scores = result.scores if result is not None and result.scores is not None else state.scores()
+    if scores is None:
+        return result.payoffs()[0] if result is not None else 0.0
+    return float(scores[0])
+
+
+class LazySteps(dict):
+    """``prefix -> next parts``, each entry asked of the engine the first time it is used
+    (for :attr:`SearchKnowledge.lazy_steps`)."""
+
+    def __init__(self, fill: Callable[[tuple], list[Hashable]]) -> None:
+        super().__init__()
+        self.fill = fill
+
+    def __missing__(self, prefix: tuple) -> list[Hashable]:
+        parts = self[prefix] = self.fill(prefix)
+        return parts
+
+
+class LazyMoves:
+    """``prefix -> whole move`` for the prefixes that complete a move."""
+
+    def __init__(self, complete: Callable[[tuple], Move | None]) -> None:
+        self.complete = complete
+
+    def get(self, prefix: tuple, default: Any = None) -> Any:
+        move = self.complete(prefix)
+        return default if move is None else move
+
+    def __contains__(self, prefix: tuple) -> bool:
+        return self.complete(prefix) is not None
+
+    def __getitem__(self, prefix: tuple) -> Move:
+        move = self.complete(prefix)
+        if move is None:
+            raise KeyError(prefix)
+        return move

@@ -1,0 +1,80 @@
+"""What the bots know of Comune: a turn is searched one placement at a time.
+
+A Comune turn places up to two pieces, so a position can have thousands of turns; a search
+that treats each turn as one move spreads its simulations so thin that it learns nothing.
+Stepping splits every turn into a short sequence of parts (first placement, then second
+placement or ``end``; ``pass`` alone), so the tree shares what it learns about a first
+placement among every turn that starts with it. The sequences are prefix-free thanks to the
+explicit end marker.
+
+:func:`steps` maps a whole turn to its parts; :class:`TurnParts` lists the parts of a
+position directly from the engine's single placements, one level at a time, instead of from
+every whole turn (a search expands few of them).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Hashable
+from functools import partial
+
+from ludoteca.core.ai import LazyMoves, LazySteps, SearchKnowledge
+from ludoteca.core.protocol import Move, State
+
+from .notation import decode_turn, encode_turn, placement_code
+
+END = "end"
+PASS = "pass"
+
+
+def steps(move: Move) -> tuple[Hashable, ...]:
+    """A Comune turn as its placements in the engine's canonical order, then ``end``."""
+    codes = decode_turn(move)
+    if not codes:
+        return (PASS,)
+    if len(codes) == 1:
+        return (codes[0], END)
+    return tuple(codes)
+
+
+class TurnParts:
+    """Comune's turns as parts, asked of the engine's single placements as the search goes.
+
+    The same parts as :func:`steps`, but listed from ``legal_placements()`` one level at a
+    time. The engine's mid-turn list is what keeps each two-piece turn reachable by exactly
+    one order of parts.
+
+    A search keeps one of these per position it expands, so it holds as little as it can: a
+    copy of the position without its undo history, and no reference back to itself (the
+    search pauses the cycle collector, so a cycle here would outlive the tree).
+    """
+
+    __slots__ = ("next_steps", "moves")
+
+    def __init__(self, state: State) -> None:
+        self.next_steps = LazySteps(partial(_following, state.detached()))  # type: ignore[attr-defined]
+        self.moves = LazyMoves(_complete)
+
+
+def _following(root, prefix: tuple) -> list[Hashable]:
+    """The parts that may follow ``prefix`` in ``root``'s turn."""
+    if not prefix:
+        return [placement_code(c, a) for c, a in root.legal_placements()] + [PASS]
+    if len(prefix) == 1 and prefix[0] != PASS:
+        probe = root.clone()
+        probe.place(*divmod(prefix[0], 3))
+        if not probe.mid_turn:  # the opening, or the last piece: one piece only
+            return [END]
+        return [END] + [placement_code(c, a) for c, a in probe.legal_placements()]
+    return []
+
+
+def _complete(prefix: tuple) -> Move | None:
+    """The whole turn the parts ``prefix`` make, or ``None`` if they do not end a turn."""
+    if prefix == (PASS,):
+        return encode_turn(())
+    if len(prefix) == 2:
+        return encode_turn(prefix[:1] if prefix[1] == END else prefix)
+    return None
+
+
+KNOWLEDGE = SearchKnowledge(steps=steps, lazy_steps=TurnParts)
