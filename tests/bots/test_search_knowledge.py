@@ -4,31 +4,13 @@ search."""
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
-
 import pytest
 
-import ludoteca.bots
 from ludoteca.bots import evaluation, policies, steps
 from ludoteca.bots.levels import LEVELS
 from ludoteca.bots.mcts import default_cutoff
 from ludoteca.core.ai import GENERIC, SearchKnowledge
 from ludoteca.core.registry import get, names
-
-BOTS = Path(ludoteca.bots.__file__).parent
-
-
-def test_the_bots_name_no_game_and_import_no_game_package():
-    ids = "|".join(re.escape(n) for n in names())
-    quoted = re.compile(rf"""["']({ids})(/solo)?["']""")
-    found = []
-    for path in sorted(BOTS.rglob("*.py")):
-        for number, line in enumerate(path.read_text().splitlines(), start=1):
-            code = line.split("#", 1)[0]
-            if quoted.search(code) or re.search(r"^\s*(from|import) ludoteca\.games", code):
-                found.append(f"{path.name}:{number}: {line.strip()}")
-    assert found == []
 
 
 def test_a_game_that_declares_nothing_gets_the_generic_search():

@@ -131,6 +131,11 @@ def move(client, pk: int, text: str, ply: int | None = None, csrf: str | None = 
     return client.post(f"/api/games/{pk}/move", json=body, headers={"X-CSRF-Token": token})
 
 
+def legal_texts(view: dict) -> list[str]:
+    """The texts of the structured legal moves a view offers (what a page sends back)."""
+    return [m["text"] for m in view["legal"]]
+
+
 def view(client, pk: int) -> dict:
     r = client.get(f"/api/games/{pk}")
     assert r.status_code == 200, r.text
@@ -150,7 +155,7 @@ def play_randomly(client, pk: int, rng, *, seconds: float = 120, moves: int | No
         if moves is not None and played >= moves and view["your_turn"]:
             break
         if view["your_turn"]:
-            move(client, pk, rng.choice(view["legal"]), view["ply"])
+            move(client, pk, rng.choice(legal_texts(view)), view["ply"])
             played += 1
         else:
             time.sleep(0.02)

@@ -162,6 +162,49 @@ def test_comino_rotate_by_corners_and_drop(browser, club, tmp_path):
     ctx.close()
 
 
+def test_comino_drag_a_tile_onto_a_square(browser, club):
+    """Press on a rack tile's lower half, move, release over a highlighted square: the tile
+    is placed, and no text is selected on the way."""
+    ctx, page, _ = new_user(browser, club.base, "cd")
+    create(page, club.base, "comino", [("me", ""), ("bot", "random")])
+    page.wait_for_function(
+        "() => document.getElementById('status').classList.contains('your-turn')"
+    )
+    # a placement in the tile's own orientation: no turning needed before the drag
+    move = next(m for m in legal_moves(page) if "@" in m and m.split("@")[0] == tile_name(
+        m.split("@")[0]))
+    orient, cell = move.split("@")
+    tile = page.locator(f'#board g.rack-tile[data-player="1"][data-tile="{orient}"]')
+    box = tile.locator("rect").last.bounding_box()
+    target = page.locator(f'#board [data-cell="{cell}"].cell').first.bounding_box()
+    ply = page.get_attribute("#play", "data-ply")
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8)
+    page.mouse.down()
+    page.mouse.move(target["x"] + 2, target["y"] + 2, steps=4)
+    assert page.locator(f'#board [data-cell="{cell}"].cell.target').count() == 1
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2,
+                    steps=4)
+    assert page.evaluate("() => String(window.getSelection())") == ""
+    page.mouse.up()
+    wait_ply_change(page, ply)
+    assert move in page.inner_text("#movelist")
+    ctx.close()
+
+
+def test_a_game_brings_its_page_module_and_the_club_names_none(club):
+    """Comino's page code is served from its own package; a game without one gets a 404."""
+    import httpx
+
+    from ludoteca.web.game_assets import page_module
+
+    r = httpx.get(f"{club.base}/play-modules/comino.js")
+    assert r.status_code == 200 and "export default function" in r.text
+    assert r.headers["content-type"].startswith("text/javascript")
+    assert page_module("comino").parent.name == "comino"
+    for missing in ("kuniumi", "no-such-game", "..%2Fapp"):
+        assert httpx.get(f"{club.base}/play-modules/{missing}.js").status_code == 404
+
+
 def test_hexagone_solo_roll_swap_capture(browser, club, tmp_path):
     ctx, page, _ = new_user(browser, club.base, "hx")
     pk = create(page, club.base, "hexagone", [("me", "")], players=1)

@@ -175,6 +175,12 @@ class State(ABC):
         text = self.move_to_str(move)
         return self.game.move_labels.get(text, text)
 
+    def move_info(self, move: Move) -> dict[str, Any]:
+        """Facts about a move that a game's own page module reads (Comino: the tile and its
+        orientation), as plain JSON data; ``{}`` for games whose page needs only cells and
+        labels."""
+        return {}
+
     def coerce_move(self, move: Move | str) -> Move:
         """Turn notation into a move value; pass move values through unchanged."""
         return self.str_to_move(move) if isinstance(move, str) else move
@@ -206,6 +212,8 @@ class Game(ABC):
 
     id: ClassVar[str]
     title: ClassVar[str]
+    designer: ClassVar[str] = ""
+    """Who designed the game, as the club's help and about pages credit them."""
     rules_version: ClassVar[str] = "1"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2

@@ -30,6 +30,7 @@ from .accounts import ANON_COOKIE, Accounts
 from .club import Club, render
 from .fanout import notify_on_commit
 from .forum.routes import router as forum_router
+from .game_assets import router as game_assets_router
 from .help.routes import router as help_router
 from .inputs import NUL_REFUSED
 from .live import Hub, take_over_stalled_bots
@@ -326,4 +327,5 @@ def create_app(
     app.include_router(forum_router)
     app.include_router(moderation_router)
     app.include_router(help_router)
+    app.include_router(game_assets_router)
     return app

@@ -1,11 +1,13 @@
-"""What a browser is sent about a game: the board as SVG from the engine, the legal moves in
-notation (only to the player to move), the move list, whose turn, scores, the clocks and the
-result. A spectator (anyone without a seat) gets the same view without legal moves; a
+"""What a browser is sent about a game: the board as SVG from the engine, the legal moves as
+structured data (only to the player to move), the move list, whose turn, scores, the clocks
+and the result. A spectator (anyone without a seat) gets the same view without legal moves; a
 private game's view is refused to everyone but its players.
 
-Nothing here decides a rule: the legal moves come from ``state.legal_moves()`` and the board
-from ``game.render_svg``. The browser matches clicks against these texts and sends one back.
-The secret seed and anything from it are never part of a view.
+Nothing here decides a rule, and nothing here knows a game: each legal move is sent as
+``{"text", "cells", "label", ...}`` from the protocol (``move_cells``, ``move_label``,
+``move_info``), and the game's ``ui_hints`` tell the page what to prompt and which page
+module, if any, the game brings. The browser matches clicks against the cells and sends the
+text back. The secret seed and anything from it are never part of a view.
 """
 
 from __future__ import annotations
@@ -72,9 +74,9 @@ def game_view(
         and viewer is not None
         and row.seats[to_move].user_id == viewer.id
     )
-    legal: list[str] = []
+    legal: list[dict[str, Any]] = []
     if your_turn:
-        legal = [state.move_to_str(m) for m in state.legal_moves()[:MAX_LEGAL_SENT]]
+        legal = [offered_move(state, m) for m in state.legal_moves()[:MAX_LEGAL_SENT]]
     scores = state.scores()
     return {
         "type": "state",
@@ -93,7 +95,6 @@ def game_view(
         "seats": seats,
         "legal": legal,
         "move_help": state.game.move_help,
-        "move_labels": state.game.move_labels,
         "svg": board_svg(state),
         "moves": [
             {
@@ -108,15 +109,23 @@ def game_view(
         "scores": list(scores) if scores is not None else None,
         "summary": state.last_move_summary() or "",
         "result": row.result,
-        "hints": ui_hints(row.game),
+        "hints": ui_hints(state) if your_turn else {"prompt": "", "first": "any"},
     }
 
 
-def ui_hints(game_id: str) -> dict[str, Any]:
-    """Per-game hints for the browser's interaction (which module to load, buttons)."""
-    hints: dict[str, Any] = {"module": "generic"}
-    if game_id in {"comune", "comino", "kuniumi", "hexagone"}:
-        hints["module"] = game_id
-    if game_id == "kuniumi":
-        hints["first"] = "origin"  # click the god first, then its destination
+def offered_move(state: State, move: Any) -> dict[str, Any]:
+    """A legal move as the page offers it: its text (what is sent back), the board cells it
+    names in click order, the words for it, and any facts the game's page module reads."""
+    return {
+        **state.move_info(move),
+        "text": state.move_to_str(move),
+        "cells": list(state.move_cells(move)),
+        "label": state.move_label(move),
+    }
+
+
+def ui_hints(state: State) -> dict[str, Any]:
+    """The game's hints for the page (``prompt``, ``first``, and a ``module`` the game
+    brings its own page code in, if any)."""
+    hints = {"prompt": "", "first": "any", **state.game.ui_hints(state)}
     return hints

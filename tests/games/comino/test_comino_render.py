@@ -9,7 +9,7 @@ import pytest
 
 from ludoteca.core import MalformedError, get
 from ludoteca.core.table import resolve_chance
-from ludoteca.games.comino import Place, placements_by_tile, placements_for
+from ludoteca.games.comino import Place, placements_for
 from ludoteca.games.comino.tiles import rotate
 
 GAME = get("comino")
@@ -164,13 +164,20 @@ def test_placements_for_a_tile_not_in_the_movers_hand_is_empty():
         placements_for(s, "XXXX")
 
 
-def test_placements_by_tile_covers_the_whole_rack():
+def test_structured_moves_give_the_page_tiles_orientations_and_removals():
+    """The page's tile picker reads these instead of working out notation or rotations."""
     stuck = GAME.from_position(
         "BBBY@0,0 BRBR,BRRR,BRYR,RRRY,RRYY,RYRY,YYYY BBBR,BBRR,BBRY,BBYR,BBYY,BRBY,RRRR 0 0 1"
     )
-    table = placements_by_tile(stuck)
-    assert sorted(table) == sorted(stuck.hands[0])
-    assert all(spots == [] for spots in table.values())  # only "Remove tile" is left
+    infos = [stuck.move_info(m) for m in stuck.legal_moves()]
+    assert sorted(i["tile"] for i in infos) == sorted(stuck.hands[0])  # only removals left
+    assert all(i["remove"] and stuck.move_cells(m) == () for i, m in zip(
+        infos, stuck.legal_moves(), strict=True))
     s = GAME.from_position(SEED_EXAMPLE)
-    assert placements_by_tile(s) == {"BBYY": placements_for(s, "BBYY")}
-    assert placements_by_tile(GAME.new_state()) == {}
+    for m in s.legal_moves():
+        info = s.move_info(m)
+        assert info["tile"] == "BBYY" and rotate(info["orientation"], 0) == m.tile
+        assert s.move_cells(m) == (f"{m.x},{m.y}",)
+    turns = s.tile_turns()["BBYY"]
+    assert [t["orientation"] for t in turns] == [rotate("BBYY", q) for q in range(4)]
+    assert turns[1]["corners"] == list(rotate("BBYY", 1))  # clockwise, top-left first

@@ -1,8 +1,7 @@
 """Comino: place square tiles so equal colours meet; score the colour areas you join.
 
 Rules: ``rules/comino.md`` (binding). ``GAME`` is the registered game class;
-:func:`placements_for` answers the web club's question "where does this rack tile fit, and
-in which rotations" without the browser knowing any rule.
+:func:`placements_for` answers "where does this rack tile fit, and in which rotations".
 """
 
 from __future__ import annotations
@@ -24,18 +23,6 @@ def placements_for(state: CominoState, tile: str) -> list[tuple[int, int, int]]:
     return state.placements_for(tile)
 
 
-def placements_by_tile(state: CominoState) -> dict[str, list[tuple[int, int, int]]]:
-    """For every tile in the mover's rack, by name, its :func:`placements_for` list.
-
-    One call gives the browser everything it needs to let a player drop a tile only where
-    it fits (empty lists everywhere mean the "Remove tile" button is the only choice).
-    """
-    mover = state.to_move
-    if mover < 0:
-        return {}
-    return {name: state.placements_for(name) for name in sorted(state.hands[mover])}
-
-
 __all__ = [
     "GAME",
     "TILES",
@@ -44,6 +31,5 @@ __all__ = [
     "Deal",
     "Place",
     "Remove",
-    "placements_by_tile",
     "placements_for",
 ]

@@ -20,6 +20,7 @@ class Comino(Game):
 
     id = "comino"
     title = "Comino"
+    designer = "Corné van Moorsel"
     rules_version = "1"
     min_players = 2
     max_players = 2
@@ -53,6 +54,15 @@ class Comino(Game):
 
     def render_svg(self, state: CominoState, *, highlight: Sequence[Any] = ()) -> str:  # type: ignore[override]
         return render_svg(state, highlight=highlight)
+
+    def ui_hints(self, state) -> dict:
+        prompt = ""
+        if state.to_move >= 0:
+            prompt = (
+                "Turn a rack tile by clicking its top corners, pick it up by its lower half, "
+                "and drop it on a highlighted square."
+            )
+        return {"module": "comino", "prompt": prompt, "first": "any", "turns": state.tile_turns()}
 
     def search_knowledge(self):
         from .ai import KNOWLEDGE

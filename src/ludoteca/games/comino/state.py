@@ -33,6 +33,7 @@ from .tiles import (
     SIDE_OFFSETS,
     name_of,
     rotate,
+    rotations,
 )
 
 SIDE_NAMES = ("first", "second")
@@ -251,6 +252,45 @@ class CominoState(State):
 
     def str_to_move(self, text: str) -> CominoMove:
         return parse_move(text)
+
+    # --- what the board offers (see the protocol) --------------------------------------------
+    def _as_move(self, move: CominoMove | str) -> CominoMove:
+        move = parse_move(move) if isinstance(move, str) else move
+        if not isinstance(move, Place | Remove | Deal):
+            raise MalformedError(move, "not a Comino move")
+        return move
+
+    def move_cells(self, move: CominoMove | str) -> tuple[str, ...]:
+        move = self._as_move(move)
+        return (f"{move.x},{move.y}",) if isinstance(move, Place) else ()
+
+    def move_label(self, move: CominoMove | str) -> str:
+        move = self._as_move(move)
+        if isinstance(move, Place):
+            return f"{move.tile} on {move.x},{move.y}"
+        if isinstance(move, Remove):
+            return f"Remove tile {move.name}"
+        return f"Deal {move.name}"
+
+    def move_info(self, move: CominoMove | str) -> dict:
+        """The rack tile a move uses (by name, as the SVG's ``data-tile``) and, for a
+        placement, the orientation it is placed in: what the page's tile picker matches."""
+        move = self._as_move(move)
+        if isinstance(move, Place):
+            return {"tile": name_of(move.tile), "orientation": move.tile}
+        if isinstance(move, Remove):
+            return {"tile": move.name, "remove": True}
+        return {}
+
+    def tile_turns(self) -> dict[str, list[dict]]:
+        """Every rack tile's orientations in clockwise order, each with its corner colours
+        (top-left, top-right, bottom-right, bottom-left): the page turns a tile by stepping
+        through this list, never by working out a rotation itself."""
+        return {
+            name: [{"orientation": o, "corners": list(o)} for o in rotations(name)]
+            for hand in self.hands
+            for name in sorted(hand)
+        }
 
     def play(self, move: CominoMove | str) -> None:
         text = move if isinstance(move, str) else None

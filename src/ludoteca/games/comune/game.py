@@ -17,6 +17,7 @@ class Comune(Game):
 
     id = "comune"
     title = "Comune"
+    designer = "Kanare Kato"
     rules_version = "1"
     min_players = 2
     max_players = 2
@@ -48,6 +49,16 @@ class Comune(Game):
         from .render_svg import render_svg
 
         return render_svg(state, highlight=highlight)
+
+    def ui_hints(self, state) -> dict:
+        if state.is_over:
+            return {"prompt": "", "first": "any"}
+        return {
+            "module": "comune",
+            "prompt": "Click a highlighted cell (a second one to place two pieces), then "
+            "choose the angle: space cycles through them, Enter plays.",
+            "first": "any",
+        }
 
     def search_knowledge(self):
         from .ai import KNOWLEDGE

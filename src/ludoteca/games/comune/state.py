@@ -35,7 +35,7 @@ from .bits import (
     placement_mask,
     put,
 )
-from .board import ANGLE_SYMBOLS, CELL_NAMES, NEIGH, cells_of
+from .board import ANGLE_NAMES, ANGLE_SYMBOLS, CELL_NAMES, NEIGH, cells_of
 from .notation import (
     PASS,
     STRIDE,
@@ -50,6 +50,8 @@ from .notation import (
 SIDES = ("light", "dark")
 _TITLES = ("Light", "Dark")
 _PAIRS = ((0, 1), (0, 2), (1, 2))
+_DRAWN = ("\u2014", "/", "\\")
+"""The angles as a label draws them (a dash as long as the piece looks)."""
 
 
 class ComuneState(State):
@@ -390,6 +392,18 @@ class ComuneState(State):
 
     def str_to_move(self, text: str) -> Move:
         return parse_turn(text)
+
+    # --- what the board offers (see the protocol) --------------------------------------------
+    def move_cells(self, move: Move) -> tuple[str, ...]:
+        return tuple(CELL_NAMES[code // 3] for code in decode_turn(self.coerce_move(move)))
+
+    def move_label(self, move: Move) -> str:
+        codes = decode_turn(self.coerce_move(move))
+        if not codes:
+            return "Pass"
+        return " and ".join(
+            f"{CELL_NAMES[code // 3]} {_DRAWN[code % 3]} {ANGLE_NAMES[code % 3]}" for code in codes
+        )
 
     def slots(self) -> list[int]:
         """A copy of the state array (layout in :mod:`.bits`), e.g. for the compiled kernel."""

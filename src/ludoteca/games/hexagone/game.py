@@ -48,6 +48,7 @@ def _flag(value: Any) -> bool:
 class HexagoneGame(Game):
     id = "hexagone"
     title = "Hexagone"
+    designer = "Professor Puzzle"
     rules_version = "1"
     min_players = 1
     max_players = 4
@@ -103,6 +104,12 @@ class HexagoneGame(Game):
         from .render_svg import render_svg
 
         return render_svg(state, highlight=highlight)
+
+    def ui_hints(self, state) -> dict:
+        from .state import PHASE_PROMPTS
+
+        prompt = "" if state.to_move < 0 else PHASE_PROMPTS.get(state.phase, "")
+        return {"prompt": prompt, "first": "any"}
 
     def search_knowledge(self):
         from .ai import KNOWLEDGE

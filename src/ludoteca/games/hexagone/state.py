@@ -213,6 +213,30 @@ class HexagoneState(State):
             return move_to_str(self.str_to_move(move))
         return move_to_str(move)
 
+    # --- what the board offers (see the protocol) --------------------------------------------
+    def move_cells(self, move) -> tuple[str, ...]:
+        m, _ = self._coerce(move)
+        if m[0] == SWAP:
+            return (cell_to_str(m[1]), cell_to_str(m[2]))
+        if m[0] == MAIN:
+            return (cell_to_str(m[1]),)
+        if m[0] == PLACE:
+            return (cell_to_str(m[2]),)
+        return ()
+
+    def move_label(self, move) -> str:
+        m, _ = self._coerce(move)
+        kind = m[0]
+        if kind == SWAP:
+            return f"Swap {cell_to_str(m[1])} and {cell_to_str(m[2])}"
+        if kind == MAIN:
+            return f"Keep the section of {cell_to_str(m[1])}"
+        if kind == PLACE:
+            return f"Place {COLOUR_WORDS[m[1]]} on {cell_to_str(m[2])}"
+        if kind == ROLL:
+            return f"Roll {COLOUR_WORDS[m[1]]} and {COLOUR_WORDS[m[2]]}"
+        return {AGAIN: "Roll again", STOP: "Stop (end the turn)"}[kind]
+
     def str_to_move(self, text: str):
         move = parse_move(text)
         if move[0] == MAIN and self.phase == MAIN_PHASE and move[1] in self.cells:
@@ -607,6 +631,17 @@ def _feasible_mains(cells: dict[int, int]) -> list[int]:
     size = len(max(parts, key=len))
     return [p[0] for p in parts if len(p) == size and _reform_search(cells, p).feasible()]
 
+
+COLOUR_WORDS = ("red", "orange", "yellow", "green", "blue", "purple", "white")
+"""The colours in words, in the order of :data:`~.notation.COLOURS`, for labels."""
+
+PHASE_PROMPTS = {
+    SWAP_PHASE: "Swap two pieces: click one, then another (see the dice).",
+    SECOND: "No capture: roll again or stop?",
+    MAIN_PHASE: "The block is split: click a cell of the section that stays.",
+    REFORM: "Place the pool's pieces: click a highlighted empty cell.",
+}
+"""What the player to move does now, in words a page shows."""
 
 _PHASE_HELP = {
     ROLL_PHASE: "the dice are to be rolled (roll XY)",

@@ -20,6 +20,7 @@ class Kuniumi(Game):
 
     id: ClassVar[str] = "kuniumi"
     title: ClassVar[str] = "Kuniumi"
+    designer = "Ignazio Panades"
     rules_version: ClassVar[str] = "1"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
@@ -54,6 +55,9 @@ class Kuniumi(Game):
         from .render import render_svg
 
         return render_svg(state, highlight=highlight)
+
+    def ui_hints(self, state) -> dict:
+        return state.ui_hints()
 
     def search_knowledge(self):
         from .ai import KNOWLEDGE

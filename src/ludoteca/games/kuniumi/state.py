@@ -213,6 +213,39 @@ class KuniumiState(State):
     def str_to_move(self, text: str) -> int:
         return notation.str_to_move(text)
 
+    # --- what the board offers (see the protocol) --------------------------------------------
+    def move_cells(self, move: int | str) -> tuple[str, ...]:
+        action = self._action(self.coerce_move(move))
+        if action < CHOOSE:
+            return (square_name(action % SQUARES),)
+        if action < MOVE:
+            return ()
+        origin, dest = divmod(action - MOVE, SQUARES)
+        return (square_name(origin), square_name(dest))
+
+    def move_label(self, move: int | str) -> str:
+        action = self._action(self.coerce_move(move))
+        if action < CHOOSE:
+            kind, square = divmod(action, SQUARES)
+            return f"{PIECE_NAMES[kind]} on {square_name(square)}"
+        if action < MOVE:
+            return f"Play {SIDE_NAMES[action - CHOOSE]}"
+        origin, dest = divmod(action - MOVE, SQUARES)
+        return f"God from {square_name(origin)} to {square_name(dest)}"
+
+    def ui_hints(self) -> dict:
+        """What to click now, for the game's ``ui_hints``."""
+        if self._result is not None:
+            return {"prompt": "", "first": "any"}
+        if self.phase == SETUP:
+            kind = self.next_setup_kind
+            article = "the" if PIECE_NAMES[kind].endswith("God") else "a"
+            name = PIECE_NAMES[kind] if article == "the" else PIECE_NAMES[kind].lower()
+            return {"prompt": f"Click a square to place {article} {name}.", "first": "any"}
+        if self.phase == CHOOSE_PHASE:
+            return {"prompt": "Choose the side you will play:", "first": "any"}
+        return {"prompt": "Click your God, then a highlighted square.", "first": "origin"}
+
     @staticmethod
     def _action(move: object) -> int:
         if isinstance(move, bool) or not isinstance(move, Integral):

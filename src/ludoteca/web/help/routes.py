@@ -16,20 +16,14 @@ from ..play import available_games, bot_levels
 from ..rules_pages import diagrams
 
 router = APIRouter()
-DESIGNERS = {
-    "comune": "Kanare Kato",
-    "comino": "Corné van Moorsel",
-    "kuniumi": "Ignazio Panades",
-    "hexagone": "Professor Puzzle",
-}
 
 
 def _games() -> list[dict]:
     out = []
-    for gid, designer in DESIGNERS.items():
-        cls = available_games().get(gid)
-        if cls is None:
-            continue
+    for gid, cls in available_games().items():
+        if not cls.designer:
+            continue  # a game made for tests, not one the club presents
+        designer = cls.designer
         pictures = diagrams(gid)
         out.append(
             {

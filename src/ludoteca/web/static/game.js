@@ -1,7 +1,8 @@
 // The game page: shows what the server sends and sends back the move the player chose.
-// No rule lives here: the legal moves arrive as notation texts from the engine; clicking
-// the board only narrows that list down by the cells each text names.
-import { cellPaths, sameCells } from "./moves.js";
+// No rule and no notation live here: the legal moves arrive as {text, cells, label} from the
+// engine; clicking the board only narrows them down by their cells, buttons show their
+// labels, and the text chosen is sent back as it came.
+import { movePaths, sameCells } from "./moves.js";
 import { interactionFor } from "./interactions.js";
 
 const root = document.getElementById("play");
@@ -58,10 +59,6 @@ function refresh() {
   fetch(`/api/games/${gameId}`).then((r) => r.json()).then((v) => { if (v.type === "state") render(v); });
 }
 
-function boardCells() {
-  return new Set(Array.from(boardBox.querySelectorAll("[data-cell]"), (n) => n.dataset.cell));
-}
-
 function candidates() {
   const out = [];
   for (const [move, path] of paths) {
@@ -87,24 +84,27 @@ function markBoard() {
   renderPicker(cands);
 }
 
+let labels = new Map();
+function labelOf(text) {
+  return labels.get(text) ?? text;
+}
+
+function moveButton(text, extraClass = "") {
+  const b = el("button", { type: "button", class: `move-choice${extraClass}`, "data-move": text }, labelOf(text));
+  b.addEventListener("click", () => sendMove(text));
+  return b;
+}
+
 function renderPicker(cands) {
   picker.replaceChildren();
+  cycle = 0;
   if (!view.your_turn || !view.legal.length) return;
   const complete = selected.length ? cands.filter((m) => sameCells(paths.get(m), selected)) : [];
-  const plain = view.legal.filter((m) => paths.get(m).length === 0);
+  const plain = view.legal.filter((m) => m.cells.length === 0);
   const row = el("div", { class: "choices" });
-  for (const m of complete) {
-    const b = el("button", { type: "button", class: "move-choice", "data-move": m }, m);
-    b.addEventListener("click", () => sendMove(m));
-    row.append(b);
-  }
-  // Moves that name no cell (a pass), once each, in the words the game gives them.
-  const labels = view.move_labels || {};
-  for (const m of plain) {
-    const b = el("button", { type: "button", class: "move-choice plain", "data-move": m }, labels[m] || m);
-    b.addEventListener("click", () => sendMove(m));
-    row.append(b);
-  }
+  for (const m of complete) row.append(moveButton(m));
+  // Moves that name no cell (a pass, a choice), once each, in the words the game gives them.
+  for (const m of plain) row.append(moveButton(m.text, " plain"));
   if (selected.length) {
     const clear = el("button", { type: "button", class: "clear" }, "Clear selection");
     clear.addEventListener("click", () => { selected = []; markBoard(); });
@@ -116,18 +116,33 @@ function renderPicker(cands) {
   const form = el("form", { class: "type-move" });
   const input = el("input", { name: "move", list: "legal-list", placeholder: "type a move", autocomplete: "off", "aria-label": "move" });
   const list = el("datalist", { id: "legal-list" });
-  for (const m of view.legal.slice(0, 2000)) list.append(el("option", { value: m }));
+  for (const m of view.legal.slice(0, 2000)) list.append(el("option", { value: m.text }));
   form.append(input, list, el("button", { type: "submit" }, "Play"));
   form.addEventListener("submit", (e) => { e.preventDefault(); if (input.value.trim()) sendMove(input.value.trim()); });
   all.append(form);
   const box = el("div", { class: "choices" });
   for (const m of view.legal.slice(0, 300)) {
-    const b = el("button", { type: "button", class: "move-choice", "data-move": m }, m);
-    b.addEventListener("click", () => sendMove(m));
+    const b = el("button", { type: "button", class: "move-choice", "data-move": m.text, title: m.label }, m.text);
+    b.addEventListener("click", () => sendMove(m.text));
     box.append(b);
   }
   all.append(box);
   picker.append(all);
+}
+
+// Keys for the choices a click left (several moves on the same cells, as angles are):
+// space or A cycles through them, Enter plays the one marked.
+let cycle = 0;
+function cycleKey(event) {
+  const choices = Array.from(document.querySelectorAll("#picker > .choices .move-choice:not(.plain)"));
+  if (!view.your_turn || !choices.length) return;
+  if (event.key === " " || event.key.toLowerCase() === "a") {
+    event.preventDefault();
+    cycle = (cycle + 1) % choices.length;
+    choices.forEach((b, i) => b.classList.toggle("chosen", i === cycle));
+  } else if (event.key === "Enter" && !(event.target instanceof HTMLInputElement)) {
+    sendMove((choices[cycle] || choices[0]).dataset.move);
+  }
 }
 
 function onBoardClick(event) {
@@ -291,15 +306,17 @@ function render(newView) {
   view = newView;
   selected = [];
   boardBox.innerHTML = view.svg;
-  paths = cellPaths(view.legal, boardCells());
+  paths = movePaths(view.legal);
+  labels = new Map(view.legal.map((m) => [m.text, m.label]));
   renderStatus();
   renderSide();
   renderPlayers(view.players_line);
   setClock(view.clock);
   document.getElementById("watching").hidden = !(view.watching && view.status === "active");
   controls.replaceChildren();
+  if (view.your_turn && view.hints.prompt) controls.append(el("p", { class: "hint" }, view.hints.prompt));
   if (interaction && interaction.destroy) interaction.destroy();
-  interaction = interactionFor(view, { boardBox, controls, sendMove, showMessage, el, paths });
+  interaction = interactionFor(view, { boardBox, controls, sendMove, showMessage, el, paths }, () => render(view));
   markBoard();
   root.dataset.ply = view.ply;
   root.dataset.status = view.status;
@@ -356,6 +373,7 @@ document.getElementById("resign").addEventListener("click", () => {
 boardBox.addEventListener("click", onBoardClick);
 document.addEventListener("keydown", (e) => {
   if (interaction && interaction.key) interaction.key(e);
+  else cycleKey(e);
   if (e.key === "Escape") { selected = []; markBoard(); }
 });
 render(view);

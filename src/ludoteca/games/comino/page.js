@@ -1,0 +1,213 @@
+// Comino's page module (served to the game page by the club, see the game's ui_hints), as on
+// the seed site: turn a rack tile by clicking its top-left corner (anti-clockwise) or
+// top-right corner (clockwise); pick it up by its lower half and drop it on a highlighted
+// square, by a click or by dragging; "Remove tile" when the server lists that removal;
+// rearrange a rack by picking a tile up and clicking another tile of the same rack.
+// Nothing here knows a rule or the notation: a tile's orientations, in clockwise order with
+// their corner colours, come from the hints (view.hints.turns); what fits where comes from
+// the structured legal moves ({text, cells, tile, orientation, remove}).
+
+const turned = new Map(); // tile name -> index into its orientations (kept across updates)
+const rackOrder = new Map(); // player -> tile names in the order the player arranged them
+const COLOURS = {}; // corner colour letter -> fill, learned from the engine's own SVG
+const DRAG_START = 6; // pixels a press must travel before it is a drag
+
+function corners(g) {
+  return Array.from(g.querySelectorAll("rect.corner")).slice(0, 4);
+}
+
+function outline(g) {
+  const rects = g.querySelectorAll("rect");
+  return rects[rects.length - 1];
+}
+
+export default function comino(view, ctx) {
+  const { boardBox, controls, sendMove, showMessage, el } = ctx;
+  const svg = boardBox.querySelector("svg");
+  if (!svg) return null;
+  for (const r of svg.querySelectorAll("rect.corner")) {
+    const c = r.dataset.colour || (r.getAttribute("class").match(/corner-(\S+)/) || [])[1];
+    if (c && !COLOURS[c]) COLOURS[c] = r.getAttribute("fill");
+  }
+  const turns = (view.hints && view.hints.turns) || {};
+  const myPlayer = String(view.to_move + 1);
+  let picked = null;
+  let press = null; // {g, x, y, dragging} while a rack tile is held down
+  const removeButton = el("button", { type: "button", id: "remove-tile", hidden: "" }, "Remove tile");
+  controls.append(removeButton);
+
+  const tiles = Array.from(svg.querySelectorAll("g.rack-tile"));
+  for (const g of tiles) paint(g, turned.get(g.dataset.tile) || 0);
+  arrange(svg);
+
+  function shown(g) {
+    const list = turns[g.dataset.tile] || [];
+    return list[(turned.get(g.dataset.tile) || 0) % (list.length || 1)];
+  }
+
+  function paint(g, index) {
+    const list = turns[g.dataset.tile];
+    if (!list || !list.length) return;
+    const t = list[((index % list.length) + list.length) % list.length];
+    corners(g).forEach((rect, i) => {
+      const colour = t.corners[i];
+      if (COLOURS[colour]) rect.setAttribute("fill", COLOURS[colour]);
+      rect.setAttribute("class", `corner corner-${colour}`);
+    });
+    g.dataset.orientation = t.orientation;
+  }
+
+  function turn(g, step) {
+    const list = turns[g.dataset.tile] || [];
+    if (!list.length) return;
+    const index = ((turned.get(g.dataset.tile) || 0) + step + list.length) % list.length;
+    turned.set(g.dataset.tile, index);
+    paint(g, index);
+  }
+
+  function placements() {
+    if (!picked) return [];
+    const now = shown(picked);
+    return view.legal.filter(
+      (m) => m.tile === picked.dataset.tile && now && m.orientation === now.orientation && m.cells.length,
+    );
+  }
+
+  function removal() {
+    return picked ? view.legal.find((m) => m.remove && m.tile === picked.dataset.tile) : null;
+  }
+
+  function mark() {
+    const targets = new Set(placements().map((m) => m.cells[0]));
+    for (const node of svg.querySelectorAll("[data-cell].cell")) {
+      node.classList.toggle("target", picked !== null && targets.has(node.dataset.cell));
+    }
+    for (const g of tiles) g.classList.toggle("selected", g === picked);
+    removeButton.hidden = !removal();
+  }
+
+  removeButton.addEventListener("click", () => {
+    const m = removal();
+    if (m) sendMove(m.text);
+  });
+
+  function dropOn(cellNode) {
+    if (!picked || picked.dataset.player !== myPlayer) return false;
+    const m = placements().find((p) => p.cells[0] === cellNode.dataset.cell);
+    if (m) {
+      turned.delete(picked.dataset.tile);
+      sendMove(m.text);
+    } else {
+      const label = shown(picked) ? "This tile" : "It";
+      showMessage(`${label} does not fit there in this orientation; turn it or pick another square.`);
+    }
+    return true;
+  }
+
+  function where(g, event) {
+    const box = outline(g).getBoundingClientRect();
+    return { x: (event.clientX - box.left) / box.width, y: (event.clientY - box.top) / box.height };
+  }
+
+  function click(event) {
+    if (press && press.dragged) { press = null; return true; } // the drag already acted
+    const g = event.target.closest("g.rack-tile");
+    if (g) {
+      const { x, y } = where(g, event);
+      if (y < 0.5) {
+        turn(g, x < 0.5 ? -1 : 1);
+      } else if (picked && picked !== g && picked.dataset.player === g.dataset.player) {
+        swapInRack(svg, picked, g);
+        picked = null;
+      } else if (picked === g) {
+        picked = null;
+      } else {
+        picked = g; // the other rack's tiles can only be rearranged
+      }
+      mark();
+      return true;
+    }
+    const cell = event.target.closest("[data-cell]");
+    if (cell && picked) return dropOn(cell);
+    return Boolean(cell);
+  }
+
+  // Dragging: press on a tile's lower half, move, release over a square. The press picks
+  // the tile up as a click would; the release drops it where the pointer is.
+  function down(event) {
+    const g = event.target.closest("g.rack-tile");
+    if (!g || where(g, event).y < 0.5 || event.button !== 0) return;
+    event.preventDefault(); // no text selection while dragging
+    press = { g, x: event.clientX, y: event.clientY, dragged: false };
+  }
+
+  function move(event) {
+    if (!press || press.dragged) return;
+    if (Math.hypot(event.clientX - press.x, event.clientY - press.y) >= DRAG_START) {
+      press.dragged = true;
+      picked = press.g;
+      mark();
+    }
+  }
+
+  function up(event) {
+    if (!press || !press.dragged) { press = null; return; }
+    const target = document.elementFromPoint(event.clientX, event.clientY);
+    const cell = target && target.closest("#board [data-cell].cell");
+    if (cell) dropOn(cell);
+    // the click that follows a drag's release is swallowed by click() above
+    setTimeout(() => { press = null; }, 0);
+  }
+
+  svg.addEventListener("pointerdown", down);
+  window.addEventListener("pointermove", move);
+  window.addEventListener("pointerup", up);
+  queueMicrotask(mark); // the generic highlight marks every square some tile fits
+  return {
+    click,
+    destroy() {
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", up);
+    },
+  };
+}
+
+function slots(svg, player) {
+  return Array.from(svg.querySelectorAll(`g.rack-tile[data-player="${player}"]`));
+}
+
+function baseX(g) {
+  if (g.dataset.baseX === undefined) g.dataset.baseX = outline(g).getAttribute("x");
+  return Number(g.dataset.baseX);
+}
+
+function offset(g) {
+  return Number(g.dataset.shift || 0);
+}
+
+function arrange(svg) {
+  for (const player of new Set(Array.from(svg.querySelectorAll("g.rack-tile"), (g) => g.dataset.player))) {
+    const gs = slots(svg, player);
+    const order = rackOrder.get(player);
+    if (!order) continue;
+    const xs = gs.map(baseX).sort((a, b) => a - b);
+    const known = order.filter((n) => gs.some((g) => g.dataset.tile === n));
+    const rest = gs.map((g) => g.dataset.tile).filter((n) => !known.includes(n));
+    [...known, ...rest].forEach((name, i) => {
+      const g = gs.find((t) => t.dataset.tile === name);
+      g.dataset.shift = String(xs[i] - baseX(g));
+      g.setAttribute("transform", `translate(${xs[i] - baseX(g)} 0)`);
+    });
+  }
+}
+
+function swapInRack(svg, a, b) {
+  const player = a.dataset.player;
+  const gs = slots(svg, player);
+  const pos = (g) => baseX(g) + offset(g);
+  const order = gs.slice().sort((x, y) => pos(x) - pos(y)).map((g) => g.dataset.tile);
+  const i = order.indexOf(a.dataset.tile), j = order.indexOf(b.dataset.tile);
+  [order[i], order[j]] = [order[j], order[i]];
+  rackOrder.set(player, order);
+  arrange(svg);
+}
