@@ -36,8 +36,10 @@ class Server:
         log: Path | None = None,
         port: int = 0,
         options: tuple[str, ...] = (),
+        env: dict[str, str] | None = None,
     ) -> None:
         self.url = url
+        self.env = env
         self.toy = toy
         self.options = options
         self.log = log
@@ -55,7 +57,10 @@ class Server:
             args.append("--toy")
         args += self.options
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
-        self.proc = subprocess.Popen(args, stdout=out, stderr=out, start_new_session=True)
+        env = {**os.environ, **self.env} if self.env else None
+        self.proc = subprocess.Popen(
+            args, stdout=out, stderr=out, start_new_session=True, env=env
+        )
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

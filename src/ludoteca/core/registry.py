@@ -1,16 +1,25 @@
-"""The game registry: every package ``ludoteca.games.<id>`` that exposes ``GAME`` (a
-:class:`~ludoteca.core.protocol.Game` subclass whose ``id`` is the package name) is a game.
+"""The game registry: every package that exposes ``GAME`` (a
+:class:`~ludoteca.core.protocol.Game` subclass) is a game, found in three places:
+
+- the packages ``ludoteca.games.<id>`` shipped with ludoteca (the id is the package name);
+- packages named by an installed distribution's entry points in the group
+  ``ludoteca.games`` (``id = "package.module"``): how a fifth game is published on its own;
+- packages named in the environment variable ``LUDOTECA_GAME_PACKAGES``, comma-separated
+  (``LUDOTECA_GAME_PACKAGES=mygames.dots ludoteca serve``): how a game is tried out before
+  it is packaged. The game's id is its ``GAME.id``.
 
 Discovery is by package, so adding a game never means editing a central list; the CLI, the
 bots, the arena and the web club all find it through :func:`names` and :func:`get`. A game's
-module is imported only when the game is asked for, so one game's start-up cost (compiling a
-kernel, say) is never paid by a command about another.
+module is imported only when the game is asked for (for the packages of ``ludoteca.games``),
+so one game's start-up cost (compiling a kernel, say) is never paid by a command about
+another.
 """
 
 from __future__ import annotations
 
 import functools
 import importlib
+import os
 import pkgutil
 import re
 from collections.abc import Iterable
@@ -41,22 +50,67 @@ def _packages() -> tuple[str, ...]:
     )
 
 
+PACKAGES_VARIABLE = "LUDOTECA_GAME_PACKAGES"
+ENTRY_POINT_GROUP = "ludoteca.games"
+
+
+@functools.cache
+def _plugged(spec: str) -> tuple[dict[str, type[Game]], tuple[str, ...]]:
+    """The games of the packages named outside ``ludoteca.games`` (entry points and
+    ``spec``, the environment variable's value), by id, and a message for each named package
+    that is not a game (it fails to import, or has no ``GAME``): such a package is left out
+    of :func:`names`, and the messages are told by :func:`package_errors` and by the refusal
+    of an unknown game, so a typo in the variable is not silently ignored."""
+    from importlib.metadata import entry_points
+
+    wanted = [ep.value for ep in entry_points(group=ENTRY_POINT_GROUP)]
+    wanted += [part.strip() for part in spec.split(",") if part.strip()]
+    found: dict[str, type[Game]] = {}
+    errors: list[str] = []
+    for package in wanted:
+        try:
+            module = importlib.import_module(package)
+        except Exception as exc:  # noqa: BLE001 - any failure: say which package and why
+            errors.append(f"game package {package!r} cannot be imported ({exc})")
+            continue
+        cls = getattr(module, "GAME", None)
+        if not (isinstance(cls, type) and issubclass(cls, Game)):
+            errors.append(f"game package {package!r} has no GAME (a Game subclass)")
+            continue
+        found[cls.id] = cls
+    return found, tuple(errors)
+
+
+def _outside() -> dict[str, type[Game]]:
+    return _plugged(os.environ.get(PACKAGES_VARIABLE, ""))[0]
+
+
+def package_errors() -> tuple[str, ...]:
+    """Why each game package named by an entry point or ``LUDOTECA_GAME_PACKAGES`` that is
+    not a game was left out."""
+    return _plugged(os.environ.get(PACKAGES_VARIABLE, ""))[1]
+
+
 def names() -> list[str]:
     """The ids of every registered game, sorted."""
-    return sorted({*_packages(), *_extra})
+    return sorted({*_packages(), *_outside(), *_extra})
 
 
 def game_class(name: str) -> type[Game]:
     key = str(name).lower()
     if key in _extra:
         return _extra[key]
+    plugged = _outside()
+    if key in plugged:
+        return plugged[key]
     if key in _packages():
         module = importlib.import_module(f"ludoteca.games.{key}")
         cls = getattr(module, "GAME", None)
         if cls is not None:
             return cls
     known = ", ".join(names()) or "none"
-    raise MalformedError(name, f"no such game (known games: {known})")
+    broken = "".join(f"; {error}" for error in package_errors())
+    raise MalformedError(name, f"no such game (known games: {known}){broken}")
 
 
 MAX_OPTION_DIGITS = 18

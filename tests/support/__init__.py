@@ -1,0 +1,1 @@
+"""Code the tests share: games written for them, outside the engine."""
