@@ -86,8 +86,12 @@ class Record:
             players=list(players or []),
         )
 
-    def finish(self, state: State, *, reason: str | None = None) -> None:
-        self.result = result_to_json(state, state.result, reason=reason)
+    def finish(
+        self, state: State, *, reason: str | None = None, result: Result | None = None
+    ) -> None:
+        """Close the record with ``result`` (a resignation or a time-out, say), else the
+        result the moves give (``{"over": false}`` for a game stopped before its end)."""
+        self.result = result_to_json(state, result or state.result, reason=reason)
         self.finished = now()
 
     def resign(self, state: State, *players: int) -> None:
@@ -96,8 +100,13 @@ class Record:
         The moves do not finish such a game, so the result says who resigned; replay checks
         that the game was still in progress when they did.
         """
-        self.result = resignation_result(state, players)
-        self.finished = now()
+        self.finish(state, result=Result.by_resignation(state, players))
+
+    def typed_result(self) -> Result | None:
+        """The stored result as a :class:`Result` (``None`` for a game in progress)."""
+        if not self.result or self.result.get("over") is not True:
+            return None
+        return Result.from_json(self.result, len(self.players) or _players_of(self))
 
     # --- JSON -----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
@@ -190,6 +199,10 @@ class Record:
 KNOWN_FIELDS = {"format", "format_version", *Record.__dataclass_fields__}
 
 
+def _players_of(record: Record) -> int:
+    return start_state(record).num_players
+
+
 def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -201,89 +214,36 @@ def _short(value: Any, limit: int = 60) -> str:
 
 
 def result_to_json(state: State, result: Result | None, *, reason: str | None = None) -> dict:
-    """The result as records, the CLI and the server show it, with side names."""
+    """The JSON of ``result`` at ``state`` (:meth:`Result.to_json`); for a game in progress,
+    ``{"over": false}`` with an optional reason (why it stopped, for a saved game)."""
     if result is None:
         return {"over": False, "reason": reason or ""}
-    return {
-        "over": True,
-        "winners": list(result.winners),
-        "winner_sides": [state.side_name(p) for p in result.winners],
-        "draw": result.draw,
-        "scores": list(result.scores) if result.scores is not None else None,
-        "reason": reason or result.reason,
-    }
-
-
-def _ended_early(
-    state: State, ended: str, players: list[int], winners: list[int], verb: str, **extra: Any
-) -> dict[str, Any]:
-    """The stored result of a game ended outside its rules: by ``players`` who resigned or
-    ran out of time (``ended``, also the key that lists them)."""
-    scores = state.scores()
-    return {
-        "over": True,
-        "ended": ended,
-        {"resignation": "resigned", "timeout": "timed_out"}[ended]: players,
-        "winners": winners,
-        "winner_sides": [state.side_name(p) for p in winners],
-        "draw": False,
-        "scores": list(scores) if scores is not None else None,
-        **extra,
-        "reason": " and ".join(state.side_name(p) for p in players) + " " + verb,
-    }
+    out = result.to_json(state)
+    if reason is not None:
+        out["reason"] = reason
+    return out
 
 
 def resignation_result(state: State, players) -> dict[str, Any]:
     """The stored result of a game ended by the resignation of ``players``."""
-    resigned = sorted(players)
-    winners = [p for p in range(state.num_players) if p not in resigned]
-    return _ended_early(state, "resignation", resigned, winners, "resigned")
+    return Result.by_resignation(state, list(players)).to_json(state)
 
 
 def timeout_result(state: State, players, *, abandoned: bool = False) -> dict[str, Any]:
-    """The stored result of a game ended because ``players`` ran out of time (or, with
-    ``abandoned``, left an untimed game unplayed for too long: the same result, told so).
-
-    With two players the other one wins. With more (Hexagone for 3 or 4), the rules have no
-    way to take a player out in the middle of a game, so the game ends there: the players
-    who ran out of time share last place, and the others are ranked as if the game had ended
-    normally at that moment, by the game's own standing where it has one (``ranking()``:
-    Hexagone's most captured pieces, then most of one colour), else by score (players with
-    equal scores tie), else all of them share the win. The first group of that ranking wins.
-    ``ranking`` lists the groups, best first, timed-out players last.
-    """
-    timed_out = sorted(set(players))
-    others = [p for p in range(state.num_players) if p not in timed_out]
-    groups: list[list[int]] = []
-    standing = getattr(state, "ranking", None)
-    scores = state.scores()
-    if callable(standing):
-        for group in standing():
-            kept = [p for p in group if p in others]
-            if kept:
-                groups.append(kept)
-    elif scores is not None:
-        for p in sorted(others, key=lambda p: (-scores[p], p)):
-            if groups and scores[groups[-1][0]] == scores[p]:
-                groups[-1].append(p)
-            else:
-                groups.append([p])
-    elif others:
-        groups.append(others)
-    winners = groups[0] if groups else []
-    return _ended_early(
-        state,
-        "timeout",
-        timed_out,
-        winners,
-        "abandoned the game" if abandoned else "ran out of time",
-        ranking=[*groups, timed_out],
-        **({"abandoned": True} if abandoned else {}),
-    )
+    """The stored result of a game ended because ``players`` ran out of time (or abandoned
+    it): see :meth:`Result.on_time`."""
+    return Result.on_time(state, list(players), abandoned=abandoned).to_json(state)
 
 
 def save(record: Record, path: str | Path) -> Path:
+    """Write ``record`` to ``path``: through a temporary file renamed over it, so a record is
+    never left half-written; into it directly when ``path`` is a device or a pipe
+    (``/dev/null``, ``/dev/stdout``), which a rename would replace by a plain file."""
     path = Path(path)
+    if path.exists() and not path.is_file() and not path.is_dir():
+        with path.open("w", encoding="utf-8") as out:
+            out.write(record.dumps())
+        return path
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(path.suffix + ".tmp")
     tmp.write_text(record.dumps(), encoding="utf-8")

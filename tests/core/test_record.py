@@ -144,3 +144,24 @@ def test_unreadable_files_are_refused(tmp_path):
     bad.write_bytes(b"\xff\xfe\x00")
     with pytest.raises(RecordError):
         load(bad)
+
+
+def test_a_record_saved_to_a_pipe_or_device_is_written_into_it_not_over_it(tmp_path):
+    """``--record /dev/null`` discards a record; renaming a file over the path, as a
+    regular record is saved, would replace the device by a plain file."""
+    import os
+    import stat
+    import threading
+
+    from ludoteca.record import Record, save
+
+    fifo = tmp_path / "pipe"
+    os.mkfifo(fifo)
+    got: list[str] = []
+    reader = threading.Thread(target=lambda: got.append(fifo.read_text()))
+    reader.start()
+    record = Record(game="comune", rules_version="1", moves=["a1-"])
+    save(record, fifo)
+    reader.join(10)
+    assert stat.S_ISFIFO(os.stat(fifo).st_mode)
+    assert Record.loads(got[0]).moves == ["a1-"]

@@ -18,6 +18,7 @@ from helpers import move, page_csrf, view
 from openskill.models import PlackettLuce
 from sqlalchemy import select
 
+from ludoteca.core.protocol import Result
 from ludoteca.web.accounts import Accounts
 from ludoteca.web.play import ClubError, GameService, GameSettings, SeatSpec
 from ludoteca.web.profiles import top_players
@@ -254,18 +255,13 @@ def hexagone_table(service, people, players: int) -> int:
 def test_hexagone_three_players_by_score_match_openskill(sqlite_url):
     store, service, people = club_of(sqlite_url, ("ann", "ben", "cat"))
     pk = hexagone_table(service, people, 3)
-    result = {
-        "over": True,
-        "winners": [2],
-        "winner_sides": [],
-        "draw": False,
-        "scores": [3, 7, 9],
-        "reason": "test",
-    }
+    typed = Result(winners=(2,), num_players=3, scores=(3, 7, 9), reason="test")
     with store.session() as db:
         row = db.get(GameRow, pk)
-        service._finish(db, row, service._state(db, row), result)
+        state = service._state(db, row)
+        service._finish(db, row, state, typed)
         db.commit()
+    result = typed.to_json(state)
     assert finishing_ranks(result, 3) == [3, 2, 1]
     model = library_model()
     expected = model.rate([[model.rating()] for _ in range(3)], ranks=[3, 2, 1])
@@ -300,8 +296,6 @@ def test_hexagone_four_players_resignation_ranks_the_resigner_last(sqlite_url):
 def test_hexagone_played_to_its_end_is_rated_by_the_games_own_ranking(sqlite_url):
     import random
 
-    from ludoteca.record import result_to_json
-
     store, service, people = club_of(sqlite_url, ("ann", "ben", "cat"))
     pk = hexagone_table(service, people, 3)
     rng = random.Random(7)
@@ -315,7 +309,7 @@ def test_hexagone_played_to_its_end_is_rated_by_the_games_own_ranking(sqlite_url
                 state.play(rng.choices(outcomes_, weights)[0])
             else:
                 state.play(rng.choice(moves))
-        service._finish(db, row, state, result_to_json(state, state.result))
+        service._finish(db, row, state, state.result)
         db.commit()
     ranking = state.result.ranking
     ranks = [next(i for i, g in enumerate(ranking, 1) if p in g) for p in range(3)]

@@ -5,9 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from ludoteca.core.table import ply_rng as table_rng
 from ludoteca.web.accounts import AccountError, check_name, check_password
 from ludoteca.web.live import MAX_WS_MESSAGE, validate_message
-from ludoteca.web.play import ClubError, table_rng
+from ludoteca.web.play import ClubError
 from ludoteca.web.store import normalise_url
 
 

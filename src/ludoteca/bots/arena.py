@@ -34,8 +34,8 @@ from typing import Any
 from ludoteca.core.errors import MalformedError
 from ludoteca.core.protocol import CHANCE, Game
 from ludoteca.core.registry import get
-from ludoteca.core.table import sample_chance
-from ludoteca.record import Record, result_to_json, save
+from ludoteca.core.table import Table
+from ludoteca.record import Record, save
 
 from .mcts import warm_up
 from .registry import make_bot, parse_spec
@@ -150,26 +150,25 @@ def play_game(job: GameJob) -> GameOutcome:
     written here, because a worker on another machine cannot write to the caller's disk.
     """
     game = get(job.game, **job.options)
-    state = game.new_state(seed=job.seed)
-    table_rng = random.Random(job.seed)
+    table = Table.new(game, seed=job.seed, players=[job.labels[e] for e in job.seats])
+    state = table.state
     bots = [
         make_bot(job.specs[entry], seed=seed_for(job.seed, 1000 + seat))
         for seat, entry in enumerate(job.seats)
     ]
     warm_up(state)
-    record = Record.begin(state, seed=job.seed, players=[job.labels[e] for e in job.seats])
     times: list[list[float]] = [[] for _ in job.seats]
     cpu: list[list[float]] = [[] for _ in job.seats]
     branching: list[int] = []
     chance_branching: list[int] = []
     while not state.is_over:
-        if len(record.moves) > game.max_game_length:
+        if table.ply > game.max_game_length:
             raise RuntimeError(f"{game.id} game {job.index} did not end: {state.position()}")
         player = state.to_move
         if player == CHANCE:
             if job.branching:
                 chance_branching.append(len(state.chance_outcomes()))
-            move = sample_chance(state, table_rng)
+            move = table.draw()
         else:
             if job.branching:
                 branching.append(len(state.legal_moves()))
@@ -177,10 +176,9 @@ def play_game(job: GameJob) -> GameOutcome:
             move = bots[player].choose(state)
             times[player].append(time.perf_counter() - started)
             cpu[player].append(time.process_time() - started_cpu)
-        record.moves.append(state.move_to_str(move))
-        state.play(move)
-    record.finish(state)
-    result = state.result
+        table.play(move)
+    record = table.record()
+    result = table.result
     assert result is not None
     return GameOutcome(
         index=job.index,
@@ -189,7 +187,7 @@ def play_game(job: GameJob) -> GameOutcome:
         winners=tuple(result.winners),
         scores=tuple(result.scores) if result.scores is not None else None,
         moves=len(record.moves),
-        reason=result_to_json(state, result)["reason"],
+        reason=result.reason,
         move_seconds=times,
         move_cpu_seconds=cpu,
         branching=branching,

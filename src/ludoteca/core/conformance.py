@@ -12,7 +12,7 @@ import random
 
 from .errors import GameError, IllegalMoveError
 from .protocol import CHANCE, TERMINAL, Game, State
-from .table import sample_chance
+from .table import Table
 
 GARBAGE = ["", "   ", "zz99", "@@", "\x00", "pass pass pass", "9999999999999999999999", "é"]
 
@@ -118,36 +118,28 @@ def check_playout(game: Game, seed: int, *, every: int = 1) -> State:
     position; then the record round trip. Returns the final state."""
     from ludoteca.record import Record, replay  # local: record imports core
 
-    table = random.Random(seed)  # chance as a table draws it, so the record's seed checks out
     rng = random.Random(f"players:{seed}")  # the players' choices and the checks
-    state = game.new_state(seed=seed)
-    record = Record.begin(
-        state, seed=seed, players=[f"random{i}" for i in range(state.num_players)]
-    )
+    table = Table.new(game, seed=seed, players=[f"random{i}" for i in range(game.num_players)])
+    state = table.state
     seen: set[str] = set()
     count = 0
     while not state.is_over:
         if count % every == 0:
             check_state(state, rng, seen)
-        if state.to_move == CHANCE:
-            move = sample_chance(state, table)
-        else:
-            move = rng.choice(state.legal_moves())
-        record.moves.append(state.move_to_str(move))
-        state.play(move)
+        table.play(table.draw() if state.to_move == CHANCE else rng.choice(state.legal_moves()))
         count += 1
         if count > game.max_game_length:
             raise _fail(state, f"seed {seed}: not over after {count} moves")
     check_state(state, rng, seen)
     try:
-        state.play(record.moves[-1] if record.moves else "pass")
+        state.play(table.moves[-1] if table.moves else "pass")
     except IllegalMoveError:
         pass
     except GameError:
         pass
     else:
         raise _fail(state, "a move was accepted after the end")
-    record.finish(state)
+    record = table.record()
     again = replay(Record.loads(record.dumps()))
     if again.position() != state.position():
         raise _fail(state, f"seed {seed}: record replay ended at {again.position()!r}")

@@ -32,13 +32,27 @@ TERMINAL = -2
 Move = Hashable
 
 
+ENDINGS = ("rules", "resignation", "time", "abandoned")
+"""How a game ends: by its rules, by a resignation, on time, or abandoned (an untimed game
+left unplayed too long, which ends as a time-out does)."""
+
+_ENDED_JSON = {"resignation": "resignation", "time": "timeout", "abandoned": "timeout"}
+"""The ``ended`` word records store for each ending (rules endings store none)."""
+
+
 @dataclass(frozen=True)
 class Result:
-    """The outcome of a finished game.
+    """The outcome of a finished game, however it ended.
 
     ``winners`` lists the winning players' indices: one for an outright win, several for a
     shared victory, none for a draw. ``scores`` holds each player's score where the game keeps
-    one. ``reason`` says in words why the game ended (for people and records).
+    one. ``reason`` says in words why the game ended (for people and records). ``ended`` says
+    how (see :data:`ENDINGS`); ``resigned``/``timed_out`` name the players who did, and
+    ``ranking`` the groups of players best first where the game or the ending ranks them.
+
+    Engines make rules results; :meth:`by_resignation` and :meth:`on_time` make the others
+    from the position where they happened. :meth:`to_json` and :meth:`from_json` are the one
+    JSON form, used by records, the club's database, the command line and the browser.
     """
 
     winners: tuple[int, ...]
@@ -46,10 +60,14 @@ class Result:
     scores: tuple[float, ...] | None = None
     reason: str = ""
     ranking: tuple[tuple[int, ...], ...] | None = field(default=None)
+    ended: str = "rules"
+    resigned: tuple[int, ...] = ()
+    timed_out: tuple[int, ...] = ()
 
     @property
     def draw(self) -> bool:
-        return not self.winners
+        """Ended by the rules with no winner (a game given up by everyone is no draw)."""
+        return not self.winners and self.ended == "rules"
 
     def payoffs(self) -> tuple[float, ...]:
         """Each player's share of one point: what search maximises. Sums to 1."""
@@ -58,6 +76,112 @@ class Result:
             return tuple(1.0 / n for _ in range(n))
         share = 1.0 / len(self.winners)
         return tuple(share if p in self.winners else 0.0 for p in range(n))
+
+    # --- endings outside the rules -------------------------------------------------------
+    @classmethod
+    def by_resignation(cls, state: State, players: Sequence[int]) -> Result:
+        """``players`` resigned at ``state``: every other player wins."""
+        resigned = tuple(sorted(set(players)))
+        winners = tuple(p for p in range(state.num_players) if p not in resigned)
+        return cls(
+            winners=winners,
+            num_players=state.num_players,
+            scores=state.scores(),
+            reason=" and ".join(state.side_name(p) for p in resigned) + " resigned",
+            ended="resignation",
+            resigned=resigned,
+        )
+
+    @classmethod
+    def on_time(cls, state: State, players: Sequence[int], *, abandoned: bool = False) -> Result:
+        """``players`` ran out of time at ``state`` (or, ``abandoned``, left an untimed game
+        unplayed for too long: the same result, told so).
+
+        With two players the other one wins. With more (Hexagone for 3 or 4), the rules have
+        no way to take a player out in the middle of a game, so the game ends there: the
+        players who ran out of time share last place, and the others are ranked as if the game
+        had ended normally at that moment, by the game's own standing where it has one
+        (:meth:`State.ranking`), else by score (equal scores tie), else all of them share the
+        win. The first group of that ranking wins.
+        """
+        timed_out = tuple(sorted(set(players)))
+        others = [p for p in range(state.num_players) if p not in timed_out]
+        groups: list[tuple[int, ...]] = []
+        standing = state.ranking()
+        scores = state.scores()
+        if standing is not None:
+            for group in standing:
+                kept = tuple(p for p in group if p in others)
+                if kept:
+                    groups.append(kept)
+        elif scores is not None:
+            for p in sorted(others, key=lambda p: (-scores[p], p)):
+                if groups and scores[groups[-1][0]] == scores[p]:
+                    groups[-1] = (*groups[-1], p)
+                else:
+                    groups.append((p,))
+        elif others:
+            groups.append(tuple(others))
+        verb = "abandoned the game" if abandoned else "ran out of time"
+        return cls(
+            winners=groups[0] if groups else (),
+            num_players=state.num_players,
+            scores=scores,
+            reason=" and ".join(state.side_name(p) for p in timed_out) + " " + verb,
+            ranking=(*groups, timed_out),
+            ended="abandoned" if abandoned else "time",
+            timed_out=timed_out,
+        )
+
+    # --- the one JSON form ---------------------------------------------------------------
+    def to_json(self, state: State) -> dict[str, Any]:
+        """The result as records store it, with side names from ``state``'s game.
+
+        Rules endings keep the form records have always had (no ``ended``); the other
+        endings say how the game ended and who did it, and a time-out its ranking."""
+        out: dict[str, Any] = {"over": True}
+        if self.ended != "rules":
+            out["ended"] = _ENDED_JSON[self.ended]
+            out["resigned" if self.ended == "resignation" else "timed_out"] = list(
+                self.resigned if self.ended == "resignation" else self.timed_out
+            )
+        out["winners"] = list(self.winners)
+        out["winner_sides"] = [state.side_name(p) for p in self.winners]
+        out["draw"] = self.draw if self.ended == "rules" else False  # a game given up is no draw
+        out["scores"] = list(self.scores) if self.scores is not None else None
+        if self.ended in ("time", "abandoned"):
+            out["ranking"] = [list(g) for g in self.ranking or ()]
+            if self.ended == "abandoned":
+                out["abandoned"] = True
+        out["reason"] = self.reason
+        return out
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any], num_players: int) -> Result:
+        """A stored finished result (as :meth:`to_json` writes it) as a typed one. Checking
+        it against the moves is the record's job (:func:`ludoteca.record.check_result`)."""
+        word = data.get("ended")
+        if word is None:
+            ended = "resignation" if "resigned" in data else (
+                "time" if "timed_out" in data else "rules")
+        elif word == "timeout":
+            ended = "abandoned" if data.get("abandoned") else "time"
+        else:
+            ended = str(word)
+        if ended not in ENDINGS:
+            raise ValueError(f"ended is {word!r}: not a way a game ends")
+        scores = data.get("scores")
+        ranking = data.get("ranking")
+        return cls(
+            winners=tuple(data.get("winners") or ()),
+            num_players=num_players,
+            scores=tuple(scores) if scores is not None else None,
+            reason=str(data.get("reason", "")),
+            ranking=tuple(tuple(g) for g in ranking) if ranking is not None else None,
+            ended=ended,
+            resigned=tuple(data.get("resigned") or ()),
+            timed_out=tuple(data.get("timed_out") or ()),
+        )
 
 
 class State(ABC):
@@ -134,6 +258,12 @@ class State(ABC):
 
     def scores(self) -> tuple[float, ...] | None:
         """Current scores where the game keeps score (also during play), else ``None``."""
+        return None
+
+    def ranking(self) -> Sequence[Sequence[int]] | None:
+        """The players in groups, best first, as the game would rank them if it ended now
+        (Hexagone: most captured pieces, then most of one colour); ``None`` where the game
+        has no standing but its scores. Used to rank a game ended on time."""
         return None
 
     def last_move_summary(self) -> str | None:

@@ -26,11 +26,11 @@ from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ludoteca.core.errors import GameError, IllegalMoveError, MalformedError
-from ludoteca.core.protocol import CHANCE, TERMINAL, Game, State
+from ludoteca.core.protocol import CHANCE, TERMINAL, Game, Result, State
 from ludoteca.core.registry import get as get_game
 from ludoteca.core.registry import names as game_names
 from ludoteca.core.table import ply_rng, sample_chance
-from ludoteca.record import Record, resignation_result, result_to_json, timeout_result
+from ludoteca.record import Record
 
 from . import clocks, quotas
 from .seats import BotJob
@@ -91,8 +91,6 @@ def bot_levels() -> list[str]:
     return ["random", *[name for name in levels if name != "random"]]
 
 
-table_rng = ply_rng
-"""The table's generator for the outcome at a ply (:func:`ludoteca.core.table.ply_rng`)."""
 
 
 @dataclass(frozen=True)
@@ -423,7 +421,7 @@ class GameService:
             for s in mine:
                 s.resigned = True
             losers = {s.index for s in row.seats if s.resigned}
-            self._finish(db, row, state, resignation_result(state, losers))
+            self._finish(db, row, state, Result.by_resignation(state, sorted(losers)))
             db.commit()
 
     # --- clocks ---------------------------------------------------------------------------------
@@ -492,7 +490,7 @@ class GameService:
         if seat.clock_ms is not None:
             seat.clock_ms = 0
         left = clocks.abandoned(row)
-        self._finish(db, row, state, timeout_result(state, [player], abandoned=left))
+        self._finish(db, row, state, Result.on_time(state, [player], abandoned=left))
         db.commit()
         return True
 
@@ -517,7 +515,7 @@ class GameService:
                 start=row.start,
                 moves=tuple(texts),
                 level=row.seats[player].bot or "random",
-                bot_seed=table_rng(row.seed, row.ply, "bot").getrandbits(62),
+                bot_seed=ply_rng(row.seed, row.ply, "bot").getrandbits(62),
                 owner=row.created_by,
             )
             return job, row.ply
@@ -709,13 +707,14 @@ class GameService:
     def _remember(self, pk: int, live: Live) -> None:
         keep_recent(self._cache, pk, live)
 
-    def _finish(self, db, row: GameRow, state: State, result: dict[str, Any]) -> None:
+    def _finish(self, db, row: GameRow, state: State, result: Result) -> None:
         """End a game with ``result`` (not yet committed) and run the finish hooks (ratings)
-        in the same transaction: every way a game ends comes through here."""
+        in the same transaction: every way a game ends comes through here. The database
+        keeps the result's one JSON form (:meth:`Result.to_json`), as records do."""
         row.status = "finished"
         row.finished = utcnow()
         row.to_move = TERMINAL
-        row.result = result
+        row.result = result.to_json(state)
         row.deadline = None
         for hook in self.on_finish:
             hook(db, row, state)
@@ -727,7 +726,7 @@ class GameService:
         ply = row.ply if first_ply is None else first_ply
         drawn = []
         while state.to_move == CHANCE:
-            move = sample_chance(state, table_rng(row.seed, ply))
+            move = sample_chance(state, ply_rng(row.seed, ply))
             text = state.move_to_str(move)
             state.play(move)
             drawn.append((text, CHANCE, state.last_move_summary()))
@@ -774,7 +773,7 @@ class GameService:
             ply += 1
         db.add_all(added)
         if state.is_over:
-            self._finish(db, row, state, result_to_json(state, state.result))
+            self._finish(db, row, state, state.result)
         try:
             db.commit()
         except (IntegrityError, OperationalError):

@@ -15,7 +15,7 @@ from typing import Any
 from ludoteca.core.errors import GameError
 from ludoteca.core.protocol import CHANCE
 from ludoteca.core.registry import get as get_game
-from ludoteca.core.table import sample_chance
+from ludoteca.core.table import Table
 
 from .views import board_svg
 
@@ -27,22 +27,19 @@ def diagrams(game_id: str) -> tuple[tuple[str, str], ...]:
     """(caption, svg) pairs: the start, and the board after a few moves of a sample game."""
     out: list[tuple[str, str]] = []
     try:
-        game = get_game(game_id)
-        state = game.new_state(seed=7)
-        rng = random.Random(7)
-        while state.to_move == CHANCE:
-            state.play(sample_chance(state, rng))
-        out.append(("The board at the start.", board_svg(state)))
+        table = Table.new(get_game(game_id), seed=7)
+        table.resolve_chance()
+        out.append(("The board at the start.", board_svg(table.state)))
+        rng = random.Random(7)  # the sample players' choices
         played = []
         for _ in range(8):
-            if state.is_over:
+            if table.is_over:
                 break
-            if state.to_move == CHANCE:
-                move = sample_chance(state, rng)
+            if table.state.to_move == CHANCE:
+                table.play(table.draw())
             else:
-                move = rng.choice(state.legal_moves())
-            played.append(state.move_to_str(move))
-            state.play(move)
+                played.append(table.play(rng.choice(table.state.legal_moves())))
+        state = table.state
         if played:
             out.append((f"After the moves {', '.join(played)}.", board_svg(state)))
     except (GameError, NotImplementedError):

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-
 import sys
 
 from ludoteca.core.registry import PACKAGES_VARIABLE, game_class, names, package_errors

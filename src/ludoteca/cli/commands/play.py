@@ -18,8 +18,8 @@ from pathlib import Path
 from ludoteca.bots.registry import make_bot
 from ludoteca.core.errors import GameError, MalformedError
 from ludoteca.core.protocol import CHANCE, State
-from ludoteca.core.table import sample_chance
-from ludoteca.record import Record, save
+from ludoteca.core.table import Table
+from ludoteca.record import save
 
 from ..common import (
     EXIT_INTERRUPTED,
@@ -92,8 +92,9 @@ class TerminalGame:
         else:
             check_output_folder(DEFAULT_FOLDER, "the record folder")
         self.game = game_from_args(args, players=args.players)
-        self.seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
-        self.state: State = self.game.new_state(seed=self.seed)
+        seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
+        self.table = Table.new(self.game, seed=seed)
+        self.seed = seed
         n = self.state.num_players
         if args.seats:
             roles = [r.strip() for r in args.seats.split(",")]
@@ -107,6 +108,7 @@ class TerminalGame:
             roles = [args.vs] * n
             roles[args.seat - 1] = "human"
         self.roles = roles
+        self.table.players = list(roles)
         self.bots = {
             i: make_bot(role, seed=self.seed + i) for i, role in enumerate(roles) if role != "human"
         }
@@ -115,9 +117,8 @@ class TerminalGame:
         # shows at once and the bot's first move, which waits for it, does not pay for it.
         self.warming = threading.Thread(target=self._warm_up, daemon=True)
         self.warming.start()
-        self.table_rng = random.Random(self.seed)
-        self.record = Record.begin(self.state, seed=self.seed, players=roles)
-        self.snapshots: list[tuple[State, int, random.Random]] = []
+        self.taken: list[int] = []
+        """The ply before each move a person made: where ``undo`` goes back to."""
         self.color = sys.stdout.isatty() and not args.no_color
         self.path = (
             Path(args.record)
@@ -128,6 +129,10 @@ class TerminalGame:
             from rich.console import Console
 
             self.console = Console(highlight=False)
+
+    @property
+    def state(self) -> State:
+        return self.table.state
 
     def _warm_up(self) -> None:
         state = self.state.clone()
@@ -159,11 +164,8 @@ class TerminalGame:
         # only typed text is the person's input; a bot's or the table's move failing is a bug
         typed = isinstance(move, str)
         with parsing(move, f"a {self.game.id} move") if typed else nullcontext():
-            move = self.state.coerce_move(move)  # typed text: parse first, canonical form
-            text = self.state.move_to_str(move)
-            self.state.play(move)
-        self.record.moves.append(text)
-        self.say(f"{len(self.record.moves):3d}. {by}: {text}")
+            text = self.table.play(move)  # typed text: parsed, played, logged canonical
+        self.say(f"{self.table.ply:3d}. {by}: {text}")
         summary = self.state.last_move_summary()
         if summary:
             self.say(f"     {summary}")
@@ -189,7 +191,7 @@ class TerminalGame:
         while not self.state.is_over:
             player = self.state.to_move
             if player == CHANCE:
-                self.play_move(sample_chance(self.state, self.table_rng), "chance")
+                self.play_move(self.table.draw(), "chance")
                 continue
             if player in self.bots:
                 self.warming.join()
@@ -200,7 +202,7 @@ class TerminalGame:
             if outcome == "quit":
                 return self.finish(quit=True)
             if outcome == "resign":
-                self.record.resign(self.state, player)
+                self.table.resign(player)
                 self.say(f"{self.state.side_name(player)} resigned.")
                 self.save()
                 return 0
@@ -236,45 +238,35 @@ class TerminalGame:
             elif word in ("quit", "exit"):
                 return "quit"
             else:
-                snapshot = (self.state.clone(), len(self.record.moves), _copy_rng(self.table_rng))
+                before = self.table.ply
                 try:
                     self.play_move(line, self.label(player))
                 except GameError as exc:
                     self.say(f"  {error_line(exc)}. Type 'moves' for the legal moves.")
                     continue
-                self.snapshots.append(snapshot)
+                self.taken.append(before)
                 return "move"
 
     def undo(self) -> bool:
-        if not self.snapshots:
+        if not self.taken:
             self.say("  nothing to undo")
             return False
         if not self.bots:
             self.say("  undo is for games against the computer")
             return False
-        state, count, rng = self.snapshots.pop()
-        self.state, self.table_rng = state, rng
-        del self.record.moves[count:]
+        self.table.rewind(self.taken.pop())  # the chance drawn again is the same: per ply
         self.say("  taken back")
         return True
 
-    def save(self) -> None:
-        path = save(self.record, self.path)
+    def save(self, reason: str | None = None) -> None:
+        path = save(self.table.record(reason=reason), self.path)
         self.say(f"record saved to {path} (replay it with: ludoteca replay {path})")
 
     def finish(self, quit: bool = False) -> int:
         if quit:
             self.say("game stopped before the end.")
-        else:
-            self.record.finish(self.state)
         self.save()
         return 0
-
-
-def _copy_rng(rng: random.Random) -> random.Random:
-    copy = random.Random()
-    copy.setstate(rng.getstate())
-    return copy
 
 
 def run(args) -> int:
