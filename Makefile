@@ -22,14 +22,15 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed-run
 	$(BIN)/ludoteca serve --host 127.0.0.1 --port 8000
 
-## test: lint, then the whole test suite on both cores
-test: $(VENV)/.installed-dev
-	$(BIN)/ruff check src tests bench
+## test: lint, format check and type check, then the whole test suite on both cores
+test: lint
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
 
+## lint: ruff (rules and complexity budget), the formatter's check, mypy (see pyproject.toml)
 lint: $(VENV)/.installed-dev
 	$(BIN)/ruff check src tests bench
 	$(BIN)/ruff format --check src tests bench
+	$(BIN)/python -m mypy
 
 ## bench: every game's speed, with the C limits where they exist
 bench: $(VENV)/.installed-run

@@ -446,7 +446,7 @@ class Load:
         if data["your_turn"] and data["status"] == "active" and seat["scheduled"] != data["ply"]:
             seat["scheduled"] = data["ply"]
             task = asyncio.create_task(
-                self._move_later(player, ws, seat, data["ply"], list(data["legal"]))
+                self._move_later(player, ws, seat, data["ply"], [m["text"] for m in data["legal"]])
             )
             self._ws_tasks.add(task)
             task.add_done_callback(self._ws_tasks.discard)

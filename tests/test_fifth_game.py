@@ -27,7 +27,12 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT), registry.PACKAGES_VARIABLE: PACKAG
 def ludoteca(*args: str, env=ENV, stdin: str = "") -> subprocess.CompletedProcess:
     return subprocess.run(
         [sys.executable, "-m", "ludoteca.cli.main", *args],
-        input=stdin, capture_output=True, text=True, timeout=300, env=env, cwd=ROOT,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env=env,
+        cwd=ROOT,
     )
 
 
@@ -54,8 +59,9 @@ def test_a_package_that_is_no_game_is_named_in_the_refusal():
 
 def test_it_plays_in_the_terminal_and_its_record_replays(tmp_path):
     record = tmp_path / "game.json"
-    out = ludoteca("play", "threerow", "--seats", "random,greedy", "--seed", "3",
-                   "--record", str(record))
+    out = ludoteca(
+        "play", "threerow", "--seats", "random,greedy", "--seed", "3", "--record", str(record)
+    )
     assert out.returncode == 0, out.stderr
     assert re.search(r"x made a line|o made a line|the grid is full", out.stdout)
     replayed = ludoteca("replay", str(record))
@@ -63,8 +69,21 @@ def test_it_plays_in_the_terminal_and_its_record_replays(tmp_path):
 
 
 def test_it_plays_in_the_arena_against_every_kind_of_bot():
-    out = ludoteca("arena", "threerow", "random", "greedy", "mcts:iterations=200",
-                   "alphabeta:depth=9", "--games", "2", "--jobs", "1", "--seed", "1", "--json")
+    out = ludoteca(
+        "arena",
+        "threerow",
+        "random",
+        "greedy",
+        "mcts:iterations=200",
+        "alphabeta:depth=9",
+        "--games",
+        "2",
+        "--jobs",
+        "1",
+        "--seed",
+        "1",
+        "--json",
+    )
     assert out.returncode == 0, out.stderr
     report = json.loads(out.stdout)
     text = json.dumps(report)
@@ -84,9 +103,12 @@ def test_it_is_played_to_the_end_in_the_club(browser, tmp_path):  # noqa: F811 -
     from tests.web.browser import register_in_browser, wait_my_turn_or_end
     from tests.web.helpers import Server
 
-    srv = Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", toy=False,
-                 log=tmp_path / "server.log",
-                 env={"PYTHONPATH": str(ROOT), registry.PACKAGES_VARIABLE: PACKAGE}).start()
+    srv = Server(
+        f"sqlite:///{tmp_path / 'club.sqlite3'}",
+        toy=False,
+        log=tmp_path / "server.log",
+        env={"PYTHONPATH": str(ROOT), registry.PACKAGES_VARIABLE: PACKAGE},
+    ).start()
     try:
         context = browser.new_context(viewport={"width": 1000, "height": 800})
         page = context.new_page()
@@ -104,14 +126,17 @@ def test_it_is_played_to_the_end_in_the_club(browser, tmp_path):  # noqa: F811 -
                 break
             assert "Click an empty square" in page.inner_text("#controls")
             free = page.eval_on_selector_all(
-                "#board rect.cell.target", "els => els.map(e => e.dataset.cell)")
+                "#board rect.cell.target", "els => els.map(e => e.dataset.cell)"
+            )
             cell = rng.choice(free)
             ply = page.get_attribute("#play", "data-ply")
             page.locator(f'#board rect.cell[data-cell="{cell}"]').click()
             page.wait_for_function(
-                "old => document.getElementById('play').dataset.ply !== old", arg=ply)
+                "old => document.getElementById('play').dataset.ply !== old", arg=ply
+            )
         page.wait_for_function(
-            "() => document.getElementById('play').dataset.status === 'finished'")
+            "() => document.getElementById('play').dataset.status === 'finished'"
+        )
         status = page.inner_text("#status")
         assert "Winner" in status or "Draw" in status
         context.close()

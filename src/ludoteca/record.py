@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import json
 import random
+from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -133,7 +134,7 @@ class Record:
         unknown = sorted(set(data) - KNOWN_FIELDS)
         if unknown:
             raise RecordError(source, f"unknown field {_short(unknown[0])}")
-        required = {"game": str, "rules_version": str, "moves": list}
+        required: dict[str, type] = {"game": str, "rules_version": str, "moves": list}
         for key, typ in required.items():
             if key not in data:
                 raise RecordError(source, f"missing field {key!r}")
@@ -141,7 +142,7 @@ class Record:
                 raise RecordError(key, f"field {key!r} must be a {typ.__name__}")
         if not all(isinstance(m, str) for m in data["moves"]):
             raise RecordError("moves", "every move must be a string in binding notation")
-        optional = {
+        optional: dict[str, type] = {
             "options": dict,
             "seed": int,
             "start": str,
@@ -224,12 +225,14 @@ def result_to_json(state: State, result: Result | None, *, reason: str | None = 
     return out
 
 
-def resignation_result(state: State, players) -> dict[str, Any]:
+def resignation_result(state: State, players: Iterable[int]) -> dict[str, Any]:
     """The stored result of a game ended by the resignation of ``players``."""
     return Result.by_resignation(state, list(players)).to_json(state)
 
 
-def timeout_result(state: State, players, *, abandoned: bool = False) -> dict[str, Any]:
+def timeout_result(
+    state: State, players: Iterable[int], *, abandoned: bool = False
+) -> dict[str, Any]:
     """The stored result of a game ended because ``players`` ran out of time (or abandoned
     it): see :meth:`Result.on_time`."""
     return Result.on_time(state, list(players), abandoned=abandoned).to_json(state)
@@ -331,7 +334,7 @@ class ChanceCheck:
             )
 
 
-def replay(record: Record, *, on_move=None) -> State:
+def replay(record: Record, *, on_move: Callable[[int, str, State], None] | None = None) -> State:
     """Replay every move through the engine and return the final state.
 
     Raises :class:`RecordError` naming the first refused move's number and reason, or a

@@ -39,8 +39,10 @@ def test_per_game_specs(monkeypatch):
     from ludoteca.core.ai import SearchKnowledge
 
     nim, coins = type(get("toy-nim")), type(get("toy-coins"))
-    own = {nim: SearchKnowledge(level_specs={"custom": "greedy"}),
-           coins: SearchKnowledge(solo_level_specs={"custom": "planner"})}
+    own = {
+        nim: SearchKnowledge(level_specs={"custom": "greedy"}),
+        coins: SearchKnowledge(solo_level_specs={"custom": "planner"}),
+    }
     for cls, knowledge in own.items():
         monkeypatch.setattr(cls, "search_knowledge", lambda self, k=knowledge: k)
     level = Level("custom", "test", "random")

@@ -20,9 +20,24 @@ def test_each_side_runs_its_own_sources_and_the_ratio_is_new_over_old():
         " 'in_checkout': int('ludoteca-compare-' in ludoteca.__file__)}))"
     )
     out = subprocess.run(
-        [sys.executable, SCRIPT, "HEAD", "HEAD", "--rounds", "2", "--json", "--",
-         sys.executable, "-c", probe],
-        cwd=ROOT, capture_output=True, text=True, timeout=120, check=True,
+        [
+            sys.executable,
+            SCRIPT,
+            "HEAD",
+            "HEAD",
+            "--rounds",
+            "2",
+            "--json",
+            "--",
+            sys.executable,
+            "-c",
+            probe,
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
     rows = {r["field"]: r for r in json.loads(out.stdout)}
     assert rows["two"] == {"row": "probe", "field": "two", "old": 2.0, "new": 2.0, "ratio": 1.0}
@@ -36,7 +51,10 @@ def test_each_side_runs_its_own_sources_and_the_ratio_is_new_over_old():
 def test_a_name_that_is_no_commit_is_refused():
     out = subprocess.run(
         [sys.executable, SCRIPT, "no-such-rev-xyz", "HEAD", "--", "true"],
-        cwd=ROOT, capture_output=True, text=True, timeout=60,
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     assert out.returncode != 0
     assert "'no-such-rev-xyz' is not a commit" in out.stderr

@@ -58,9 +58,7 @@ class Server:
         args += self.options
         out = open(self.log, "ab") if self.log else subprocess.DEVNULL  # noqa: SIM115
         env = {**os.environ, **self.env} if self.env else None
-        self.proc = subprocess.Popen(
-            args, stdout=out, stderr=out, start_new_session=True, env=env
-        )
+        self.proc = subprocess.Popen(args, stdout=out, stderr=out, start_new_session=True, env=env)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             if self.proc.poll() is not None:

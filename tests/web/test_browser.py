@@ -171,8 +171,9 @@ def test_comino_drag_a_tile_onto_a_square(browser, club):
         "() => document.getElementById('status').classList.contains('your-turn')"
     )
     # a placement in the tile's own orientation: no turning needed before the drag
-    move = next(m for m in legal_moves(page) if "@" in m and m.split("@")[0] == tile_name(
-        m.split("@")[0]))
+    move = next(
+        m for m in legal_moves(page) if "@" in m and m.split("@")[0] == tile_name(m.split("@")[0])
+    )
     orient, cell = move.split("@")
     tile = page.locator(f'#board g.rack-tile[data-player="1"][data-tile="{orient}"]')
     box = tile.locator("rect").last.bounding_box()
@@ -182,8 +183,7 @@ def test_comino_drag_a_tile_onto_a_square(browser, club):
     page.mouse.down()
     page.mouse.move(target["x"] + 2, target["y"] + 2, steps=4)
     assert page.locator(f'#board [data-cell="{cell}"].cell.target').count() == 1
-    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2,
-                    steps=4)
+    page.mouse.move(target["x"] + target["width"] / 2, target["y"] + target["height"] / 2, steps=4)
     assert page.evaluate("() => String(window.getSelection())") == ""
     page.mouse.up()
     wait_ply_change(page, ply)

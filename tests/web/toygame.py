@@ -81,6 +81,11 @@ class ToyState(State):
     def move_to_str(self, move) -> str:
         return str(move)
 
+    def move_cells(self, move) -> tuple[str, ...]:
+        """A mark names its cell; a toss names none (the table plays it)."""
+        text = str(move)
+        return (text,) if text in CELLS else ()
+
     def play(self, move) -> None:
         text = move if isinstance(move, str) else str(move)
         m = self.str_to_move(text)

@@ -99,12 +99,12 @@ def analyse(game: Game, level: str, outcomes: Sequence[GameOutcome], seed: int) 
     report["branching_by_decision"] = curve
     chance = [b for o in outcomes for b in o.chance_branching]
     report["chance_outcomes"] = _describe(chance) if chance else None
-    scored = [o for o in outcomes if o.scores is not None]
+    scored = [o.scores for o in outcomes if o.scores is not None]
     if scored:
-        per_seat = [_describe([o.scores[s] for o in scored]) for s in range(n)]
-        report["scores"] = {"by_seat": per_seat, "values": [list(o.scores) for o in scored]}
+        per_seat = [_describe([sc[s] for sc in scored]) for s in range(n)]
+        report["scores"] = {"by_seat": per_seat, "values": [list(sc) for sc in scored]}
         if n == 2:
-            margins = [abs(o.scores[0] - o.scores[1]) for o in scored]
+            margins = [abs(sc[0] - sc[1]) for sc in scored]
             report["scores"]["margin"] = _describe(margins)
     return report
 

@@ -113,6 +113,7 @@ def schedule(
         make_bot(spec)  # a bad spec is refused before any work starts
     n = game.num_players
     labels = labels_for(specs)
+    tables: list[tuple[int, ...]]
     if n == 1:
         tables = [(i,) for i in range(len(specs))]
     elif len(specs) < n:
@@ -120,8 +121,8 @@ def schedule(
             " ".join(specs), f"{game.id} with {n} players needs at least {n} bots, got {len(specs)}"
         )
     else:
-        tables = list(itertools.combinations(range(len(specs)), n))
-    jobs = []
+        tables = [tuple(t) for t in itertools.combinations(range(len(specs)), n)]
+    jobs: list[GameJob] = []
     for table in tables:
         for g in range(games):
             k = g // n if n > 1 else g  # n consecutive games share a seed, seats rotated
@@ -292,7 +293,9 @@ def rate(outcomes: Sequence[GameOutcome], entries: int) -> list[dict[str, float]
         if len(o.seats) < 2:
             continue
         teams = [[ratings[e]] for e in o.seats]
-        ranks = [1 if (not o.winners or seat in o.winners) else 2 for seat in range(len(o.seats))]
+        ranks = [
+            1.0 if (not o.winners or seat in o.winners) else 2.0 for seat in range(len(o.seats))
+        ]
         rated = model.rate(teams, ranks=ranks)
         for seat, entry in enumerate(o.seats):
             ratings[entry] = rated[seat][0]
@@ -342,23 +345,23 @@ def summarise(
     bots = []
     for i in range(k):
         name, params = parse_spec(specs[i])
-        entry: dict[str, Any] = {"label": labels[i], "spec": specs[i], **tally[i]}
-        entry["points"] = round(entry["points"], 4)
-        entry["rating"] = ratings[i]
+        row: dict[str, Any] = {"label": labels[i], "spec": specs[i], **tally[i]}
+        row["points"] = round(row["points"], 4)
+        row["rating"] = ratings[i]
         if scores[i]:
             mean, low, high = mean_interval(scores[i])
-            entry["score"] = {"mean": round(mean, 4), "low": round(low, 4), "high": round(high, 4)}
-        entry["moves_timed"] = len(times[i])
-        entry["mean_move_seconds"] = (
+            row["score"] = {"mean": round(mean, 4), "low": round(low, 4), "high": round(high, 4)}
+        row["moves_timed"] = len(times[i])
+        row["mean_move_seconds"] = (
             round(math.fsum(times[i]) / len(times[i]), 5) if times[i] else None
         )
-        entry["max_move_seconds"] = round(max(times[i]), 5) if times[i] else None
-        entry["max_move_cpu_seconds"] = round(max(cpu[i]), 5) if cpu[i] else None
+        row["max_move_seconds"] = round(max(times[i]), 5) if times[i] else None
+        row["max_move_cpu_seconds"] = round(max(cpu[i]), 5) if cpu[i] else None
         budget = params.get("seconds")
         if isinstance(budget, int | float) and times[i]:
-            entry["max_move_over_budget"] = round(max(times[i]) / budget, 4)
-            entry["moves_over_5_percent"] = sum(t > 1.05 * budget for t in times[i])
-        bots.append(entry)
+            row["max_move_over_budget"] = round(max(times[i]) / budget, 4)
+            row["moves_over_5_percent"] = sum(t > 1.05 * budget for t in times[i])
+        bots.append(row)
     summary: dict[str, Any] = {
         "game": game.id,
         "options": dict(game.options),

@@ -178,6 +178,7 @@ class Node:
         node.proven = node.proof = None
         node.children, node.outcomes, node.weights = [], [], []
         node.trie, node.prefix, node.is_step = parent.trie, (*parent.prefix, step), True
+        assert node.trie is not None  # a node of parts always has its trie
         node.untried = list(node.trie.next_steps[node.prefix])
         bot.rng.shuffle(node.untried)
         return node
@@ -305,7 +306,7 @@ class MCTSBot(Bot):
             prefix = (*prefix, self.rng.choice(trie.next_steps[prefix]))
         return trie.moves[prefix]
 
-    def _leaf_value(self, node: Node, state: State) -> tuple[float, ...]:
+    def _leaf_value(self, node: Node, state: State) -> tuple[float, ...] | None:
         return node.proven if node.proven is not None else self.playout_value(state)
 
     # --- the search -----------------------------------------------------------------------
@@ -383,6 +384,7 @@ class MCTSBot(Bot):
 
         With ``grow`` false (the tree is at its cap) it adds no node: where it would, it plays
         out from there instead."""
+        value: tuple[float, ...] | None  # None: the playout was abandoned at the deadline
         node = root
         path = [root]
         n = state.num_players
@@ -446,7 +448,7 @@ class MCTSBot(Bot):
             if grown is not None:
                 parent, item = grown
                 parent.children.pop()
-                if item is not None:
+                if item is not None and parent.untried is not None:
                     parent.untried.append(item)
             return False
         for visited in path:
@@ -490,29 +492,35 @@ class MCTSBot(Bot):
         if node.player == CHANCE:
             if len(node.children) < len(node.outcomes):
                 return False
-            if any(ch.proven is None for ch in node.children):
+            values = [ch.proven for ch in node.children if ch.proven is not None]
+            if len(values) < len(node.children):
                 return False
             weight = dict(zip(node.outcomes, node.weights, strict=True))
             n = len(node.totals)
             node.proven = tuple(
-                math.fsum(weight[ch.move] * ch.proven[i] for ch in node.children) for i in range(n)
+                math.fsum(
+                    weight[ch.move] * v[i] for ch, v in zip(node.children, values, strict=True)
+                )
+                for i in range(n)
             )
             return True
         p = node.player
         best: Node | None = None
+        best_value: tuple[float, ...] = ()
         for child in node.children:
-            if child.proven is None:
+            value = child.proven
+            if value is None:
                 continue
-            if not solo and child.proven[p] >= 1.0:
-                node.proven, node.proof = child.proven, child
+            if not solo and value[p] >= 1.0:
+                node.proven, node.proof = value, child
                 return True
-            if best is None or child.proven[p] > best.proven[p]:
-                best = child
+            if best is None or value[p] > best_value[p]:
+                best, best_value = child, value
         if node.untried is None or node.untried or best is None:
             return False
         if any(ch.proven is None for ch in node.children):
             return False
-        node.proven, node.proof = best.proven, best
+        node.proven, node.proof = best_value, best
         return True
 
     def _best_move(self, root: Node, state: State) -> Move:
@@ -542,10 +550,10 @@ class MCTSBot(Bot):
         unproven = [ch for ch in root.children if ch.proven is None]
         proven = [ch for ch in root.children if ch.proven is not None]
         robust = max(unproven, key=lambda ch: (ch.visits, ch.mean(p)), default=None)
-        safest = max(proven, key=lambda ch: ch.proven[p], default=None)
+        safest = max(proven, key=lambda ch: _proven(ch)[p], default=None)
         if robust is None:
             return safest
-        if safest is not None and safest.proven[p] >= robust.mean(p):
+        if safest is not None and _proven(safest)[p] >= robust.mean(p):
             return safest
         return robust
 
@@ -658,3 +666,9 @@ def simulation_rate(game, seconds: float = 1.0, seed: int = 1) -> dict[str, floa
         "mcts_seconds": round(elapsed, 4),
         "mcts_simulations_per_s": round(bot.last_iterations / elapsed, 1),
     }
+
+
+def _proven(node: Node) -> tuple[float, ...]:
+    """A node's proven value, for a node known to be proven."""
+    assert node.proven is not None
+    return node.proven

@@ -44,6 +44,7 @@ from .evaluation import evaluate
 POTENTIAL_WEIGHT = 0.1
 """What one unit of potential is worth against one point of score."""
 
+
 class _OutOfBudget(Exception):
     pass
 
@@ -92,6 +93,7 @@ class PlannerBot(Bot):
         first.sort(key=lambda t: (-t[0], t[1]))
         if len(first) == 1 or (budget.depth is not None and budget.depth < 2):
             return first[0][2]
+        horizon: int | None
         if budget.depth is not None:
             horizon = budget.depth - 1
         else:

@@ -21,6 +21,8 @@ from typing import TYPE_CHECKING, Any, ClassVar
 from .errors import IllegalMoveError
 
 if TYPE_CHECKING:
+    import random
+
     from .ai import SearchKnowledge
 
 CHANCE = -1
@@ -162,8 +164,11 @@ class Result:
         it against the moves is the record's job (:func:`ludoteca.record.check_result`)."""
         word = data.get("ended")
         if word is None:
-            ended = "resignation" if "resigned" in data else (
-                "time" if "timed_out" in data else "rules")
+            ended = (
+                "resignation"
+                if "resigned" in data
+                else ("time" if "timed_out" in data else "rules")
+            )
         elif word == "timeout":
             ended = "abandoned" if data.get("abandoned") else "time"
         else:
@@ -274,7 +279,7 @@ class State(ABC):
     """Whether :meth:`fast_playout` takes ``best_of=k``: each move the best-scoring of k drawn
     at random instead of a uniform one (a game that can says so and overrides it)."""
 
-    def fast_playout(self, rng) -> tuple[float, ...]:
+    def fast_playout(self, rng: random.Random, *, best_of: int = 1) -> tuple[float, ...]:
         """Payoffs (see :meth:`Result.payoffs`) of one uniform random playout from here.
 
         The state is not changed. Search calls this millions of times, so games override it

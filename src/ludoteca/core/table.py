@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
 from .errors import IllegalMoveError
@@ -34,7 +34,9 @@ def sample_chance(state: State, rng: random.Random) -> Move:
     return rng.choices(moves, weights=weights, k=1)[0]
 
 
-def resolve_chance(state: State, rng: random.Random, on_move=None) -> None:
+def resolve_chance(
+    state: State, rng: random.Random, on_move: Callable[[str], None] | None = None
+) -> None:
     """Play chance outcomes until a player (or the end) is to move."""
     while state.to_move == CHANCE:
         move = sample_chance(state, rng)
@@ -100,9 +102,7 @@ class Table:
             self.play(text)
 
     @classmethod
-    def new(
-        cls, game: Game, seed: int | None = None, players: Sequence[str] = ()
-    ) -> Table:
+    def new(cls, game: Game, seed: int | None = None, players: Sequence[str] = ()) -> Table:
         """A new game: its set-up from ``seed`` (chance outcomes from the same seed)."""
         seed = seed if seed is not None else random.SystemRandom().randrange(2**62)
         return cls(game.new_state(seed=seed), seed=seed, players=players)

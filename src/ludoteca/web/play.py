@@ -91,8 +91,6 @@ def bot_levels() -> list[str]:
     return ["random", *[name for name in levels if name != "random"]]
 
 
-
-
 @dataclass(frozen=True)
 class GameSettings:
     """How a game is played, beside its seats: rated or casual, private or watchable, and

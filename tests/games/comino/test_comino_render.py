@@ -171,8 +171,10 @@ def test_structured_moves_give_the_page_tiles_orientations_and_removals():
     )
     infos = [stuck.move_info(m) for m in stuck.legal_moves()]
     assert sorted(i["tile"] for i in infos) == sorted(stuck.hands[0])  # only removals left
-    assert all(i["remove"] and stuck.move_cells(m) == () for i, m in zip(
-        infos, stuck.legal_moves(), strict=True))
+    assert all(
+        i["remove"] and stuck.move_cells(m) == ()
+        for i, m in zip(infos, stuck.legal_moves(), strict=True)
+    )
     s = GAME.from_position(SEED_EXAMPLE)
     for m in s.legal_moves():
         info = s.move_info(m)

@@ -7,9 +7,7 @@ from ludoteca.core.protocol import TERMINAL, Result, State
 
 from .notation import MARKS, format_position, parse_square, square_name
 
-LINES = (
-    (0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6)
-)
+LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
 
 class ThreeRowState(State):
@@ -23,10 +21,16 @@ class ThreeRowState(State):
         xs, os_ = self.cells.count("x"), self.cells.count("o")
         if xs - os_ != self.mover:
             raise IllegalPositionError(self.position(), "x moves first, then turns alternate")
-        if self._winner() is not None and sum(
-            1 for line in LINES if len({self.cells[i] for i in line} - {"."}) == 1
-            and "." not in {self.cells[i] for i in line}
-        ) > 2:
+        if (
+            self._winner() is not None
+            and sum(
+                1
+                for line in LINES
+                if len({self.cells[i] for i in line} - {"."}) == 1
+                and "." not in {self.cells[i] for i in line}
+            )
+            > 2
+        ):
             raise IllegalPositionError(self.position(), "more lines than one last move makes")
         return self
 

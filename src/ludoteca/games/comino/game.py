@@ -49,10 +49,10 @@ class Comino(Game):
             _check_removals(text, state, parsed)
         return state
 
-    def render_text(self, state: CominoState, *, color: bool = False) -> str:  # type: ignore[override]
+    def render_text(self, state: CominoState, *, color: bool = False) -> str:
         return render_text(state, color=color)
 
-    def render_svg(self, state: CominoState, *, highlight: Sequence[Any] = ()) -> str:  # type: ignore[override]
+    def render_svg(self, state: CominoState, *, highlight: Sequence[Any] = ()) -> str:
         return render_svg(state, highlight=highlight)
 
     def ui_hints(self, state) -> dict:

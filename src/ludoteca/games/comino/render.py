@@ -162,6 +162,8 @@ def render_svg(state, *, highlight: Iterable = ()) -> str:
             f'<text class="coord coord-y" x="{M - 6:g}" y="{cy:g}" '
             f'text-anchor="end" font-size="12">{y}</text>'
         )
+    left: float
+    top: float
     for y in range(y1, y0 - 1, -1):
         for x in range(x0, x1 + 1):
             left, top = M + (x - x0) * S, M + (y1 - y) * S

@@ -111,6 +111,5 @@ FIT_MASK: tuple[int, ...] = tuple(
 """For each corner pattern, the bit mask of oriented tiles that fit it."""
 
 ORIENTED_CODES: tuple[tuple[int, int, int, int], ...] = tuple(
-    tuple(COLOUR_CODE[c] for c in o)
-    for o in ORIENTED  # type: ignore[misc]
+    (COLOUR_CODE[o[0]], COLOUR_CODE[o[1]], COLOUR_CODE[o[2]], COLOUR_CODE[o[3]]) for o in ORIENTED
 )

@@ -44,9 +44,9 @@ def board_lines(state: ComuneState, *, color: bool = False) -> list[str]:
             for cell in cells_of(state.pieces(player, angle)):
                 tokens[CELLS[cell]] = (piece_token(player, angle), _STYLES[player])
     closed = set(cells_of(state.closed_to_both()))
-    for index, cell in enumerate(CELLS):
-        if cell not in tokens:
-            tokens[cell] = ("x", _CLOSED_STYLE) if index in closed else (".", _EMPTY_STYLE)
+    for index, spot in enumerate(CELLS):
+        if spot not in tokens:
+            tokens[spot] = ("x", _CLOSED_STYLE) if index in closed else (".", _EMPTY_STYLE)
     lines = []
     for r in range(8, -2, -1):
         items: list[tuple[int, str, str | None]] = []

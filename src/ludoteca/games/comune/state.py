@@ -17,6 +17,7 @@ Two ways to move:
 from __future__ import annotations
 
 import random
+from typing import cast
 
 from ludoteca.core.errors import IllegalMoveError, MalformedError
 from ludoteca.core.protocol import TERMINAL, Move, Result, State
@@ -108,7 +109,7 @@ class ComuneState(State):
     def _codes(self, player: int, angle: int) -> list[int]:
         return [cell * 3 + angle for cell in cells_of(placement_mask(self._s, player, angle))]
 
-    def legal_moves(self) -> list[Move]:
+    def legal_moves(self) -> list[int]:
         """Every distinct legal turn once: ``pass``, then single placements, then pairs.
 
         Mid-turn (see :meth:`place`), the turn's possible completions instead: ``pass``
@@ -247,7 +248,7 @@ class ComuneState(State):
     # --- validation -----------------------------------------------------------------------
     def _check_turn(self, value: Move, text: str | None) -> tuple[int, ...]:
         codes = decode_turn(value)
-        shown = text if text is not None else turn_to_str(value)
+        shown = text if text is not None else turn_to_str(cast(int, value))
         s = self._s
         if s[OVER]:
             raise IllegalMoveError(shown, "the game is over")
@@ -345,7 +346,7 @@ class ComuneState(State):
     def groups(self, player: int) -> tuple[int, int, int]:
         """The player's largest group size at each angle ``-``, ``/``, ``\\``."""
         base = PIECES + 3 * player
-        return tuple(bits.max_group(self._s[base + a]) for a in range(3))  # type: ignore[return-value]
+        return tuple(bits.max_group(self._s[base + a]) for a in range(3))
 
     def side_name(self, player: int) -> str:
         return SIDES[player]
@@ -388,7 +389,7 @@ class ComuneState(State):
     def move_to_str(self, move: Move | str) -> str:
         """Binding notation of a move value; text is parsed and given back canonical
         (``"d4r e5h"`` -> ``"e5- d4/"``), so callers may pass what a person typed."""
-        return turn_to_str(parse_turn(move) if isinstance(move, str) else move)
+        return turn_to_str(parse_turn(move) if isinstance(move, str) else cast(int, move))
 
     def str_to_move(self, text: str) -> Move:
         return parse_turn(text)

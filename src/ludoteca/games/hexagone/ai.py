@@ -100,7 +100,7 @@ def pairs(state: State) -> float:
     return float(sum(1 for c, k in cells.items() for d in half if get(c + d) == k))
 
 
-def random_move(state: State, rng: random.Random) -> Move:
+def random_move(state: HexagoneState, rng: random.Random) -> Move:
     """One move by the uniform random policy, without listing every reform placement."""
     from .playout import random_move as draw
 
@@ -109,7 +109,7 @@ def random_move(state: State, rng: random.Random) -> Move:
 
 KNOWLEDGE = SearchKnowledge(
     evaluate=evaluate,  # type: ignore[arg-type]
-    random_move=random_move,
+    random_move=random_move,  # type: ignore[arg-type]
     unchecked_play="apply",
     cutoff=CUTOFF,
     solo_cutoff=SOLO_CUTOFF,

@@ -9,6 +9,7 @@ reform, a reform that cannot be completed, fields that contradict the phase).
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from ludoteca.core.errors import IllegalPositionError, MalformedError
@@ -86,8 +87,71 @@ def _colour_list(value: Any, key: str, text: str) -> list[int]:
     return counts
 
 
+@dataclass
+class _Fields:
+    """The position's fields once each parses, before the checks across them."""
+
+    text: str
+    captured: list[list[int]]
+    cells: dict[int, int]
+    phase: str
+    dice: tuple[int, int] | None
+    pool: list[int]
+    rolled: int
+    rolls_left: int | None
+    since: int
+    player: int
+
+    @property
+    def n(self) -> int:
+        return len(self.captured)
+
+    def illegal(self, reason: str) -> IllegalPositionError:
+        return IllegalPositionError(self.text, reason)
+
+
 def parse_position(game, text: str) -> HexagoneState:
-    """A state from position text; the number of players is the length of ``captured``."""
+    """A state from position text; the number of players is the length of ``captured``.
+
+    Each field is read on its own (:func:`_read_fields`), then the checks across fields run
+    in the order of the rules file: the pieces, the groups, then what the phase requires."""
+    f = _read_fields(text)
+    _check_pieces(f)
+    counts = [0] * 7
+    for k in f.cells.values():
+        counts[k] += 1
+    _check_groups(f)
+    parts = sections(f.cells)
+    if f.phase in (ROLL_PHASE, SWAP_PHASE, SECOND):
+        _check_turn(f, counts, parts)
+    elif f.phase == MAIN_PHASE:
+        _check_main(f, parts)
+    elif f.phase == REFORM:
+        _check_reform(f, parts)
+    elif f.phase == OVER:
+        _check_ended(
+            f.cells, counts, f.pool, parts, f.since, f.rolled, f.n, f.rolls_left, f.illegal
+        )
+    if f.phase in (MAIN_PHASE, REFORM) and f.n == 1 and f.rolled > 1:
+        raise f.illegal("the solo puzzle has no second roll")
+    state = HexagoneState(
+        game,
+        f.cells,
+        phase=f.phase,
+        dice=f.dice,
+        pool=f.pool,
+        captured=f.captured,
+        rolled=f.rolled,
+        rolls_left=f.rolls_left,
+        since=f.since,
+        player=f.player,
+    )
+    if f.phase == OVER:
+        state.reason = state.derived_reason()
+    return state
+
+
+def _read_json(text: object) -> dict:
     if not isinstance(text, str):
         raise MalformedError(text, "a Hexagone position is JSON text")
     try:
@@ -105,14 +169,10 @@ def parse_position(game, text: str) -> HexagoneState:
     extra = sorted(set(data) - set(KEYS))
     if extra:
         raise MalformedError(text, f"unknown key(s): {', '.join(map(str, extra))}")
+    return data
 
-    captured_raw = data["captured"]
-    if not isinstance(captured_raw, list) or not 1 <= len(captured_raw) <= 4:
-        raise MalformedError(text, "'captured' must be a list of 1 to 4 lists (one per player)")
-    captured = [_colour_list(p, "captured", text) for p in captured_raw]
-    n = len(captured)
 
-    cells_raw = data["cells"]
+def _read_cells(cells_raw: object, text: str) -> dict[int, int]:
     if not isinstance(cells_raw, dict):
         raise MalformedError(text, "'cells' must be an object mapping \"q,r\" to a colour")
     cells: dict[int, int] = {}
@@ -128,7 +188,17 @@ def parse_position(game, text: str) -> HexagoneState:
         if c in cells:
             raise MalformedError(text, f"cell {cell_to_str(c)} is listed twice")
         cells[c] = COLOURS.index(letter)
+    return cells
 
+
+def _read_fields(text: str) -> _Fields:
+    """Every field parsed and in its range, or ``MalformedError`` naming it."""
+    data = _read_json(text)
+    captured_raw = data["captured"]
+    if not isinstance(captured_raw, list) or not 1 <= len(captured_raw) <= 4:
+        raise MalformedError(text, "'captured' must be a list of 1 to 4 lists (one per player)")
+    captured = [_colour_list(p, "captured", text) for p in captured_raw]
+    cells = _read_cells(data["cells"], text)
     phase = data["phase"]
     if phase not in PHASES:
         raise MalformedError(text, f"'phase' must be one of {', '.join(PHASES)}")
@@ -143,113 +213,103 @@ def parse_position(game, text: str) -> HexagoneState:
     rolls_left_raw = data["rolls_left"]
     rolls_left = None if rolls_left_raw is None else _int(data, "rolls_left", text, 0, SOLO_ROLLS)
     since = _int(data, "since_capture", text, 0, NO_CAPTURE_LIMIT)
-    player = _int(data, "to_move", text, 0, n - 1)
+    player = _int(data, "to_move", text, 0, len(captured) - 1)
+    return _Fields(text, captured, cells, phase, dice, pool, rolled, rolls_left, since, player)
 
-    def illegal(reason: str) -> IllegalPositionError:
-        return IllegalPositionError(text, reason)
 
-    # --- what the rules make impossible ----------------------------------------------------
+def _check_pieces(f: _Fields) -> None:
+    """Every piece is somewhere, the counts fit the number of players and the phase."""
+    n, captured, pool = f.n, f.captured, f.pool
     for k in range(7):
-        total = sum(p[k] for p in captured) + pool[k] + sum(1 for v in cells.values() if v == k)
+        on_table = sum(1 for v in f.cells.values() if v == k)
+        total = sum(p[k] for p in captured) + pool[k] + on_table
         if total != PIECES_PER_COLOUR:
-            raise illegal(
+            raise f.illegal(
                 f"there must be {PIECES_PER_COLOUR} {COLOURS[k]} pieces in all "
                 f"(block, pool and captured piles), found {total}"
             )
-    if n == 1 and rolls_left is None:
-        raise illegal("the solo puzzle counts its rolls: 'rolls_left' must be a number")
-    if n > 1 and rolls_left is not None:
-        raise illegal("'rolls_left' is null with 2 to 4 players")
+    if n == 1 and f.rolls_left is None:
+        raise f.illegal("the solo puzzle counts its rolls: 'rolls_left' must be a number")
+    if n > 1 and f.rolls_left is not None:
+        raise f.illegal("'rolls_left' is null with 2 to 4 players")
     if n == 4 and captured[3][WHITE] < 1:
-        raise illegal("in a 4-player game the fourth player holds the set-aside white piece")
-    if (dice is not None) != (phase == SWAP_PHASE):
-        raise illegal("'dice' holds the roll in phase swap and is null otherwise")
-    if phase == REFORM and not any(pool):
-        raise illegal("in phase reform the pool holds the pieces to place back")
-    if phase not in (REFORM, OVER) and any(pool):
-        raise illegal("the pool holds pieces only while reforming (or after a reform failed)")
+        raise f.illegal("in a 4-player game the fourth player holds the set-aside white piece")
+    if (f.dice is not None) != (f.phase == SWAP_PHASE):
+        raise f.illegal("'dice' holds the roll in phase swap and is null otherwise")
+    if f.phase == REFORM and not any(pool):
+        raise f.illegal("in phase reform the pool holds the pieces to place back")
+    if f.phase not in (REFORM, OVER) and any(pool):
+        raise f.illegal("the pool holds pieces only while reforming (or after a reform failed)")
     for p, pile in enumerate(captured):
         # Pieces are captured in groups of three or more: a pile holds none, or three or
         # more (beside the 4-player white handicap). Not checked: that each colour of a pile
         # comes in threes (hand-set positions in the rules tests rely on that freedom).
         got = sum(pile) - (1 if n == 4 and p == 3 else 0)
         if 0 < got < 3:
-            raise illegal(
+            raise f.illegal(
                 f"player {p + 1} has {got} captured piece(s): pieces are captured in groups "
                 "of three or more"
             )
-    if phase != OVER and since >= NO_CAPTURE_LIMIT:
-        raise illegal(f"the game ends after {NO_CAPTURE_LIMIT} turns without a capture")
+    if f.phase != OVER and f.since >= NO_CAPTURE_LIMIT:
+        raise f.illegal(f"the game ends after {NO_CAPTURE_LIMIT} turns without a capture")
 
-    counts = [0] * 7
-    for k in cells.values():
-        counts[k] += 1
+
+def _check_groups(f: _Fields) -> None:
+    """No group of three or more of one colour stands: it is captured as soon as it forms."""
+    cells = f.cells
     seen: set[int] = set()
     for c in sorted(cells):
         if c not in seen:
             g = group(cells, c)
             seen.update(g)
             if len(g) >= 3:
-                raise illegal(
+                raise f.illegal(
                     f"{len(g)} touching {COLOURS[cells[c]]} pieces at {cell_to_str(min(g))}: "
                     "a group of three or more is captured as soon as it forms"
                 )
-    parts = sections(cells)
-    if phase in (ROLL_PHASE, SWAP_PHASE, SECOND):
-        # nothing has been captured yet this turn: the block is as a turn starts
-        if len(parts) != 1:
-            raise illegal(f"the block must be in one piece in phase {phase}")
-        if len(cells) <= SMALL_BLOCK:
-            raise illegal(f"a block of {SMALL_BLOCK} or fewer pieces ends the game")
-        if max(counts) < 3:
-            raise illegal("with no colour of three pieces left the game is over")
-        if n == 1 and (rolled > 1 or phase == SECOND or phase == ROLL_PHASE and rolled):
-            raise illegal("the solo puzzle has no second roll")
-        if phase == ROLL_PHASE and rolled > 1:
-            raise illegal("at most one roll is taken before the roll phase of a turn")
-        if phase in (SWAP_PHASE, SECOND) and rolled == 0:
-            raise illegal(f"phase {phase} comes after a roll: 'rolled_this_turn' is 1 or 2")
-        if phase == SECOND and rolled != 1:
-            raise illegal("the choice of a second roll follows the first roll")
-        if phase == ROLL_PHASE and n == 1 and rolls_left == 0:
-            raise illegal("the solo puzzle has no rolls left")
-        if phase == SWAP_PHASE and not (counts[dice[0]] or counts[dice[1]]):  # type: ignore[index]
-            raise illegal("the roll names no colour in the block (it would be retaken)")
-    elif phase == MAIN_PHASE:
-        sizes = sorted((len(p) for p in parts), reverse=True)
-        if len(sizes) < 2 or sizes[0] != sizes[1]:
-            raise illegal("phase main needs several sections of the largest size")
-        if rolled == 0:
-            raise illegal("a capture (after a roll) comes before naming the main block")
-        if not _feasible_mains(cells):
-            raise illegal("no main block can be reformed, so the game would be over")
-    elif phase == REFORM:
-        if len(parts) != 1:
-            raise illegal("the main block must be in one piece while reforming")
-        if rolled == 0:
-            raise illegal("a capture (after a roll) comes before reforming")
-        if not ReformSearch(cells, pool).feasible():
-            raise illegal("the pool cannot be placed back, so the game would be over")
-    elif phase == OVER:
-        _check_ended(cells, counts, pool, parts, since, rolled, n, rolls_left, illegal)
-    if phase in (MAIN_PHASE, REFORM) and n == 1 and rolled > 1:
-        raise illegal("the solo puzzle has no second roll")
 
-    state = HexagoneState(
-        game,
-        cells,
-        phase=phase,
-        dice=dice,
-        pool=pool,
-        captured=captured,
-        rolled=rolled,
-        rolls_left=rolls_left,
-        since=since,
-        player=player,
-    )
-    if phase == OVER:
-        state.reason = state.derived_reason()
-    return state
+
+def _check_turn(f: _Fields, counts: list[int], parts: list) -> None:
+    """Phases roll, swap and second: nothing has been captured yet this turn, so the block
+    is as a turn starts."""
+    phase, rolled, n = f.phase, f.rolled, f.n
+    if len(parts) != 1:
+        raise f.illegal(f"the block must be in one piece in phase {phase}")
+    if len(f.cells) <= SMALL_BLOCK:
+        raise f.illegal(f"a block of {SMALL_BLOCK} or fewer pieces ends the game")
+    if max(counts) < 3:
+        raise f.illegal("with no colour of three pieces left the game is over")
+    if n == 1 and (rolled > 1 or phase == SECOND or phase == ROLL_PHASE and rolled):
+        raise f.illegal("the solo puzzle has no second roll")
+    if phase == ROLL_PHASE and rolled > 1:
+        raise f.illegal("at most one roll is taken before the roll phase of a turn")
+    if phase in (SWAP_PHASE, SECOND) and rolled == 0:
+        raise f.illegal(f"phase {phase} comes after a roll: 'rolled_this_turn' is 1 or 2")
+    if phase == SECOND and rolled != 1:
+        raise f.illegal("the choice of a second roll follows the first roll")
+    if phase == ROLL_PHASE and n == 1 and f.rolls_left == 0:
+        raise f.illegal("the solo puzzle has no rolls left")
+    if phase == SWAP_PHASE and not (counts[f.dice[0]] or counts[f.dice[1]]):  # type: ignore[index]
+        raise f.illegal("the roll names no colour in the block (it would be retaken)")
+
+
+def _check_main(f: _Fields, parts: list) -> None:
+    sizes = sorted((len(p) for p in parts), reverse=True)
+    if len(sizes) < 2 or sizes[0] != sizes[1]:
+        raise f.illegal("phase main needs several sections of the largest size")
+    if f.rolled == 0:
+        raise f.illegal("a capture (after a roll) comes before naming the main block")
+    if not _feasible_mains(f.cells):
+        raise f.illegal("no main block can be reformed, so the game would be over")
+
+
+def _check_reform(f: _Fields, parts: list) -> None:
+    if len(parts) != 1:
+        raise f.illegal("the main block must be in one piece while reforming")
+    if f.rolled == 0:
+        raise f.illegal("a capture (after a roll) comes before reforming")
+    if not ReformSearch(f.cells, f.pool).feasible():
+        raise f.illegal("the pool cannot be placed back, so the game would be over")
 
 
 def _check_ended(cells, counts, pool, parts, since, rolled, n, rolls_left, illegal) -> None:

@@ -6,7 +6,7 @@ from collections.abc import Sequence
 from typing import Any, ClassVar
 
 from ludoteca.core.errors import MalformedError
-from ludoteca.core.protocol import Game, State
+from ludoteca.core.protocol import Game
 
 from .bits import NUM_ACTIONS, SETUP_PIECES
 from .notation import MOVE_HELP
@@ -46,12 +46,12 @@ class Kuniumi(Game):
     def from_position(self, text: str) -> KuniumiState:
         return parse_position(self, text)
 
-    def render_text(self, state: State, *, color: bool = False) -> str:
+    def render_text(self, state: KuniumiState, *, color: bool = False) -> str:
         from .render import render_text
 
         return render_text(state, color=color)
 
-    def render_svg(self, state: State, *, highlight: Sequence[Any] = ()) -> str:
+    def render_svg(self, state: KuniumiState, *, highlight: Sequence[Any] = ()) -> str:
         from .render import render_svg
 
         return render_svg(state, highlight=highlight)

@@ -54,7 +54,7 @@ def render_text(state: KuniumiState, *, color: bool = False) -> str:
     lines.append(files)
     lines.append(LEGEND)
     if state.phase == SETUP and not state.is_over:
-        kind = state.next_setup_kind
+        kind = state._setup_kind()
         lines.append(f"set-up: next piece {PIECE_NAMES[kind]} ({PIECE_LETTERS[kind]})")
     elif state.phase == CHOOSE_PHASE:
         lines.append("the second player chooses a side: land or sea")
@@ -73,7 +73,7 @@ def _highlight_squares(highlight: Iterable[object]) -> set[int]:
     for item in highlight:
         if isinstance(item, str):
             squares.add(parse_square(item.strip()))
-        elif isinstance(item, Integral) and not isinstance(item, bool) and 0 <= item < 36:
+        elif isinstance(item, Integral) and not isinstance(item, bool) and 0 <= int(item) < 36:
             squares.add(int(item))
         else:
             raise MalformedError(item, "a highlighted cell is a square like c3 or an index 0-35")

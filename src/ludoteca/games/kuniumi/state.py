@@ -142,6 +142,12 @@ class KuniumiState(State):
             return None
         return bits.setup_kind(bits.popcount(self.land | self.sea))
 
+    def _setup_kind(self) -> int:
+        """The next set-up piece's kind, in the set-up phase (where there always is one)."""
+        kind = self.next_setup_kind
+        assert kind is not None, "asked for the next set-up piece after the set-up"
+        return kind
+
     # --- the end of the game --------------------------------------------------------------------
     def _settle(self) -> None:
         """Work out the legal targets and whether the game is over, after any change."""
@@ -197,7 +203,7 @@ class KuniumiState(State):
         if self._result is not None:
             return []
         if self.phase == SETUP:
-            base = self.next_setup_kind * SQUARES
+            base = self._setup_kind() * SQUARES
             return [base + sq for sq in squares_of(self._targets)]
         if self.phase == CHOOSE_PHASE:
             return [CHOOSE + LAND, CHOOSE + SEA]
@@ -238,7 +244,7 @@ class KuniumiState(State):
         if self._result is not None:
             return {"prompt": "", "first": "any"}
         if self.phase == SETUP:
-            kind = self.next_setup_kind
+            kind = self._setup_kind()
             article = "the" if PIECE_NAMES[kind].endswith("God") else "a"
             name = PIECE_NAMES[kind] if article == "the" else PIECE_NAMES[kind].lower()
             return {"prompt": f"Click a square to place {article} {name}.", "first": "any"}
@@ -250,7 +256,7 @@ class KuniumiState(State):
     def _action(move: object) -> int:
         if isinstance(move, bool) or not isinstance(move, Integral):
             raise MalformedError(move, "a Kuniumi move is notation text or an action number")
-        if not 0 <= move < NUM_ACTIONS:
+        if not 0 <= int(move) < NUM_ACTIONS:
             raise MalformedError(move, f"action numbers run from 0 to {NUM_ACTIONS - 1}")
         return int(move)
 
@@ -278,7 +284,7 @@ class KuniumiState(State):
                     text, "the first player is placing the set-up: place a piece, like E@c3"
                 )
             kind, square = divmod(action, SQUARES)
-            wanted = self.next_setup_kind
+            wanted = self._setup_kind()
             if kind != wanted:
                 raise IllegalMoveError(
                     text,
