@@ -8,7 +8,7 @@ import pytest
 
 from ludoteca.bots.evaluation import evaluate, generic, has_own_evaluation
 from ludoteca.core import get
-from ludoteca.games.hexagone.playout import random_move
+from ludoteca.games.hexagone.kernel import random_move
 from tests.bots.helpers import random_positions
 
 

@@ -12,7 +12,7 @@ import random
 from ludoteca.core import get
 from ludoteca.core.protocol import CHANCE
 from ludoteca.core.table import sample_chance
-from ludoteca.games.hexagone.render_svg import render_svg
+from ludoteca.games.hexagone.render import render_svg
 
 
 def a_position_with_empty_slots():

@@ -6,7 +6,7 @@ import pytest
 
 from ludoteca.core import IllegalPositionError, MalformedError, get
 from ludoteca.games.comino import Deal, Place, Remove
-from ludoteca.games.comino.moves import parse_move
+from ludoteca.games.comino.notation import parse_move
 
 GAME = get("comino")
 SEED_EXAMPLE = (

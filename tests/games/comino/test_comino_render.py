@@ -10,7 +10,7 @@ import pytest
 from ludoteca.core import MalformedError, get
 from ludoteca.core.table import resolve_chance
 from ludoteca.games.comino import Place, placements_for
-from ludoteca.games.comino.tiles import rotate
+from ludoteca.games.comino.geometry import rotate
 
 GAME = get("comino")
 SEED_EXAMPLE = (

@@ -6,7 +6,7 @@ from collections import Counter
 
 from comino_reference import all_turns, reference_tile_set
 
-from ludoteca.games.comino.tiles import (
+from ludoteca.games.comino.geometry import (
     DEALT_TILES,
     FIT_MASK,
     ORIENTED,

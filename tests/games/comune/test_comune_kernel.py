@@ -14,7 +14,7 @@ from comune_reference import Ref, from_text
 
 from ludoteca.core import get
 from ludoteca.games.comune import bits, kernel
-from ludoteca.games.comune.board import CELL_NAMES, INDEX, cells_of
+from ludoteca.games.comune.geometry import CELL_NAMES, INDEX, cells_of
 from ludoteca.games.comune.notation import format_position
 
 GAME = get("comune")

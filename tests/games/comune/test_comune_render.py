@@ -8,7 +8,7 @@ import xml.etree.ElementTree as ET
 import pytest
 
 from ludoteca.core import MalformedError, get
-from ludoteca.games.comune.render_svg import UNIT
+from ludoteca.games.comune.render import UNIT
 
 GAME = get("comune")
 SVG = "{http://www.w3.org/2000/svg}"

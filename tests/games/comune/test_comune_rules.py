@@ -6,7 +6,7 @@ import pytest
 from comune_reference import from_cells
 
 from ludoteca.core import TERMINAL, IllegalMoveError, get
-from ludoteca.games.comune.board import CELL_NAMES, NAME_INDEX, NEIGH, NUM_CELLS, cells_of
+from ludoteca.games.comune.geometry import CELL_NAMES, NAME_INDEX, NEIGH, NUM_CELLS, cells_of
 
 GAME = get("comune")
 START = "5/6/7/8/9/8/7/6/5 L 0"

@@ -9,7 +9,7 @@ from hexagone_support import line, load, position
 
 import ludoteca.core as core
 from ludoteca.core.conformance import check_playout
-from ludoteca.games.hexagone.playout import random_move
+from ludoteca.games.hexagone.kernel import random_move
 
 
 @pytest.mark.parametrize(

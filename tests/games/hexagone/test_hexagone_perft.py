@@ -117,7 +117,7 @@ def test_reform_shortcut_agrees_with_a_search_per_placement():
     afresh after every allowed placement, on the reforms of many random games."""
     import random
 
-    from ludoteca.games.hexagone.playout import random_move
+    from ludoteca.games.hexagone.kernel import random_move
     from ludoteca.games.hexagone.reform import ReformSearch
 
     rng = random.Random(11)

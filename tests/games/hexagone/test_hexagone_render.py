@@ -139,7 +139,7 @@ def test_the_panel_says_in_words_what_the_player_to_move_does():
     from ludoteca.core import get
     from ludoteca.core.protocol import CHANCE
     from ludoteca.core.table import sample_chance
-    from ludoteca.games.hexagone.render_svg import PHASE_HINTS, render_svg
+    from ludoteca.games.hexagone.render import PHASE_HINTS, render_svg
 
     seen = set()
     for seed in range(20):

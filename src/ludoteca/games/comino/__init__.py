@@ -7,9 +7,9 @@ Rules: ``rules/comino.md`` (binding). ``GAME`` is the registered game class;
 from __future__ import annotations
 
 from .game import Comino
-from .moves import Deal, Place, Remove
+from .geometry import TILES
+from .notation import Deal, Place, Remove
 from .state import CominoState
-from .tiles import TILES
 
 GAME = Comino
 

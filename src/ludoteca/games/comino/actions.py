@@ -18,9 +18,8 @@ Chance ids (the deal): ``deal NAME`` is the tile's index in :data:`.tiles.DEALT_
 
 from __future__ import annotations
 
-from .moves import Deal, Place, Remove
-from .position import TURNS
-from .tiles import DEALT_TILES, ORIENTED, ORIENTED_INDEX, TILES
+from .geometry import DEALT_TILES, ORIENTED, ORIENTED_INDEX, TILES
+from .notation import TURNS, Deal, Place, Remove
 
 RADIUS = TURNS
 SQUARES: tuple[tuple[int, int], ...] = tuple(

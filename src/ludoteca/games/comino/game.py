@@ -8,11 +8,11 @@ from typing import Any
 from ludoteca.core.errors import IllegalPositionError
 from ludoteca.core.protocol import Game
 
+from .geometry import TILE_SET, name_of
 from .kernel import playout_kernel
-from .position import parse_position
+from .notation import parse_position
 from .render import render_svg, render_text
 from .state import CominoState
-from .tiles import TILE_SET, name_of
 
 
 class Comino(Game):

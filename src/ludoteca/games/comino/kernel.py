@@ -22,7 +22,7 @@ from __future__ import annotations
 import random
 import time
 
-from .tiles import (
+from .geometry import (
     DEALT_TILES,
     FIRST_TILE,
     FIT_MASK,

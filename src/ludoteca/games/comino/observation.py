@@ -10,8 +10,8 @@ bottom-left corner of square ``(px, py)``). Hands are multi-hot over the 23 tile
 from __future__ import annotations
 
 from .actions import RADIUS
-from .position import DRAWS, TURNS
-from .tiles import TILES
+from .geometry import TILES
+from .notation import DRAWS, TURNS
 
 SQUARE_SIDE = 2 * RADIUS + 1
 POINT_SIDE = SQUARE_SIDE + 1

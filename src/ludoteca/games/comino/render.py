@@ -23,8 +23,8 @@ from html import escape
 from ludoteca.core.errors import MalformedError
 from ludoteca.core.protocol import CHANCE, TERMINAL
 
-from .moves import parse_tile
-from .tiles import name_of, rotate
+from .geometry import name_of, rotate
+from .notation import parse_tile
 
 _MARKUP = {"B": "bold blue", "R": "bold red", "Y": "bold yellow"}
 _FILL = {"B": "#2f6fd0", "R": "#d23c3c", "Y": "#f2c230"}

@@ -16,9 +16,7 @@ from __future__ import annotations
 from ludoteca.core.errors import IllegalMoveError, MalformedError
 from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State
 
-from .moves import CominoMove, Deal, Place, Remove, parse_move, parse_tile
-from .position import DRAWS, HAND_SIZE, TURNS, format_position
-from .tiles import (
+from .geometry import (
     COLOUR_CODE,
     COLOUR_NAMES,
     CORNER_NAMES,
@@ -34,6 +32,18 @@ from .tiles import (
     name_of,
     rotate,
     rotations,
+)
+from .notation import (
+    DRAWS,
+    HAND_SIZE,
+    TURNS,
+    CominoMove,
+    Deal,
+    Place,
+    Remove,
+    format_position,
+    parse_move,
+    parse_tile,
 )
 
 SIDE_NAMES = ("first", "second")

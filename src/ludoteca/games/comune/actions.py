@@ -21,7 +21,7 @@ every whole turn.
 
 from __future__ import annotations
 
-from .board import ANGLE_SYMBOLS, CELL_NAMES, NUM_CELLS
+from .geometry import ANGLE_SYMBOLS, CELL_NAMES, NUM_CELLS
 from .notation import decode_turn, encode_turn, placement_code
 
 PLACEMENTS = NUM_CELLS * 3

@@ -27,7 +27,7 @@ Slots of the state array ``s`` (players: 0 = Light, 1 = Dark; angles 0 ``-``, 1 
 
 from __future__ import annotations
 
-from .board import FULL, NEIGH, NUM_ANGLES, PIECES_PER_PLAYER
+from .geometry import FULL, NEIGH, NUM_ANGLES, PIECES_PER_PLAYER
 
 PIECES = 0
 BLOCKED = 6

@@ -41,12 +41,12 @@ class Comune(Game):
         return ComuneState(self, parse_position(text))
 
     def render_text(self, state: ComuneState, *, color: bool = False) -> str:
-        from .render_text import render_text
+        from .render import render_text
 
         return render_text(state, color=color)
 
     def render_svg(self, state: ComuneState, *, highlight: Sequence[Any] = ()) -> str:
-        from .render_svg import render_svg
+        from .render import render_svg
 
         return render_svg(state, highlight=highlight)
 

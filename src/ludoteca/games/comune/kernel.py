@@ -13,7 +13,7 @@ Importing this module imports numba, so the engine imports it lazily.
 
 numba's on-disk cache (``cache=True``) is keyed by this file alone, not by the modules whose
 code it compiles in; :func:`_drop_stale_cache` removes the cached kernels when :mod:`.bits` or
-:mod:`.board` changed since they were compiled, so an edit there can never run stale code.
+:mod:`.geometry` changed since they were compiled, so an edit there can never run stale code.
 It looks where numba keeps them (:func:`_cache_folder`): beside this file, or where the
 install is read-only ``$NUMBA_CACHE_DIR`` or the user's cache folder.
 """
@@ -30,7 +30,7 @@ from numba.core import errors as numba_errors
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic, overload, register_jitable
 
-from . import bits, board
+from . import bits, geometry
 from .bits import OVER, PENDING, SUPPLY, TO_MOVE, can_place, end_turn, placement_mask, put
 
 
@@ -39,7 +39,7 @@ def _drop_stale_cache(folder: Path) -> None:
     they were made."""
     try:
         digest = hashlib.sha256(
-            Path(bits.__file__).read_bytes() + Path(board.__file__).read_bytes()
+            Path(bits.__file__).read_bytes() + Path(geometry.__file__).read_bytes()
         ).hexdigest()
         stamp = folder / "kernel.rules-digest"
         if stamp.is_file() and stamp.read_text() == digest:

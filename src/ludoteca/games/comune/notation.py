@@ -16,7 +16,7 @@ from __future__ import annotations
 from ludoteca.core.errors import IllegalPositionError, MalformedError
 
 from . import bits
-from .board import (
+from .geometry import (
     ANGLE_ALIASES,
     ANGLE_SYMBOLS,
     CELL_NAMES,

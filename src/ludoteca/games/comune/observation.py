@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from .actions import PLACEMENTS
 from .bits import PASSES, PIECES, SUPPLY, TO_MOVE
-from .board import CELLS, PIECES_PER_PLAYER, cells_of
+from .geometry import CELLS, PIECES_PER_PLAYER, cells_of
 
 
 def layout(game):

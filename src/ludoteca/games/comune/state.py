@@ -36,7 +36,7 @@ from .bits import (
     placement_mask,
     put,
 )
-from .board import ANGLE_NAMES, ANGLE_SYMBOLS, CELL_NAMES, NEIGH, cells_of
+from .geometry import ANGLE_NAMES, ANGLE_SYMBOLS, CELL_NAMES, NEIGH, cells_of
 from .notation import (
     PASS,
     STRIDE,

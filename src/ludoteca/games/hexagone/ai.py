@@ -18,7 +18,7 @@ With this evaluation judging playouts cut after 6 moves, MCTS at 0.1 s a move sc
 against greedy over 100 games, against 61.5% with shares of the scores and 20-move playouts
 (see :data:`CUTOFF`). The solo puzzle keeps its score.
 
-**Playouts** draw their moves with :func:`ludoteca.games.hexagone.playout.random_move` (reform
+**Playouts** draw their moves with :func:`ludoteca.games.hexagone.kernel.random_move` (reform
 placements are checked by a search, so listing every legal move is the slow part) and play
 them unchecked with ``apply``. Two-player games last some 330 moves, and a random playout to
 the end says little, so playouts are cut (:data:`CUTOFF`) and judged by the evaluation.
@@ -102,7 +102,7 @@ def pairs(state: State) -> float:
 
 def random_move(state: HexagoneState, rng: random.Random) -> Move:
     """One move by the uniform random policy, without listing every reform placement."""
-    from .playout import random_move as draw
+    from .kernel import random_move as draw
 
     return draw(state, rng)
 

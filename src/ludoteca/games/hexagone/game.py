@@ -96,12 +96,12 @@ class HexagoneGame(Game):
         return state
 
     def render_text(self, state, *, color: bool = False) -> str:
-        from .render_text import render_text
+        from .render import render_text
 
         return render_text(state, color=color)
 
     def render_svg(self, state, *, highlight: Sequence[Any] = ()) -> str:
-        from .render_svg import render_svg
+        from .render import render_svg
 
         return render_svg(state, highlight=highlight)
 
@@ -117,6 +117,6 @@ class HexagoneGame(Game):
         return KNOWLEDGE
 
     def playout_kernel(self):
-        from .playout import kernel
+        from .kernel import kernel
 
         return kernel(self.new_state)

@@ -587,7 +587,7 @@ class HexagoneState(State):
         return position_text(self)
 
     def fast_playout(self, rng) -> tuple[float, ...]:
-        from .playout import random_playout
+        from .kernel import random_playout
 
         probe = self.clone()
         random_playout(probe, rng)
