@@ -1,7 +1,15 @@
-"""The one contract between an engine and the page: every legal move's cells are ``data-cell``
-values of the game's own SVG, moves without cells have distinct labels, and the hints are
-plain data. Checked for every registered game over random games, so a page written for no
-game in particular can offer any game's moves."""
+"""What every registered game must do, checked for each one found by the registry (so a
+fifth game is checked by adding it, not by writing its own copy of these tests):
+
+- the conformance harness over random games (protocol, notation and position round trips,
+  clones, undo, refusals, and the record of each game replaying);
+- the one contract between an engine and the page: every legal move's cells are
+  ``data-cell`` values of the game's own SVG, moves without cells have distinct labels, and
+  the hints are plain data, so a page written for no game in particular offers any game's
+  moves.
+
+Each game's own rules, perft counts and kernels are tested in ``tests/games/<id>/``; the
+table and records for every game in ``tests/core/test_table.py``."""
 
 from __future__ import annotations
 
@@ -11,6 +19,7 @@ import re
 
 import pytest
 
+from ludoteca.core.conformance import check_playout
 from ludoteca.core.protocol import CHANCE
 from ludoteca.core.registry import get, names
 from ludoteca.core.table import sample_chance
@@ -28,6 +37,14 @@ def _games():
             continue  # a game without a board drawing offers its moves as buttons only
         out.append(name)
     return out
+
+
+@pytest.mark.parametrize("name", names())
+def test_random_games_pass_the_conformance_harness(name):
+    game = get(name)
+    for seed in range(3):
+        final = check_playout(game, seed, every=3)
+        assert final.is_over and final.result is not None
 
 
 @pytest.mark.parametrize("name", _games())
