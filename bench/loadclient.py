@@ -57,7 +57,7 @@ def _die_with_parent() -> None:  # pragma: no cover - runs in the child before e
 
 
 def _free_port() -> int:
-    from ludoteca.web.throwaway_postgres import free_port
+    from ludoteca.web.infra.throwaway_postgres import free_port
 
     return free_port()
 
@@ -679,8 +679,8 @@ def verify(url: str, seen: dict[int, GameSeen]) -> dict[str, Any]:
     """
     from ludoteca.core.errors import GameError
     from ludoteca.record import replay
-    from ludoteca.web.play import GameService
-    from ludoteca.web.store import Store
+    from ludoteca.web.infra.store import Store
+    from ludoteca.web.round.service import GameService
 
     store = Store(url, migrate_schema=False)
     service = GameService(store)

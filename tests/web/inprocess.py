@@ -16,7 +16,7 @@ from helpers import create_game, join, register
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.pool import StaticPool
 
-from ludoteca.web.store import normalise_url
+from ludoteca.web.infra.store import normalise_url
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette asks for httpx2, which is not needed here

@@ -1,5 +1,5 @@
 """A throw-away PostgreSQL server for the storage tests (see
-:mod:`ludoteca.web.throwaway_postgres`, which the load benchmark uses too).
+:mod:`ludoteca.web.infra.throwaway_postgres`, which the load benchmark uses too).
 
 Without PostgreSQL installed the fixture skips, except under ``CI``, where a missing server
 is a failure.
@@ -11,7 +11,7 @@ import os
 
 import pytest
 
-from ludoteca.web.throwaway_postgres import PostgresUnavailable, ThrowawayPostgres, pg_bin
+from ludoteca.web.infra.throwaway_postgres import PostgresUnavailable, ThrowawayPostgres, pg_bin
 
 __all__ = ["Postgres", "pg_bin", "postgres"]
 

@@ -27,8 +27,8 @@ def main() -> None:
         install()
     from ludoteca.cli.commands.serve import WS_MAX_SIZE
     from ludoteca.web.app import create_app
-    from ludoteca.web.throttle import Limit, Limits
-    from ludoteca.web.wsprotocol import WebSocketProtocol
+    from ludoteca.web.infra.throttle import Limit, Limits
+    from ludoteca.web.infra.wsprotocol import WebSocketProtocol
 
     limits = Limits() if club_limits else Limits(register_per_address=Limit(10**6, 60))
     app = create_app(url, bot_pool="thread" if toy else "process", limits=limits)

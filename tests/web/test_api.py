@@ -193,7 +193,7 @@ def test_spectator_cannot_move_and_sees_no_legal_moves(make_user):
 
 
 def test_the_seed_never_reaches_a_browser_while_playing(make_user, server):
-    from ludoteca.web.store import GameRow, Store
+    from ludoteca.web.infra.store import GameRow, Store
 
     a, b, pk = two_player_game(make_user)
     store = Store(server.url, migrate_schema=False)

@@ -20,10 +20,10 @@ from inprocess import club_in_process, new_client, snapshot, table_game, to_move
 from postgres import Postgres
 
 from ludoteca.web.app import UNSTORABLE
-from ludoteca.web.ids import MAX_ID
-from ludoteca.web.inputs import MAX_JSON_DEPTH
-from ludoteca.web.live import validate_message
-from ludoteca.web.play import ClubError
+from ludoteca.web.infra.ids import MAX_ID
+from ludoteca.web.infra.inputs import MAX_JSON_DEPTH
+from ludoteca.web.round.service import ClubError
+from ludoteca.web.round.socket import validate_message
 
 _names = itertools.count(1)
 BAD_IDS = ["2147483648", "9223372036854775808", "99999999999999999999999", "abc", "-1", "1e3"]
@@ -201,7 +201,7 @@ def test_a_value_the_database_refuses_is_a_bad_request_not_a_failure(postgres):
     route added later that forgets a check fails safe."""
     from sqlalchemy import select
 
-    from ludoteca.web.store import GameRow, User
+    from ludoteca.web.infra.store import GameRow, User
 
     url = postgres.fresh_database(f"refused{next(_names)}")
     with club_in_process(url) as a:

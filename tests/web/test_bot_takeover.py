@@ -8,10 +8,10 @@ from datetime import timedelta
 
 from sqlalchemy import update
 
-from ludoteca.web.accounts import Accounts
-from ludoteca.web.live import Hub, take_over_stalled_bots
-from ludoteca.web.play import GameService, SeatSpec
-from ludoteca.web.store import GameRow, MoveRow, Store, utcnow
+from ludoteca.web.accounts.service import Accounts
+from ludoteca.web.infra.store import GameRow, MoveRow, Store, utcnow
+from ludoteca.web.round.service import GameService, SeatSpec
+from ludoteca.web.round.socket import Hub, take_over_stalled_bots
 
 
 def bot_to_move(service: GameService, user) -> int:

@@ -116,8 +116,8 @@ def test_kuniumi_two_people_play_to_the_end_by_clicking(browser, club, tmp_path)
 
 def engine_state(club, pk: int):
     """The server's current state of a game, read from its database (the test's referee)."""
-    from ludoteca.web.play import GameService
-    from ludoteca.web.store import Store
+    from ludoteca.web.infra.store import Store
+    from ludoteca.web.round.service import GameService
 
     store = Store(club.url, migrate_schema=False)
     try:
@@ -170,13 +170,15 @@ def test_comino_drag_a_tile_onto_a_square(browser, club):
     page.wait_for_function(
         "() => document.getElementById('status').classList.contains('your-turn')"
     )
-    # a placement in the tile's own orientation: no turning needed before the drag
-    move = next(
-        m for m in legal_moves(page) if "@" in m and m.split("@")[0] == tile_name(m.split("@")[0])
-    )
+    move = next(m for m in legal_moves(page) if "@" in m)
     orient, cell = move.split("@")
-    tile = page.locator(f'#board g.rack-tile[data-player="1"][data-tile="{orient}"]')
+    tile = page.locator(f'#board g.rack-tile[data-player="1"][data-tile="{tile_name(orient)}"]')
     box = tile.locator("rect").last.bounding_box()
+    for _ in range(4):  # turned to the move's orientation first (top-right corner: clockwise)
+        if tile.get_attribute("data-orientation") == orient:
+            break
+        page.mouse.click(box["x"] + box["width"] * 0.85, box["y"] + box["height"] * 0.15)
+    assert tile.get_attribute("data-orientation") == orient
     target = page.locator(f'#board [data-cell="{cell}"].cell').first.bounding_box()
     ply = page.get_attribute("#play", "data-ply")
     page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8)
@@ -195,7 +197,7 @@ def test_a_game_brings_its_page_module_and_the_club_names_none(club):
     """Comino's page code is served from its own package; a game without one gets a 404."""
     import httpx
 
-    from ludoteca.web.game_assets import page_module
+    from ludoteca.web.round.assets import page_module
 
     r = httpx.get(f"{club.base}/play-modules/comino.js")
     assert r.status_code == 200 and "export default function" in r.text

@@ -9,7 +9,7 @@ import json
 
 from test_browser import club, create, new_user  # noqa: F401 - ``club`` is a fixture
 
-from ludoteca.web.quotas import OPEN_GAMES_PER_USER
+from ludoteca.web.round.quotas import OPEN_GAMES_PER_USER
 
 
 def sent_frames(page) -> list[dict]:

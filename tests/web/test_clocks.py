@@ -21,9 +21,9 @@ from ludoteca.core.protocol import CHANCE, TERMINAL
 from ludoteca.core.registry import get as get_game
 from ludoteca.core.table import sample_chance
 from ludoteca.record import replay, timeout_result
-from ludoteca.web import clocks
-from ludoteca.web.play import ClubError, GameService, GameSettings, SeatSpec
-from ludoteca.web.store import GameRow, Seat, Store, User
+from ludoteca.web.infra.store import GameRow, Seat, Store, User
+from ludoteca.web.round import clocks
+from ludoteca.web.round.service import ClubError, GameService, GameSettings, SeatSpec
 
 _db = itertools.count(1)
 T0 = datetime(2026, 1, 1, 12, 0, 0)
@@ -120,8 +120,8 @@ def test_an_untimed_game_is_abandoned_after_fourteen_days_without_a_move():
 
 
 def test_an_abandoned_rated_game_ends_rated_and_replays(tmp_path):
-    from ludoteca.web.ratings import update_ratings
-    from ludoteca.web.store import Rating
+    from ludoteca.web.infra.store import Rating
+    from ludoteca.web.ratings.service import update_ratings
 
     store = Store(f"sqlite:///{tmp_path / 'left.sqlite3'}")
     service = GameService(store)

@@ -27,8 +27,8 @@ from sqlalchemy import create_engine, select
 from sqlalchemy.orm import Session
 from websockets.sync.client import connect
 
-from ludoteca.web.store import MoveRow
-from ludoteca.web.throttle import Limits
+from ludoteca.web.infra.store import MoveRow
+from ludoteca.web.infra.throttle import Limits
 
 _names = itertools.count(1)
 DELIVERY_LIMIT = 2.0
@@ -247,7 +247,7 @@ def test_failed_logins_on_one_process_count_on_the_other(cluster):
 
 MIGRATE_AT = """
 import sys, time
-from ludoteca.web.store import Store
+from ludoteca.web.infra.store import Store
 url, at = sys.argv[1], float(sys.argv[2])
 time.sleep(max(0.0, at - time.time()))
 Store(url).dispose()
@@ -279,7 +279,7 @@ def test_processes_starting_together_on_a_new_database_all_start(postgres):
 def test_a_process_whose_listener_is_cut_off_reconnects_and_catches_up(cluster, postgres):
     import psycopg
 
-    from ludoteca.web.fanout import APPLICATION_NAME
+    from ludoteca.web.infra.fanout import APPLICATION_NAME
 
     a, b, _, tmp = cluster
     pk, first, second = two_player_game(a, b)

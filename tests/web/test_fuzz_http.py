@@ -23,9 +23,9 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from inprocess import TestClient, club_in_process, new_client, snapshot, table_game, to_move
 
-from ludoteca.web.inputs import json_depth
-from ludoteca.web.live import validate_message
-from ludoteca.web.play import ClubError
+from ludoteca.web.infra.inputs import json_depth
+from ludoteca.web.round.service import ClubError
+from ludoteca.web.round.socket import validate_message
 
 REFUSALS = {400, 401, 403, 404, 405, 409, 413, 422, 429}
 """The documented refusals; anything 5xx is a failure (the database is up throughout)."""

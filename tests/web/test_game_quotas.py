@@ -10,10 +10,10 @@ import threading
 from helpers import create_game, join, page_csrf
 from sqlalchemy import func, select
 
-from ludoteca.web.accounts import Accounts
-from ludoteca.web.play import ClubError, GameService, SeatSpec
-from ludoteca.web.quotas import GAMES_CREATED_PER_USER, OPEN_GAMES_PER_USER
-from ludoteca.web.store import GameRow, Store
+from ludoteca.web.accounts.service import Accounts
+from ludoteca.web.infra.store import GameRow, Store
+from ludoteca.web.round.quotas import GAMES_CREATED_PER_USER, OPEN_GAMES_PER_USER
+from ludoteca.web.round.service import ClubError, GameService, SeatSpec
 
 OPEN_SECTION = re.compile(r"<h2>Open games</h2>(.*?)</section>", re.S)
 ERROR = re.compile(r'<p class="error" role="alert">(.*?)</p>', re.S)

@@ -16,8 +16,8 @@ import pytest
 from helpers import create_game, join, legal_texts, page_csrf, view
 from test_websocket import receive, socket_for
 
-from ludoteca.web.play import GameService
-from ludoteca.web.store import Store
+from ludoteca.web.infra.store import Store
+from ludoteca.web.round.service import GameService
 
 
 @pytest.fixture

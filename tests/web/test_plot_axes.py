@@ -7,7 +7,7 @@ import pytest
 from matplotlib.figure import Figure
 
 from ludoteca.bots.analysis import count_histogram
-from ludoteca.web.profiles import rating_figure
+from ludoteca.web.accounts.profiles import rating_figure
 
 
 def visible_ticks(ax) -> list[float]:

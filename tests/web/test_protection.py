@@ -24,11 +24,20 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 from ludoteca.cli.commands.serve import WS_MAX_SIZE
-from ludoteca.web.accounts import SESSION_COOKIE
-from ludoteca.web.devices import DEVICE_COOKIE, MAX_ENTRIES, remember_device, trusted_device
-from ludoteca.web.live import MAX_WS_MESSAGE, WS_CONNECTIONS_PER_ADDRESS, WS_MESSAGES_PER_SECOND
-from ludoteca.web.store import LoginAttempt, Store, utcnow
-from ludoteca.web.throttle import Limit, Limits, Throttle, TooManyAttempts, address_key
+from ludoteca.web.accounts.devices import (
+    DEVICE_COOKIE,
+    MAX_ENTRIES,
+    remember_device,
+    trusted_device,
+)
+from ludoteca.web.accounts.service import SESSION_COOKIE
+from ludoteca.web.infra.store import LoginAttempt, Store, utcnow
+from ludoteca.web.infra.throttle import Limit, Limits, Throttle, TooManyAttempts, address_key
+from ludoteca.web.round.socket import (
+    MAX_WS_MESSAGE,
+    WS_CONNECTIONS_PER_ADDRESS,
+    WS_MESSAGES_PER_SECOND,
+)
 
 LIMITS = Limits()
 _names = itertools.count(1)

@@ -19,10 +19,10 @@ from openskill.models import PlackettLuce
 from sqlalchemy import select
 
 from ludoteca.core.protocol import Result
-from ludoteca.web.accounts import Accounts
-from ludoteca.web.play import ClubError, GameService, GameSettings, SeatSpec
-from ludoteca.web.profiles import top_players
-from ludoteca.web.ratings import (
+from ludoteca.web.accounts.profiles import top_players
+from ludoteca.web.accounts.service import Accounts
+from ludoteca.web.infra.store import GameRow, Rating, RatingHistory, Store, utcnow
+from ludoteca.web.ratings.service import (
     PROVISIONAL_DEVIATION,
     deviation_now,
     finishing_ranks,
@@ -32,7 +32,7 @@ from ludoteca.web.ratings import (
     shown,
     update_ratings,
 )
-from ludoteca.web.store import GameRow, Rating, RatingHistory, Store, utcnow
+from ludoteca.web.round.service import ClubError, GameService, GameSettings, SeatSpec
 
 _db = itertools.count(1)
 RATED = GameSettings(rated=True)

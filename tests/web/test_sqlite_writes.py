@@ -7,7 +7,7 @@ from __future__ import annotations
 import threading
 import time
 
-from ludoteca.web.store import Setting, Store
+from ludoteca.web.infra.store import Setting, Store
 
 
 def write_lock(store: Store) -> threading.Lock:

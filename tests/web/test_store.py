@@ -8,9 +8,9 @@ import pytest
 from sqlalchemy import inspect, select
 
 from ludoteca.core.protocol import CHANCE
-from ludoteca.web.accounts import Accounts
-from ludoteca.web.play import ClubError, GameService, SeatSpec
-from ludoteca.web.store import GameRow, MoveRow, Store
+from ludoteca.web.accounts.service import Accounts
+from ludoteca.web.infra.store import GameRow, MoveRow, Store
+from ludoteca.web.round.service import ClubError, GameService, SeatSpec
 
 
 def users(store: Store):
@@ -162,7 +162,7 @@ def test_upgrade_from_the_first_schema_keeps_the_games(url):
     from alembic.config import Config
     from sqlalchemy import create_engine, text
 
-    from ludoteca.web.store import normalise_url
+    from ludoteca.web.infra.store import normalise_url
 
     config = Config()
     config.set_main_option(

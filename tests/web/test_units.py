@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 
 from ludoteca.core.table import ply_rng as table_rng
-from ludoteca.web.accounts import AccountError, check_name, check_password
-from ludoteca.web.live import MAX_WS_MESSAGE, validate_message
-from ludoteca.web.play import ClubError
-from ludoteca.web.store import normalise_url
+from ludoteca.web.accounts.service import AccountError, check_name, check_password
+from ludoteca.web.infra.store import normalise_url
+from ludoteca.web.round.service import ClubError
+from ludoteca.web.round.socket import MAX_WS_MESSAGE, validate_message
 
 
 @pytest.mark.parametrize("name", ["a", "-x", "has space", "x" * 25, "bad/char", ""])

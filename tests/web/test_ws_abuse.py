@@ -23,14 +23,14 @@ from test_clocks import shorten_clock
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
-from ludoteca.web.live import (
+from ludoteca.web.infra.outbox import SEND_SECONDS
+from ludoteca.web.infra.store import GameRow, Store, utcnow
+from ludoteca.web.round.socket import (
     REFRESHES_PER_ADDRESS,
     REFRESHES_PER_CONNECTION,
     REFRESHES_REFUSED_BEFORE_CLOSE,
     TOO_MANY_REFRESHES,
 )
-from ludoteca.web.outbox import SEND_SECONDS
-from ludoteca.web.store import GameRow, Store, utcnow
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 from abuseclients import BigSender, Flooder, NeverReader  # noqa: E402

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 from test_websocket import socket_for
 
-from ludoteca.web.live import (
+from ludoteca.web.round.socket import (
     MAX_WS_MESSAGE,
     MISSING_PLY,
     SORRY,

@@ -15,9 +15,9 @@ from sqlalchemy import delete, update
 from test_websocket import receive, socket_for
 from websockets.exceptions import ConnectionClosed
 
-from ludoteca.web.accounts import SESSION_COOKIE, hash_token
-from ludoteca.web.live import SESSION_CLOSED, SESSION_ENDED
-from ludoteca.web.store import Session, Store, utcnow
+from ludoteca.web.accounts.service import SESSION_COOKIE, hash_token
+from ludoteca.web.infra.store import Session, Store, utcnow
+from ludoteca.web.round.socket import SESSION_CLOSED, SESSION_ENDED
 
 
 @pytest.fixture
@@ -110,9 +110,9 @@ def test_sockets_of_sessions_ended_elsewhere_are_closed_without_a_message(tmp_pa
     import uvicorn
     from helpers import free_port, register
 
-    from ludoteca.web import live
     from ludoteca.web.app import create_app
-    from ludoteca.web.wsprotocol import WebSocketProtocol
+    from ludoteca.web.infra.wsprotocol import WebSocketProtocol
+    from ludoteca.web.round import socket as live
 
     monkeypatch.setattr(live, "SESSION_CHECK_SECONDS", 0.3)
     url = f"sqlite:///{tmp_path / 'club.sqlite3'}"

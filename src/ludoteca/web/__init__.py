@@ -4,4 +4,4 @@
 runs it with uvicorn.
 """
 
-from . import ids as _ids  # noqa: E402, F401 - registers the ``{name:id}`` path convertor
+from ludoteca.web.infra import ids as _ids  # noqa: E402, F401 - registers the ``{name:id}`` path convertor

@@ -25,24 +25,24 @@ from sqlalchemy.exc import DataError, DBAPIError
 from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
-from . import clocks
-from .accounts import ANON_COOKIE, Accounts
-from .club import Club, render
-from .fanout import notify_on_commit
-from .forum.routes import router as forum_router
-from .game_assets import router as game_assets_router
-from .help.routes import router as help_router
-from .inputs import NUL_REFUSED
-from .live import Hub, take_over_stalled_bots
-from .live import router as live_router
-from .lobby import router as lobby_router
-from .moderation.routes import router as moderation_router
-from .play import ClubError, GameService
-from .profiles import router as profiles_router
-from .ratings import update_ratings
-from .seats import make_pool
-from .store import Store, database_unavailable, database_url
-from .throttle import Limits, Throttle
+from ludoteca.web.accounts.profiles import router as profiles_router
+from ludoteca.web.accounts.service import ANON_COOKIE, Accounts
+from ludoteca.web.club import Club, render
+from ludoteca.web.forum.routes import router as forum_router
+from ludoteca.web.help.routes import router as help_router
+from ludoteca.web.infra.fanout import notify_on_commit
+from ludoteca.web.infra.inputs import NUL_REFUSED
+from ludoteca.web.infra.store import Store, database_unavailable, database_url
+from ludoteca.web.infra.throttle import Limits, Throttle
+from ludoteca.web.lobby.routes import router as lobby_router
+from ludoteca.web.moderation.routes import router as moderation_router
+from ludoteca.web.ratings.service import update_ratings
+from ludoteca.web.round import clocks
+from ludoteca.web.round.assets import router as game_assets_router
+from ludoteca.web.round.seats import make_pool
+from ludoteca.web.round.service import ClubError, GameService
+from ludoteca.web.round.socket import Hub, take_over_stalled_bots
+from ludoteca.web.round.socket import router as live_router
 
 log = logging.getLogger("ludoteca.web")
 MAX_BODY = 64 * 1024

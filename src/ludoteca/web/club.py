@@ -12,10 +12,10 @@ from typing import Any
 from fastapi import Request
 from fastapi.templating import Jinja2Templates
 
-from .accounts import ANON_COOKIE, SESSION_COOKIE, Accounts
-from .live import Hub
-from .play import ClubError, GameService
-from .store import Store, User
+from ludoteca.web.accounts.service import ANON_COOKIE, SESSION_COOKIE, Accounts
+from ludoteca.web.infra.store import Store, User
+from ludoteca.web.round.service import ClubError, GameService
+from ludoteca.web.round.socket import Hub
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
 

@@ -24,7 +24,7 @@ def forum_url(tmp_path_factory):
 def club(forum_url):
     """The club with room for the many accounts these tests register from one address."""
     from ludoteca.web.app import create_app
-    from ludoteca.web.throttle import Limit, Limits
+    from ludoteca.web.infra.throttle import Limit, Limits
 
     limits = Limits(register_per_address=Limit(10_000, 60))
     app = create_app(forum_url, bot_pool="thread", limits=limits)

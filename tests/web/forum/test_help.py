@@ -47,8 +47,8 @@ def test_migration_matches_the_models(fresh):
     from sqlalchemy import create_engine
 
     from ludoteca.web.forum import models as _forum  # noqa: F401 - registers the tables
+    from ludoteca.web.infra.store import Base
     from ludoteca.web.moderation import models as _moderation  # noqa: F401
-    from ludoteca.web.store import Base
 
     _, url = fresh
     engine = create_engine(url)

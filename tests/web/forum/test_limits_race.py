@@ -8,12 +8,12 @@ from concurrent.futures import ThreadPoolExecutor
 
 from sqlalchemy import func, select
 
-from ludoteca.web.accounts import Accounts
+from ludoteca.web.accounts.service import Accounts
 from ludoteca.web.forum.limits import NEW
 from ludoteca.web.forum.models import ForumPost
 from ludoteca.web.forum.service import Forum
-from ludoteca.web.play import ClubError, GameService
-from ludoteca.web.store import Store
+from ludoteca.web.infra.store import Store
+from ludoteca.web.round.service import ClubError, GameService
 
 ATTEMPTS = 12
 

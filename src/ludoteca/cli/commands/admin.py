@@ -44,9 +44,9 @@ def run(args: argparse.Namespace) -> int:
     from sqlalchemy import select
     from sqlalchemy.exc import SQLAlchemyError
 
+    from ludoteca.web.infra.store import Store, User, database_url
     from ludoteca.web.moderation import service
     from ludoteca.web.moderation.models import UserRole
-    from ludoteca.web.store import Store, User, database_url
 
     from .serve import _check_url, _safe
 

@@ -69,9 +69,9 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ludoteca.web.app import create_app
-    from ludoteca.web.store import database_url
-    from ludoteca.web.throttle import Limit, Limits
-    from ludoteca.web.wsprotocol import WebSocketProtocol
+    from ludoteca.web.infra.store import database_url
+    from ludoteca.web.infra.throttle import Limit, Limits
+    from ludoteca.web.infra.wsprotocol import WebSocketProtocol
 
     url = database_url(args.database)
     _check_url(url)

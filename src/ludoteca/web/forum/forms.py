@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from fastapi import Request
 
-from ..club import check_csrf
-from ..inputs import check_text
-from ..play import ClubError
+from ludoteca.web.club import check_csrf
+from ludoteca.web.infra.inputs import check_text
+from ludoteca.web.round.service import ClubError
 
 MAX_PAGE = 100_000
 

@@ -17,10 +17,10 @@ from datetime import datetime, timedelta
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from ..play import ClubError
-from ..store import User, utcnow
-from ..throttle import Limit, when
-from .models import ForumPost, ForumThread
+from ludoteca.web.forum.models import ForumPost, ForumThread
+from ludoteca.web.infra.store import User, utcnow
+from ludoteca.web.infra.throttle import Limit, when
+from ludoteca.web.round.service import ClubError
 
 NEW_ACCOUNT = timedelta(hours=24)
 
@@ -59,7 +59,7 @@ def lock_author(db: Session, user_id: int) -> None:
     """Hold the author's row until the transaction ends, so that the count and the new post
     are one step for this account: ``FOR UPDATE`` on PostgreSQL; on SQLite a write that
     changes nothing, which takes the database's write lock (and this process's writer
-    queue, :mod:`ludoteca.web.sqlite_writes`) before the count rather than after it."""
+    queue, :mod:`ludoteca.web.infra.sqlite_writes`) before the count rather than after it."""
     if db.get_bind().dialect.name == "postgresql":
         db.execute(select(User.id).where(User.id == user_id).with_for_update())
     else:

@@ -13,7 +13,7 @@ from datetime import datetime
 from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from ..store import Base, User, utcnow
+from ludoteca.web.infra.store import Base, User, utcnow
 
 
 class ForumThread(Base):

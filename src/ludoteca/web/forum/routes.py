@@ -13,14 +13,13 @@ from fastapi.responses import RedirectResponse, Response
 
 from ludoteca.core.errors import GameError
 from ludoteca.core.registry import get as get_game
-
-from ..club import club, current_user, render, require_user
-from ..moderation import service as moderation
-from ..play import ClubError
-from ..views import board_svg
-from .forms import form, page_number
-from .models import ForumPost
-from .service import EDIT_WINDOW, MAX_POSITION, Forum, categories, category
+from ludoteca.web.club import club, current_user, render, require_user
+from ludoteca.web.forum.forms import form, page_number
+from ludoteca.web.forum.models import ForumPost
+from ludoteca.web.forum.service import EDIT_WINDOW, MAX_POSITION, Forum, categories, category
+from ludoteca.web.moderation import service as moderation
+from ludoteca.web.round.service import ClubError
+from ludoteca.web.round.view import board_svg
 
 router = APIRouter()
 
@@ -105,7 +104,7 @@ def thread_page(pk: int, request: Request):
         blocked = moderation.blocked_ids(db, user)
         if user is not None and posts:
             f.mark_read(db, user, thread, posts[-1].id)
-        from ..store import utcnow
+        from ludoteca.web.infra.store import utcnow
 
         now = utcnow()
         shown = [

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from sqlalchemy import Boolean, and_, func, or_, select, text
 from sqlalchemy.orm import Session
 
-from .models import ForumPost, ForumThread
+from ludoteca.web.forum.models import ForumPost, ForumThread
 
 MAX_WORDS = 8
 _WORD = re.compile(r"\w+", re.UNICODE)

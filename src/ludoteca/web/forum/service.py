@@ -16,14 +16,13 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ludoteca.core.registry import get as get_game
-
-from ..inputs import check_text
-from ..moderation import service as moderation
-from ..play import ClubError, available_games
-from ..store import User, utcnow
-from . import markup, search
-from .limits import check_posting
-from .models import ForumPost, ForumRead, ForumThread
+from ludoteca.web.forum import markup, search
+from ludoteca.web.forum.limits import check_posting
+from ludoteca.web.forum.models import ForumPost, ForumRead, ForumThread
+from ludoteca.web.infra.inputs import check_text
+from ludoteca.web.infra.store import User, utcnow
+from ludoteca.web.moderation import service as moderation
+from ludoteca.web.round.service import ClubError, available_games
 
 MIN_TITLE, MAX_TITLE = 3, 120
 MAX_BODY = 20_000
@@ -103,8 +102,7 @@ class Forum:
         (``/forum/board/GAME?position=...``) linked from a post; None for anything else,
         a private game, or a position the engine refuses."""
         from ludoteca.core.errors import GameError
-
-        from ..views import board_svg
+        from ludoteca.web.round.view import board_svg
 
         parts = path.strip("/").split("/")
         try:

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from ..club import render
-from ..forum.limits import ESTABLISHED, NEW, NEW_ACCOUNT
-from ..forum.service import EDIT_WINDOW
-from ..play import available_games, bot_levels
-from ..rules_pages import diagrams
+from ludoteca.web.club import render
+from ludoteca.web.forum.limits import ESTABLISHED, NEW, NEW_ACCOUNT
+from ludoteca.web.forum.service import EDIT_WINDOW
+from ludoteca.web.round.service import available_games, bot_levels
+from ludoteca.web.rules.pages import diagrams
 
 router = APIRouter()
 

@@ -1,1 +1,1 @@
-"""Alembic migrations of the web club's schema; run by :func:`ludoteca.web.store.migrate`."""
+"""Alembic migrations of the web club's schema; run by :func:`ludoteca.web.infra.store.migrate`."""

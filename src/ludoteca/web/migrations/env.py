@@ -1,4 +1,4 @@
-"""Alembic environment: the connection comes from :func:`ludoteca.web.store.migrate`, or
+"""Alembic environment: the connection comes from :func:`ludoteca.web.infra.store.migrate`, or
 from ``sqlalchemy.url`` when Alembic is run by hand."""
 
 from __future__ import annotations
@@ -6,7 +6,7 @@ from __future__ import annotations
 from alembic import context
 from sqlalchemy import create_engine
 
-from ludoteca.web.store import Base, normalise_url
+from ludoteca.web.infra.store import Base, normalise_url
 
 config = context.config
 target_metadata = Base.metadata

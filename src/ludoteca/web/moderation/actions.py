@@ -8,12 +8,11 @@ from __future__ import annotations
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from ..forum.limits import limits_for, lock_author
-from ..forum.models import ForumPost, ForumThread
-from ..play import ClubError
-from ..store import User, utcnow
-from .models import Report
-from .service import (
+from ludoteca.web.forum.limits import limits_for, lock_author
+from ludoteca.web.forum.models import ForumPost, ForumThread
+from ludoteca.web.infra.store import User, utcnow
+from ludoteca.web.moderation.models import Report
+from ludoteca.web.moderation.service import (
     ModerationError,
     check_not_suspended,
     log,
@@ -21,6 +20,7 @@ from .service import (
     require_moderator,
     resolve_reports,
 )
+from ludoteca.web.round.service import ClubError
 
 
 def _post(db: Session, post_id: int) -> ForumPost:

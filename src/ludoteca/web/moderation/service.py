@@ -14,9 +14,9 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from ..play import ClubError
-from ..store import User, utcnow
-from .models import Block, ModerationLog, Report, Suspension, UserRole
+from ludoteca.web.infra.store import User, utcnow
+from ludoteca.web.moderation.models import Block, ModerationLog, Report, Suspension, UserRole
+from ludoteca.web.round.service import ClubError
 
 MODERATOR = "moderator"
 ROLES = (MODERATOR,)

@@ -16,10 +16,9 @@ from ludoteca.core.errors import GameError
 from ludoteca.core.protocol import CHANCE
 from ludoteca.core.registry import get as get_game
 from ludoteca.core.table import Table
+from ludoteca.web.round.view import board_svg
 
-from .views import board_svg
-
-RULES_DIR = Path(__file__).with_name("templates") / "rules"
+RULES_DIR = Path(__file__).resolve().parents[1] / "templates" / "rules"
 
 
 @cache

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable
 from sqlalchemy import event, text
 from sqlalchemy.engine import make_url
 
-from .store import GameRow, MoveRow, Seat, Store
+from ludoteca.web.infra.store import GameRow, MoveRow, Seat, Store
 
 log = logging.getLogger("ludoteca.web")
 CHANNEL = "ludoteca_games"

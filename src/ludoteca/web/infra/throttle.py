@@ -14,7 +14,7 @@ one guesser. Over all addresses it is loose (30): that is a guesser with many ma
 stranger who types wrong passwords at someone's name locks that name only for their own
 address, and its owner, elsewhere, still gets in. A spread-out attack locks the name for
 every browser that has not logged in to it before, but not for the owner's own: a browser
-with a device cookie for the account (:mod:`ludoteca.web.devices`) is counted by itself
+with a device cookie for the account (:mod:`ludoteca.web.accounts.devices`) is counted by itself
 alone (5 failures), whatever others do at the account or at its address. Past its own limit
 it counts as one more stranger until its failures age out.
 
@@ -34,7 +34,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select
 
-from .store import LoginAttempt, Store, utcnow
+from ludoteca.web.infra.store import LoginAttempt, Store, utcnow
 
 PRUNE_EVERY = 60.0
 """Seconds between deletions of rows too old to count, per process."""

@@ -31,10 +31,9 @@ from ludoteca.core.registry import get as get_game
 from ludoteca.core.registry import names as game_names
 from ludoteca.core.table import ply_rng, sample_chance
 from ludoteca.record import Record
-
-from . import clocks, quotas
-from .seats import BotJob
-from .store import GameRow, MoveRow, Seat, Store, User, utcnow
+from ludoteca.web.infra.store import GameRow, MoveRow, Seat, Store, User, utcnow
+from ludoteca.web.round import clocks, quotas
+from ludoteca.web.round.seats import BotJob
 
 log = logging.getLogger("ludoteca.web")
 MAX_MOVE_TEXT = 200
@@ -64,7 +63,7 @@ class ClubError(Exception):
 
 
 class NewGameRefused(ClubError):
-    """A new game refused by a quota (:mod:`ludoteca.web.quotas`): the new-game form is
+    """A new game refused by a quota (:mod:`ludoteca.web.round.quotas`): the new-game form is
     shown again with the reason."""
 
 
@@ -94,7 +93,7 @@ def bot_levels() -> list[str]:
 @dataclass(frozen=True)
 class GameSettings:
     """How a game is played, beside its seats: rated or casual, private or watchable, and
-    its time control (see :attr:`ludoteca.web.store.GameRow.clock`)."""
+    its time control (see :attr:`ludoteca.web.infra.store.GameRow.clock`)."""
 
     rated: bool = False
     private: bool = False
@@ -153,7 +152,7 @@ class GameService:
         self.on_finish: list[FinishHook] = []
         self._creating = threading.Lock()
         """Held while a game is created: the quotas are counted and the game added as one
-        step (:mod:`ludoteca.web.quotas`; PostgreSQL also locks the creator's row)."""
+        step (:mod:`ludoteca.web.round.quotas`; PostgreSQL also locks the creator's row)."""
         self._moves_read: dict[int, tuple[PlayedMove, ...]] = {}
         """Moves already read, by game: stored moves never change, so a view only fetches
         the newer ones (see :meth:`snapshot`)."""
@@ -266,7 +265,7 @@ class GameService:
     def cancel(self, pk: int, user: User) -> None:
         """Withdraw a game still waiting for players: only its creator may, and only while
         nobody else has joined it. The game is deleted (it has no moves yet), which also
-        frees its place under :data:`ludoteca.web.quotas.OPEN_GAMES_PER_USER`."""
+        frees its place under :data:`ludoteca.web.round.quotas.OPEN_GAMES_PER_USER`."""
         with self.lock(pk), self.store.session() as db:
             row = self._row(db, pk)
             if row.created_by != user.id:
@@ -523,8 +522,8 @@ class GameService:
 
         With ``idle_seconds``, only those where no move has been stored for that long: a
         computer turn whose server process died. Every process looks for these now and then
-        (:func:`ludoteca.web.live.take_over_stalled_bots`), so another one takes the turn over;
-        should two answer at once, the ply check lets only one move stand."""
+        (:func:`ludoteca.web.round.socket.take_over_stalled_bots`), so another one takes the
+        turn over; should two answer at once, the ply check lets only one move stand."""
         with self.store.session() as db:
             waiting = db.execute(
                 select(GameRow.id, GameRow.started, GameRow.created)
@@ -791,7 +790,7 @@ class GameService:
 
 
 def rated_refusal(seats: list[Seat]) -> None:
-    """Refuse a rated game that ratings could not count (see :mod:`ludoteca.web.ratings`)."""
+    """Refuse a rated game that ratings could not count (:mod:`ludoteca.web.ratings.service`)."""
     if any(s.kind == "bot" for s in seats):
         raise ClubError("A game with a computer seat cannot be rated.")
     if len(seats) < 2:

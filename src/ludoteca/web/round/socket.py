@@ -3,14 +3,14 @@
 The hub keeps the connections of this process by game. After a change is committed it sends
 each connection a fresh view (the player to move also gets the legal moves). With PostgreSQL
 several processes are one club: the committing transaction itself notifies the others
-(:mod:`ludoteca.web.fanout`), whose listeners call :meth:`Hub.deliver` for the games they
+(:mod:`ludoteca.web.infra.fanout`), whose listeners call :meth:`Hub.deliver` for the games they
 have watchers of. :meth:`Hub.publish` tells this process's own watchers at once, without
 waiting for the round trip, and the listener skips this process's own notifications, so
 each watcher is told once. Only the process that accepted a move starts the computer's
 answer (:meth:`Hub.kick_bots`); a listener only delivers.
 
 Delivery never waits on a client: each connection has an outbox and a writer of its own
-(:mod:`ludoteca.web.outbox`), and the hub only puts views in outboxes, so one client that
+(:mod:`ludoteca.web.infra.outbox`), and the hub only puts views in outboxes, so one client that
 stops reading cannot hold up a move, the other watchers or the clock sweep; it is dropped
 instead, and its page reconnects.
 
@@ -39,21 +39,21 @@ import anyio
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse
 
-from .accounts import ANON_COOKIE, SESSION_COOKIE, hash_token
-from .botqueue import FairQueue
-from .fanout import Listener, is_postgres, libpq_url, new_origin
-from .inputs import json_object
-from .outbox import Connection
-from .periodic import watch
-from .play import ClubError
-from .ratings import seat_ratings
-from .seats import choose_move
-from .store import GameRow, User
-from .throttle import address_key
-from .views import game_view
+from ludoteca.web.accounts.service import ANON_COOKIE, SESSION_COOKIE, hash_token
+from ludoteca.web.infra.fanout import Listener, is_postgres, libpq_url, new_origin
+from ludoteca.web.infra.inputs import json_object
+from ludoteca.web.infra.outbox import Connection
+from ludoteca.web.infra.periodic import watch
+from ludoteca.web.infra.store import GameRow, User
+from ludoteca.web.infra.throttle import address_key
+from ludoteca.web.ratings.service import seat_ratings
+from ludoteca.web.round.botqueue import FairQueue
+from ludoteca.web.round.seats import choose_move
+from ludoteca.web.round.service import ClubError
+from ludoteca.web.round.view import game_view
 
 if TYPE_CHECKING:
-    from .club import Club
+    from ludoteca.web.club import Club
 
 log = logging.getLogger("ludoteca.web")
 router = APIRouter()
@@ -360,7 +360,7 @@ class Hub:
                     conn.close(SESSION_CLOSED)
 
     def session_closed(self, token_hash: str) -> None:
-        """:class:`~ludoteca.web.accounts.Accounts` calls this, from any thread, when it
+        """:class:`~ludoteca.web.accounts.service.Accounts` calls this, from any thread, when it
         closes a session (log-out)."""
         loop = self._loop
         if loop is None or loop.is_closed():
@@ -460,7 +460,7 @@ def _hub(request_or_ws) -> Hub:
 # --- JSON API -------------------------------------------------------------------------------------
 @router.get("/api/games/{pk:id}")
 def api_game(pk: int, request: Request) -> JSONResponse:
-    from .club import current_user
+    from ludoteca.web.club import current_user
 
     return JSONResponse(_hub(request).view(pk, current_user(request)))
 
@@ -471,7 +471,7 @@ async def _json_body(request: Request) -> dict[str, Any]:
 
 @router.post("/api/games/{pk:id}/move")
 async def api_move(pk: int, request: Request) -> JSONResponse:
-    from .club import check_csrf, require_user
+    from ludoteca.web.club import check_csrf, require_user
 
     data = await _json_body(request)
     user = await anyio.to_thread.run_sync(require_user, request)
@@ -487,7 +487,7 @@ async def api_move(pk: int, request: Request) -> JSONResponse:
 
 @router.post("/api/games/{pk:id}/resign")
 async def api_resign(pk: int, request: Request) -> JSONResponse:
-    from .club import check_csrf, require_user
+    from ludoteca.web.club import check_csrf, require_user
 
     data = await _json_body(request) if await request.body() else {}
     user = await anyio.to_thread.run_sync(require_user, request)

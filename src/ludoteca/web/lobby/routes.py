@@ -15,12 +15,14 @@ from fastapi.responses import RedirectResponse, Response
 from sqlalchemy import or_, select
 
 from ludoteca.core.errors import GameError
-
-from .accounts import SESSION_COOKIE, AccountError
-from .club import check_csrf, club, current_user, render, require_user
-from .devices import DEVICE_COOKIE, DEVICE_DAYS
-from .inputs import check_text
-from .play import (
+from ludoteca.web.accounts.devices import DEVICE_COOKIE, DEVICE_DAYS
+from ludoteca.web.accounts.service import SESSION_COOKIE, AccountError
+from ludoteca.web.club import check_csrf, club, current_user, render, require_user
+from ludoteca.web.infra.inputs import check_text
+from ludoteca.web.infra.store import GameRow, Seat, User
+from ludoteca.web.infra.throttle import TooManyAttempts, request_address
+from ludoteca.web.ratings.service import seat_ratings
+from ludoteca.web.round.service import (
     ClubError,
     GameSettings,
     NewGameRefused,
@@ -30,11 +32,8 @@ from .play import (
     check_may_watch,
     game_summary,
 )
-from .ratings import seat_ratings
-from .rules_pages import rules_context
-from .store import GameRow, Seat, User
-from .throttle import TooManyAttempts, request_address
-from .views import board_svg, game_view
+from ludoteca.web.round.view import board_svg, game_view
+from ludoteca.web.rules.pages import rules_context
 
 router = APIRouter()
 MAX_FIELD = 256
@@ -138,7 +137,7 @@ def _too_many(response: Response, exc: TooManyAttempts) -> Response:
 
 def _logged_in(request: Request, user: User, token: str, url: str) -> Response:
     """The session cookie, and the device cookie that trusts this browser with the account
-    at its next log-in (:mod:`ludoteca.web.devices`)."""
+    at its next log-in (:mod:`ludoteca.web.accounts.devices`)."""
     response = redirect(url)
     secure = request.url.scheme == "https"
     response.set_cookie(

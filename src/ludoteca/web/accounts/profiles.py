@@ -3,7 +3,7 @@ person their ratings, wins, draws and losses per game, a plot of their rating hi
 their recent games linked to the replays.
 
 Everything is read from the ``ratings`` and ``rating_history`` tables the finish hook in
-:mod:`ludoteca.web.ratings` writes, and from the finished games themselves (for the counts
+:mod:`ludoteca.web.ratings.service` writes, and from the finished games themselves (for the counts
 that include casual games). The plot is a PNG drawn on the server by matplotlib's Agg
 canvas, so the browser needs no charting code.
 """
@@ -19,9 +19,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlalchemy import func, select
 
-from .club import club, current_user, render
-from .play import ClubError, available_games, game_summary
-from .ratings import (
+from ludoteca.web.club import club, current_user, render
+from ludoteca.web.infra.store import GameRow, Rating, RatingHistory, Seat, User, utcnow
+from ludoteca.web.ratings.service import (
     START_RATING,
     Pool,
     is_provisional,
@@ -30,7 +30,7 @@ from .ratings import (
     rating_deviation,
     shown,
 )
-from .store import GameRow, Rating, RatingHistory, Seat, User, utcnow
+from ludoteca.web.round.service import ClubError, available_games, game_summary
 
 router = APIRouter()
 BOARD_PREVIEW = 10
@@ -61,7 +61,7 @@ def top_players(db, pool: str, limit: int) -> list[dict[str, Any]]:
     """Established players by rating, then provisional ones; ranks count established only.
 
     Whether a rating is provisional depends on the time since its last game (see
-    :func:`~ludoteca.web.ratings.deviation_now`), so the pool is sorted here, not in SQL."""
+    :func:`~ludoteca.web.ratings.service.deviation_now`), so the pool is sorted here, not in SQL."""
     now = utcnow()
     rows = db.scalars(select(Rating).where(Rating.pool == pool)).all()
     entries = sorted(

@@ -2,7 +2,7 @@
 sending after being told to stop, is cut off.
 
 When the club drops a connection whose client has stopped reading (see
-:mod:`ludoteca.web.outbox`), it cannot say goodbye: a closing frame would wait behind the data
+:mod:`ludoteca.web.infra.outbox`), it cannot say goodbye: a closing frame would wait behind the data
 the client does not take. uvicorn then closes the transport gracefully, which waits for its
 buffers to drain, and a client that never reads keeps the socket and its buffers (the
 kernel's hold megabytes) open for as long as it likes. This protocol aborts the transport

@@ -10,9 +10,9 @@ visitor who is not logged in gets a random ``anon`` cookie for the same purpose,
 register and log-in forms are protected too.
 
 Guessing is limited: :meth:`Accounts.log_in` and :meth:`Accounts.register` with an address
-go through the shared :class:`~ludoteca.web.throttle.Throttle` (per account and per address,
+go through the shared :class:`~ludoteca.web.infra.throttle.Throttle` (per account and per address,
 or per browser for one whose device cookie trusts it with the account: see
-:mod:`ludoteca.web.devices`).
+:mod:`ludoteca.web.accounts.devices`).
 """
 
 from __future__ import annotations
@@ -30,9 +30,9 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
-from .devices import remember_device, trusted_device
-from .store import Session, Store, User, utcnow
-from .throttle import Throttle
+from ludoteca.web.accounts.devices import remember_device, trusted_device
+from ludoteca.web.infra.store import Session, Store, User, utcnow
+from ludoteca.web.infra.throttle import Throttle
 
 SESSION_COOKIE = "ludoteca_session"
 ANON_COOKIE = "ludoteca_anon"
@@ -120,7 +120,7 @@ class Accounts:
     # --- users ------------------------------------------------------------------------------
     def register(self, name: str, password: str, address: str | None = None) -> User:
         """Create an account. With the client's ``address`` the registrations from it are
-        limited (raises :class:`~ludoteca.web.throttle.TooManyAttempts`)."""
+        limited (raises :class:`~ludoteca.web.infra.throttle.TooManyAttempts`)."""
         if address is None:
             return self._register(name, password)
         assert self.throttle is not None
@@ -154,7 +154,7 @@ class Accounts:
     ) -> User:
         """:meth:`authenticate` within the limits on failures per account and per address,
         or per browser for one whose ``device_cookie`` is trusted with the account (see
-        :mod:`ludoteca.web.devices`): during a lock-out even the right password is refused,
+        :mod:`ludoteca.web.accounts.devices`): during a lock-out even the right password is refused,
         without being checked."""
         assert self.throttle is not None
         key = name.strip().lower()[:64]

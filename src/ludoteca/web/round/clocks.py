@@ -1,6 +1,6 @@
 """Time controls kept by the server: the arithmetic of live and correspondence clocks.
 
-A game's ``clock`` (see :attr:`ludoteca.web.store.GameRow.clock`) is one of
+A game's ``clock`` (see :attr:`ludoteca.web.infra.store.GameRow.clock`) is one of
 
 - ``{"kind": "live", "base": s, "increment": s}``: a Fischer clock. Every seat starts with
   ``base`` seconds; the time a player thinks is taken off their clock, and when their turn
@@ -34,10 +34,10 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
-from .periodic import watch
+from ludoteca.web.infra.periodic import watch
 
 if TYPE_CHECKING:
-    from .store import GameRow
+    from ludoteca.web.infra.store import GameRow
 
 LIVE = "live"
 CORRESPONDENCE = "correspondence"

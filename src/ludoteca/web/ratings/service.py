@@ -67,7 +67,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import select
 from sqlalchemy.orm import lazyload
 
-from .store import GameRow, Rating, RatingHistory, utcnow
+from ludoteca.web.infra.store import GameRow, Rating, RatingHistory, utcnow
 
 START_RATING = 1500.0
 START_DEVIATION = 350.0
@@ -106,7 +106,7 @@ def pool_for(game_id: str, players: int) -> str | None:
 
 def known_pools() -> dict[str, Pool]:
     """Every pool of the games this server offers, in the lobby's order."""
-    from .play import available_games
+    from ludoteca.web.round.service import available_games
 
     pools: dict[str, Pool] = {}
     for gid, cls in available_games().items():

@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 from fastapi import WebSocket
 
-from .store import User
+from ludoteca.web.infra.store import User
 
 log = logging.getLogger("ludoteca.web")
 

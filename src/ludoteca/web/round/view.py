@@ -16,10 +16,9 @@ import html
 from typing import Any
 
 from ludoteca.core.protocol import CHANCE, TERMINAL, State
-
-from . import clocks
-from .play import PlayedMove, check_may_watch, seat_label
-from .store import GameRow, User, utcnow
+from ludoteca.web.infra.store import GameRow, User, utcnow
+from ludoteca.web.round import clocks
+from ludoteca.web.round.service import PlayedMove, check_may_watch, seat_label
 
 MAX_LEGAL_SENT = 20000
 

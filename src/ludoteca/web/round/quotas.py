@@ -16,8 +16,8 @@ from datetime import datetime
 
 from sqlalchemy import func, select
 
-from .store import GameRow, User, utcnow
-from .throttle import Limit, when
+from ludoteca.web.infra.store import GameRow, User, utcnow
+from ludoteca.web.infra.throttle import Limit, when
 
 GAMES_CREATED_PER_USER = Limit(60, 10)
 """New games one account may start in any 10 minutes. Even the quickest game (a solo

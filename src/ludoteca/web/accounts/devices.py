@@ -6,7 +6,7 @@ for everyone, again and again. Following OWASP's *device cookies* advice, a succ
 log-in (or registration) gives the browser a cookie that names no one: per account it
 holds a random id and an HMAC of that id and the account's name under the club's secret
 key. On the next log-in to that account the browser is a *trusted device*: only its own
-failures count against it (:attr:`~ludoteca.web.throttle.Limits.login_per_device`), and
+failures count against it (:attr:`~ludoteca.web.infra.throttle.Limits.login_per_device`), and
 failures from elsewhere, however many, do not lock it out. Browsers without such a cookie
 share the account-wide and per-address limits, which still stop distributed guessing.
 A trusted browser that fails too often becomes one more untrusted one until its failures

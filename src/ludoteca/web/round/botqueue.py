@@ -5,7 +5,7 @@ games against ``master`` (4 s a move) filled the pool's queue, and someone else'
 bot, a millisecond of work, waited behind all of them: 29 s instead of a quarter of a second.
 
 Here every turn waits for a worker in its owner's own line (the owner is whoever created
-the game: see :attr:`ludoteca.web.seats.BotJob.owner`). When a worker is free it goes to the
+the game: see :attr:`ludoteca.web.round.seats.BotJob.owner`). When a worker is free it goes to the
 owner with the fewest turns running (among equals, the one served longest ago), and no owner
 holds more than :data:`BOT_TURNS_PER_USER` workers at once. So the flood only delays its own
 games, and with :data:`BOT_WORKERS` workers a newcomer finds one free at once.

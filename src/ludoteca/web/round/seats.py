@@ -15,8 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ludoteca.core.registry import get as get_game
-
-from .botqueue import BOT_WORKERS
+from ludoteca.web.round.botqueue import BOT_WORKERS
 
 
 @dataclass(frozen=True)
@@ -30,7 +29,7 @@ class BotJob:
     bot_seed: int
     owner: int | None = None
     """Whose account the thinking is charged to: the game's creator. Turns share the
-    workers fairly between owners (:mod:`ludoteca.web.botqueue`)."""
+    workers fairly between owners (:mod:`ludoteca.web.round.botqueue`)."""
 
 
 def choose_move(job: BotJob) -> str:

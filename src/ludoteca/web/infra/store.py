@@ -236,7 +236,9 @@ def make_engine(url: str) -> Engine:
         db = parsed.database
         if db and db != ":memory:":
             Path(db).parent.mkdir(parents=True, exist_ok=True)
-        from .sqlite_writes import connection_factory  # writers queue instead of polling
+        from ludoteca.web.infra.sqlite_writes import (
+            connection_factory,  # writers queue instead of polling
+        )
 
         connect_args = {"check_same_thread": False, "timeout": 30, "factory": connection_factory()}
         engine = create_engine(url, connect_args=connect_args)
@@ -263,7 +265,9 @@ def migrate(engine: Engine) -> None:
     from sqlalchemy import text
 
     config = Config()
-    config.set_main_option("script_location", str(Path(__file__).with_name("migrations")))
+    config.set_main_option(
+        "script_location", str(Path(__file__).resolve().parents[1] / "migrations")
+    )
     config.set_main_option("sqlalchemy.url", engine.url.render_as_string(hide_password=False))
     with engine.begin() as conn:
         if conn.dialect.name == "postgresql":
