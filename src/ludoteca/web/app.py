@@ -27,7 +27,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ludoteca.web.accounts.profiles import router as profiles_router
 from ludoteca.web.accounts.service import ANON_COOKIE, Accounts
-from ludoteca.web.club import Club, render
+from ludoteca.web.club import Club
 from ludoteca.web.forum.routes import router as forum_router
 from ludoteca.web.help.routes import router as help_router
 from ludoteca.web.infra.fanout import notify_on_commit
@@ -37,6 +37,7 @@ from ludoteca.web.infra.throttle import Limits, Throttle
 from ludoteca.web.lobby.routes import router as lobby_router
 from ludoteca.web.moderation.routes import router as moderation_router
 from ludoteca.web.ratings.service import update_ratings
+from ludoteca.web.requests import render
 from ludoteca.web.round import clocks
 from ludoteca.web.round.assets import router as game_assets_router
 from ludoteca.web.round.seats import make_pool
@@ -212,7 +213,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        club.extra["pool"] = make_pool(bot_pool)
+        club.bot_pool = make_pool(bot_pool)
         await hub.start()
         # A restarted server picks up every game waiting for a computer move.
         for pk in await anyio.to_thread.run_sync(club.games.games_waiting_for_bots):
@@ -241,7 +242,8 @@ def create_app(
             await hub.stop()
             for task in hub.bot_tasks.values():
                 task.cancel()
-            club.extra["pool"].shutdown(wait=False, cancel_futures=True)
+            if club.bot_pool is not None:
+                club.bot_pool.shutdown(wait=False, cancel_futures=True)
             store.dispose()
 
     app = FastAPI(

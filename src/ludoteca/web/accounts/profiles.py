@@ -19,7 +19,6 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlalchemy import func, select
 
-from ludoteca.web.club import club, current_user, render
 from ludoteca.web.infra.store import GameRow, Rating, RatingHistory, Seat, User, utcnow
 from ludoteca.web.ratings.service import (
     START_RATING,
@@ -30,6 +29,7 @@ from ludoteca.web.ratings.service import (
     rating_deviation,
     shown,
 )
+from ludoteca.web.requests import club, current_user, render
 from ludoteca.web.round.service import ClubError, available_games, game_summary
 
 router = APIRouter()

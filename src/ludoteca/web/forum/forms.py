@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from fastapi import Request
 
-from ludoteca.web.club import check_csrf
 from ludoteca.web.infra.inputs import check_text
+from ludoteca.web.requests import check_csrf
 from ludoteca.web.round.service import ClubError
 
 MAX_PAGE = 100_000

@@ -13,11 +13,11 @@ from fastapi.responses import RedirectResponse, Response
 
 from ludoteca.core.errors import GameError
 from ludoteca.core.registry import get as get_game
-from ludoteca.web.club import club, current_user, render, require_user
 from ludoteca.web.forum.forms import form, page_number
 from ludoteca.web.forum.models import ForumPost
 from ludoteca.web.forum.service import EDIT_WINDOW, MAX_POSITION, Forum, categories, category
 from ludoteca.web.moderation import service as moderation
+from ludoteca.web.requests import club, current_user, render, require_user
 from ludoteca.web.round.service import ClubError
 from ludoteca.web.round.view import board_svg
 
@@ -26,9 +26,9 @@ router = APIRouter()
 
 def forum(request: Request) -> Forum:
     c = club(request)
-    if "forum" not in c.extra:
-        c.extra["forum"] = Forum(c.store, c.games)
-    return c.extra["forum"]
+    if c.forum is None:
+        c.forum = Forum(c.store, c.games)
+    return c.forum
 
 
 def redirect(url: str) -> RedirectResponse:

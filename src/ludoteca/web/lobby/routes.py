@@ -17,11 +17,11 @@ from sqlalchemy import or_, select
 from ludoteca.core.errors import GameError
 from ludoteca.web.accounts.devices import DEVICE_COOKIE, DEVICE_DAYS
 from ludoteca.web.accounts.service import SESSION_COOKIE, AccountError
-from ludoteca.web.club import check_csrf, club, current_user, render, require_user
 from ludoteca.web.infra.inputs import check_text
 from ludoteca.web.infra.store import GameRow, Seat, User
 from ludoteca.web.infra.throttle import TooManyAttempts, request_address
 from ludoteca.web.ratings.service import seat_ratings
+from ludoteca.web.requests import check_csrf, club, current_user, render, require_user
 from ludoteca.web.round.service import (
     ClubError,
     GameSettings,

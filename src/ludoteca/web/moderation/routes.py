@@ -11,11 +11,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
 from sqlalchemy import select
 
-from ludoteca.web.club import club, current_user, render, require_user
 from ludoteca.web.forum.forms import form
 from ludoteca.web.forum.models import ForumPost
 from ludoteca.web.infra.store import User
 from ludoteca.web.moderation import actions, service
+from ludoteca.web.requests import club, current_user, render, require_user
 from ludoteca.web.round.service import ClubError
 
 router = APIRouter()

@@ -47,6 +47,7 @@ from ludoteca.web.infra.periodic import watch
 from ludoteca.web.infra.store import GameRow, User
 from ludoteca.web.infra.throttle import address_key
 from ludoteca.web.ratings.service import seat_ratings
+from ludoteca.web.requests import SignedIn, Visitor, check_csrf
 from ludoteca.web.round.botqueue import FairQueue
 from ludoteca.web.round.seats import choose_move
 from ludoteca.web.round.service import ClubError
@@ -415,7 +416,7 @@ class Hub:
             job, ply = turn
             try:
                 async with self.bot_queue.turn(job.owner):
-                    text = await loop.run_in_executor(club.extra["pool"], choose_move, job)
+                    text = await loop.run_in_executor(club.bot_pool, choose_move, job)
                 if club.bot_delay:
                     await asyncio.sleep(club.bot_delay)
                 await self.play(
@@ -459,10 +460,8 @@ def _hub(request_or_ws) -> Hub:
 
 # --- JSON API -------------------------------------------------------------------------------------
 @router.get("/api/games/{pk:id}")
-def api_game(pk: int, request: Request) -> JSONResponse:
-    from ludoteca.web.club import current_user
-
-    return JSONResponse(_hub(request).view(pk, current_user(request)))
+def api_game(pk: int, request: Request, user: Visitor) -> JSONResponse:
+    return JSONResponse(_hub(request).view(pk, user))
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
@@ -470,11 +469,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
 
 
 @router.post("/api/games/{pk:id}/move")
-async def api_move(pk: int, request: Request) -> JSONResponse:
-    from ludoteca.web.club import check_csrf, require_user
-
+async def api_move(pk: int, request: Request, user: SignedIn) -> JSONResponse:
     data = await _json_body(request)
-    user = await anyio.to_thread.run_sync(require_user, request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     ply = seen_ply(data, required=True)
     games = request.app.state.club.games
@@ -486,11 +482,8 @@ async def api_move(pk: int, request: Request) -> JSONResponse:
 
 
 @router.post("/api/games/{pk:id}/resign")
-async def api_resign(pk: int, request: Request) -> JSONResponse:
-    from ludoteca.web.club import check_csrf, require_user
-
+async def api_resign(pk: int, request: Request, user: SignedIn) -> JSONResponse:
     data = await _json_body(request) if await request.body() else {}
-    user = await anyio.to_thread.run_sync(require_user, request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     ply = seen_ply(data, required=False)
     games = request.app.state.club.games

@@ -1,0 +1,80 @@
+"""Who is asking, and may they: the request helpers every route uses, as FastAPI
+dependencies (``user: User = Depends(require_user)``) or plain calls, plus page rendering.
+
+They reach the club through ``request.app.state.club`` and import nothing of the features,
+so any feature's routes can use them without an import cycle."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import TYPE_CHECKING, Annotated, Any
+
+from fastapi import Depends, Request
+from fastapi.templating import Jinja2Templates
+
+from ludoteca.web.accounts.service import ANON_COOKIE, SESSION_COOKIE
+from ludoteca.web.infra.store import User
+from ludoteca.web.round.service import ClubError
+
+if TYPE_CHECKING:
+    from ludoteca.web.club import Club
+
+TEMPLATES = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
+
+
+def club(request: Request) -> Club:
+    return request.app.state.club
+
+
+def cookie_token(request: Request) -> str:
+    """The token CSRF tokens are derived from: the session's, else the visitor's anon one."""
+    user = current_user(request)
+    if user is not None:
+        return request.cookies[SESSION_COOKIE]
+    token = request.cookies.get(ANON_COOKIE) or getattr(request.state, "new_anon", None)
+    if not token or len(token) > 128:
+        token = secrets.token_urlsafe(24)
+        request.state.new_anon = token
+    return token
+
+
+def current_user(request: Request) -> User | None:
+    if not hasattr(request.state, "user"):
+        request.state.user = club(request).accounts.session_user(
+            request.cookies.get(SESSION_COOKIE)
+        )
+    return request.state.user
+
+
+def require_user(request: Request) -> User:
+    user = current_user(request)
+    if user is None:
+        raise ClubError("Please log in first.", 401)
+    return user
+
+
+def csrf_token(request: Request) -> str:
+    return club(request).accounts.csrf_token(cookie_token(request))
+
+
+def check_csrf(request: Request, supplied: object) -> None:
+    if not club(request).accounts.csrf_ok(cookie_token(request), supplied):
+        raise ClubError(
+            "The form's security token is missing or out of date (CSRF check). "
+            "Reload the page and try again.",
+            403,
+        )
+
+
+def render(request: Request, template: str, status: int = 200, **context: Any):
+    context.setdefault("user", current_user(request))
+    context.setdefault("csrf", csrf_token(request))
+    return TEMPLATES.TemplateResponse(request, template, context, status_code=status)
+
+
+Visitor = Annotated[User | None, Depends(current_user)]
+"""A route parameter: the signed-in user asking, or ``None``."""
+
+SignedIn = Annotated[User, Depends(require_user)]
+"""A route parameter: the signed-in user asking; anyone else is refused (401)."""
