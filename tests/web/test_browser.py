@@ -249,7 +249,7 @@ def test_hexagone_solo_roll_swap_capture(browser, club, tmp_path):
 
 
 def test_comune_against_the_computer_to_the_end(browser, club, tmp_path):
-    ctx, page, _ = new_user(browser, club.base, "cm")
+    ctx, page, name = new_user(browser, club.base, "cm")
     create(page, club.base, "comune", [("me", ""), ("bot", "random")])
     rng = random.Random(3)
     placed = 0
@@ -277,6 +277,8 @@ def test_comune_against_the_computer_to_the_end(browser, club, tmp_path):
     page.wait_for_function("() => document.getElementById('play').dataset.status === 'finished'")
     status = page.inner_text("#status")
     assert "Winner" in status or "Draw" in status
+    if "Winner" in status:  # the result names people, not seats
+        assert f"{name} (light)" in status or "computer (random) (dark)" in status, status
     assert placed >= 1
     check_screenshot(page, tmp_path / "comune.png")
     ctx.close()

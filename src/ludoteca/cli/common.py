@@ -19,7 +19,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from ludoteca.core.errors import GameError, MalformedError
-from ludoteca.core.protocol import CHANCE, TERMINAL, Game, State
+from ludoteca.core.protocol import CHANCE, TERMINAL, Game, Result, State
 from ludoteca.core.registry import get, names
 from ludoteca.core.registry import parse_options as parse_options
 
@@ -318,27 +318,12 @@ def winner_json(state: State) -> str | list[str] | None:
     return sides[0] if len(sides) == 1 else sides
 
 
-def result_line(state: State) -> str:
-    result = state.result
+def result_line(state: State, result: Result | None = None) -> str:
+    """The result in one line, naming the sides (``result``: one that ended the game outside
+    its rules, such as a resignation; else the state's own)."""
+    result = result if result is not None else state.result
     if result is None:
         return "the game is not over"
-    if result.num_players == 1:
-        text = "finished"
-    elif result.draw:
-        text = "draw"
-    else:
-        text = (
-            " and ".join(state.side_name(p) for p in result.winners)
-            + " win"
-            + ("s" if len(result.winners) == 1 else "")
-        )
-    if result.scores is not None:
-        scores = ", ".join(f"{state.side_name(p)} {_num(s)}" for p, s in enumerate(result.scores))
-        text += f" ({scores})"
-    if result.reason:
-        text += f": {result.reason}"
-    return text
+    sides = [state.side_name(p) for p in range(state.num_players)]
+    return result.describe(sides)
 
-
-def _num(x: float) -> str:
-    return str(int(x)) if float(x).is_integer() else f"{x:g}"

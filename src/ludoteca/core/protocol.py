@@ -79,6 +79,38 @@ class Result:
         share = 1.0 / len(self.winners)
         return tuple(share if p in self.winners else 0.0 for p in range(n))
 
+    # --- in words -------------------------------------------------------------------------
+    def headline(self, names: Sequence[str]) -> str:
+        """Who won, naming each player as ``names`` gives them (people on a page, sides in
+        a terminal): ``Winner: ann (light)``, ``Winners: ...``, ``Draw``, ``Finished`` for
+        a solo game, ``No winner`` when everyone gave up."""
+        if self.num_players == 1:
+            return "Finished"
+        if self.draw:
+            return "Draw"
+        if not self.winners:
+            return "No winner"
+        label = "Winner" if len(self.winners) == 1 else "Winners"
+        return f"{label}: " + " and ".join(names[p] for p in self.winners)
+
+    def describe(self, names: Sequence[str]) -> str:
+        """The whole result in one line, as the command line prints it: who won
+        (``light wins``, ``draw``), the scores, and why it ended."""
+        if self.num_players == 1:
+            text = "finished"
+        elif self.draw:
+            text = "draw"
+        elif not self.winners:
+            text = "no winner"
+        else:
+            verb = "wins" if len(self.winners) == 1 else "win"
+            text = " and ".join(names[p] for p in self.winners) + " " + verb
+        if self.scores is not None:
+            text += " (" + ", ".join(f"{names[p]} {s:g}" for p, s in enumerate(self.scores)) + ")"
+        if self.reason:
+            text += f": {self.reason}"
+        return text
+
     # --- endings outside the rules -------------------------------------------------------
     @classmethod
     def by_resignation(cls, state: State, players: Sequence[int]) -> Result:

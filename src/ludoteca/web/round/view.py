@@ -15,7 +15,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
-from ludoteca.core.protocol import CHANCE, TERMINAL, State
+from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State
 from ludoteca.web.infra.store import GameRow, User, utcnow
 from ludoteca.web.round import clocks
 from ludoteca.web.round.service import PlayedMove, check_may_watch, seat_label
@@ -108,6 +108,7 @@ def game_view(
         "scores": list(scores) if scores is not None else None,
         "summary": state.last_move_summary() or "",
         "result": row.result,
+        "result_text": result_text(row, state),
         "hints": ui_hints(state) if your_turn else {"prompt": "", "first": "any"},
     }
 
@@ -128,3 +129,14 @@ def ui_hints(state: State) -> dict[str, Any]:
     brings its own page code in, if any)."""
     hints = {"prompt": "", "first": "any", **state.game.ui_hints(state)}
     return hints
+
+
+def result_text(row: GameRow, state: State) -> str:
+    """The finished game's result as the page shows it, naming the people who played
+    (``Winner: ann (light) — light has no move``); ``""`` while the game is on."""
+    if row.status != "finished" or not row.result or row.result.get("over") is not True:
+        return ""
+    result = Result.from_json(row.result, state.num_players)
+    names = [f"{seat_label(s)} ({side(state, s.index)})" for s in row.seats]
+    text = result.headline(names)
+    return f"{text} — {result.reason}" if result.reason else text

@@ -213,12 +213,7 @@ function renderSide() {
 function renderStatus() {
   let text;
   if (view.status === "open") text = "Waiting for players to join…";
-  else if (view.status === "finished") {
-    const r = view.result || {};
-    let who = r.draw ? "Draw" : (r.winner_sides && r.winner_sides.length ? `Winner: ${r.winner_sides.join(", ")}` : "Game over");
-    if (r.draw === false && (!r.winners || r.winners.length === 0)) who = "Game over";
-    text = `${who}${r.reason ? " — " + r.reason : ""}`;
-  } else if (view.your_turn) text = `Your turn (${view.to_move_side})`;
+  else if (view.status === "finished") text = view.result_text || "Game over"; else if (view.your_turn) text = `Your turn (${view.to_move_side})`;
   else text = `${view.to_move_label} (${view.to_move_side}) to move`;
   statusBox.textContent = text;
   statusBox.className = "status " + view.status + (view.your_turn ? " your-turn" : "");
