@@ -326,4 +326,3 @@ def result_line(state: State, result: Result | None = None) -> str:
         return "the game is not over"
     sides = [state.side_name(p) for p in range(state.num_players)]
     return result.describe(sides)
-
