@@ -71,7 +71,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--keep", action="store_true", help="keep the temporary folder (logs)")
     p.add_argument("--json", action="store_true", help="print one JSON object at the end")
     args = p.parse_args(argv)
-    from ludoteca.web.round.service import available_games
+    from ludoteca.web.round.catalog import available_games
 
     if args.game not in available_games():
         p.error(f"no game {args.game!r} (games: {', '.join(sorted(available_games()))})")

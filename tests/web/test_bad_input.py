@@ -22,7 +22,7 @@ from postgres import Postgres
 from ludoteca.web.app import UNSTORABLE
 from ludoteca.web.infra.ids import MAX_ID
 from ludoteca.web.infra.inputs import MAX_JSON_DEPTH
-from ludoteca.web.round.service import ClubError
+from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.socket import validate_message
 
 _names = itertools.count(1)

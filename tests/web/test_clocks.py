@@ -23,7 +23,8 @@ from ludoteca.core.table import sample_chance
 from ludoteca.record import replay, timeout_result
 from ludoteca.web.infra.store import GameRow, Seat, Store, User
 from ludoteca.web.round import clocks
-from ludoteca.web.round.service import ClubError, GameService, GameSettings, SeatSpec
+from ludoteca.web.round.errors import ClubError
+from ludoteca.web.round.service import GameService, GameSettings, SeatSpec
 
 _db = itertools.count(1)
 T0 = datetime(2026, 1, 1, 12, 0, 0)

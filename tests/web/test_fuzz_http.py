@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 from inprocess import TestClient, club_in_process, new_client, snapshot, table_game, to_move
 
 from ludoteca.web.infra.inputs import json_depth
-from ludoteca.web.round.service import ClubError
+from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.socket import validate_message
 
 REFUSALS = {400, 401, 403, 404, 405, 409, 413, 422, 429}

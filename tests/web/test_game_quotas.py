@@ -12,8 +12,9 @@ from sqlalchemy import func, select
 
 from ludoteca.web.accounts.service import Accounts
 from ludoteca.web.infra.store import GameRow, Store
+from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.quotas import GAMES_CREATED_PER_USER, OPEN_GAMES_PER_USER
-from ludoteca.web.round.service import ClubError, GameService, SeatSpec
+from ludoteca.web.round.service import GameService, SeatSpec
 
 OPEN_SECTION = re.compile(r"<h2>Open games</h2>(.*?)</section>", re.S)
 ERROR = re.compile(r'<p class="error" role="alert">(.*?)</p>', re.S)

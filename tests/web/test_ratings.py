@@ -32,7 +32,8 @@ from ludoteca.web.ratings.service import (
     shown,
     update_ratings,
 )
-from ludoteca.web.round.service import ClubError, GameService, GameSettings, SeatSpec
+from ludoteca.web.round.errors import ClubError
+from ludoteca.web.round.service import GameService, GameSettings, SeatSpec
 
 _db = itertools.count(1)
 RATED = GameSettings(rated=True)

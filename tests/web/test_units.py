@@ -8,7 +8,7 @@ import pytest
 from ludoteca.core.table import ply_rng as table_rng
 from ludoteca.web.accounts.service import AccountError, check_name, check_password
 from ludoteca.web.infra.store import normalise_url
-from ludoteca.web.round.service import ClubError
+from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.socket import MAX_WS_MESSAGE, validate_message
 
 

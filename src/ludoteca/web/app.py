@@ -40,8 +40,9 @@ from ludoteca.web.ratings.service import update_ratings
 from ludoteca.web.requests import render
 from ludoteca.web.round import clocks
 from ludoteca.web.round.assets import router as game_assets_router
+from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.seats import make_pool
-from ludoteca.web.round.service import ClubError, GameService
+from ludoteca.web.round.service import GameService
 from ludoteca.web.round.socket import Hub, take_over_stalled_bots
 from ludoteca.web.round.socket import router as live_router
 

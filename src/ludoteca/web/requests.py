@@ -15,7 +15,7 @@ from fastapi.templating import Jinja2Templates
 
 from ludoteca.web.accounts.service import ANON_COOKIE, SESSION_COOKIE
 from ludoteca.web.infra.store import User
-from ludoteca.web.round.service import ClubError
+from ludoteca.web.round.errors import ClubError
 
 if TYPE_CHECKING:
     from ludoteca.web.club import Club

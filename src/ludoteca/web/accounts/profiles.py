@@ -20,6 +20,7 @@ from fastapi.responses import Response
 from sqlalchemy import func, select
 
 from ludoteca.web.infra.store import GameRow, Rating, RatingHistory, Seat, User, utcnow
+from ludoteca.web.lobby.summary import game_summary
 from ludoteca.web.ratings.service import (
     START_RATING,
     Pool,
@@ -30,7 +31,8 @@ from ludoteca.web.ratings.service import (
     shown,
 )
 from ludoteca.web.requests import club, current_user, render
-from ludoteca.web.round.service import ClubError, available_games, game_summary
+from ludoteca.web.round.catalog import available_games
+from ludoteca.web.round.errors import ClubError
 
 router = APIRouter()
 BOARD_PREVIEW = 10

@@ -7,7 +7,7 @@ from fastapi import Request
 
 from ludoteca.web.infra.inputs import check_text
 from ludoteca.web.requests import check_csrf
-from ludoteca.web.round.service import ClubError
+from ludoteca.web.round.errors import ClubError
 
 MAX_PAGE = 100_000
 

@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 from ludoteca.web.forum.models import ForumPost, ForumThread
 from ludoteca.web.infra.store import User, utcnow
 from ludoteca.web.infra.throttle import Limit, when
-from ludoteca.web.round.service import ClubError
+from ludoteca.web.round.errors import ClubError
 
 NEW_ACCOUNT = timedelta(hours=24)
 

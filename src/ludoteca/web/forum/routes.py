@@ -18,7 +18,7 @@ from ludoteca.web.forum.models import ForumPost
 from ludoteca.web.forum.service import EDIT_WINDOW, MAX_POSITION, Forum, categories, category
 from ludoteca.web.moderation import service as moderation
 from ludoteca.web.requests import club, current_user, render, require_user
-from ludoteca.web.round.service import ClubError
+from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.view import board_svg
 
 router = APIRouter()

@@ -12,7 +12,7 @@ from fastapi import APIRouter, Request
 from ludoteca.web.forum.limits import ESTABLISHED, NEW, NEW_ACCOUNT
 from ludoteca.web.forum.service import EDIT_WINDOW
 from ludoteca.web.requests import render
-from ludoteca.web.round.service import available_games, bot_levels
+from ludoteca.web.round.catalog import available_games, bot_levels
 from ludoteca.web.rules.pages import diagrams
 
 router = APIRouter()

@@ -16,7 +16,7 @@ import json
 import re
 from typing import Any
 
-from ludoteca.web.round.service import ClubError
+from ludoteca.web.round.errors import ClubError
 
 MAX_JSON_DEPTH = 16
 """Deepest nesting of arrays and objects accepted in a JSON body or message (ours use 1)."""

@@ -20,18 +20,13 @@ from ludoteca.web.accounts.service import SESSION_COOKIE, AccountError
 from ludoteca.web.infra.inputs import check_text
 from ludoteca.web.infra.store import GameRow, Seat, User
 from ludoteca.web.infra.throttle import TooManyAttempts, request_address
+from ludoteca.web.lobby.summary import game_summary
 from ludoteca.web.ratings.service import seat_ratings
 from ludoteca.web.requests import check_csrf, club, current_user, render, require_user
-from ludoteca.web.round.service import (
-    ClubError,
-    GameSettings,
-    NewGameRefused,
-    SeatSpec,
-    available_games,
-    bot_levels,
-    check_may_watch,
-    game_summary,
-)
+from ludoteca.web.round.access import check_may_watch
+from ludoteca.web.round.catalog import available_games, bot_levels
+from ludoteca.web.round.errors import ClubError, NewGameRefused
+from ludoteca.web.round.service import GameSettings, SeatSpec
 from ludoteca.web.round.view import board_svg, game_view
 from ludoteca.web.rules.pages import rules_context
 

@@ -20,7 +20,7 @@ from ludoteca.web.moderation.service import (
     require_moderator,
     resolve_reports,
 )
-from ludoteca.web.round.service import ClubError
+from ludoteca.web.round.errors import ClubError
 
 
 def _post(db: Session, post_id: int) -> ForumPost:

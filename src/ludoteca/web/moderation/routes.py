@@ -16,7 +16,7 @@ from ludoteca.web.forum.models import ForumPost
 from ludoteca.web.infra.store import User
 from ludoteca.web.moderation import actions, service
 from ludoteca.web.requests import club, current_user, render, require_user
-from ludoteca.web.round.service import ClubError
+from ludoteca.web.round.errors import ClubError
 
 router = APIRouter()
 MAX_HOURS_FIELD = 6

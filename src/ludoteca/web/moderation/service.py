@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from ludoteca.web.infra.store import User, utcnow
 from ludoteca.web.moderation.models import Block, ModerationLog, Report, Suspension, UserRole
-from ludoteca.web.round.service import ClubError
+from ludoteca.web.round.errors import ClubError
 
 MODERATOR = "moderator"
 ROLES = (MODERATOR,)

@@ -106,7 +106,7 @@ def pool_for(game_id: str, players: int) -> str | None:
 
 def known_pools() -> dict[str, Pool]:
     """Every pool of the games this server offers, in the lobby's order."""
-    from ludoteca.web.round.service import available_games
+    from ludoteca.web.round.catalog import available_games
 
     pools: dict[str, Pool] = {}
     for gid, cls in available_games().items():

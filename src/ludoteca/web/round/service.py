@@ -28,11 +28,12 @@ from sqlalchemy.orm.attributes import set_committed_value
 from ludoteca.core.errors import GameError, IllegalMoveError, MalformedError
 from ludoteca.core.protocol import CHANCE, TERMINAL, Game, Result, State
 from ludoteca.core.registry import get as get_game
-from ludoteca.core.registry import names as game_names
 from ludoteca.core.table import ply_rng, sample_chance
 from ludoteca.record import Record
 from ludoteca.web.infra.store import GameRow, MoveRow, Seat, Store, User, utcnow
 from ludoteca.web.round import clocks, quotas
+from ludoteca.web.round.catalog import available_games, bot_levels
+from ludoteca.web.round.errors import ClubError, NewGameRefused
 from ludoteca.web.round.seats import BotJob
 
 log = logging.getLogger("ludoteca.web")
@@ -40,54 +41,6 @@ MAX_MOVE_TEXT = 200
 MAX_CACHED_GAMES = 512
 """Live states kept in memory; older ones are rebuilt by replay when next needed."""
 SEAT_KINDS = ("me", "open", "user", "bot")
-
-
-class ClubError(Exception):
-    """A request the club refuses, with a message for the person and an HTTP status."""
-
-    def __init__(
-        self,
-        message: str,
-        status: int = 400,
-        *,
-        changed: bool = False,
-        retry_after: int | None = None,
-    ) -> None:
-        super().__init__(message)
-        self.message = message
-        self.status = status
-        self.changed = changed
-        """The refusal itself changed the game (it ended on time): tell its viewers."""
-        self.retry_after = retry_after
-        """For a refusal by a rate (HTTP 429): seconds until the request would pass."""
-
-
-class NewGameRefused(ClubError):
-    """A new game refused by a quota (:mod:`ludoteca.web.round.quotas`): the new-game form is
-    shown again with the reason."""
-
-
-def available_games() -> dict[str, type[Game]]:
-    """Every registered game that loads: a game package still being written (no ``GAME``
-    yet, or failing to import) is left out instead of breaking the lobby."""
-    from ludoteca.core.registry import game_class
-
-    out: dict[str, type[Game]] = {}
-    for gid in game_names():
-        try:
-            out[gid] = game_class(gid)
-        except Exception:  # noqa: BLE001 - any failure means "not available"
-            continue
-    return out
-
-
-def bot_levels() -> list[str]:
-    """The names a computer seat can be given: the named levels, and ``random`` (the
-    beginner's opponent, also what a game without a level bot falls back to)."""
-    from ludoteca.bots import registry
-
-    levels = list(getattr(registry, "LEVELS", {}) or {})
-    return ["random", *[name for name in levels if name != "random"]]
 
 
 @dataclass(frozen=True)
@@ -798,73 +751,3 @@ def rated_refusal(seats: list[Seat]) -> None:
     people = [s.user_id or s.reserved_for for s in seats if s.user_id or s.reserved_for]
     if len(set(people)) != len(people):
         raise ClubError("A rated game needs a different player in every seat.")
-
-
-def seat_label(seat: Seat) -> str:
-    if seat.kind == "bot":
-        return f"computer ({seat.bot})"
-    if seat.user is not None:
-        return seat.user.name
-    if seat.reserved is not None:
-        return f"waiting for {seat.reserved.name}"
-    return "open seat"
-
-
-def is_player(row: GameRow, user: User | None) -> bool:
-    """Whether ``user`` holds a seat at the game, or has one reserved for them."""
-    return user is not None and any(user.id in (s.user_id, s.reserved_for) for s in row.seats)
-
-
-def may_watch(row: GameRow, user: User | None) -> bool:
-    """Anyone may watch a game, in progress or replayed, unless its creator made it private:
-    then only its players may, once it has started. While a private game waits for players
-    its page stays open, so that whoever was given the link can take an open seat."""
-    return not row.private or row.status == "open" or is_player(row, user)
-
-
-def check_may_watch(row: GameRow, user: User | None) -> None:
-    if not may_watch(row, user):
-        raise ClubError(
-            f"Game #{row.id} is private: only its players may watch it or replay it.", 403
-        )
-
-
-def game_summary(row: GameRow, viewer: User | None) -> dict[str, Any]:
-    """What the lobby shows of a game."""
-    title = row.game
-    try:
-        from ludoteca.core.registry import game_class
-
-        title = game_class(row.game).title
-    except GameError:
-        pass
-    seats = [
-        {
-            "index": s.index,
-            "label": seat_label(s),
-            "user": s.user.name if s.user is not None else None,
-            "kind": s.kind,
-            "mine": viewer is not None and s.user_id == viewer.id,
-        }
-        for s in row.seats
-    ]
-    turn = None
-    if row.status == "active" and 0 <= row.to_move < len(row.seats):
-        turn = seat_label(row.seats[row.to_move])
-    return {
-        "id": row.id,
-        "game": row.game,
-        "title": title,
-        "status": row.status,
-        "seats": seats,
-        "turn": turn,
-        "my_turn": viewer is not None
-        and row.status == "active"
-        and 0 <= row.to_move < len(row.seats)
-        and row.seats[row.to_move].user_id == viewer.id,
-        "players": len(row.seats),
-        "result": row.result,
-        "options": row.options,
-        "clock": clocks.describe(row.clock),
-        "private": row.private,
-    }

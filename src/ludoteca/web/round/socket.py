@@ -49,8 +49,8 @@ from ludoteca.web.infra.throttle import address_key
 from ludoteca.web.ratings.service import seat_ratings
 from ludoteca.web.requests import SignedIn, Visitor, check_csrf
 from ludoteca.web.round.botqueue import FairQueue
+from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.seats import choose_move
-from ludoteca.web.round.service import ClubError
 from ludoteca.web.round.view import game_view
 
 if TYPE_CHECKING:

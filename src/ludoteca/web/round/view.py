@@ -18,7 +18,8 @@ from typing import Any
 from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State
 from ludoteca.web.infra.store import GameRow, User, utcnow
 from ludoteca.web.round import clocks
-from ludoteca.web.round.service import PlayedMove, check_may_watch, seat_label
+from ludoteca.web.round.access import check_may_watch, seat_label
+from ludoteca.web.round.service import PlayedMove
 
 MAX_LEGAL_SENT = 20000
 

@@ -1,0 +1,29 @@
+"""What the club offers to play: the games that load and the computer levels."""
+
+from __future__ import annotations
+
+from ludoteca.core.protocol import Game
+from ludoteca.core.registry import names as game_names
+
+
+def available_games() -> dict[str, type[Game]]:
+    """Every registered game that loads: a game package still being written (no ``GAME``
+    yet, or failing to import) is left out instead of breaking the lobby."""
+    from ludoteca.core.registry import game_class
+
+    out: dict[str, type[Game]] = {}
+    for gid in game_names():
+        try:
+            out[gid] = game_class(gid)
+        except Exception:  # noqa: BLE001 - any failure means "not available"
+            continue
+    return out
+
+
+def bot_levels() -> list[str]:
+    """The names a computer seat can be given: the named levels, and ``random`` (the
+    beginner's opponent, also what a game without a level bot falls back to)."""
+    from ludoteca.bots import registry
+
+    levels = list(getattr(registry, "LEVELS", {}) or {})
+    return ["random", *[name for name in levels if name != "random"]]

@@ -1,0 +1,29 @@
+"""Refusals the club gives a person: a message and an HTTP status, raised anywhere in a
+request and turned into a page or JSON by the app's handler."""
+
+from __future__ import annotations
+
+
+class ClubError(Exception):
+    """A request the club refuses, with a message for the person and an HTTP status."""
+
+    def __init__(
+        self,
+        message: str,
+        status: int = 400,
+        *,
+        changed: bool = False,
+        retry_after: int | None = None,
+    ) -> None:
+        super().__init__(message)
+        self.message = message
+        self.status = status
+        self.changed = changed
+        """The refusal itself changed the game (it ended on time): tell its viewers."""
+        self.retry_after = retry_after
+        """For a refusal by a rate (HTTP 429): seconds until the request would pass."""
+
+
+class NewGameRefused(ClubError):
+    """A new game refused by a quota (:mod:`ludoteca.web.round.quotas`): the new-game form is
+    shown again with the reason."""
