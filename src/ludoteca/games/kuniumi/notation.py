@@ -44,14 +44,25 @@ def parse_square(text: str) -> int:
     return RANKS.index(text[1]) * 6 + FILES.index(text[0].lower())
 
 
-def move_to_str(move: int) -> str:
+def decode(move: int) -> tuple[str, int, int]:
+    """An action as ``("setup", kind, square)``, ``("choose", side, -1)`` or
+    ``("move", origin, destination)``: what notation, board cells and labels are made from."""
     if move < CHOOSE:
         kind, square = divmod(move, SQUARES)
-        return f"{PIECE_LETTERS[kind]}@{square_name(square)}"
+        return "setup", kind, square
     if move < MOVE:
-        return f"choose {SIDE_NAMES[move - CHOOSE]}"
+        return "choose", move - CHOOSE, -1
     origin, dest = divmod(move - MOVE, SQUARES)
-    return f"{square_name(origin)}-{square_name(dest)}"
+    return "move", origin, dest
+
+
+def move_to_str(move: int) -> str:
+    what, a, b = decode(move)
+    if what == "setup":
+        return f"{PIECE_LETTERS[a]}@{square_name(b)}"
+    if what == "choose":
+        return f"choose {SIDE_NAMES[a]}"
+    return f"{square_name(a)}-{square_name(b)}"
 
 
 def str_to_move(text: str) -> int:

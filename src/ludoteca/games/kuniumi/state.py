@@ -221,23 +221,18 @@ class KuniumiState(State):
 
     # --- what the board offers (see the protocol) --------------------------------------------
     def move_cells(self, move: int | str) -> tuple[str, ...]:
-        action = self._action(self.coerce_move(move))
-        if action < CHOOSE:
-            return (square_name(action % SQUARES),)
-        if action < MOVE:
-            return ()
-        origin, dest = divmod(action - MOVE, SQUARES)
-        return (square_name(origin), square_name(dest))
+        what, a, b = notation.decode(self._action(self.coerce_move(move)))
+        if what == "setup":
+            return (square_name(b),)
+        return () if what == "choose" else (square_name(a), square_name(b))
 
     def move_label(self, move: int | str) -> str:
-        action = self._action(self.coerce_move(move))
-        if action < CHOOSE:
-            kind, square = divmod(action, SQUARES)
-            return f"{PIECE_NAMES[kind]} on {square_name(square)}"
-        if action < MOVE:
-            return f"Play {SIDE_NAMES[action - CHOOSE]}"
-        origin, dest = divmod(action - MOVE, SQUARES)
-        return f"God from {square_name(origin)} to {square_name(dest)}"
+        what, a, b = notation.decode(self._action(self.coerce_move(move)))
+        if what == "setup":
+            return f"{PIECE_NAMES[a]} on {square_name(b)}"
+        if what == "choose":
+            return f"Play {SIDE_NAMES[a]}"
+        return f"God from {square_name(a)} to {square_name(b)}"
 
     def ui_hints(self) -> dict:
         """What to click now, for the game's ``ui_hints``."""

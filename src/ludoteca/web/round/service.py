@@ -312,13 +312,7 @@ class GameService:
                     "its players can move.",
                     403,
                 )
-            self._refuse_if_out_of_time(db, row, f"Move {text!r} refused")
-            if expected_ply is not None and expected_ply != row.ply:
-                raise ClubError(
-                    f"Move {text!r} refused: the game has moved on (now at move {row.ply}); "
-                    "look again.",
-                    409,
-                )
+            self._refuse_if_stale(db, row, f"Move {text!r} refused", expected_ply, "look again")
             state = self._state(db, row)
             player = state.to_move
             seat = row.seats[player] if 0 <= player < len(row.seats) else None
@@ -360,13 +354,13 @@ class GameService:
             mine = [s for s in row.seats if s.user_id == user.id and not s.resigned]
             if not mine:
                 raise ClubError("You are watching this game; only its players can resign.", 403)
-            self._refuse_if_out_of_time(db, row, "Resignation refused")
-            if expected_ply is not None and expected_ply != row.ply:
-                raise ClubError(
-                    f"Resignation refused: the game has moved on (now at move {row.ply}); "
-                    "look at the board again before resigning.",
-                    409,
-                )
+            self._refuse_if_stale(
+                db,
+                row,
+                "Resignation refused",
+                expected_ply,
+                "look at the board again before resigning",
+            )
             state = self._state(db, row)
             for s in mine:
                 s.resigned = True
@@ -400,6 +394,17 @@ class GameService:
             except ClubError as exc:
                 log.warning("game %s: cannot end it on time: %s", pk, exc.message)
         return ended
+
+    def _refuse_if_stale(
+        self, db, row: GameRow, what: str, expected_ply: int | None, advice: str
+    ) -> None:
+        """A move or resignation decided on a position that is no longer the game's (the
+        clock ran out, or someone moved since the ply it names) is refused with why."""
+        self._refuse_if_out_of_time(db, row, what)
+        if expected_ply is not None and expected_ply != row.ply:
+            raise ClubError(
+                f"{what}: the game has moved on (now at move {row.ply}); {advice}.", 409
+            )
 
     def _refuse_if_out_of_time(self, db, row: GameRow, what: str) -> None:
         """A request that comes after the player to move ran out of time ends the game on
