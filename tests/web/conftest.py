@@ -4,18 +4,14 @@ on a fresh SQLite file, and logged-in clients with unique user names."""
 from __future__ import annotations
 
 import itertools
-import sys
-from pathlib import Path
 
 import httpx
 import pytest
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from browser import browser  # noqa: E402, F401 - fixture for the browser tests
-from helpers import Server, register  # noqa: E402
-from postgres import postgres  # noqa: E402, F401 - fixture for the storage tests
-from toygame import install  # noqa: E402
+from tests.web.browser import browser  # noqa: E402, F401 - fixture for the browser tests
+from tests.web.helpers import Server, register  # noqa: E402
+from tests.web.postgres import postgres  # noqa: E402, F401 - fixture for the storage tests
+from tests.web.toygame import install  # noqa: E402
 
 install()
 _names = itertools.count(1)

@@ -14,6 +14,7 @@ from pathlib import Path
 import httpx
 
 HERE = Path(__file__).parent
+ROOT = HERE.parents[1]
 PYTHON = sys.executable
 CSRF_RE = re.compile(r'name="csrf" value="([0-9a-f]{64})"')
 PASSWORD = "correct horse battery"
@@ -52,7 +53,7 @@ class Server:
 
     def start(self) -> Server:
         self.port = self.port or free_port()
-        args = [PYTHON, str(HERE / "serve_for_tests.py"), self.url, str(self.port)]
+        args = [PYTHON, "-m", "tests.web.serve_for_tests", self.url, str(self.port)]
         if self.toy:
             args.append("--toy")
         args += self.options

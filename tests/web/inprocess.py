@@ -12,11 +12,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import cache
 
-from helpers import create_game, join, register
 from sqlalchemy import Engine, create_engine, text
 from sqlalchemy.pool import StaticPool
 
 from ludoteca.web.infra.store import normalise_url
+from tests.web.helpers import create_game, join, register
 
 with warnings.catch_warnings():
     warnings.simplefilter("ignore")  # starlette asks for httpx2, which is not needed here

@@ -1,4 +1,5 @@
-"""Take the README's screenshot of a game in progress: ``python tests/web/screenshot.py OUT.png``.
+"""Take the README's screenshot of a game in progress: ``python -m tests.web.screenshot OUT.png``
+from the repository's root.
 
 Starts a server on a temporary database, registers a player, starts a Comino game against
 the computer, plays a few moves by clicking and photographs the page with a tile picked up.
@@ -8,12 +9,9 @@ from __future__ import annotations
 
 import sys
 import tempfile
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).parent))
-
-from browser import ARGS, CHROMIUM, legal_moves, register_in_browser, wait_my_turn_or_end  # noqa: E402
-from helpers import Server  # noqa: E402
+from tests.web.browser import ARGS, CHROMIUM, legal_moves, register_in_browser, wait_my_turn_or_end
+from tests.web.helpers import Server
 
 
 def main(out: str, game: str = "comino", moves: int = 4) -> None:

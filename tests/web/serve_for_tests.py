@@ -1,5 +1,6 @@
 """Start the web club for a test:
-``python serve_for_tests.py DATABASE_URL PORT [--toy] [--club-limits]``.
+``python -m tests.web.serve_for_tests DATABASE_URL PORT [--toy] [--club-limits]`` from the
+repository's root.
 
 A real uvicorn server in its own process, so a test can kill it and start another on the
 same database. ``--toy`` registers the toy game first (and thinks for computer seats in
@@ -11,7 +12,6 @@ the limits ``ludoteca serve`` applies; the log-in limits are always the club's.
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
 import uvicorn
 
@@ -21,8 +21,7 @@ def main() -> None:
     toy = "--toy" in sys.argv[3:]
     club_limits = "--club-limits" in sys.argv[3:]
     if toy:
-        sys.path.insert(0, str(Path(__file__).parent))
-        from toygame import install
+        from tests.web.toygame import install
 
         install()
     from ludoteca.cli.commands.serve import WS_MAX_SIZE

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import time
 
-from helpers import (
+from tests.web.helpers import (
     PASSWORD,
     create_game,
     csrf_of,

@@ -15,15 +15,15 @@ import threading
 import time
 
 import pytest
-from helpers import csrf_of, page_csrf
-from inprocess import club_in_process, new_client, snapshot, table_game, to_move
-from postgres import Postgres
 
 from ludoteca.web.app import UNSTORABLE
 from ludoteca.web.infra.ids import MAX_ID
 from ludoteca.web.infra.inputs import MAX_JSON_DEPTH
 from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.socket import validate_message
+from tests.web.helpers import csrf_of, page_csrf
+from tests.web.inprocess import club_in_process, new_client, snapshot, table_game, to_move
+from tests.web.postgres import Postgres
 
 _names = itertools.count(1)
 BAD_IDS = ["2147483648", "9223372036854775808", "99999999999999999999999", "abc", "-1", "1e3"]

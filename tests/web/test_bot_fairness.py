@@ -13,9 +13,9 @@ import time
 
 import httpx
 import pytest
-from helpers import Server, create_game, register, view
 
 from ludoteca.web.round.botqueue import BOT_TURNS_PER_USER, BOT_WORKERS, FairQueue
+from tests.web.helpers import Server, create_game, register, view
 
 FLOOD = 12
 """Games against ``master`` (4 s a move) the flooder starts at once, as in the report."""

@@ -8,7 +8,8 @@ import itertools
 import random
 
 import pytest
-from browser import (
+
+from tests.web.browser import (
     check_screenshot,
     click_cell,
     legal_moves,
@@ -16,7 +17,7 @@ from browser import (
     wait_my_turn_or_end,
     wait_ply_change,
 )
-from helpers import Server
+from tests.web.helpers import Server
 
 _names = itertools.count(1)
 
@@ -285,14 +286,15 @@ def test_comune_against_the_computer_to_the_end(browser, club, tmp_path):
 
 
 def test_page_reconnects_by_itself_after_a_server_restart(browser, tmp_path):
-    from helpers import join, move, page_csrf, view
+    from tests.web.helpers import join, move, page_csrf, view
 
     url = f"sqlite:///{tmp_path / 'restart.sqlite3'}"
     srv = Server(url, toy=True, log=tmp_path / "server.log").start()
     ctx, page, name = new_user(browser, srv.base, "rc")
     try:
         import httpx
-        from helpers import register
+
+        from tests.web.helpers import register
 
         pk = create(page, srv.base, "toy", [("me", ""), ("open", "")])
         other = httpx.Client(base_url=srv.base, timeout=20)

@@ -7,9 +7,8 @@ from __future__ import annotations
 import contextlib
 import json
 
-from test_browser import club, create, new_user  # noqa: F401 - ``club`` is a fixture
-
 from ludoteca.web.round.quotas import OPEN_GAMES_PER_USER
+from tests.web.test_browser import club, create, new_user  # noqa: F401 - ``club`` is a fixture
 
 
 def sent_frames(page) -> list[dict]:

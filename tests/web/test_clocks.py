@@ -13,7 +13,6 @@ import time
 from datetime import datetime, timedelta
 
 import pytest
-from helpers import create_game, join, move, view
 from sqlalchemy import select, update
 
 from ludoteca.core.errors import RecordError
@@ -25,6 +24,7 @@ from ludoteca.web.infra.store import GameRow, Seat, Store, User
 from ludoteca.web.round import clocks
 from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.service import GameService, GameSettings, SeatSpec
+from tests.web.helpers import create_game, join, move, view
 
 _db = itertools.count(1)
 T0 = datetime(2026, 1, 1, 12, 0, 0)
@@ -405,7 +405,7 @@ def shorten_clock(server, pk: int, seconds: float) -> None:
 
 
 def test_the_server_ends_a_game_on_time_with_no_one_moving(server, make_user, anon):
-    from test_websocket import receive, socket_for
+    from tests.web.test_websocket import receive, socket_for
 
     a, b = make_user("clk"), make_user("clk")
     pk = create_game(a, "toy", [("me", ""), ("open", "")])
@@ -454,7 +454,7 @@ def clock_seconds(text: str) -> float:
 
 
 def test_the_browser_shows_the_clocks_ticking(browser, server, make_user):
-    from browser import register_in_browser
+    from tests.web.browser import register_in_browser
 
     context = browser.new_context(viewport={"width": 1200, "height": 900})
     page = context.new_page()

@@ -12,7 +12,13 @@ import time
 
 import httpx
 import pytest
-from helpers import (
+from sqlalchemy import create_engine, select
+from sqlalchemy.orm import Session
+from websockets.sync.client import connect
+
+from ludoteca.web.infra.store import MoveRow
+from ludoteca.web.infra.throttle import Limits
+from tests.web.helpers import (
     PASSWORD,
     Server,
     create_game,
@@ -23,12 +29,6 @@ from helpers import (
     register,
     view,
 )
-from sqlalchemy import create_engine, select
-from sqlalchemy.orm import Session
-from websockets.sync.client import connect
-
-from ludoteca.web.infra.store import MoveRow
-from ludoteca.web.infra.throttle import Limits
 
 _names = itertools.count(1)
 DELIVERY_LIMIT = 2.0

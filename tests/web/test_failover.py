@@ -12,13 +12,8 @@ through the engine, and every game in progress at the kill must have gone on (or
 from __future__ import annotations
 
 import asyncio
-import sys
-from pathlib import Path
 
-BENCH = Path(__file__).resolve().parents[2] / "bench"
-sys.path.insert(0, str(BENCH))
-
-from loadclient import ClubProcesses, Load, verify  # noqa: E402
+from bench.loadclient import ClubProcesses, Load, verify
 
 GAMES = 6
 SECONDS = 8.0

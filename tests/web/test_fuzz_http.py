@@ -18,14 +18,21 @@ from dataclasses import dataclass
 from urllib.parse import quote
 
 import pytest
-from helpers import create_game, csrf_of, join, page_csrf
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from inprocess import TestClient, club_in_process, new_client, snapshot, table_game, to_move
 
 from ludoteca.web.infra.inputs import json_depth
 from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.socket import validate_message
+from tests.web.helpers import create_game, csrf_of, join, page_csrf
+from tests.web.inprocess import (
+    TestClient,
+    club_in_process,
+    new_client,
+    snapshot,
+    table_game,
+    to_move,
+)
 
 REFUSALS = {400, 401, 403, 404, 405, 409, 413, 422, 429}
 """The documented refusals; anything 5xx is a failure (the database is up throughout)."""

@@ -7,7 +7,6 @@ from __future__ import annotations
 import re
 import threading
 
-from helpers import create_game, join, page_csrf
 from sqlalchemy import func, select
 
 from ludoteca.web.accounts.service import Accounts
@@ -15,6 +14,7 @@ from ludoteca.web.infra.store import GameRow, Store
 from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.quotas import GAMES_CREATED_PER_USER, OPEN_GAMES_PER_USER
 from ludoteca.web.round.service import GameService, SeatSpec
+from tests.web.helpers import create_game, join, page_csrf
 
 OPEN_SECTION = re.compile(r"<h2>Open games</h2>(.*?)</section>", re.S)
 ERROR = re.compile(r'<p class="error" role="alert">(.*?)</p>', re.S)

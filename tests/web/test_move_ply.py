@@ -13,11 +13,11 @@ import json
 import threading
 
 import pytest
-from helpers import create_game, join, legal_texts, page_csrf, view
-from test_websocket import receive, socket_for
 
 from ludoteca.web.infra.store import Store
 from ludoteca.web.round.service import GameService
+from tests.web.helpers import create_game, join, legal_texts, page_csrf, view
+from tests.web.test_websocket import receive, socket_for
 
 
 @pytest.fixture

@@ -5,7 +5,8 @@ and *Log out* off to the right."""
 from __future__ import annotations
 
 import pytest
-from browser import register_in_browser
+
+from tests.web.browser import register_in_browser
 
 PAGES = ["/", "/games/new", "/leaderboard", "/rules", "/rules/comino", "/forum", "/help", "/about"]
 SIZES = [(390, 844), (768, 1024)]

@@ -19,7 +19,6 @@ from datetime import timedelta
 
 import httpx
 import pytest
-from helpers import PASSWORD, Server, create_game, csrf_of, join, register
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -38,6 +37,7 @@ from ludoteca.web.round.socket import (
     WS_CONNECTIONS_PER_ADDRESS,
     WS_MESSAGES_PER_SECOND,
 )
+from tests.web.helpers import PASSWORD, Server, create_game, csrf_of, join, register
 
 LIMITS = Limits()
 _names = itertools.count(1)
@@ -510,7 +510,7 @@ def test_an_internal_failure_shows_no_internals(tmp_path):
 
 # --- the options of ``ludoteca serve`` ------------------------------------------------------------
 def test_ludoteca_serve_trusts_forwarded_addresses_only_from_named_proxies(tmp_path):
-    from test_serve import serve, stop
+    from tests.web.test_serve import serve, stop
 
     url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
     options = ("--database", url, "--forwarded-allow-ips", "192.0.2.99")

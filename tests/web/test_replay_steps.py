@@ -10,7 +10,8 @@ import random
 
 import httpx
 import pytest
-from helpers import Server, create_game, play_randomly, register
+
+from tests.web.helpers import Server, create_game, play_randomly, register
 
 
 @pytest.fixture(scope="module")

@@ -4,7 +4,8 @@ resumes every game exactly where it was."""
 from __future__ import annotations
 
 import httpx
-from helpers import Server, create_game, join, move, view
+
+from tests.web.helpers import Server, create_game, join, move, view
 
 
 def test_kill_and_restart_mid_game_loses_nothing(tmp_path, make_user):
@@ -13,7 +14,7 @@ def test_kill_and_restart_mid_game_loses_nothing(tmp_path, make_user):
     try:
         a = httpx.Client(base_url=first_server.base, timeout=20)
         b = httpx.Client(base_url=first_server.base, timeout=20)
-        from helpers import register
+        from tests.web.helpers import register
 
         assert register(a, "rita").status_code == 303
         assert register(b, "sam").status_code == 303

@@ -10,7 +10,8 @@ import sys
 import time
 
 import httpx
-from helpers import free_port
+
+from tests.web.helpers import free_port
 
 
 def serve(cwd, *args: str, env: dict | None = None) -> tuple[subprocess.Popen, int]:

@@ -7,8 +7,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import create_game, join, move, page_csrf, view
-from test_websocket import receive, socket_for
+
+from tests.web.helpers import create_game, join, move, page_csrf, view
+from tests.web.test_websocket import receive, socket_for
 
 
 def players_of(a, b, pk):

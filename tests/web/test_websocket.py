@@ -6,8 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
-from helpers import create_game, join, legal_texts, page_csrf, view
 from websockets.sync.client import connect
+
+from tests.web.helpers import create_game, join, legal_texts, page_csrf, view
 
 
 def socket_for(server, client, pk: int, origin: str | None = None):

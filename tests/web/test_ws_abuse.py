@@ -9,17 +9,14 @@ from __future__ import annotations
 import itertools
 import json
 import random
-import sys
 import threading
 import time
 from datetime import timedelta
-from pathlib import Path
 
 import httpx
 import pytest
-from helpers import Server, create_game, csrf_of, join, legal_texts, register, view
+from bench.abuseclients import BigSender, Flooder, NeverReader
 from sqlalchemy import update
-from test_clocks import shorten_clock
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -31,9 +28,8 @@ from ludoteca.web.round.socket import (
     REFRESHES_REFUSED_BEFORE_CLOSE,
     TOO_MANY_REFRESHES,
 )
-
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
-from abuseclients import BigSender, Flooder, NeverReader  # noqa: E402
+from tests.web.helpers import Server, create_game, csrf_of, join, legal_texts, register, view
+from tests.web.test_clocks import shorten_clock
 
 _names = itertools.count(1)
 MOVE_SECONDS = 3.0

@@ -12,10 +12,8 @@ import time
 
 import httpx
 import pytest
-from helpers import create_game, join, page_csrf, register, view
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
-from test_websocket import socket_for
 
 from ludoteca.web.round.socket import (
     MAX_WS_MESSAGE,
@@ -24,6 +22,8 @@ from ludoteca.web.round.socket import (
     TOO_MANY_REFRESHES,
     WS_MESSAGES_PER_SECOND,
 )
+from tests.web.helpers import create_game, join, page_csrf, register, view
+from tests.web.test_websocket import socket_for
 
 _names = itertools.count(1)
 CELLS = [f"{f}{r}" for r in "123" for f in "abc"]

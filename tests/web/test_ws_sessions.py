@@ -10,14 +10,14 @@ from types import SimpleNamespace
 
 import httpx
 import pytest
-from helpers import create_game, join, page_csrf, view
 from sqlalchemy import delete, update
-from test_websocket import receive, socket_for
 from websockets.exceptions import ConnectionClosed
 
 from ludoteca.web.accounts.service import SESSION_COOKIE, hash_token
 from ludoteca.web.infra.store import Session, Store, utcnow
 from ludoteca.web.round.socket import SESSION_CLOSED, SESSION_ENDED
+from tests.web.helpers import create_game, join, page_csrf, view
+from tests.web.test_websocket import receive, socket_for
 
 
 @pytest.fixture
@@ -108,11 +108,11 @@ def test_sockets_of_sessions_ended_elsewhere_are_closed_without_a_message(tmp_pa
     import threading
 
     import uvicorn
-    from helpers import free_port, register
 
     from ludoteca.web.app import create_app
     from ludoteca.web.infra.wsprotocol import WebSocketProtocol
     from ludoteca.web.round import socket as live
+    from tests.web.helpers import free_port, register
 
     monkeypatch.setattr(live, "SESSION_CHECK_SECONDS", 0.3)
     url = f"sqlite:///{tmp_path / 'club.sqlite3'}"

@@ -4,7 +4,7 @@
 The fixtures are kept so that every later change to records is checked against records
 written before it (they must still replay). Run from the repository root:
 
-    python tests/core/records/make_fixtures.py
+    python -m tests.core.records.make_fixtures
 
 It overwrites the files of this folder; commit them only when a writer's format changed on
 purpose.
@@ -58,11 +58,10 @@ def from_arena() -> None:
 
 
 def from_club() -> None:
-    sys.path[:0] = [str(ROOT / "tests" / "web")]
     import random
 
-    from helpers import create_game, page_csrf, play_randomly, register
-    from inprocess import club_in_process
+    from tests.web.helpers import create_game, page_csrf, play_randomly, register
+    from tests.web.inprocess import club_in_process
 
     with (
         tempfile.TemporaryDirectory() as folder,

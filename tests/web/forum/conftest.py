@@ -7,8 +7,9 @@ import itertools
 from datetime import timedelta
 
 import pytest
-from helpers import register
-from inprocess import TestClient, new_client
+
+from tests.web.helpers import register
+from tests.web.inprocess import TestClient, new_client
 
 from .forum_helpers import age
 

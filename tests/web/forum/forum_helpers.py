@@ -5,8 +5,9 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
-from helpers import page_csrf
 from sqlalchemy import create_engine, text
+
+from tests.web.helpers import page_csrf
 
 
 def age(url: str, name: str, by: timedelta) -> None:

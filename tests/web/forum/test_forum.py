@@ -8,10 +8,10 @@ from datetime import timedelta
 from html.parser import HTMLParser
 
 import pytest
-from helpers import create_game, page_csrf
 from sqlalchemy import create_engine, text
 
 from ludoteca.web.forum import service
+from tests.web.helpers import create_game, page_csrf
 
 from .forum_helpers import age, new_thread, post_ids, reply, thread_id
 

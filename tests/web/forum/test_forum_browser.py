@@ -6,11 +6,11 @@ limit holds; help and about are a click away; the pages fit a 390 px phone."""
 from __future__ import annotations
 
 import pytest
-from browser import register_in_browser
-from helpers import Server
 
 from ludoteca.cli.main import main as cli
 from ludoteca.web.forum.limits import NEW
+from tests.web.browser import register_in_browser
+from tests.web.helpers import Server
 
 HOSTILE_TITLE = '<img src=x onerror="window.pwned=1"> &amp; <script>window.pwned=2</script>'
 HOSTILE_BODY = (

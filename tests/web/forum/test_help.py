@@ -4,7 +4,8 @@ tables in migration 0004 are the ones the code maps."""
 from __future__ import annotations
 
 import pytest
-from inprocess import club_in_process
+
+from tests.web.inprocess import club_in_process
 
 PAGES = ["/", "/login", "/register", "/rules", "/rules/kuniumi", "/leaderboard", "/forum",
          "/forum/general", "/forum/search?q=x", "/help", "/about", "/no-such-page"]  # fmt: skip

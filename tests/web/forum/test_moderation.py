@@ -6,9 +6,8 @@ from __future__ import annotations
 
 import re
 
-from helpers import page_csrf
-
 from ludoteca.cli.main import main as cli
+from tests.web.helpers import page_csrf
 
 from .forum_helpers import new_thread, reply, thread_id
 

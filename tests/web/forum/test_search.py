@@ -6,10 +6,9 @@ from __future__ import annotations
 
 import re
 
-from helpers import register
-from inprocess import club_in_process, new_client
-
 from ludoteca.cli.main import main as cli
+from tests.web.helpers import register
+from tests.web.inprocess import club_in_process, new_client
 
 from .forum_helpers import new_thread, reply, thread_id
 
@@ -74,6 +73,6 @@ def test_search_on_both_databases(url):
 
 
 def _csrf(client) -> str:
-    from helpers import page_csrf
+    from tests.web.helpers import page_csrf
 
     return page_csrf(client, "/forum")

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import re
 
-from helpers import page_csrf, register
-from inprocess import club_in_process, new_client
-
 from ludoteca.cli.main import main as cli
+from tests.web.helpers import page_csrf, register
+from tests.web.inprocess import club_in_process, new_client
 
 from .forum_helpers import new_thread, reply, thread_id
 
