@@ -1,5 +1,5 @@
 """Shared test set-up: the toy games of tests/core are registered for every test."""
 
-from tests.core.toy_games import register_toys
+from tests.support.toygames.race import register_toys
 
 register_toys()

@@ -1,3 +1,3 @@
-"""Registers the toy games of :mod:`tests.bots.toygames` for every bot test."""
+"""Registers the toy games of :mod:`tests.support.toygames.small` for every bot test."""
 
-from tests.bots import toygames  # noqa: F401 - importing registers the toy games
+from tests.support.toygames import small as toygames  # noqa: F401 - importing registers the toy games

@@ -134,7 +134,7 @@ def test_workers_with_other_rules_are_refused(scheduler, monkeypatch):
 
 
 def test_workers_without_the_game_are_refused(scheduler, capfd):
-    """toy-nim is registered in this process only (tests/bots/toygames.py), as a plug-in
+    """toy-nim is registered in this process only (tests/support/toygames/small.py), as a plug-in
     installed on this machine but not on the workers would be."""
     assert main(["arena", "toy-nim", "random", "greedy", "--cluster", scheduler, "-q"]) == 2
     err = capfd.readouterr().err.strip()

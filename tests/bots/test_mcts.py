@@ -13,7 +13,7 @@ from ludoteca.bots.mcts import MCTSBot
 from ludoteca.core import get
 from tests.bots.helpers import nim_winning_takes
 from tests.bots.test_planner import coins_optimal_values
-from tests.bots.toygames import NimState
+from tests.support.toygames.small import NimState
 
 
 @pytest.mark.parametrize("pile", [p for p in range(1, 15) if p % 4])

@@ -12,7 +12,7 @@ from ludoteca.bots.base import BotError, Budget
 from ludoteca.core import CHANCE, get
 from ludoteca.core.errors import MalformedError
 from tests.bots.helpers import random_positions
-from tests.bots.toygames import NimState
+from tests.support.toygames.small import NimState
 
 # (spec, games it plays) with budgets small enough for a fast suite
 BOTS = {

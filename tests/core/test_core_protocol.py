@@ -21,8 +21,7 @@ from ludoteca.core import (
 from ludoteca.core.conformance import check_playout, check_state
 from ludoteca.core.perft import divide, perft
 from ludoteca.core.table import random_playout, resolve_chance, sample_chance
-
-from .toy_games import RaceState
+from tests.support.toygames.race import RaceState
 
 
 def test_error_kinds_share_one_base_and_name_input_and_rule():

@@ -8,10 +8,10 @@ import itertools
 import httpx
 import pytest
 
+from tests.support.toygames.toss import install  # noqa: E402
 from tests.web.browser import browser  # noqa: E402, F401 - fixture for the browser tests
 from tests.web.helpers import Server, register  # noqa: E402
 from tests.web.postgres import postgres  # noqa: E402, F401 - fixture for the storage tests
-from tests.web.toygame import install  # noqa: E402
 
 install()
 _names = itertools.count(1)

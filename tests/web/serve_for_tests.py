@@ -21,7 +21,7 @@ def main() -> None:
     toy = "--toy" in sys.argv[3:]
     club_limits = "--club-limits" in sys.argv[3:]
     if toy:
-        from tests.web.toygame import install
+        from tests.support.toygames.toss import install
 
         install()
     from ludoteca.cli.commands.serve import WS_MAX_SIZE
