@@ -183,6 +183,19 @@ def test_missing_or_forged_session_and_csrf_are_refused(make_user, anon):
     assert view(a, pk) == before
 
 
+def test_the_view_marks_the_cells_of_the_last_players_move(make_user):
+    """What the other player (or the computer) just did is marked on the board: the cells
+    of the last move a player made, from the engine; the table's toss marks nothing."""
+    a, b, pk = two_player_game(make_user)
+    assert view(a, pk)["last_cells"] == []  # only the toss so far
+    mover, other = players(a, b, pk)
+    v = view(mover, pk)
+    assert move(mover, pk, "b2", ply=v["ply"]).status_code == 200
+    seen = view(other, pk)
+    assert seen["last_cells"] == ["b2"]
+    assert "b2" in seen["svg"] and view(make_user("kim"), pk)["last_cells"] == ["b2"]
+
+
 def test_spectator_cannot_move_and_sees_no_legal_moves(make_user):
     a, b, pk = two_player_game(make_user)
     c = make_user("kim")

@@ -317,6 +317,8 @@ def test_page_reconnects_by_itself_after_a_server_restart(browser, tmp_path):
         assert move(other, pk, "a1", csrf=page_csrf(other)).status_code == 200
         wait_ply_change(page, ply)  # told live, over the new connection
         assert "a1" in page.inner_text("#movelist")
+        # the other player's move is marked on the board
+        assert page.locator('#board [data-cell="a1"].last-move').count() >= 1
         check_screenshot(page, tmp_path / "reconnected.png")
         other.close()
     finally:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import html
 from typing import Any
 
+from ludoteca.core.errors import GameError
 from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State
 from ludoteca.web.infra.store import GameRow, User, utcnow
 from ludoteca.web.round import clocks
@@ -96,6 +97,7 @@ def game_view(
         "legal": legal,
         "move_help": state.game.move_help,
         "svg": board_svg(state),
+        "last_cells": last_cells(state, moves),
         "moves": [
             {
                 "ply": m.ply + 1,
@@ -141,3 +143,16 @@ def result_text(row: GameRow, state: State) -> str:
     names = [f"{seat_label(s)} ({side(state, s.index)})" for s in row.seats]
     text = result.headline(names)
     return f"{text} — {result.reason}" if result.reason else text
+
+
+def last_cells(state: State, moves: list[PlayedMove]) -> list[str]:
+    """The board cells the last player's move named (the table's draws are skipped), so the
+    page can mark what the opponent, or the computer, just did."""
+    for played in reversed(moves):
+        if played.player < 0:
+            continue
+        try:
+            return list(state.move_cells(played.text))
+        except GameError:  # a text this position no longer reads: nothing to mark
+            return []
+    return []

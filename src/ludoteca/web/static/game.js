@@ -301,6 +301,9 @@ function render(newView) {
   view = newView;
   selected = [];
   boardBox.innerHTML = view.svg;
+  for (const cell of view.last_cells || []) {
+    for (const node of boardBox.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move");
+  }
   paths = movePaths(view.legal);
   labels = new Map(view.legal.map((m) => [m.text, m.label]));
   renderStatus();
