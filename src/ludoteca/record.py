@@ -45,7 +45,7 @@ from typing import Any
 from .core.errors import GameError, RecordError
 from .core.protocol import CHANCE, Result, State
 from .core.registry import get, names
-from .core.table import ply_rng, sample_chance
+from .core.table import ply_rng, sample_chance, start_from
 
 FORMAT = "ludoteca-record"
 FORMAT_VERSION = 1
@@ -284,11 +284,11 @@ def start_state(record: Record) -> State:
             f"this engine implements version {game.rules_version}",
         )
     try:
-        if record.start is None:
-            return game.new_state(seed=record.seed)
-        state = game.from_position(record.start)
+        state = start_from(game, record.seed, record.start)
     except GameError as exc:
         raise RecordError("start", f"bad start position: {exc.reason}") from None
+    if record.start is None:
+        return state
     if record.seed is not None:
         seeded = game.new_state(seed=record.seed).position()
         if state.position() != seeded:

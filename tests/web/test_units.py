@@ -79,3 +79,24 @@ def test_postgres_urls_use_the_installed_driver():
     assert normalise_url("postgresql://u@h/db") == "postgresql+psycopg://u@h/db"
     assert normalise_url("postgres://u@h/db") == "postgresql+psycopg://u@h/db"
     assert normalise_url("sqlite:///x.db") == "sqlite:///x.db"
+
+
+def test_a_bot_worker_is_handed_the_game_as_a_record_and_checks_it():
+    """The worker rebuilds the game from its record with every check a record gets, so a job
+    that does not replay is refused rather than searched."""
+    import pytest
+
+    from ludoteca.core.errors import RecordError
+    from ludoteca.core.registry import get
+    from ludoteca.core.table import Table
+    from ludoteca.web.round.seats import BotJob, choose_move
+
+    table = Table.new(get("kuniumi"), seed=3, players=["ann", "computer:random"])
+    for text in ("E@c3", "S@d4", "l@a1"):
+        table.play(text)
+    job = BotJob(record=table.record(), level="random", bot_seed=1)
+    assert choose_move(job) in {table.state.move_to_str(m) for m in table.state.legal_moves()}
+    broken = table.record()
+    broken.moves[1] = "S@c3"  # on the Earth God's square
+    with pytest.raises(RecordError):
+        choose_move(BotJob(record=broken, level="random", bot_seed=1))

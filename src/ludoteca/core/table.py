@@ -26,6 +26,20 @@ def ply_rng(seed: int, ply: int, purpose: str = "chance") -> random.Random:
     return random.Random(int.from_bytes(digest[:8], "big"))
 
 
+def draw_at(state: State, seed: int, ply: int) -> Move:
+    """The chance outcome a table with ``seed`` draws at ``ply``: the one scheme every table
+    uses (the club, the terminal, the arena), so a game restored at any ply draws the same."""
+    return sample_chance(state, ply_rng(seed, ply))
+
+
+def start_from(game: Game, seed: int | None, start: str | None) -> State:
+    """The start of a game: its stored start position where it has one (so a game survives a
+    change of the set-up generator), else the set-up ``seed`` gives. Records
+    (:func:`ludoteca.record.start_state`, which also checks the two agree), the club and its
+    bot workers all rebuild a start this way."""
+    return game.from_position(start) if start is not None else game.new_state(seed=seed)
+
+
 def sample_chance(state: State, rng: random.Random) -> Move:
     """Draw one chance outcome by its probability with ``rng``."""
     outcomes = state.chance_outcomes()
@@ -113,11 +127,9 @@ class Table:
         (:func:`ludoteca.record.replay`); a finished record's resignation or time-out is kept."""
         from ludoteca.record import replay, start_state
 
-        replay(record)  # every check a record gets, with the field and reason if refused
+        final = replay(record)  # every check a record gets, with the field and reason if refused
         table = cls(start_state(record), seed=record.seed, players=record.players)
-        for text in record.moves:
-            table.state.play(text)
-            table.moves.append(text)
+        table.state, table.moves = final, list(record.moves)
         result = record.typed_result()
         if result is not None and result.ended != "rules":
             table.ended = result
@@ -147,7 +159,7 @@ class Table:
         """The chance outcome the table draws now (the state must be at a chance node)."""
         if self.state.to_move != CHANCE:
             raise IllegalMoveError("draw", "the table draws only at a chance node")
-        return sample_chance(self.state, self.rng())
+        return draw_at(self.state, self.seed, self.ply)
 
     def play(self, move: Move | str) -> str:
         """Play a move (or chance outcome) and log it; returns its notation. A refused move

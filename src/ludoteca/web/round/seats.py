@@ -1,10 +1,10 @@
 """Computer seats: bots choose their moves in a worker pool, never on the event loop.
 
-A worker is handed the game as its record parts (game, options, seed, start, moves), rebuilds
-the state by replaying them through the engine, and asks the bot. Handing over the record
-rather than a live state keeps the work picklable for a process pool, and the same call can
-later go to a separate worker service. The move comes back as text and is submitted like a
-person's move, so the engine checks it again before it is committed.
+A worker is handed the game's record, rebuilds it as a table (the record's every check, then
+the replay, :meth:`ludoteca.core.table.Table.from_record`), and asks the bot. Handing over
+the record rather than a live state keeps the work picklable for a process pool, and the
+same call can later go to a separate worker service. The move comes back as text and is
+submitted like a person's move, so the engine checks it again before it is committed.
 """
 
 from __future__ import annotations
@@ -12,19 +12,17 @@ from __future__ import annotations
 import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
-from typing import Any
 
-from ludoteca.core.registry import get as get_game
+from ludoteca.core.table import Table
+from ludoteca.record import Record
 from ludoteca.web.round.botqueue import BOT_WORKERS
 
 
 @dataclass(frozen=True)
 class BotJob:
-    game: str
-    options: dict[str, Any]
-    seed: int
-    start: str | None
-    moves: tuple[str, ...]
+    record: Record
+    """The game so far (unfinished), seed included: the worker's table draws nothing, but
+    the record is checked whole, as any record is."""
     level: str
     bot_seed: int
     owner: int | None = None
@@ -36,12 +34,7 @@ def choose_move(job: BotJob) -> str:
     """Replay the game and return the bot's move in notation (runs in a worker)."""
     from ludoteca.bots import make_bot
 
-    game = get_game(job.game, **job.options)
-    state = game.new_state(seed=job.seed)
-    if job.start is not None and state.position() != job.start:
-        state = game.from_position(job.start)
-    for text in job.moves:
-        state.play(text)
+    state = Table.from_record(job.record).state
     bot = make_bot(job.level, seed=job.bot_seed)
     move = bot.choose(state)  # a level bot carries its own time budget
     return state.move_to_str(move)

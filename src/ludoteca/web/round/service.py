@@ -28,7 +28,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from ludoteca.core.errors import GameError, IllegalMoveError, MalformedError
 from ludoteca.core.protocol import CHANCE, TERMINAL, Game, Result, State
 from ludoteca.core.registry import get as get_game
-from ludoteca.core.table import ply_rng, sample_chance
+from ludoteca.core.table import draw_at, ply_rng, start_from
 from ludoteca.record import Record
 from ludoteca.web.infra.store import GameRow, MoveRow, Seat, Store, User, utcnow
 from ludoteca.web.round import clocks, quotas
@@ -464,11 +464,7 @@ class GameService:
                 select(MoveRow.text).where(MoveRow.game_id == pk).order_by(MoveRow.ply)
             ).all()
             job = BotJob(
-                game=row.game,
-                options=dict(row.options),
-                seed=row.seed,
-                start=row.start,
-                moves=tuple(texts),
+                record=record_of(row, self.start_state(row), list(texts)),
                 level=row.seats[player].bot or "random",
                 bot_seed=ply_rng(row.seed, row.ply, "bot").getrandbits(62),
                 owner=row.created_by,
@@ -556,11 +552,7 @@ class GameService:
                 f"this server implements version {game.rules_version}.",
                 500,
             )
-        state = game.new_state(seed=row.seed)
-        if row.start is not None and state.position() != row.start:
-            # The set-up generator changed since the game began: the stored start wins.
-            state = game.from_position(row.start)
-        return state
+        return start_from(game, row.seed, row.start)
 
     def states_along(self, pk: int) -> tuple[GameRow, list[MoveRow], State]:
         row = self.row(pk)
@@ -568,34 +560,7 @@ class GameService:
 
     def record(self, pk: int) -> Record:
         row, moves, start = self.states_along(pk)
-        players = []
-        for s in row.seats:
-            if s.kind == "bot":
-                players.append(f"computer:{s.bot}")
-            elif s.user is not None:
-                players.append(s.user.name)
-            else:
-                players.append("")
-        start_text: str | None = start.position()
-        try:
-            start.game.from_position(start_text)
-        except GameError:
-            start_text = None  # a start the notation cannot hold is rebuilt from the seed
-        rec = Record(
-            game=row.game,
-            rules_version=row.rules_version,
-            options=dict(row.options),
-            seed=row.seed,
-            start=start_text,
-            players=players,
-            moves=[m.text for m in moves],
-            result=row.result,
-            started=(row.started or row.created).isoformat(timespec="seconds") + "+00:00",
-            finished=row.finished.isoformat(timespec="seconds") + "+00:00"
-            if row.finished
-            else None,
-        )
-        return rec
+        return record_of(row, start, [m.text for m in moves])
 
     # --- internals ------------------------------------------------------------------------------
     def _row(self, db, pk: int) -> GameRow:
@@ -681,7 +646,7 @@ class GameService:
         ply = row.ply if first_ply is None else first_ply
         drawn = []
         while state.to_move == CHANCE:
-            move = sample_chance(state, ply_rng(row.seed, ply))
+            move = draw_at(state, row.seed, ply)
             text = state.move_to_str(move)
             state.play(move)
             drawn.append((text, CHANCE, state.last_move_summary()))
@@ -745,6 +710,35 @@ class GameService:
             self._committed.pop(row.id, None)
             if row.status == "active":
                 keep_recent(self._committed, row.id, row)
+
+
+def record_of(row: GameRow, start: State, texts: list[str]) -> Record:
+    """The game as a record: what downloads, replays and the bot workers are handed."""
+    players = []
+    for s in row.seats:
+        if s.kind == "bot":
+            players.append(f"computer:{s.bot}")
+        elif s.user is not None:
+            players.append(s.user.name)
+        else:
+            players.append("")
+    start_text: str | None = start.position()
+    try:
+        start.game.from_position(start_text)
+    except GameError:
+        start_text = None  # a start the notation cannot hold is rebuilt from the seed
+    return Record(
+        game=row.game,
+        rules_version=row.rules_version,
+        options=dict(row.options),
+        seed=row.seed,
+        start=start_text,
+        players=players,
+        moves=list(texts),
+        result=row.result,
+        started=(row.started or row.created).isoformat(timespec="seconds") + "+00:00",
+        finished=row.finished.isoformat(timespec="seconds") + "+00:00" if row.finished else None,
+    )
 
 
 def rated_refusal(seats: list[Seat]) -> None:
