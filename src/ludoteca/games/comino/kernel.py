@@ -33,6 +33,7 @@ from .geometry import (
     ORIENTED_NAME,
     SECOND_TILE,
 )
+from .notation import DRAWS, HAND_SIZE, TURNS
 
 W = 64
 OFF = 32
@@ -125,7 +126,7 @@ def _run(occ, pc, frontier, hands, score, turns, rnd, log, best_of: int = 1) -> 
     fit = FIT_MASK
     codes_of = _CODES
     made = 0
-    while turns < 22:
+    while turns < TURNS:
         player = turns & 1
         hand = hands[player]
         hm = 0
@@ -217,8 +218,8 @@ def random_game(rng: random.Random, log: list[str] | None = None) -> tuple[int, 
     _put_start(occ, pc, frontier, tiles[0])
     _refresh(pc, frontier)
     hands = [
-        [_NAME_INDEX[t] for t in tiles[1:11]] + [_NAME_INDEX[FIRST_TILE]],
-        [_NAME_INDEX[t] for t in tiles[11:21]] + [_NAME_INDEX[SECOND_TILE]],
+        [_NAME_INDEX[t] for t in tiles[1:HAND_SIZE]] + [_NAME_INDEX[FIRST_TILE]],
+        [_NAME_INDEX[t] for t in tiles[HAND_SIZE:DRAWS]] + [_NAME_INDEX[SECOND_TILE]],
     ]
     score = [0, 0]
     _run(occ, pc, frontier, hands, score, 0, rng.random, log)
@@ -239,7 +240,7 @@ def playout_from_state(
         _put_start(occ, pc, frontier, tile, x, y)
     _refresh(pc, frontier)
     hands = [[_NAME_INDEX[n] for n in sorted(h)] for h in state.hands]
-    if state.draws < 21:
+    if state.draws < DRAWS:
         used = set(state.board.values()) | state.hands[0] | state.hands[1]
         left = [t for t in DEALT_TILES if t not in used]
         rng.shuffle(left)
