@@ -341,3 +341,16 @@ def test_lobby_offers_every_registered_game(anon):
     lobby = anon.get("/").text
     for gid in ("comune", "comino", "kuniumi", "hexagone", "toy"):
         assert f'data-game="{gid}"' in lobby and game_class(gid).title in lobby
+
+
+def test_pages_and_views_are_sent_compressed(make_user):
+    """A Comune view lists thousands of structured moves; compressed it is a fraction."""
+    a = make_user("zip")
+    pk = create_game(a, "comune", [("me", ""), ("bot", "random")])
+    raw = a.get(f"/api/games/{pk}", headers={"Accept-Encoding": "gzip"})
+    assert raw.headers.get("content-encoding") == "gzip"
+    assert raw.json()["legal"]  # httpx decodes it: the view is whole
+    page = a.get(f"/games/{pk}", headers={"Accept-Encoding": "gzip"})
+    assert page.headers.get("content-encoding") == "gzip" and "initial-view" in page.text
+    plain = a.get(f"/api/games/{pk}", headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers

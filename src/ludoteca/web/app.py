@@ -19,6 +19,7 @@ from pathlib import Path
 import anyio
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
+from fastapi.middleware.gzip import GZipMiddleware
 from fastapi.responses import FileResponse, HTMLResponse, JSONResponse, PlainTextResponse
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy.exc import DataError, DBAPIError
@@ -251,6 +252,10 @@ def create_app(
         title="ludoteca", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
     )
     app.state.club = club
+    # Pages and views carry the board's SVG and the structured legal moves, which repeat a
+    # lot (a Comune view lists thousands of turns): compressed, a game page is a tenth of it.
+    # The websocket compresses each message itself (permessage-deflate).
+    app.add_middleware(GZipMiddleware, minimum_size=1024)
     app.add_middleware(InternalErrors)
     app.add_middleware(BodyLimit)
     app.add_middleware(RefuseNul)
