@@ -17,6 +17,11 @@ by one process must reach the players and spectators connected to the others. Tw
 ``origin`` is a random token per process: the process that made a change tells its own
 watchers at once (no round trip through the database), so it skips its own notifications.
 SQLite is one process by nature and uses neither half.
+
+Besides games, other features announce their own rows the same way (a chat line, a
+notification): :func:`register_event` names how to recognise one, :func:`events_on_commit`
+tells this process's handler after each commit (on every database) and the other processes
+through ``NOTIFY`` with a ``'<kind>:<id> <origin>'`` payload (PostgreSQL only).
 """
 
 from __future__ import annotations
@@ -86,11 +91,79 @@ def notify_on_commit(store: Store, origin: str) -> None:
             )
 
 
+EventOf = Callable[[object], tuple[str, int] | None]
+"""Recognises a flushed row as an event: ``(kind, id)``, or None."""
+_EVENT_KINDS: list[EventOf] = []
+
+
+def register_event(recognise: EventOf) -> None:
+    """Announce rows ``recognise`` names, once they are committed (see the module text)."""
+    if recognise not in _EVENT_KINDS:
+        _EVENT_KINDS.append(recognise)
+
+
+def flushed_events(objects: Iterable[object]) -> list[tuple[str, int]]:
+    found: list[tuple[str, int]] = []
+    for obj in objects:
+        for recognise in _EVENT_KINDS:
+            event_ = recognise(obj)
+            if event_ is not None and event_ not in found:
+                found.append(event_)
+    return found
+
+
+EVENTS_KEY = "ludoteca_events"
+
+
+def events_on_commit(store: Store, origin: str, local: Callable[[str, int], None]) -> None:
+    """After each commit of a session of ``store`` that added rows named by
+    :func:`register_event`, call ``local(kind, id)`` for each; with PostgreSQL the same
+    transaction also notifies the other processes. A rollback tells nobody."""
+    postgres = is_postgres(store)
+
+    @event.listens_for(store.session, "after_flush")
+    def _collect(session, _context) -> None:
+        found = flushed_events(session.new)
+        if not found:
+            return
+        session.info.setdefault(EVENTS_KEY, []).extend(found)
+        if postgres:
+            connection = session.connection()
+            for kind, ident in found:
+                connection.execute(
+                    text("SELECT pg_notify(:channel, :payload)"),
+                    {"channel": CHANNEL, "payload": f"{kind}:{ident} {origin}"},
+                )
+
+    @event.listens_for(store.session, "after_commit")
+    def _tell(session) -> None:
+        for kind, ident in session.info.pop(EVENTS_KEY, ()):
+            try:
+                local(kind, ident)
+            except Exception:  # a committed change is never undone by its telling
+                log.exception("telling of %s %s failed", kind, ident)
+
+    @event.listens_for(store.session, "after_rollback")
+    def _forget(session) -> None:
+        session.info.pop(EVENTS_KEY, None)
+
+
 def parse_payload(payload: str) -> tuple[int, str] | None:
     parts = payload.split()
     if len(parts) != 2 or not parts[0].isdigit():
         return None
     return int(parts[0]), parts[1]
+
+
+def parse_event(payload: str) -> tuple[str, int, str] | None:
+    """``'<kind>:<id> <origin>'`` as ``(kind, id, origin)``, or None."""
+    parts = payload.split()
+    if len(parts) != 2 or ":" not in parts[0]:
+        return None
+    kind, _, ident = parts[0].partition(":")
+    if not kind or not ident.isdigit():
+        return None
+    return kind, int(ident), parts[1]
 
 
 def libpq_url(store: Store) -> str:
@@ -110,7 +183,9 @@ class Listener:
         origin: str,
         on_change: Callable[[int], None],
         on_gap: Callable[[], None],
+        on_event: Callable[[str, int], None] | None = None,
     ) -> None:
+        self.on_event = on_event
         self.conninfo = conninfo
         self.origin = origin
         self.on_change = on_change
@@ -176,5 +251,9 @@ class Listener:
                 parsed = parse_payload(note.payload)
                 if parsed is not None and parsed[1] != self.origin:
                     self.on_change(parsed[0])
+                    continue
+                other = parse_event(note.payload)
+                if other is not None and other[2] != self.origin and self.on_event is not None:
+                    self.on_event(other[0], other[1])
             if not heard:
                 await conn.execute("SELECT 1")  # raises if the connection is gone

@@ -56,6 +56,8 @@ class GameSettings:
 FinishHook = Callable[[Any, GameRow, State], None]
 """Called as ``hook(db, row, state)`` inside the transaction that ends a game, after its
 result is set and before the commit, so what it writes stands or falls with the end."""
+MovesHook = Callable[[Any, GameRow, State, "int | None"], None]
+"""``(db, row, state, mover)``: the player who just moved, or None for the table."""
 
 
 @dataclass
@@ -103,6 +105,10 @@ class GameService:
         self._locks: dict[int, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self.on_finish: list[FinishHook] = []
+        self.on_moves: list[MovesHook] = []
+        """Run after each batch of moves is written, in its transaction (notifications of
+        a correspondence turn); cheap when they have nothing to do, as they run on every
+        move."""
         self._creating = threading.Lock()
         """Held while a game is created: the quotas are counted and the game added as one
         step (:mod:`ludoteca.web.round.quotas`; PostgreSQL also locks the creator's row)."""
@@ -694,6 +700,8 @@ class GameService:
         db.add_all(added)
         if state.is_over:
             self._finish(db, row, state, state.result)
+        for hook in self.on_moves:
+            hook(db, row, state, mover)
         try:
             db.commit()
         except (IntegrityError, OperationalError):

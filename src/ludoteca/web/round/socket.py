@@ -30,8 +30,9 @@ import json
 import logging
 import time
 from collections import defaultdict, deque
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
+from dataclasses import dataclass
 from functools import partial
 from typing import TYPE_CHECKING, Any
 
@@ -157,6 +158,40 @@ class Hub:
         self.bot_queue = FairQueue()
         """Computer turns wait here for a worker, in their game creator's line."""
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.message_handlers: dict[str, MessageHandler] = {}
+        """Other features' messages on a game socket (``chat``), by type: each validated by
+        its own function and answered by its own coroutine, after the CSRF check."""
+        self.event_handlers: dict[str, Callable[[int], Awaitable[None]]] = {}
+        """What to do when another feature's row is committed (:func:`events_on_commit`),
+        by kind: ``chat`` lines, ``note`` (notifications)."""
+
+    def on_message(
+        self,
+        kind: str,
+        validate: Callable[[dict[str, Any]], None],
+        handle: Callable[[Hub, Connection, dict[str, Any]], Awaitable[None]],
+    ) -> None:
+        self.message_handlers[kind] = MessageHandler(validate, handle)
+
+    def local_event(self, kind: str, ident: int) -> None:
+        """A row of ``kind`` was committed in this process (called from any thread)."""
+        loop = self._loop
+        if loop is None or loop.is_closed() or kind not in self.event_handlers:
+            return
+        with suppress(RuntimeError):  # the loop is shutting down
+            loop.call_soon_threadsafe(self._event, kind, ident)
+
+    def _event(self, kind: str, ident: int) -> None:
+        handler = self.event_handlers.get(kind)
+        if handler is not None:
+            self._spawn(self._guarded(kind, ident, handler))
+
+    @staticmethod
+    async def _guarded(kind: str, ident: int, handler) -> None:
+        try:
+            await handler(ident)
+        except Exception:
+            log.exception("delivering %s %s failed", kind, ident)
 
     async def play(self, fn, *args):
         """Run ``fn(*args)`` (moves and views: the database work of play) in a worker thread
@@ -212,7 +247,9 @@ class Hub:
         store = self.club.store
         if not is_postgres(store):
             return
-        self.listener = Listener(libpq_url(store), self.origin, self._heard, self._resync)
+        self.listener = Listener(
+            libpq_url(store), self.origin, self._heard, self._resync, self._event
+        )
         self.listener.start()
         if not await self.listener.wait_connected(10):
             log.warning("not yet listening for game changes; retrying in the background")
@@ -359,6 +396,9 @@ class Hub:
                 if conn.session is not None and conn.session in hashes:
                     conn.send_reply(_error(SESSION_ENDED))
                     conn.close(SESSION_CLOSED)
+        inbox = getattr(self.club, "inbox", None)
+        if inbox is not None:
+            inbox.session_ended(hashes)
 
     def session_closed(self, token_hash: str) -> None:
         """:class:`~ludoteca.web.accounts.service.Accounts` calls this, from any thread, when it
@@ -525,15 +565,29 @@ def seen_ply(data: dict[str, Any], *, required: bool) -> int | None:
     return ply
 
 
-def validate_message(raw: str | None) -> dict[str, Any]:
+@dataclass(frozen=True)
+class MessageHandler:
+    validate: Callable[[dict[str, Any]], None]
+    handle: Callable[[Hub, Connection, dict[str, Any]], Awaitable[None]]
+
+
+def validate_message(
+    raw: str | None, extra: dict[str, MessageHandler] | None = None
+) -> dict[str, Any]:
     if not isinstance(raw, str):
         raise ClubError("A message must be a JSON object sent as text.")
     if len(raw) > MAX_WS_MESSAGE:
         raise ClubError("Message too long.")
     data = json_object(raw, "A message")
     kind = data.get("type")
-    if not isinstance(kind, str) or kind not in {"move", "resign", "ping", "refresh"}:
+    extra = extra or {}
+    if not isinstance(kind, str) or kind not in {"move", "resign", "ping", "refresh", *extra}:
         raise ClubError(f"Unknown message type {kind!r}.")
+    if kind in extra:
+        if not isinstance(data.get("csrf"), str):
+            raise ClubError("The message has no security (CSRF) token; reload the page.")
+        extra[kind].validate(data)
+        return data
     if kind in {"move", "resign"} and not isinstance(data.get("csrf"), str):
         raise ClubError("The message has no security (CSRF) token; reload the page.")
     if kind == "move":
@@ -647,8 +701,9 @@ async def answer(
     club = conn.ws.app.state.club
     hub: Hub = club.hub
     pk, user = conn.pk, conn.user
+    data: dict[str, Any] = {}
     try:
-        data = validate_message(raw)
+        data = validate_message(raw, hub.message_handlers)
         kind = data["type"]
         if kind == "ping":
             conn.send_reply('{"type":"pong"}')
@@ -665,11 +720,15 @@ async def answer(
             await hub.refresh(conn)
             return
         if user is None:
-            raise ClubError("Please log in to play.", 401)
+            doing = "chat" if kind in hub.message_handlers else "play"
+            raise ClubError(f"Please log in to {doing}.", 401)
         if not club.accounts.csrf_ok(base_token, data.get("csrf")):
             raise ClubError(
                 "The security (CSRF) token is wrong or out of date; reload the page.", 403
             )
+        if kind in hub.message_handlers:
+            await hub.message_handlers[kind].handle(hub, conn, data)
+            return
 
         def act(d=data) -> None:
             # The session is read again with every move: one that has ended plays no more,
@@ -688,6 +747,10 @@ async def answer(
         conn.close(SESSION_CLOSED)
         return
     except ClubError as exc:
+        kind = data.get("type")
+        if isinstance(kind, str) and kind in hub.message_handlers:
+            conn.send_reply(json.dumps({"type": "error", "message": exc.message, "about": kind}))
+            return
         conn.send_reply(_error(exc.message))
         if exc.changed:  # refused, but the game ended on time
             await hub.publish(pk)
