@@ -28,15 +28,25 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ludoteca.web.accounts.profiles import router as profiles_router
 from ludoteca.web.accounts.service import ANON_COOKIE, Accounts
+from ludoteca.web.challenges.routes import router as challenges_router
+from ludoteca.web.challenges.service import Challenges
+from ludoteca.web.chat import live as chat_live
+from ludoteca.web.chat.models import ChatLine
 from ludoteca.web.club import Club
 from ludoteca.web.forum.routes import router as forum_router
 from ludoteca.web.help.routes import router as help_router
-from ludoteca.web.infra.fanout import notify_on_commit
+from ludoteca.web.infra.fanout import events_on_commit, notify_on_commit, register_event
 from ludoteca.web.infra.inputs import NUL_REFUSED
 from ludoteca.web.infra.store import Store, database_unavailable, database_url
 from ludoteca.web.infra.throttle import Limits, Throttle
 from ludoteca.web.lobby.routes import router as lobby_router
 from ludoteca.web.moderation.routes import router as moderation_router
+from ludoteca.web.notify import service as notify_service
+from ludoteca.web.notify.live import Inbox
+from ludoteca.web.notify.live import router as inbox_router
+from ludoteca.web.notify.mail import Mailer, SmtpServer
+from ludoteca.web.notify.models import Notification
+from ludoteca.web.notify.routes import router as notify_router
 from ludoteca.web.ratings.service import update_ratings
 from ludoteca.web.requests import render
 from ludoteca.web.round import clocks
@@ -46,6 +56,9 @@ from ludoteca.web.round.seats import make_pool
 from ludoteca.web.round.service import GameService
 from ludoteca.web.round.socket import Hub, take_over_stalled_bots
 from ludoteca.web.round.socket import router as live_router
+from ludoteca.web.stats.routes import router as stats_router
+from ludoteca.web.stats.service import Stats
+from ludoteca.web.stats.tallies import tally_finished
 
 log = logging.getLogger("ludoteca.web")
 MAX_BODY = 64 * 1024
@@ -189,13 +202,26 @@ class InternalErrors:
             await response(scope, receive, send)
 
 
+def chat_event(obj: object) -> tuple[str, int] | None:
+    return ("chat", obj.id) if isinstance(obj, ChatLine) else None
+
+
+def note_event(obj: object) -> tuple[str, int] | None:
+    return ("note", obj.id) if isinstance(obj, Notification) else None
+
+
 def create_app(
     url: str | None = None,
     *,
     bot_pool: str = "process",
     bot_delay: float = 0.0,
     limits: Limits | None = None,
+    smtp: str | None = None,
+    public_url: str = "http://127.0.0.1:8000",
 ) -> FastAPI:
+    """The club's application on the database at ``url``. ``smtp`` (``smtp://host:port``)
+    lets it send e-mail, whose links start with ``public_url``."""
+    server = SmtpServer.parse(smtp) if smtp else None  # a bad URL is refused before anything
     store = Store(database_url(url))
     secret = store.setting("secret_key", lambda: secrets.token_hex(32)).encode()
     hub = Hub()
@@ -208,6 +234,21 @@ def create_app(
         bot_delay=bot_delay,
     )
     hub.club = club
+    club.challenges = Challenges(store, club.games)
+    club.inbox = Inbox(club)
+    club.stats = Stats(store)
+    if server is not None:
+        club.mailer = Mailer(store, server, public_url, secret)
+    club.games.on_finish.append(tally_finished)  # /stats counts every game as it ends
+    club.games.on_finish.append(notify_service.finish_hook)
+    club.games.on_moves.append(notify_service.turn_hook)
+    # Chat lines and notifications reach the sockets that should show them once committed.
+    register_event(chat_event)
+    register_event(note_event)
+    events_on_commit(store, hub.origin, hub.local_event)
+    hub.event_handlers["chat"] = lambda ident: chat_live.deliver(hub, ident)
+    hub.event_handlers["note"] = club.inbox.on_note
+    hub.on_message("chat", chat_live.validate, chat_live.on_message)
     club.accounts.on_session_closed.append(hub.session_closed)  # log-out closes its sockets
     club.games.on_finish.append(update_ratings)  # rated games change ratings as they end
     # With PostgreSQL every committed change to a game tells the other server processes.
@@ -224,6 +265,7 @@ def create_app(
         sweeper = asyncio.create_task(clocks.sweep(club.games.expire_overdue, hub.publish))
         # Takes over computer turns left behind by a server process that died.
         bot_watch = asyncio.create_task(take_over_stalled_bots(hub))
+        mail = asyncio.create_task(club.mailer.run()) if club.mailer is not None else None
         # Everything loaded so far (the engines, the web stack) lives as long as the server:
         # keep it out of the collector's full passes, whose pauses would otherwise land on
         # whichever move is being answered.
@@ -240,6 +282,8 @@ def create_app(
             gc.set_threshold(*thresholds)
             sweeper.cancel()
             bot_watch.cancel()
+            if mail is not None:
+                mail.cancel()
             gc.unfreeze()
             await hub.stop()
             for task in hub.bot_tasks.values():
@@ -336,4 +380,9 @@ def create_app(
     app.include_router(moderation_router)
     app.include_router(help_router)
     app.include_router(game_assets_router)
+    app.include_router(notify_router)
+    app.include_router(inbox_router)
+    app.include_router(challenges_router)
+    app.include_router(chat_live.router)
+    app.include_router(stats_router)
     return app

@@ -14,7 +14,11 @@ from ludoteca.web.round.service import GameService
 from ludoteca.web.round.socket import Hub
 
 if TYPE_CHECKING:
+    from ludoteca.web.challenges.service import Challenges
     from ludoteca.web.forum.service import Forum
+    from ludoteca.web.notify.live import Inbox
+    from ludoteca.web.notify.mail import Mailer
+    from ludoteca.web.stats.service import Stats
 
 
 @dataclass
@@ -29,3 +33,9 @@ class Club:
     """Where computer moves are searched (processes, or threads in tests)."""
     forum: Forum | None = None
     """Made on the forum's first request."""
+    challenges: Challenges | None = None
+    inbox: Inbox | None = None
+    """The ``/ws/me`` sockets of this process."""
+    mailer: Mailer | None = None
+    """Sends e-mail when the server was given ``--smtp``; None sends none."""
+    stats: Stats | None = None

@@ -67,9 +67,19 @@ def check_csrf(request: Request, supplied: object) -> None:
         )
 
 
+def unread_notifications(request: Request, user: User) -> int:
+    """The bell's count for ``user``'s page."""
+    from ludoteca.web.notify.service import unread
+
+    with club(request).store.reading() as db:
+        return unread(db, user.id)
+
+
 def render(request: Request, template: str, status: int = 200, **context: Any):
     context.setdefault("user", current_user(request))
     context.setdefault("csrf", csrf_token(request))
+    if context["user"] is not None and "unread_count" not in context:
+        context["unread_count"] = unread_notifications(request, context["user"])
     return TEMPLATES.TemplateResponse(request, template, context, status_code=status)
 
 

@@ -14,6 +14,8 @@ checked against the club's own, lower limit.
 from __future__ import annotations
 
 import argparse
+import os
+import sys
 
 from ludoteca.core.errors import MalformedError
 
@@ -60,6 +62,20 @@ def register(subparsers) -> None:
         help="accounts that may be registered from one address in an hour (10); raise it "
         "for a room of new players behind one address",
     )
+    p.add_argument(
+        "--smtp",
+        default=None,
+        metavar="URL",
+        help="send e-mail notifications through this SMTP server: smtp://[USER:PASSWORD@]HOST"
+        "[:PORT][?starttls=1&from=ADDRESS] or smtps://… (default $LUDOTECA_SMTP; none: no e-mail)",
+    )
+    p.add_argument(
+        "--public-url",
+        default=None,
+        metavar="URL",
+        help="the club's address as players reach it, for links in e-mails "
+        "(default http://HOST:PORT)",
+    )
     p.set_defaults(func=run)
 
 
@@ -76,7 +92,17 @@ def run(args: argparse.Namespace) -> int:
     url = database_url(args.database)
     _check_url(url)
     limits = Limits(register_per_address=Limit(args.registrations_per_hour, 60))
-    app = create_app(url, bot_pool=args.bot_pool, limits=limits)
+    smtp = args.smtp or os.environ.get("LUDOTECA_SMTP") or None
+    if smtp:
+        from ludoteca.web.notify.mail import SmtpServer
+
+        try:
+            SmtpServer.parse(smtp)
+        except ValueError as exc:
+            print(f"ludoteca serve: {exc}", file=sys.stderr)
+            return 2
+    public = args.public_url or f"http://{args.host}:{args.port}"
+    app = create_app(url, bot_pool=args.bot_pool, limits=limits, smtp=smtp, public_url=public)
     print(f"ludoteca web club on http://{args.host}:{args.port}/ (database {_safe(url)})")
     uvicorn.run(
         app,

@@ -33,6 +33,7 @@ from ludoteca.web.ratings.service import (
 from ludoteca.web.requests import club, current_user, render
 from ludoteca.web.round.catalog import available_games
 from ludoteca.web.round.errors import ClubError
+from ludoteca.web.stats.service import user_stats
 
 router = APIRouter()
 BOARD_PREVIEW = 10
@@ -202,6 +203,7 @@ def profile(name: str, request: Request):
         ).all()
         counts = game_counts(db, user)
         recent = recent_games(db, user, viewer, rating_changes(list(history)))
+        mystats = user_stats(db, user)
     order = list(pools)
     entries = sorted(
         (rating_entry(r) for r in ratings),
@@ -218,6 +220,7 @@ def profile(name: str, request: Request):
         recent=recent,
         has_history=bool(history),
         played=sum(c["played"] for c in counts),
+        mystats=mystats,
     )
 
 

@@ -22,6 +22,7 @@ from ludoteca.web.forum.models import ForumPost, ForumRead, ForumThread
 from ludoteca.web.infra.inputs import check_text
 from ludoteca.web.infra.store import User, utcnow
 from ludoteca.web.moderation import service as moderation
+from ludoteca.web.notify.service import notify
 from ludoteca.web.round.catalog import available_games
 from ludoteca.web.round.errors import ClubError
 
@@ -306,9 +307,20 @@ class Forum:
             thread.last_post_id = case((newer, post.id), else_=ForumThread.last_post_id)
             thread.last_post_at = case((newer, now), else_=ForumThread.last_post_at)
             search.for_session(db).index_post(db, post, None)
+            self._tell_author(db, thread, user, post)
             db.commit()
             self._read_own(db, user, pk, post.id)
             return post
+
+    @staticmethod
+    def _tell_author(db: Session, thread: ForumThread, user: User, post: ForumPost) -> None:
+        """Notify the thread's author of a reply (not their own, nor one from someone they
+        block)."""
+        author = thread.author_id
+        if author == user.id or user.id in moderation.blocked_ids(db, thread.author):
+            return
+        text = f"{user.name} replied to your thread “{thread.title[:80]}”"
+        notify(db, author, "reply", text, f"/forum/post/{post.id}")
 
     def _read_own(self, db: Session, user: User, thread_id: int, post_id: int) -> None:
         thread = db.get(ForumThread, thread_id)

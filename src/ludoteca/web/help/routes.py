@@ -1,5 +1,6 @@
-"""``/help`` (registering, games, clocks, ratings, computer levels, replays, the forum and
-its rules) and ``/about`` (the club, its games and their designers).
+"""``/help`` (registering, games, clocks, ratings, computer levels, replays, challenges,
+chat, notifications, stats, the forum and its rules) and ``/about`` (the club, its games
+and their designers).
 
 The pictures are the engines' own SVG boards (the rules pages' diagrams), so they show the
 boards exactly as the club draws them; a game that fails to load is left out.
@@ -9,6 +10,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
+from ludoteca.web.chat import service as chat
 from ludoteca.web.forum.limits import ESTABLISHED, NEW, NEW_ACCOUNT
 from ludoteca.web.forum.service import EDIT_WINDOW
 from ludoteca.web.requests import render
@@ -49,6 +51,9 @@ def help_page(request: Request):
         established=ESTABLISHED,
         new_hours=int(NEW_ACCOUNT.total_seconds() // 3600),
         edit_minutes=int(EDIT_WINDOW.total_seconds() // 60),
+        chat_max=chat.MAX_LINE,
+        chat_lines=chat.LINES,
+        chat_new=chat.NEW_LINES,
     )
 
 

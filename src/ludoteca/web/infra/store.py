@@ -90,7 +90,7 @@ class GameRow(Base):
     created_by: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     started: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
-    finished: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    finished: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
     to_move: Mapped[int] = mapped_column(Integer, default=0)
     """Cached from the engine after each move, so the lobby can say whose turn it is."""
     ply: Mapped[int] = mapped_column(Integer, default=0)

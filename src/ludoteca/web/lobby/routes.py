@@ -17,6 +17,8 @@ from sqlalchemy import or_, select
 from ludoteca.core.errors import GameError
 from ludoteca.web.accounts.devices import DEVICE_COOKIE, DEVICE_DAYS
 from ludoteca.web.accounts.service import SESSION_COOKIE, AccountError
+from ludoteca.web.challenges.service import describe as describe_challenge
+from ludoteca.web.chat.service import history as chat_history
 from ludoteca.web.infra.inputs import check_text
 from ludoteca.web.infra.store import GameRow, Seat, User
 from ludoteca.web.infra.throttle import TooManyAttempts, request_address
@@ -206,6 +208,9 @@ def lobby(request: Request):
             .order_by(GameRow.id.desc())
             .limit(30)
         ).all()
+    incoming, outgoing = [], []
+    if user is not None and club(request).challenges is not None:
+        incoming, outgoing = club(request).challenges.waiting(user)
     joinable = [
         g
         for g in open_rows
@@ -229,6 +234,8 @@ def lobby(request: Request):
             if user is None or not any(s.user_id == user.id for s in g.seats)
         ],
         welcome=request.query_params.get("welcome"),
+        incoming=[describe_challenge(c) for c in incoming],
+        outgoing=[describe_challenge(c) for c in outgoing],
     )
 
 
@@ -396,6 +403,9 @@ def game_page(pk: int, request: Request):
     rules = rules_context(row.game)
     with c.store.reading() as db:
         players = seat_ratings(db, row)  # names link to profiles, with their rating
+    to_me = mine = None
+    if row.status == "finished" and c.challenges is not None:
+        to_me, mine = c.challenges.rematch_offers(pk, user)
     return render(
         request,
         "game.html",
@@ -405,6 +415,8 @@ def game_page(pk: int, request: Request):
         rules=rules,
         players=players,
         rated=row.rated,
+        rematch_to_me=to_me,
+        rematch_mine=mine,
     )
 
 
@@ -425,6 +437,8 @@ def replay_page(pk: int, request: Request):
     c = club(request)
     moves = c.games.moves(pk)
     steps, entries = replay_steps([(m.text, m.player) for m in moves])
+    with c.store.reading() as db:
+        chat = chat_history(db, row, current_user(request))
     return render(
         request,
         "replay.html",
@@ -432,6 +446,7 @@ def replay_page(pk: int, request: Request):
         moves=entries,
         steps=steps,
         total=len(moves),
+        chat=chat,
     )
 
 

@@ -11,6 +11,7 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
 from sqlalchemy import select
 
+from ludoteca.web.chat import service as chat_service
 from ludoteca.web.forum.forms import form
 from ludoteca.web.forum.models import ForumPost
 from ludoteca.web.infra.store import User
@@ -129,6 +130,7 @@ def queue(request: Request):
         return render(
             request,
             "forum/moderation.html",
+            chat_reports=chat_service.open_reports(db),
             reports=[(r, posts.get(r.post_id)) for r in reports],
             log=service.recent_log(db),
             error=None,

@@ -133,7 +133,7 @@ def check_not_suspended(db: Session, user: User) -> None:
 
 def suspension_message(row: Suspension) -> str:
     return (
-        f"Your account is suspended from the forum until {row.until:%Y-%m-%d %H:%M} UTC. "
+        f"Your account may not write in the forum or chat until {row.until:%Y-%m-%d %H:%M} UTC. "
         f"The moderators' reason: {row.reason}"
     )
 

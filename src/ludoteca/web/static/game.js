@@ -318,6 +318,16 @@ function render(newView) {
   markBoard();
   root.dataset.ply = view.ply;
   root.dataset.status = view.status;
+  const rematch = document.getElementById("rematch");
+  if (rematch) rematch.hidden = !(view.status === "finished" && view.seats.some((s) => s.you));
+  document.dispatchEvent(new CustomEvent("ludoteca:view", { detail: view }));
+}
+
+// Other parts of the page (the chat) send on the game's socket when it is open.
+export function sendOnSocket(message) {
+  if (!socket || socket.readyState !== WebSocket.OPEN) return false;
+  socket.send(JSON.stringify({ ...message, csrf }));
+  return true;
 }
 
 function sameState(a, b) {
@@ -339,6 +349,8 @@ function connect() {
       showMessage("");
       render(data);
     }
+    else if (data.type === "chat") document.dispatchEvent(new CustomEvent("ludoteca:chat", { detail: data.line }));
+    else if (data.type === "error" && data.about === "chat") document.dispatchEvent(new CustomEvent("ludoteca:chat-error", { detail: data.message }));
     else if (data.type === "error") showMessage(data.message);
   });
   socket.addEventListener("close", () => {

@@ -1,0 +1,1 @@
+"""Challenges between users and rematches after a game."""

@@ -1,0 +1,313 @@
+"""Challenges and rematches.
+
+A challenge names a user, a game and its settings (rated, clock, where the challenger
+sits). The challenged user accepts (a game is made with both seated, and starts at once) or
+declines; the challenger may withdraw it while it waits. A rematch is a challenge to the
+other player of a finished game with the same settings and the seats swapped; asking for a
+rematch the other player has already offered accepts theirs. Against the computer a rematch
+needs no one's consent and starts at once; with more people, the new game keeps their seats
+for them. Every step notifies the other person (:mod:`ludoteca.web.notify.service`).
+
+A challenge from someone the challenged user blocks is kept but hidden from them, never
+notified: the block is not announced to the person blocked.
+"""
+
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import func, or_, select, update
+from sqlalchemy.orm import Session
+
+from ludoteca.web.challenges.models import Challenge
+from ludoteca.web.infra.store import GameRow, Store, User, utcnow
+from ludoteca.web.moderation.models import Block
+from ludoteca.web.notify.service import notify
+from ludoteca.web.round.catalog import available_games
+from ludoteca.web.round.errors import ClubError
+from ludoteca.web.round.service import GameService, GameSettings, SeatSpec
+
+PENDING_PER_USER = 10
+"""Challenges one user may have waiting for answers at once."""
+SEATS = ("first", "second", "random")
+
+
+@dataclass
+class Outcome:
+    """What a rematch request led to: a game to go to, or a challenge waiting for an answer."""
+
+    game: int | None = None
+    challenge: int | None = None
+
+
+def two_player_options(game_id: str) -> dict[str, Any]:
+    """The options that make ``game_id`` a two-player game; refused if it cannot be one."""
+    cls = available_games().get(game_id)
+    if cls is None:
+        raise ClubError(f"There is no game called {game_id[:40]!r}.")
+    if not cls.min_players <= 2 <= cls.max_players:
+        raise ClubError(f"{cls.title} is not played by two: challenge with a new game instead.")
+    return {} if cls.min_players == cls.max_players else {"players": 2}
+
+
+def _title(game_id: str) -> str:
+    cls = available_games().get(game_id)
+    return cls.title if cls is not None else game_id
+
+
+class Challenges:
+    def __init__(self, store: Store, games: GameService) -> None:
+        self.store = store
+        self.games = games
+
+    # --- making one ---------------------------------------------------------------------------
+    def create(
+        self,
+        challenger: User,
+        name: str,
+        game_id: str,
+        seat: str,
+        settings: GameSettings,
+        *,
+        rematch_of: int | None = None,
+        options: dict[str, Any] | None = None,
+    ) -> int:
+        if seat not in SEATS:
+            raise ClubError(f"Seat must be one of {', '.join(SEATS)}.")
+        if options is None:
+            options = two_player_options(game_id)
+        self.games.make_game(game_id, options)  # refuses bad options with the reason
+        with self.store.session() as db:
+            other = db.scalar(select(User).where(User.name_key == name.strip().lower()))
+            if other is None:
+                raise ClubError(f"There is no user called {name.strip()[:40]!r}.", 404)
+            if other.id == challenger.id:
+                raise ClubError("You cannot challenge yourself.")
+            pending = db.scalar(
+                select(func.count())
+                .select_from(Challenge)
+                .where(Challenge.challenger_id == challenger.id, Challenge.status == "pending")
+            )
+            if (pending or 0) >= PENDING_PER_USER:
+                raise ClubError(
+                    f"You have {PENDING_PER_USER} challenges waiting for answers, the most one "
+                    "may: withdraw one first.",
+                    429,
+                )
+            twice = db.scalar(
+                select(Challenge.id).where(
+                    Challenge.challenger_id == challenger.id,
+                    Challenge.challenged_id == other.id,
+                    Challenge.status == "pending",
+                    Challenge.rematch_of.is_(None)
+                    if rematch_of is None
+                    else Challenge.rematch_of == rematch_of,
+                )
+            )
+            if twice is not None:
+                raise ClubError(
+                    f"You have already challenged {other.name}; wait for the answer.", 409
+                )
+            hidden = db.get(Block, (other.id, challenger.id)) is not None
+            row = Challenge(
+                challenger_id=challenger.id,
+                challenged_id=other.id,
+                game=game_id,
+                options=options,
+                seat=seat,
+                rated=settings.rated,
+                clock=settings.clock,
+                status="pending",
+                hidden=hidden,
+                rematch_of=rematch_of,
+                created=utcnow(),
+            )
+            db.add(row)
+            db.flush()
+            if not hidden:
+                if rematch_of is None:
+                    text = f"{challenger.name} challenges you to {_title(game_id)}"
+                    notify(db, other.id, "challenge", text, "/challenges")
+                else:
+                    text = f"{challenger.name} offers a rematch of {_title(game_id)} #{rematch_of}"
+                    notify(db, other.id, "rematch", text, f"/games/{rematch_of}")
+            db.commit()
+            return row.id
+
+    # --- answering ----------------------------------------------------------------------------
+    def _pending(self, db: Session, pk: int) -> Challenge:
+        row = db.get(Challenge, pk)
+        if row is None:
+            raise ClubError("There is no such challenge.", 404)
+        if row.status != "pending":
+            raise ClubError(f"This challenge has already been {row.status}.", 409)
+        return row
+
+    def accept(self, pk: int, user: User) -> int:
+        """Accept challenge ``pk`` as the challenged user: make the game and start it.
+
+        The challenge is claimed first (one ``UPDATE`` from pending), so accepting twice at
+        once makes one game; if the game cannot be made, the claim is given back."""
+        with self.store.session() as db:
+            row = self._pending(db, pk)
+            if row.challenged_id != user.id or row.hidden:
+                raise ClubError("This challenge is not for you.", 403)
+            claimed = db.execute(
+                update(Challenge)
+                .where(Challenge.id == pk, Challenge.status == "pending")
+                .values(status="accepted", answered=utcnow()),
+                execution_options={"synchronize_session": False},
+            ).rowcount
+            if claimed != 1:
+                raise ClubError("This challenge was answered at the same time.", 409)
+            db.commit()
+            challenger = row.challenger
+            first = row.seat == "first" or (row.seat == "random" and secrets.randbelow(2) == 0)
+            game_id, options = row.game, dict(row.options or {})
+            settings = GameSettings(rated=row.rated, clock=row.clock)
+        mine, theirs = SeatSpec(kind="me"), SeatSpec(kind="user", user=user.name)
+        seats = [mine, theirs] if first else [theirs, mine]
+        try:
+            game = self.games.create(challenger, game_id, options, seats, settings)
+            self.games.join(game, user)
+        except ClubError:
+            with self.store.session() as db:
+                db.execute(
+                    update(Challenge)
+                    .where(Challenge.id == pk)
+                    .values(status="pending", answered=None)
+                )
+                db.commit()
+            raise
+        with self.store.session() as db:
+            row = db.get(Challenge, pk)
+            assert row is not None
+            row.game_id = game
+            text = f"{user.name} accepted your challenge: {_title(game_id)} #{game} has started"
+            notify(db, row.challenger_id, "challenge", text, f"/games/{game}")
+            db.commit()
+        return game
+
+    def decline(self, pk: int, user: User) -> None:
+        with self.store.session() as db:
+            row = self._pending(db, pk)
+            if row.challenged_id != user.id:
+                raise ClubError("This challenge is not for you.", 403)
+            row.status, row.answered = "declined", utcnow()
+            if not row.hidden:
+                text = f"{user.name} declined your challenge to {_title(row.game)}"
+                notify(db, row.challenger_id, "challenge", text, "/challenges")
+            db.commit()
+
+    def cancel(self, pk: int, user: User) -> None:
+        with self.store.session() as db:
+            row = self._pending(db, pk)
+            if row.challenger_id != user.id:
+                raise ClubError("Only the challenger can withdraw a challenge.", 403)
+            row.status, row.answered = "cancelled", utcnow()
+            db.commit()
+
+    # --- lists --------------------------------------------------------------------------------
+    def waiting(self, user: User) -> tuple[list[Challenge], list[Challenge]]:
+        """The challenges waiting for ``user``'s answer, and those ``user`` is waiting on."""
+        with self.store.reading() as db:
+            rows = db.scalars(
+                select(Challenge)
+                .where(
+                    Challenge.status == "pending",
+                    or_(Challenge.challenger_id == user.id, Challenge.challenged_id == user.id),
+                )
+                .order_by(Challenge.id.desc())
+                .limit(100)
+            ).all()
+        incoming = [r for r in rows if r.challenged_id == user.id and not r.hidden]
+        outgoing = [r for r in rows if r.challenger_id == user.id]
+        return incoming, outgoing
+
+    def rematch_offers(
+        self, pk: int, user: User | None
+    ) -> tuple[Challenge | None, Challenge | None]:
+        """On finished game ``pk``: the rematch offered to ``user``, and the one ``user`` made."""
+        if user is None:
+            return None, None
+        with self.store.reading() as db:
+            rows = db.scalars(
+                select(Challenge).where(
+                    Challenge.rematch_of == pk,
+                    Challenge.status == "pending",
+                    or_(Challenge.challenger_id == user.id, Challenge.challenged_id == user.id),
+                )
+            ).all()
+        to_me = next((r for r in rows if r.challenged_id == user.id and not r.hidden), None)
+        mine = next((r for r in rows if r.challenger_id == user.id), None)
+        return to_me, mine
+
+    # --- rematches ----------------------------------------------------------------------------
+    def rematch(self, pk: int, user: User) -> Outcome:
+        row: GameRow = self.games.row(pk)
+        if row.status != "finished":
+            raise ClubError("A rematch can be asked for once the game is over.", 409)
+        if not any(s.user_id == user.id for s in row.seats):
+            raise ClubError("Only the game's players can ask for a rematch.", 403)
+        offered, mine = self.rematch_offers(pk, user)
+        if offered is not None:
+            return Outcome(game=self.accept(offered.id, user))
+        if mine is not None:
+            return Outcome(challenge=mine.id)
+        n = len(row.seats)
+        old = sorted(row.seats, key=lambda s: s.index)
+        rotated = [old[(i - 1) % n] for i in range(n)]  # everyone moves one seat on
+        people = {s.user_id for s in old if s.kind == "user" and s.user_id is not None}
+        others = people - {user.id}
+        settings = GameSettings(rated=row.rated, private=row.private, clock=row.clock)
+        if n == 2 and len(others) == 1:
+            other = next(s for s in old if s.user_id in others)
+            assert other.user is not None
+            my_new = next(i for i, s in enumerate(rotated) if s.user_id == user.id)
+            challenge = self.create(
+                user,
+                other.user.name,
+                row.game,
+                "first" if my_new == 0 else "second",
+                settings,
+                rematch_of=pk,
+                options=dict(row.options or {}),
+            )
+            return Outcome(challenge=challenge)
+        specs = []
+        for seat in rotated:
+            if seat.kind == "bot":
+                specs.append(SeatSpec(kind="bot", bot=seat.bot))
+            elif seat.user_id == user.id:
+                specs.append(SeatSpec(kind="me"))
+            elif seat.user is not None:
+                specs.append(SeatSpec(kind="user", user=seat.user.name))
+            else:
+                specs.append(SeatSpec(kind="open"))
+        game = self.games.create(user, row.game, dict(row.options or {}), specs, settings)
+        if others:
+            with self.store.session() as db:
+                for uid in others:
+                    text = f"{user.name} offers a rematch: join {_title(row.game)} #{game}"
+                    notify(db, uid, "rematch", text, f"/games/{game}")
+                db.commit()
+        return Outcome(game=game)
+
+
+def describe(row: Challenge) -> dict[str, Any]:
+    from ludoteca.web.round import clocks
+
+    return {
+        "id": row.id,
+        "game": row.game,
+        "title": _title(row.game),
+        "challenger": row.challenger.name,
+        "challenged": row.challenged.name,
+        "seat": row.seat,
+        "rated": row.rated,
+        "clock": clocks.describe(row.clock),
+        "rematch_of": row.rematch_of,
+        "created": row.created,
+    }

@@ -1,0 +1,1 @@
+"""Chat in every game: a players' channel and a spectators' channel."""

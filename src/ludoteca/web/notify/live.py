@@ -1,0 +1,125 @@
+"""The bell, live: ``/ws/me`` sockets of signed-in pages, told of each new notification.
+
+Every page of a signed-in user opens one (``static/bell.js``). A new notification is an
+event (:mod:`ludoteca.web.infra.fanout`): after its commit, the process that wrote it tells its
+own sockets, and with PostgreSQL the other processes hear it and tell theirs. The socket
+only listens; it answers a ping and ignores the rest, and closes a client that floods it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections import defaultdict
+from contextlib import suppress
+
+import anyio
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from ludoteca.web.accounts.service import SESSION_COOKIE, hash_token
+from ludoteca.web.infra.outbox import Connection
+from ludoteca.web.infra.throttle import address_key
+from ludoteca.web.notify import service
+from ludoteca.web.notify.models import Notification
+
+log = logging.getLogger("ludoteca.web")
+router = APIRouter()
+SOCKETS_PER_USER = 20
+"""Open ``/ws/me`` sockets one user may hold in one process: one per open tab."""
+
+
+class Inbox:
+    """This process's ``/ws/me`` sockets, by user."""
+
+    def __init__(self, club) -> None:
+        self.club = club
+        self.sockets: dict[int, set[Connection]] = defaultdict(set)
+
+    async def on_note(self, ident: int) -> None:
+        """A notification was committed: tell its user's open pages, with the new count."""
+        store = self.club.store
+
+        def read() -> tuple[int, str] | None:
+            with store.reading() as db:
+                row = db.get(Notification, ident)
+                if row is None or not self.sockets.get(row.user_id):
+                    return None
+                text = json.dumps(
+                    {
+                        "type": "notification",
+                        "unread": service.unread(db, row.user_id),
+                        "item": service.as_json(row),
+                    },
+                    ensure_ascii=False,
+                )
+                return row.user_id, text
+
+        found = await anyio.to_thread.run_sync(read)
+        if found is not None:
+            user_id, text = found
+            for conn in list(self.sockets.get(user_id, ())):
+                conn.send_reply(text)
+
+    def session_ended(self, hashes: set[str]) -> None:
+        for conns in list(self.sockets.values()):
+            for conn in list(conns):
+                if conn.session in hashes:
+                    conn.close(4401)
+
+
+@router.websocket("/ws/me")
+async def me_socket(ws: WebSocket) -> None:
+    club = ws.app.state.club
+    inbox: Inbox = club.inbox
+    session = ws.cookies.get(SESSION_COOKIE)
+    user = await anyio.to_thread.run_sync(club.accounts.session_user, session)
+    origin = ws.headers.get("origin")
+    if origin is not None and origin.split("://", 1)[-1] != ws.headers.get("host", ""):
+        await ws.close(code=4403)
+        return
+    if user is None or session is None:  # a visitor, or logged out meanwhile: say so
+        await ws.accept()
+        await ws.close(code=4401)
+        return
+    if len(inbox.sockets.get(user.id, ())) >= SOCKETS_PER_USER:
+        await ws.close(code=1008)
+        return
+    await ws.accept()
+    address = address_key(ws.client.host if ws.client is not None else None)
+    conn = Connection(ws, 0, user, hash_token(session), address)
+    conn.start()
+    inbox.sockets[user.id].add(conn)
+
+    def count() -> int:
+        with club.store.reading() as db:
+            return service.unread(db, user.id)
+
+    conn.send_reply(json.dumps({"type": "unread", "unread": await anyio.to_thread.run_sync(count)}))
+    received = 0
+    loop = asyncio.get_running_loop()
+    window = loop.time()
+    try:
+        while not conn.finished.is_set():
+            message = await ws.receive()
+            if message["type"] == "websocket.disconnect":
+                break
+            now = loop.time()
+            if now - window > 1:
+                window, received = now, 0
+            received += 1
+            if received > 10:
+                conn.close(1008)
+                break
+            if message.get("text") == '{"type":"ping"}':
+                conn.send_reply('{"type":"pong"}')
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        conns = inbox.sockets.get(user.id)
+        if conns is not None:
+            conns.discard(conn)
+            if not conns:
+                inbox.sockets.pop(user.id, None)
+        with suppress(Exception):
+            await conn.stop()

@@ -1,0 +1,66 @@
+"""Notifications, each user's notification settings, and the outbox of e-mails to send.
+
+They must match migration ``0005``.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlalchemy import Boolean, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy.orm import Mapped, mapped_column
+
+from ludoteca.web.infra.store import Base, utcnow
+
+
+class Notification(Base):
+    """One thing a user should know about: their turn, a challenge, a reply, a game's end."""
+
+    __tablename__ = "notifications"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(16))
+    """``turn``, ``challenge``, ``reply``, ``ended`` or ``rematch``."""
+    text: Mapped[str] = mapped_column(Text)
+    link: Mapped[str] = mapped_column(String(200))
+    created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    read: Mapped[bool] = mapped_column(Boolean, default=False)
+
+
+class NotificationPrefs(Base):
+    """A user's choices: an e-mail address, and which notifications are also e-mailed.
+
+    No row means the defaults: no address, so no e-mail."""
+
+    __tablename__ = "notification_prefs"
+    user_id: Mapped[int] = mapped_column(
+        ForeignKey("users.id", ondelete="CASCADE"), primary_key=True
+    )
+    email: Mapped[str | None] = mapped_column(String(254), nullable=True)
+    email_turns: Mapped[bool] = mapped_column(Boolean, default=True)
+    """E-mail when it is their turn in a correspondence game."""
+    email_challenges: Mapped[bool] = mapped_column(Boolean, default=True)
+    """E-mail when someone challenges them."""
+
+
+class MailOut(Base):
+    """An e-mail waiting to be sent, written in the same transaction as its cause so that a
+    crash can neither lose it nor send one for a change that was rolled back. Any server
+    process sends it (:mod:`ludoteca.web.notify.mail`)."""
+
+    __tablename__ = "mail_outbox"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    to: Mapped[str] = mapped_column(String(254))
+    subject: Mapped[str] = mapped_column(String(200))
+    body: Mapped[str] = mapped_column(Text)
+    link: Mapped[str] = mapped_column(String(200), default="/")
+    """The club page it is about, as a path: the sender makes it a whole address."""
+    kind: Mapped[str] = mapped_column(String(16))
+    """Which setting it falls under (``turns`` or ``challenges``): the unsubscribe link
+    turns that one off."""
+    created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    claimed: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
+    sent: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    error: Mapped[str | None] = mapped_column(Text, nullable=True)

@@ -1,0 +1,197 @@
+"""Making, reading and marking notifications, each user's settings, and the hooks that
+notify when a game needs a move or ends.
+
+A notification is written in the transaction of what it announces (a move, a challenge, a
+reply), so it exists exactly when that change does. The live bell hears of it after the
+commit (:mod:`ludoteca.web.infra.fanout`), and an e-mail for it waits in ``mail_outbox``
+for :mod:`ludoteca.web.notify.mail` to send.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select, update
+from sqlalchemy.orm import Session
+
+from ludoteca.core.protocol import Result, State
+from ludoteca.web.infra.store import GameRow, User, utcnow
+from ludoteca.web.notify.models import MailOut, Notification, NotificationPrefs
+from ludoteca.web.round.access import seat_label
+from ludoteca.web.round.errors import ClubError
+
+KINDS = ("turn", "challenge", "reply", "ended", "rematch")
+EMAIL_KINDS = {"turn": "turns", "challenge": "challenges", "rematch": "challenges"}
+"""Which notifications may also be e-mailed, and the setting each falls under."""
+LIST_LENGTH = 50
+KEEP = 200
+"""Notifications kept per user: older ones are removed as new ones come."""
+EMAIL_RE = re.compile(r"^[^@\s<>\"',;]{1,64}@[A-Za-z0-9.-]{1,189}\.[A-Za-z]{2,}$")
+
+
+def notify(db: Session, user_id: int, kind: str, text: str, link: str) -> Notification:
+    """Add a notification for ``user_id`` (in ``db``'s transaction), and queue its e-mail
+    if the user asked for this kind by e-mail."""
+    if kind not in KINDS:
+        raise ValueError(f"unknown notification kind {kind!r}")
+    row = Notification(user_id=user_id, kind=kind, text=text[:500], link=link[:200])
+    db.add(row)
+    setting = EMAIL_KINDS.get(kind)
+    if setting is not None:
+        prefs = db.get(NotificationPrefs, user_id)
+        if prefs is not None and prefs.email and getattr(prefs, f"email_{setting}"):
+            db.add(
+                MailOut(
+                    user_id=user_id,
+                    to=prefs.email,
+                    subject=f"ludoteca: {text}"[:200],
+                    body=text,
+                    link=link[:200],
+                    kind=setting,
+                    created=utcnow(),
+                )
+            )
+    return row
+
+
+def unread(db: Session, user_id: int) -> int:
+    return (
+        db.scalar(
+            select(func.count())
+            .select_from(Notification)
+            .where(Notification.user_id == user_id, Notification.read.is_(False))
+        )
+        or 0
+    )
+
+
+def latest(db: Session, user_id: int, limit: int = LIST_LENGTH) -> list[Notification]:
+    return list(
+        db.scalars(
+            select(Notification)
+            .where(Notification.user_id == user_id)
+            .order_by(Notification.id.desc())
+            .limit(limit)
+        )
+    )
+
+
+def mark_read(db: Session, user_id: int, up_to: int | None = None) -> None:
+    """Mark the user's notifications read (those up to id ``up_to``, or all)."""
+    query = update(Notification).where(
+        Notification.user_id == user_id, Notification.read.is_(False)
+    )
+    if up_to is not None:
+        query = query.where(Notification.id <= up_to)
+    db.execute(query.values(read=True))
+
+
+def prune(db: Session, user_id: int) -> None:
+    """Keep the newest :data:`KEEP` notifications of a user."""
+    cutoff = db.scalar(
+        select(Notification.id)
+        .where(Notification.user_id == user_id)
+        .order_by(Notification.id.desc())
+        .offset(KEEP)
+        .limit(1)
+    )
+    if cutoff is not None:
+        from sqlalchemy import delete
+
+        db.execute(
+            delete(Notification).where(Notification.user_id == user_id, Notification.id <= cutoff)
+        )
+
+
+def as_json(row: Notification) -> dict[str, Any]:
+    return {
+        "id": row.id,
+        "kind": row.kind,
+        "text": row.text,
+        "link": row.link,
+        "read": row.read,
+        "created": row.created.isoformat(timespec="seconds") + "Z",
+    }
+
+
+# --- settings ------------------------------------------------------------------------------------
+def prefs_of(db: Session, user_id: int) -> NotificationPrefs:
+    row = db.get(NotificationPrefs, user_id)
+    return row or NotificationPrefs(
+        user_id=user_id, email=None, email_turns=True, email_challenges=True
+    )
+
+
+def save_prefs(db: Session, user: User, email: str, turns: bool, challenges: bool) -> None:
+    email = email.strip()
+    if email and (len(email) > 254 or not EMAIL_RE.match(email)):
+        raise ClubError(f"{email[:60]!r} does not look like an e-mail address.")
+    row = db.get(NotificationPrefs, user.id)
+    if row is None:
+        row = NotificationPrefs(user_id=user.id)
+        db.add(row)
+    row.email = email or None
+    row.email_turns = turns
+    row.email_challenges = challenges
+
+
+def unsubscribe(db: Session, user_id: int, setting: str) -> None:
+    if setting not in ("turns", "challenges"):
+        raise ClubError("That unsubscribe link is not one of ours.", 404)
+    row = db.get(NotificationPrefs, user_id)
+    if row is not None:
+        setattr(row, f"email_{setting}", False)
+
+
+# --- hooks on games ------------------------------------------------------------------------------
+def _title(row: GameRow, state: State) -> str:
+    return f"{state.game.title} #{row.id}"
+
+
+def turn_hook(db: Session, row: GameRow, state: State, mover: int | None) -> None:
+    """After moves in a correspondence game: tell the person now to move (unless they just
+    moved themselves, as in Hexagone's runs of moves)."""
+    clock = row.clock or {}
+    if clock.get("kind") != "correspondence" or row.status != "active" or state.is_over:
+        return
+    to_move = state.to_move
+    if not 0 <= to_move < len(row.seats) or to_move == mover:
+        return
+    seat = row.seats[to_move]
+    if seat.kind != "user" or seat.user_id is None:
+        return
+    others = ", ".join(seat_label(s) for s in row.seats if s.index != to_move)
+    notify(
+        db,
+        seat.user_id,
+        "turn",
+        f"Your turn in {_title(row, state)} against {others}",
+        f"/games/{row.id}",
+    )
+
+
+def finish_hook(db: Session, row: GameRow, state: State) -> None:
+    """A game ended: tell each person who played it how (bots need no telling)."""
+    try:
+        result = Result.from_json(row.result or {}, state.num_players)
+        headline = result.describe([seat_label(s) for s in row.seats])
+    except (ValueError, TypeError):
+        headline = "the game is over"
+    told: set[int] = set()
+    for seat in row.seats:
+        if seat.user_id is None or seat.user_id in told:
+            continue
+        told.add(seat.user_id)
+        notify(
+            db,
+            seat.user_id,
+            "ended",
+            f"{_title(row, state)} has ended: {headline}",
+            f"/games/{row.id}",
+        )
+
+
+def when(moment: datetime) -> str:
+    return moment.strftime("%Y-%m-%d %H:%M UTC")

@@ -1,0 +1,51 @@
+// The bell of every signed-in page: its unread count, kept live over /ws/me, and a short
+// notice in the corner for each new notification. The socket only listens; it reconnects
+// by itself after a drop, a little later each time.
+const bell = document.getElementById("bell");
+const count = document.getElementById("bell-count");
+const toasts = document.getElementById("toasts");
+let retry = 0;
+
+function setCount(n) {
+  count.textContent = String(n);
+  count.hidden = n === 0;
+  bell.setAttribute("aria-label", n ? `Notifications: ${n} unread` : "Notifications");
+}
+
+function toast(item) {
+  const box = document.createElement("div");
+  box.className = "toast";
+  box.dataset.kind = item.kind;
+  const link = document.createElement("a");
+  link.href = item.link;
+  link.textContent = item.text;
+  const close = document.createElement("button");
+  close.type = "button";
+  close.className = "link";
+  close.setAttribute("aria-label", "Dismiss");
+  close.textContent = "×";
+  close.addEventListener("click", () => box.remove());
+  box.append(link, " ", close);
+  toasts.append(box);
+  setTimeout(() => box.remove(), 15000);
+  document.dispatchEvent(new CustomEvent("ludoteca:notification", { detail: item }));
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/me`);
+  socket.addEventListener("open", () => { retry = 0; });
+  socket.addEventListener("message", (event) => {
+    let data;
+    try { data = JSON.parse(event.data); } catch { return; }
+    if (data.type === "unread") setCount(data.unread);
+    if (data.type === "notification") { setCount(data.unread); toast(data.item); }
+  });
+  socket.addEventListener("close", (event) => {
+    if (event.code === 4401 || event.code === 4403) return; // logged out: nothing to hear
+    retry = Math.min(retry + 1, 6);
+    setTimeout(connect, 500 * 2 ** retry);
+  });
+}
+
+if (bell && count) connect();

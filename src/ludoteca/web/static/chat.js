@@ -1,0 +1,108 @@
+// The game page's chat: the lines of the channels this reader may see, sent live on the
+// game's socket (game.js passes them on as "ludoteca:chat" events), and a line to write.
+// Which channel a line goes to is the server's decision (players or spectators); so is
+// who sees what.
+import { sendOnSocket } from "./game.js";
+
+const box = document.getElementById("chat");
+const gameId = box.dataset.id;
+const csrf = box.dataset.csrf;
+const list = document.getElementById("chat-lines");
+const form = document.getElementById("chat-form");
+const note = document.getElementById("chat-note");
+const mute = document.getElementById("chat-mute");
+let status = box.dataset.status;
+const shown = new Set();
+
+function line(l) {
+  if (shown.has(l.id)) return;
+  shown.add(l.id);
+  const li = document.createElement("li");
+  li.className = `chat-line ${l.channel}`;
+  li.dataset.id = l.id;
+  const at = document.createElement("span");
+  at.className = "muted";
+  at.textContent = `${l.at} `;
+  const who = document.createElement("span");
+  who.className = "who";
+  who.textContent = l.author;
+  const body = document.createElement("span");
+  body.className = "body";
+  body.textContent = l.body;
+  li.append(at, who, body);
+  if (form) {
+    const report = document.createElement("button");
+    report.type = "button";
+    report.className = "link report";
+    report.textContent = "report";
+    report.setAttribute("aria-label", `Report this line by ${l.author}`);
+    report.addEventListener("click", () => reportLine(l.id, li));
+    li.append(report);
+  }
+  list.append(li);
+  list.scrollTop = list.scrollHeight;
+}
+
+function say(text) {
+  note.textContent = text;
+  note.hidden = !text;
+}
+
+async function load() {
+  const r = await fetch(`/api/games/${gameId}/chat`);
+  if (!r.ok) return;
+  const data = await r.json();
+  list.replaceChildren();
+  shown.clear();
+  for (const l of data.lines) line(l);
+  box.dataset.channels = data.channels.join(" ");
+  if (mute) mute.checked = data.muted;
+  box.dataset.loaded = "1";
+}
+
+async function post(url, body) {
+  const r = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+    body: JSON.stringify(body),
+  });
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) say(data.error || "Refused.");
+  return r.ok;
+}
+
+async function reportLine(id, li) {
+  const reason = prompt("Why should the moderators look at this line?");
+  if (!reason) return;
+  if (await post(`/api/chat/${id}/report`, { reason })) {
+    li.classList.add("reported");
+    say("Reported: thank you. A moderator will look at it.");
+  }
+}
+
+document.addEventListener("ludoteca:chat", (e) => line(e.detail));
+document.addEventListener("ludoteca:chat-error", (e) => say(e.detail));
+document.addEventListener("ludoteca:view", (e) => {
+  if (e.detail.status !== status) { status = e.detail.status; load(); } // channels open up at the end
+});
+
+if (form) {
+  form.addEventListener("submit", async (e) => {
+    e.preventDefault();
+    const input = form.elements.text;
+    const text = input.value.trim();
+    if (!text) return;
+    say("");
+    if (!sendOnSocket({ type: "chat", text })) {
+      if (!(await post(`/api/games/${gameId}/chat`, { text }))) return;
+      load();
+    }
+    input.value = "";
+  });
+}
+if (mute) {
+  mute.addEventListener("change", async () => {
+    if (await post(`/api/games/${gameId}/chat/mute`, { muted: mute.checked })) load();
+  });
+}
+load();

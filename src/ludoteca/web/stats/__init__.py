@@ -1,0 +1,1 @@
+"""The club's statistics page and the tallies behind it."""
