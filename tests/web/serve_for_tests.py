@@ -1,6 +1,6 @@
 """Start the web club for a test:
-``python -m tests.web.serve_for_tests DATABASE_URL PORT [--toy] [--club-limits]`` from the
-repository's root.
+``python -m tests.web.serve_for_tests DATABASE_URL PORT [--toy] [--club-limits]
+[--smtp=URL]`` from the repository's root.
 
 A real uvicorn server in its own process, so a test can kill it and start another on the
 same database. ``--toy`` registers the toy game first (and thinks for computer seats in
@@ -30,7 +30,14 @@ def main() -> None:
     from ludoteca.web.infra.wsprotocol import WebSocketProtocol
 
     limits = Limits() if club_limits else Limits(register_per_address=Limit(10**6, 60))
-    app = create_app(url, bot_pool="thread" if toy else "process", limits=limits)
+    smtp = next((a.split("=", 1)[1] for a in sys.argv[3:] if a.startswith("--smtp=")), None)
+    app = create_app(
+        url,
+        bot_pool="thread" if toy else "process",
+        limits=limits,
+        smtp=smtp,
+        public_url=f"http://127.0.0.1:{port}",
+    )
     uvicorn.run(
         app,
         host="127.0.0.1",

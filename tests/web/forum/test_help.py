@@ -7,7 +7,7 @@ import pytest
 
 from tests.web.inprocess import club_in_process
 
-PAGES = ["/", "/login", "/register", "/rules", "/rules/kuniumi", "/leaderboard", "/forum",
+PAGES = ["/", "/login", "/register", "/rules", "/rules/kuniumi", "/leaderboard", "/forum", "/stats",
          "/forum/general", "/forum/search?q=x", "/help", "/about", "/no-such-page"]  # fmt: skip
 
 
@@ -47,15 +47,20 @@ def test_migration_matches_the_models(fresh):
     from alembic.migration import MigrationContext
     from sqlalchemy import create_engine
 
+    from ludoteca.web.challenges import models as _challenges  # noqa: F401
+    from ludoteca.web.chat import models as _chat  # noqa: F401
     from ludoteca.web.forum import models as _forum  # noqa: F401 - registers the tables
     from ludoteca.web.infra.store import Base
     from ludoteca.web.moderation import models as _moderation  # noqa: F401
+    from ludoteca.web.notify import models as _notify  # noqa: F401
+    from ludoteca.web.stats import models as _stats  # noqa: F401
 
     _, url = fresh
     engine = create_engine(url)
     ours = {
         "forum_threads", "forum_posts", "forum_reads", "user_roles", "suspensions",
-        "reports", "blocks", "moderation_log",
+        "reports", "blocks", "moderation_log", "notifications", "notification_prefs",
+        "mail_outbox", "challenges", "chat_lines", "chat_mutes", "chat_reports", "game_tallies",
     }  # fmt: skip
     with engine.connect() as conn:
         diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)

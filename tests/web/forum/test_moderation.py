@@ -107,7 +107,7 @@ def test_suspension_with_a_reason_the_user_sees(person, forum_url):
     assert r.status_code == 200
     refused = reply(user, pk, "let me speak")
     assert refused.status_code == 403 and "repeated insults" in refused.text
-    assert "suspended from the forum until" in refused.text
+    assert "may not write in the forum or chat until" in refused.text
     assert new_thread(user, "Again", "x").status_code == 403
     assert "repeated insults" in user.get("/forum").text  # shown on the forum's pages
     assert "let me speak" not in user.get(f"/forum/thread/{pk}").text
