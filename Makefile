@@ -22,8 +22,16 @@ $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 run: $(VENV)/.installed-run
 	$(BIN)/ludoteca serve --host 127.0.0.1 --port 8000
 
+AXE := tests/a11y/node_modules/axe-core/axe.min.js
+
+# axe-core (from the npm registry) for the accessibility checks of the browser tests; without
+# npm those checks are skipped on a workstation (and fail in CI, which installs npm).
+$(AXE): tests/a11y/package.json tests/a11y/package-lock.json
+	@if command -v npm >/dev/null; then npm ci --prefix tests/a11y --silent --no-audit --no-fund; \
+	else echo "npm not found: the accessibility checks will be skipped"; fi
+
 ## test: lint, format check and type check, then the whole test suite on both cores
-test: lint
+test: lint $(AXE)
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
 
 ## lint: ruff (rules and complexity budget), the formatter's check, mypy (see pyproject.toml)
