@@ -52,6 +52,7 @@ from ludoteca.web.requests import render
 from ludoteca.web.round import clocks
 from ludoteca.web.round.assets import router as game_assets_router
 from ludoteca.web.round.errors import ClubError
+from ludoteca.web.round.preview import router as preview_router
 from ludoteca.web.round.seats import make_pool
 from ludoteca.web.round.service import GameService
 from ludoteca.web.round.socket import Hub, take_over_stalled_bots
@@ -385,4 +386,5 @@ def create_app(
     app.include_router(challenges_router)
     app.include_router(chat_live.router)
     app.include_router(stats_router)
+    app.include_router(preview_router)
     return app

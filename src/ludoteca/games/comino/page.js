@@ -186,26 +186,76 @@ function offset(g) {
 }
 
 function arrange(svg) {
+  const ordered = new Map(); // player -> that rack's tiles in the player's order
   for (const player of new Set(Array.from(svg.querySelectorAll("g.rack-tile"), (g) => g.dataset.player))) {
     const gs = slots(svg, player);
-    const order = rackOrder.get(player);
-    if (!order) continue;
-    const xs = gs.map(baseX).sort((a, b) => a - b);
+    const order = rackOrder.get(player) || [];
     const known = order.filter((n) => gs.some((g) => g.dataset.tile === n));
-    const rest = gs.map((g) => g.dataset.tile).filter((n) => !known.includes(n));
-    [...known, ...rest].forEach((name, i) => {
-      const g = gs.find((t) => t.dataset.tile === name);
+    const rest = gs.slice().sort((a, b) => baseX(a) - baseX(b)).map((g) => g.dataset.tile)
+      .filter((n) => !known.includes(n));
+    ordered.set(player, [...known, ...rest].map((name) => gs.find((t) => t.dataset.tile === name)));
+    ordered.get(player).forEach((g, i) => { g.dataset.order = String(i); });
+  }
+  if (enlarge(svg, ordered)) return;
+  for (const gs of ordered.values()) {
+    const xs = gs.map(baseX).sort((a, b) => a - b);
+    gs.forEach((g, i) => {
       g.dataset.shift = String(xs[i] - baseX(g));
       g.setAttribute("transform", `translate(${xs[i] - baseX(g)} 0)`);
     });
   }
 }
 
+// On a narrow screen the racks drawn in one row make each tile some 22 px wide, its corners
+// 11 px: too small to touch. Then the racks are laid out again below the board, in rows of
+// tiles at least MIN_TILE_PX wide on screen (the drawing grows downwards to hold them).
+const MIN_TILE_PX = 52;
+function enlarge(svg, ordered) {
+  const first = svg.querySelector("g.rack-tile");
+  const width = svg.getBoundingClientRect().width;
+  if (!first || !width) return false;
+  const vb = svg.viewBox.baseVal;
+  const scale = width / vb.width; // screen pixels per drawing unit
+  const size = Number(outline(first).getAttribute("width"));
+  if (size * scale >= 44) return false;
+  svg.style.maxHeight = "none"; // a taller drawing keeps the full width
+  const big = MIN_TILE_PX / scale;
+  const gap = big * 0.12;
+  const perRow = Math.max(1, Math.floor((vb.width - gap) / (big + gap)));
+  const tiles = Array.from(svg.querySelectorAll("g.rack-tile"));
+  let y = Math.min(...tiles.map((g) => Number(outline(g).getAttribute("y")))) - 4;
+  const players = [...ordered.keys()].sort();
+  for (const player of players) {
+    const label = svg.querySelector(`g.rack[data-player="${player}"] > text`);
+    const font = 14 / scale;
+    if (label) {
+      label.setAttribute("x", "4");
+      label.setAttribute("y", String(y + font));
+      label.setAttribute("font-size", String(font));
+    }
+    y += font * 1.4;
+    ordered.get(player).forEach((g, i) => {
+      const box = outline(g);
+      const x0 = Number(box.getAttribute("x")), y0 = Number(box.getAttribute("y"));
+      const tx = gap + (i % perRow) * (big + gap);
+      const ty = y + Math.floor(i / perRow) * (big + gap);
+      g.setAttribute("transform", `translate(${tx} ${ty}) scale(${big / size}) translate(${-x0} ${-y0})`);
+    });
+    y += Math.ceil(ordered.get(player).length / perRow) * (big + gap) + gap;
+  }
+  const height = Math.max(vb.height, y - vb.y);
+  const ground = svg.querySelector(":scope > rect");
+  if (ground && Number(ground.getAttribute("height")) >= vb.height - 1) ground.setAttribute("height", String(height));
+  svg.setAttribute("viewBox", `${vb.x} ${vb.y} ${vb.width} ${height}`);
+  svg.dataset.enlarged = "1";
+  return true;
+}
+
 function swapInRack(svg, a, b) {
   const player = a.dataset.player;
   const gs = slots(svg, player);
-  const pos = (g) => baseX(g) + offset(g);
-  const order = gs.slice().sort((x, y) => pos(x) - pos(y)).map((g) => g.dataset.tile);
+  const order = gs.slice().sort((x, y) => Number(x.dataset.order) - Number(y.dataset.order))
+    .map((g) => g.dataset.tile);
   const i = order.indexOf(a.dataset.tile), j = order.indexOf(b.dataset.tile);
   [order[i], order[j]] = [order[j], order[i]];
   rackOrder.set(player, order);

@@ -54,9 +54,8 @@ class Comune(Game):
         if state.is_over:
             return {"prompt": "", "first": "any"}
         return {
-            "module": "comune",
             "prompt": "Click a highlighted cell (a second one to place two pieces), then "
-            "choose the angle: space cycles through them, Enter plays.",
+            "choose the angle from the drawings: space cycles through them, Enter plays.",
             "first": "any",
         }
 

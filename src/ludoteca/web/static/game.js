@@ -78,8 +78,21 @@ function markBoard() {
   }
   for (const node of boardBox.querySelectorAll("[data-cell]")) {
     const cell = node.dataset.cell;
-    node.classList.toggle("target", view.your_turn && targets.has(cell) && node.classList.contains("cell"));
+    const target = view.your_turn && targets.has(cell) && node.classList.contains("cell");
+    node.classList.toggle("target", target);
     node.classList.toggle("selected", selected.includes(cell));
+    // Keyboard and screen readers: the cells one can play are buttons (Tab, then Enter).
+    if (!node.classList.contains("cell")) continue;
+    const active = target || selected.includes(cell);
+    if (active) {
+      node.setAttribute("tabindex", "0");
+      node.setAttribute("role", "button");
+      node.setAttribute("aria-label", `${cell}${selected.includes(cell) ? ", selected" : ", playable"}`);
+    } else {
+      node.removeAttribute("tabindex");
+      node.removeAttribute("role");
+      node.removeAttribute("aria-label");
+    }
   }
   renderPicker(cands);
 }
@@ -103,6 +116,7 @@ function renderPicker(cands) {
   const plain = view.legal.filter((m) => m.cells.length === 0);
   const row = el("div", { class: "choices" });
   for (const m of complete) row.append(moveButton(m));
+  if (complete.length > 1) showPreviews(row, complete);
   // Moves that name no cell (a pass, a choice), once each, in the words the game gives them.
   for (const m of plain) row.append(moveButton(m.text, " plain"));
   if (selected.length) {
@@ -128,6 +142,48 @@ function renderPicker(cands) {
   }
   all.append(box);
   picker.append(all);
+}
+
+// Several moves on the same cells (Comune's angles): a small drawing of each, made by the
+// engine (the board after the move) and cropped here around the clicked cells.
+function cellsBox(cells) {
+  let box = null;
+  for (const c of cells) {
+    const node = boardBox.querySelector(`[data-cell="${CSS.escape(c)}"]`);
+    if (!node || !node.getBBox) continue;
+    const b = node.getBBox();
+    box = box ? {
+      x: Math.min(box.x, b.x), y: Math.min(box.y, b.y),
+      r: Math.max(box.r, b.x + b.width), b: Math.max(box.b, b.y + b.height),
+    } : { x: b.x, y: b.y, r: b.x + b.width, b: b.y + b.height };
+  }
+  return box;
+}
+
+async function showPreviews(row, moves) {
+  const box = cellsBox(selected);
+  const asked = view.ply;
+  const r = await fetch(`/api/games/${gameId}/preview`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
+    body: JSON.stringify({ moves: moves.slice(0, 12), ply: view.ply }),
+  }).catch(() => null);
+  if (!r || !r.ok || view.ply !== asked) return;
+  const { svgs } = await r.json();
+  for (const button of row.querySelectorAll(".move-choice[data-move]")) {
+    const svg = svgs[button.dataset.move];
+    if (!svg) continue;
+    const pic = el("span", { class: "preview", "aria-hidden": "true" });
+    pic.innerHTML = svg; // the engine's own drawing, as the board is
+    const drawing = pic.querySelector("svg");
+    if (drawing && box) {
+      const w = box.r - box.x, h = box.b - box.y, pad = Math.max(w, h);
+      drawing.setAttribute("viewBox", `${box.x - pad} ${box.y - pad} ${w + 2 * pad} ${h + 2 * pad}`);
+    }
+    button.prepend(pic);
+    button.classList.add("pictured");
+  }
+  row.dataset.previews = "1";
 }
 
 // Keys for the choices a click left (several moves on the same cells, as angles are):
@@ -297,12 +353,36 @@ function renderPlayers(line) {
   });
 }
 
+// An optional short sound when someone else moves (off unless the player turns it on here).
+const soundBox = document.getElementById("move-sound");
+if (soundBox) {
+  soundBox.checked = localStorage.getItem("ludoteca-sound") === "on";
+  soundBox.addEventListener("change", () => localStorage.setItem("ludoteca-sound", soundBox.checked ? "on" : "off"));
+}
+let audio = null;
+function moveSound() {
+  if (!soundBox || !soundBox.checked) return;
+  try {
+    audio = audio || new AudioContext();
+    const osc = audio.createOscillator();
+    const gain = audio.createGain();
+    osc.frequency.value = 660;
+    gain.gain.setValueAtTime(0.15, audio.currentTime);
+    gain.gain.exponentialRampToValueAtTime(0.001, audio.currentTime + 0.15);
+    osc.connect(gain).connect(audio.destination);
+    osc.start();
+    osc.stop(audio.currentTime + 0.15);
+  } catch { /* no sound on this browser */ }
+}
+
 function render(newView) {
+  const moved = view && newView.ply > view.ply && !newView.seats.some((s) => s.you && s.index === lastMover(newView));
   view = newView;
+  if (moved) moveSound();
   selected = [];
   boardBox.innerHTML = view.svg;
   for (const cell of view.last_cells || []) {
-    for (const node of boardBox.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move");
+    for (const node of boardBox.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move", "arrived");
   }
   paths = movePaths(view.legal);
   labels = new Map(view.legal.map((m) => [m.text, m.label]));
@@ -330,6 +410,31 @@ export function sendOnSocket(message) {
   return true;
 }
 
+// Pieces that leave the board (Hexagone's captures) are shown leaving first: the cells of
+// the board as it stands that the new position no longer has are marked for a moment, then
+// the new position is drawn. Views arriving meanwhile wait behind it, the newest kept.
+const LEAVING_MS = 700;
+let waiting = null;
+function leavingCells(next) {
+  const probe = document.createElement("div");
+  probe.innerHTML = next.svg;
+  const still = new Set(Array.from(probe.querySelectorAll("[data-cell]"), (n) => n.dataset.cell));
+  return Array.from(boardBox.querySelectorAll("[data-cell]")).filter((n) => !still.has(n.dataset.cell));
+}
+function show(next) {
+  if (waiting) { waiting = next; return; }
+  const leaving = next.ply > view.ply ? leavingCells(next) : [];
+  if (!leaving.length) { render(next); return; }
+  for (const node of leaving) node.classList.add("leaving");
+  waiting = next;
+  setTimeout(() => { const latest = waiting; waiting = null; render(latest); }, LEAVING_MS);
+}
+
+function lastMover(v) {
+  for (let i = v.moves.length - 1; i >= 0; i--) if (v.moves[i].player >= 0) return v.moves[i].player;
+  return -1;
+}
+
 function sameState(a, b) {
   const key = (v) => JSON.stringify([v.ply, v.status, v.to_move, v.your_turn, v.seats, v.result]);
   return key(a) === key(b);
@@ -347,7 +452,7 @@ function connect() {
       root.dataset.synced = "1";
       if (sameState(data, view)) { setClock(data.clock); return; } // keep the half-made selection
       showMessage("");
-      render(data);
+      show(data);
     }
     else if (data.type === "chat") document.dispatchEvent(new CustomEvent("ludoteca:chat", { detail: data.line }));
     else if (data.type === "error" && data.about === "chat") document.dispatchEvent(new CustomEvent("ludoteca:chat-error", { detail: data.message }));
@@ -381,6 +486,18 @@ document.getElementById("resign").addEventListener("click", () => {
   });
 });
 boardBox.addEventListener("click", onBoardClick);
+boardBox.addEventListener("keydown", (e) => {
+  const node = e.target.closest && e.target.closest("[data-cell][tabindex]");
+  if (!node || e.key !== "Enter") return;
+  // With drawings to choose from, Enter plays the marked one (and space cycles them).
+  if (document.querySelector("#picker > .choices .move-choice:not(.plain)")) return;
+  e.preventDefault();
+  e.stopPropagation(); // not also the page's Enter, which plays a marked choice
+  const cell = node.dataset.cell;
+  node.dispatchEvent(new MouseEvent("click", { bubbles: true }));
+  const again = boardBox.querySelector(`[data-cell="${CSS.escape(cell)}"][tabindex]`);
+  if (again) again.focus(); // the board is redrawn: keep the place
+});
 document.addEventListener("keydown", (e) => {
   if (interaction && interaction.key) interaction.key(e);
   else cycleKey(e);

@@ -1,0 +1,61 @@
+"""Pictures of moves before they are played: ``POST /api/games/{pk}/preview``.
+
+When one click leaves several moves on the same cells (Comune's angles), the page shows a
+small drawing of each instead of its notation: the engine draws the board after the move,
+and the page crops it around the clicked cells. Only the player to move may ask, only for
+legal moves of the position they see, and at most :data:`MAX_PREVIEWS` at a time.
+"""
+
+from __future__ import annotations
+
+import anyio
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse
+
+from ludoteca.core.errors import GameError
+from ludoteca.web.infra.inputs import json_object
+from ludoteca.web.requests import SignedIn, check_csrf, club
+from ludoteca.web.round.errors import ClubError
+from ludoteca.web.round.view import board_svg
+
+router = APIRouter()
+MAX_PREVIEWS = 12
+
+
+def previews(request: Request, pk: int, user, texts: list[str], ply: object) -> dict[str, str]:
+    row, state, _ = club(request).games.snapshot(pk)
+    if row.status != "active" or not 0 <= state.to_move < len(row.seats):
+        raise ClubError("Previews are for a game in progress.", 409)
+    if row.seats[state.to_move].user_id != user.id:
+        raise ClubError("Previews are for the player to move.", 403)
+    if ply != row.ply:
+        raise ClubError("The game has moved on; look again.", 409)
+    out = {}
+    for text in texts:
+        probe = state.clone()
+        try:
+            move = probe.str_to_move(text)
+            cells = probe.move_cells(move)
+            probe.play(move)
+        except GameError as exc:
+            raise ClubError(f"{text[:40]!r} is not a move here: {exc.reason}") from None
+        out[text] = board_svg(probe, highlight=cells)
+    return out
+
+
+@router.post("/api/games/{pk:id}/preview")
+async def preview(pk: int, request: Request, user: SignedIn) -> JSONResponse:
+    data = json_object(await request.body(), "The request body")
+    check_csrf(request, request.headers.get("x-csrf-token"))
+    texts = data.get("moves")
+    if (
+        not isinstance(texts, list)
+        or not texts
+        or len(texts) > MAX_PREVIEWS
+        or not all(isinstance(t, str) and 0 < len(t) <= 200 for t in texts)
+    ):
+        raise ClubError(f"'moves' is a list of 1 to {MAX_PREVIEWS} moves in notation.")
+    svgs = await anyio.to_thread.run_sync(
+        lambda: previews(request, pk, user, texts, data.get("ply"))
+    )
+    return JSONResponse({"svgs": svgs})

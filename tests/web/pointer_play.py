@@ -1,0 +1,96 @@
+"""Playing a move on the game page with the pointer only, as a person does: clicks (taps on
+a phone) on the board and on the buttons the page offers, and for Comino turning a rack
+tile by its corners and dragging it onto its square.
+
+The test reads the legal moves the server offers (``/api/games/PK``) to choose one, as its
+referee; it never types notation into the page."""
+
+from __future__ import annotations
+
+import random
+
+
+def quoted(text: str) -> str:
+    """``text`` as a CSS string (notation holds backslashes: Comune's ``a4\\``)."""
+    return '"' + text.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def server_view(page, pk: int) -> dict:
+    return page.evaluate("pk => fetch(`/api/games/${pk}`).then(r => r.json())", pk)
+
+
+def centre(box: dict) -> tuple[float, float]:
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def press(page, x: float, y: float, touch: bool) -> None:
+    if touch:
+        page.touchscreen.tap(x, y)
+    else:
+        page.mouse.click(x, y)
+
+
+def cell_box(page, cell: str) -> dict:
+    node = page.locator(f'#board [data-cell="{cell}"].cell').first
+    node.scroll_into_view_if_needed()
+    box = node.bounding_box()
+    assert box is not None, f"cell {cell} is not on the board"
+    return box
+
+
+def click_button(page, text: str, touch: bool) -> None:
+    button = page.locator(f"#picker .choices [data-move={quoted(text)}]:visible").first
+    button.scroll_into_view_if_needed()
+    press(page, *centre(button.bounding_box()), touch)
+
+
+def comino_tile(page, move: dict, touch: bool):
+    tile = page.locator(f'#board g.rack-tile[data-tile="{move["tile"]}"]').first
+    tile.scroll_into_view_if_needed()
+    return tile, tile.locator("rect").last.bounding_box()
+
+
+def play_comino(page, move: dict, touch: bool) -> None:
+    tile, box = comino_tile(page, move, touch)
+    if move.get("remove"):
+        press(page, box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8, touch)
+        button = page.locator("#remove-tile:visible")
+        press(page, *centre(button.bounding_box()), touch)
+        return
+    for _ in range(4):  # the top-right corner turns it clockwise
+        if tile.get_attribute("data-orientation") == move["orientation"]:
+            break
+        press(page, box["x"] + box["width"] * 0.85, box["y"] + box["height"] * 0.15, touch)
+    assert tile.get_attribute("data-orientation") == move["orientation"]
+    target = cell_box(page, move["cells"][0])
+    tile, box = comino_tile(page, move, touch)
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8)
+    page.mouse.down()
+    page.mouse.move(*centre(target), steps=6)
+    page.mouse.up()
+
+
+def play(page, move: dict, touch: bool) -> None:
+    """Make ``move`` (an entry of the view's ``legal``) on the page by pointer."""
+    if "tile" in move:
+        play_comino(page, move, touch)
+        return
+    if not move["cells"]:
+        click_button(page, move["text"], touch)
+        return
+    ply = page.get_attribute("#play", "data-ply")
+    for cell in move["cells"]:
+        press(page, *centre(cell_box(page, cell)), touch)
+    # The cells were enough, or the page offers the moves they leave (drawings of angles).
+    page.wait_for_timeout(50)
+    if (
+        page.get_attribute("#play", "data-ply") == ply
+        and page.locator(f"#picker .choices [data-move={quoted(move['text'])}]:visible").count()
+    ):
+        click_button(page, move["text"], touch)
+
+
+def choose(rng: random.Random, view: dict) -> dict:
+    """A legal move, preferring ones on the board (so the board is what gets used)."""
+    on_board = [m for m in view["legal"] if m["cells"] or "tile" in m]
+    return rng.choice(on_board or view["legal"])

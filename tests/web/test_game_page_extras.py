@@ -1,0 +1,107 @@
+"""The game page beyond clicks: drawings of the moves a click leaves (Comune's angles, drawn
+by the engine), play by keyboard (Tab to a playable cell, Enter), the move sound setting
+kept by the browser, and the preview API's refusals."""
+
+from __future__ import annotations
+
+import httpx
+import pytest
+
+from tests.web.browser import register_in_browser
+from tests.web.helpers import Server, create_game, page_csrf, register, view
+from tests.web.pointer_play import cell_box, centre
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("extras")
+    srv = Server(f"sqlite:///{tmp / 'club.sqlite3'}", toy=False, log=tmp / "server.log").start()
+    yield srv
+    srv.kill()
+
+
+def new_page(browser, club, name: str):
+    context = browser.new_context(viewport={"width": 1200, "height": 900})
+    page = context.new_page()
+    register_in_browser(page, club.base, name)
+    return context, page
+
+
+def start(page, base: str, game: str) -> int:
+    page.goto(f"{base}/games/new?game={game}")
+    page.select_option('select[name="seat1"]', "bot")
+    page.select_option('select[name="seat1_bot"]', "random")
+    page.click("#create")
+    page.wait_for_selector("#play[data-synced='1']")
+    page.wait_for_function(
+        "() => document.getElementById('status').classList.contains('your-turn')"
+    )
+    return int(page.get_attribute("#play", "data-id"))
+
+
+def test_comune_angles_are_offered_as_drawings(browser, club):
+    context, page = new_page(browser, club, "angles")
+    start(page, club.base, "comune")
+    page.mouse.click(*centre(cell_box(page, "e5")))
+    page.wait_for_selector("#picker .choices[data-previews='1']")
+    pictured = page.locator("#picker .choices .move-choice.pictured")
+    assert pictured.count() == 3  # the three angles, each drawn
+    assert page.locator("#picker .move-choice.pictured .preview svg").count() == 3
+    ply = page.get_attribute("#play", "data-ply")
+    pictured.nth(1).click()
+    page.wait_for_function("p => document.getElementById('play').dataset.ply !== p", arg=ply)
+    context.close()
+
+
+def test_a_move_by_keyboard_alone(browser, club):
+    context, page = new_page(browser, club, "keys")
+    start(page, club.base, "kuniumi")  # the set-up: one square places the Earth God
+    ply = page.get_attribute("#play", "data-ply")
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        if page.evaluate("() => !!document.activeElement.closest('#board [data-cell]')"):
+            break
+    label = page.evaluate("() => document.activeElement.getAttribute('aria-label')")
+    assert label and label.endswith("playable")
+    assert page.evaluate("() => document.activeElement.getAttribute('role')") == "button"
+    page.keyboard.press("Enter")
+    page.wait_for_function("p => document.getElementById('play').dataset.ply !== p", arg=ply)
+    context.close()
+
+
+def test_the_move_sound_is_a_setting_the_browser_keeps(browser, club):
+    context, page = new_page(browser, club, "sound")
+    pk = start(page, club.base, "kuniumi")
+    assert not page.is_checked("#move-sound")  # off by default
+    page.check("#move-sound")
+    page.goto(f"{club.base}/games/{pk}")
+    assert page.is_checked("#move-sound")
+    context.close()
+
+
+def test_previews_are_for_the_player_to_move_only(club):
+    ann = httpx.Client(base_url=club.base, timeout=20)
+    bob = httpx.Client(base_url=club.base, timeout=20)
+    assert register(ann, "pv-ann").status_code == 303
+    assert register(bob, "pv-bob").status_code == 303
+    pk = create_game(ann, "comune", [("me", ""), ("user", "pv-bob")])
+    bob.post(f"/games/{pk}/join", data={"csrf": page_csrf(bob)})
+    state = view(ann, pk)
+    mover, other = (ann, bob) if state["your_turn"] else (bob, ann)
+    moves = [m["text"] for m in view(mover, pk)["legal"][:3]]
+
+    def ask(client, body):
+        return client.post(
+            f"/api/games/{pk}/preview", json=body, headers={"X-CSRF-Token": page_csrf(client)}
+        )
+
+    r = ask(mover, {"moves": moves, "ply": state["ply"]})
+    assert r.status_code == 200 and set(r.json()["svgs"]) == set(moves)
+    assert all(svg.startswith("<svg") for svg in r.json()["svgs"].values())
+    assert ask(other, {"moves": moves, "ply": state["ply"]}).status_code == 403
+    assert ask(mover, {"moves": moves, "ply": state["ply"] + 1}).status_code == 409
+    assert ask(mover, {"moves": ["z9+"], "ply": state["ply"]}).status_code == 400
+    assert ask(mover, {"moves": moves * 5, "ply": state["ply"]}).status_code == 400
+    assert ask(mover, {"moves": "e5-", "ply": state["ply"]}).status_code == 400
+    anon = httpx.post(f"{club.base}/api/games/{pk}/preview", json={"moves": moves})
+    assert anon.status_code == 401
