@@ -95,3 +95,35 @@ def test_the_deal_is_one_step_in_the_replay_and_one_line_in_the_move_list(browse
         assert chance.count() == 1 and "21 draws" in chance.first.inner_text()
     finally:
         page.close()
+
+
+def test_the_slider_steps_and_the_last_move_is_marked(browser, finished_game):
+    srv, pk, _, _ = finished_game
+    page = browser.new_page()
+    try:
+        page.goto(f"{srv.base}/games/{pk}/replay")
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '0'")
+        assert page.locator("#board .last-move").count() == 0  # the start: no move yet
+        k = next(  # a step whose move names cells (a "choose land" names none)
+            k
+            for k in range(7, 12)
+            if httpx.get(f"{srv.base}/api/games/{pk}/replay/{k}").json()["last_cells"]
+        )
+        page.eval_on_selector(
+            "#replay-slider",
+            "(s, k) => { s.value = String(k); s.dispatchEvent(new Event('input')); }",
+            k,
+        )
+        page.wait_for_function(f"() => document.getElementById('replay').dataset.ply === '{k}'")
+        assert page.inner_text("#replay-ply") == str(k)
+        step = httpx.get(f"{srv.base}/api/games/{pk}/replay/{k}").json()
+        marked = page.eval_on_selector_all(
+            "#board .last-move[data-cell]", "els => [...new Set(els.map(e => e.dataset.cell))]"
+        )
+        assert set(step["last_cells"]) <= set(marked)
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function(
+            f"() => document.getElementById('replay-slider').value === '{k + 1}'"
+        )
+    finally:
+        page.close()

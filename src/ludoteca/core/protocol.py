@@ -381,6 +381,8 @@ class Game(ABC):
     title: ClassVar[str]
     designer: ClassVar[str] = ""
     """Who designed the game, as the club's help and about pages credit them."""
+    tagline: ClassVar[str] = ""
+    """One line saying what the game is, for the club's lobby cards."""
     rules_version: ClassVar[str] = "1"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2

@@ -21,6 +21,10 @@ class Comino(Game):
     id = "comino"
     title = "Comino"
     designer = "Corné van Moorsel"
+    tagline = (
+        "Turn and lay square tiles of red, yellow and blue corners; score the "
+        "colour areas you grow."
+    )
     rules_version = "1"
     min_players = 2
     max_players = 2

@@ -18,6 +18,10 @@ class Comune(Game):
     id = "comune"
     title = "Comune"
     designer = "Kanare Kato"
+    tagline = (
+        "Lay pieces at three angles on a hexagon; your score is your largest "
+        "groups at each angle, multiplied."
+    )
     rules_version = "1"
     min_players = 2
     max_players = 2

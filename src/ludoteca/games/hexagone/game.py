@@ -49,6 +49,10 @@ class HexagoneGame(Game):
     id = "hexagone"
     title = "Hexagone"
     designer = "Professor Puzzle"
+    tagline = (
+        "Roll the colour dice, swap hexagons and capture groups of three from "
+        "a shared block; 1 to 4 players."
+    )
     rules_version = "1"
     min_players = 1
     max_players = 4

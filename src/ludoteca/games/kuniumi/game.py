@@ -21,6 +21,7 @@ class Kuniumi(Game):
     id: ClassVar[str] = "kuniumi"
     title: ClassVar[str] = "Kuniumi"
     designer = "Ignazio Panades"
+    tagline = "Land and Sea gods raise their islands on a 6 × 6 board; close a group first to win."
     rules_version: ClassVar[str] = "1"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2

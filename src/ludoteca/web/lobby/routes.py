@@ -28,9 +28,9 @@ from ludoteca.web.requests import check_csrf, club, current_user, render, requir
 from ludoteca.web.round.access import check_may_watch
 from ludoteca.web.round.catalog import available_games, bot_levels
 from ludoteca.web.round.errors import ClubError, NewGameRefused
-from ludoteca.web.round.service import GameSettings, SeatSpec
-from ludoteca.web.round.view import board_svg, game_view
-from ludoteca.web.rules.pages import rules_context
+from ludoteca.web.round.service import GameSettings, PlayedMove, SeatSpec
+from ludoteca.web.round.view import board_svg, game_view, last_cells
+from ludoteca.web.rules.pages import diagrams, rules_context
 
 router = APIRouter()
 MAX_FIELD = 256
@@ -60,6 +60,7 @@ def catalogue() -> list[dict[str, Any]]:
                 "min_players": cls.min_players,
                 "max_players": cls.max_players,
                 "has_chance": cls.has_chance,
+                "tagline": cls.tagline,
             }
         )
     return out
@@ -493,7 +494,24 @@ def replay_step(pk: int, ply: int, request: Request):
         "summary": state.last_move_summary() or "",
         "scores": list(scores) if scores is not None else None,
         "to_move_side": state.side_name(state.to_move) if state.to_move >= 0 else "",
+        "last_cells": last_cells(state, [PlayedMove.of(m) for m in moves[:ply]]),
     }
+
+
+@router.get("/rules/{game_id}/board.svg", include_in_schema=False)
+def board_picture(game_id: str) -> Response:
+    """A game's board after a few moves of a sample game, drawn by its engine: the lobby's
+    cards show it."""
+    if game_id not in available_games():
+        raise ClubError("There is no such game.", 404)
+    pictures = diagrams(game_id)
+    if not pictures:
+        raise ClubError("This game has no drawing.", 404)
+    return Response(
+        pictures[-1][1],
+        media_type="image/svg+xml",
+        headers={"Cache-Control": "public, max-age=86400"},
+    )
 
 
 @router.get("/games/{pk:id}/record.json")

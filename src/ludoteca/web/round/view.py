@@ -112,6 +112,7 @@ def game_view(
         "summary": state.last_move_summary() or "",
         "result": row.result,
         "result_text": result_text(row, state),
+        "result_you": result_for(row, state, viewer),
         "hints": ui_hints(state) if your_turn else {"prompt": "", "first": "any"},
     }
 
@@ -143,6 +144,48 @@ def result_text(row: GameRow, state: State) -> str:
     names = [f"{seat_label(s)} ({side(state, s.index)})" for s in row.seats]
     text = result.headline(names)
     return f"{text} — {result.reason}" if result.reason else text
+
+
+ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+
+
+def _score(value: float) -> str:
+    return f"{value:g}"
+
+
+def result_for(row: GameRow, state: State, viewer: User | None) -> str:
+    """The result as the person reading it played it: ``You won 54 to 32``, ``You came 2nd
+    of 4``, ``You resigned``; ``""`` for a watcher or while the game is on."""
+    if viewer is None or row.status != "finished" or not row.result:
+        return ""
+    mine = [s.index for s in row.seats if s.user_id == viewer.id]
+    if len(mine) != 1:
+        return ""  # not a player, or one person in several seats: the plain result says it
+    me = mine[0]
+    try:
+        result = Result.from_json(row.result, state.num_players)
+    except (ValueError, TypeError):
+        return ""
+    n = state.num_players
+    scores = result.scores
+    if me in result.resigned:
+        return "You resigned"
+    if me in result.timed_out:
+        return "You ran out of time"
+    if result.draw:
+        text = "Draw"
+        if scores is not None and n == 2:
+            text += f", {_score(scores[me])} to {_score(scores[1 - me])}"
+        return text
+    if n == 2:
+        text = "You won" if me in result.winners else "You lost"
+        if scores is not None:
+            text += f" {_score(scores[me])} to {_score(scores[1 - me])}"
+        return text
+    if scores is not None and result.ended == "rules":
+        place = 1 + sum(1 for s in scores if s > scores[me])
+        return f"You came {ORDINALS.get(place, f'{place}th')} of {n}"
+    return "You won" if me in result.winners else "You did not win"
 
 
 def last_cells(state: State, moves: list[PlayedMove]) -> list[str]:

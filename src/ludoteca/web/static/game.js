@@ -269,7 +269,10 @@ function renderSide() {
 function renderStatus() {
   let text;
   if (view.status === "open") text = "Waiting for players to join…";
-  else if (view.status === "finished") text = view.result_text || "Game over"; else if (view.your_turn) text = `Your turn (${view.to_move_side})`;
+  else if (view.status === "finished") {
+    text = view.result_text || "Game over";
+    if (view.result_you) text = `${view.result_you} — ${text}`;
+  } else if (view.your_turn) text = `Your turn (${view.to_move_side})`;
   else text = `${view.to_move_label} (${view.to_move_side}) to move`;
   statusBox.textContent = text;
   statusBox.className = "status " + view.status + (view.your_turn ? " your-turn" : "");
@@ -375,6 +378,15 @@ function moveSound() {
   } catch { /* no sound on this browser */ }
 }
 
+// The engine draws its board as a picture (role img); on this page its cells are controls,
+// so the board is a group of them, under the same name.
+function boardAsGroup() {
+  const svg = boardBox.querySelector("svg");
+  if (!svg) return;
+  svg.setAttribute("role", "group");
+  if (!svg.getAttribute("aria-label")) svg.setAttribute("aria-label", `${view.title} board`);
+}
+
 function render(newView) {
   const moved = view && newView.ply > view.ply && !newView.seats.some((s) => s.you && s.index === lastMover(newView));
   view = newView;
@@ -384,6 +396,7 @@ function render(newView) {
   for (const cell of view.last_cells || []) {
     for (const node of boardBox.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move", "arrived");
   }
+  boardAsGroup();
   paths = movePaths(view.legal);
   labels = new Map(view.legal.map((m) => [m.text, m.label]));
   renderStatus();

@@ -11,6 +11,9 @@ const cache = new Map();
 // The step last asked for. Every press counts from it at once, before its board has arrived,
 // so quick presses are never lost; a board that arrives after a later press is not shown.
 let at = 0; // the step asked for last
+const slider = document.getElementById("replay-slider");
+slider.max = String(last);
+slider.addEventListener("input", () => step(Number(slider.value)));
 
 function load(n) {
   if (!cache.has(n)) {
@@ -36,6 +39,11 @@ async function step(k) {
   }
   if (k !== at) return; // a later press asked for another step
   board.innerHTML = data.svg;
+  for (const cell of data.last_cells || []) {
+    for (const node of board.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move");
+  }
+  slider.value = String(k);
+  slider.setAttribute("aria-valuetext", `move ${k} of ${last}`);
   document.getElementById("replay-ply").textContent = String(k);
   document.getElementById("replay-last").textContent = data.last ? `last move: ${data.last}` : "start";
   document.getElementById("replay-summary").textContent = data.summary || "";
