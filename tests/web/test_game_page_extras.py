@@ -105,3 +105,35 @@ def test_previews_are_for_the_player_to_move_only(club):
     assert ask(mover, {"moves": "e5-", "ply": state["ply"]}).status_code == 400
     anon = httpx.post(f"{club.base}/api/games/{pk}/preview", json={"moves": moves})
     assert anon.status_code == 401
+
+
+def test_letters_on_colours_follow_the_pieces(browser, club):
+    context, page = new_page(browser, club, "letters")
+    pk = start(page, club.base, "comino")
+    assert page.locator("#board text.colour-letter").count() == 0  # off by default
+    page.check("#colour-letters")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#board text.colour-letter').length > 0"
+    )
+    corners = page.locator("#board rect.corner").count()
+    assert page.locator("#board text.colour-letter").count() == corners
+    tile = page.locator('#board g.rack-tile[data-player="1"]').first
+    texts = "els => els.map(e => e.textContent)"
+    before = tile.locator("text.colour-letter").evaluate_all(texts)
+    box = tile.locator("rect").last.bounding_box()
+    page.mouse.click(box["x"] + box["width"] * 0.85, box["y"] + box["height"] * 0.15)  # turn it
+    page.wait_for_timeout(200)
+    after = tile.locator("text.colour-letter").evaluate_all(texts)
+    assert sorted(after) == sorted(before) and len(after) == 4
+    follows = tile.locator("rect.corner").evaluate_all(
+        "els => els.every(e => e.nextElementSibling.textContent"
+        " === e.getAttribute('class').match(/corner-(\\S+)/)[1])"
+    )
+    assert follows  # each letter names the colour its corner is painted now
+    page.goto(f"{club.base}/games/{pk}")
+    page.wait_for_selector("#play[data-synced='1']")
+    page.wait_for_function(
+        "() => document.querySelectorAll('#board text.colour-letter').length > 0"
+    )
+    assert page.is_checked("#colour-letters")
+    context.close()

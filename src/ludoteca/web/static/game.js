@@ -4,6 +4,7 @@
 // labels, and the text chosen is sent back as it came.
 import { movePaths, sameCells } from "./moves.js";
 import { interactionFor } from "./interactions.js";
+import { watchLetters } from "./letters.js";
 
 const root = document.getElementById("play");
 const gameId = root.dataset.id;
@@ -517,5 +518,6 @@ document.addEventListener("keydown", (e) => {
   if (e.key === "Escape") { selected = []; markBoard(); }
 });
 render(view);
+watchLetters(boardBox, document.getElementById("colour-letters"));
 connect();
 setInterval(tickClocks, 100);

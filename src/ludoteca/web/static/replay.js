@@ -1,3 +1,5 @@
+import { watchLetters } from "./letters.js";
+
 // The replay page: step through a finished game with the buttons or the arrow keys.
 // Each step's board and position come from the server, which replays the record.
 const root = document.getElementById("replay");
@@ -66,7 +68,8 @@ document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT") return;
   if (e.key === "ArrowRight") step(at + 1);
   else if (e.key === "ArrowLeft") step(at - 1);
-  else if (e.key === "Home") step(0);
+  else if (e.key === "Home") watchLetters(board, document.getElementById("colour-letters"));
+step(0);
   else if (e.key === "End") step(last);
 });
 document.getElementById("copy-position").addEventListener("click", async () => {
@@ -74,4 +77,5 @@ document.getElementById("copy-position").addEventListener("click", async () => {
   try { await navigator.clipboard.writeText(text); document.getElementById("copied").textContent = "copied"; }
   catch { document.getElementById("position").select(); document.getElementById("copied").textContent = "press Ctrl+C"; }
 });
+watchLetters(board, document.getElementById("colour-letters"));
 step(0);
