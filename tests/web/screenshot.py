@@ -1,47 +1,94 @@
-"""Take the README's screenshot of a game in progress: ``python -m tests.web.screenshot OUT.png``
-from the repository's root.
+"""Take the screenshots the README shows: ``python -m tests.web.screenshot [DIR]`` from the
+repository's root (default ``docs/screenshots``).
 
-Starts a server on a temporary database, registers a player, starts a Comino game against
-the computer, plays a few moves by clicking and photographs the page with a tile picked up.
+Starts a server on a temporary database, registers a player and, for each game, starts a
+game against the computer, plays a few moves by pointer (as a person would) and
+photographs the page on a desktop (1280 × 860) and on a phone (390 × 844); then the lobby in
+the dark theme. Needs Debian's Chromium (``/usr/bin/chromium``).
 """
 
 from __future__ import annotations
 
+import random
 import sys
 import tempfile
+from pathlib import Path
 
-from tests.web.browser import ARGS, CHROMIUM, legal_moves, register_in_browser, wait_my_turn_or_end
+from tests.web.browser import ARGS, CHROMIUM, register_in_browser
 from tests.web.helpers import Server
+from tests.web.pointer_play import choose, play, server_view
+
+GAMES = ("comune", "comino", "kuniumi", "hexagone")
+DEVICES = {
+    "desktop": {"viewport": {"width": 1280, "height": 860}},
+    "phone": {
+        "viewport": {"width": 390, "height": 844},
+        "is_mobile": True,
+        "has_touch": True,
+        "device_scale_factor": 2,
+    },
+}
+MOVES = 6
 
 
-def main(out: str, game: str = "comino", moves: int = 4) -> None:
+def my_turn(page) -> None:
+    page.wait_for_function(
+        "() => document.getElementById('status').classList.contains('your-turn')"
+        " || document.getElementById('play').dataset.status === 'finished'",
+        timeout=30000,
+    )
+
+
+def photograph(browser, base: str, out: Path, game: str, device: str, n: int) -> None:
+    context = browser.new_context(**DEVICES[device])
+    page = context.new_page()
+    register_in_browser(page, base, f"ada{n}")
+    page.goto(f"{base}/games/new?game={game}")
+    page.select_option('select[name="seat1"]', "bot")
+    page.select_option('select[name="seat1_bot"]', "random")
+    page.click("#create")
+    page.wait_for_selector("#play[data-synced='1']")
+    pk = int(page.get_attribute("#play", "data-id"))
+    rng = random.Random(game)
+    for _ in range(MOVES):
+        my_turn(page)
+        view = server_view(page, pk)
+        if view["status"] == "finished":
+            break
+        ply = page.get_attribute("#play", "data-ply")
+        play(page, choose(rng, view), device == "phone")
+        page.wait_for_function("p => document.getElementById('play').dataset.ply !== p", arg=ply)
+    my_turn(page)
+    page.wait_for_timeout(800)  # the last move's arrival
+    page.evaluate("() => window.scrollTo(0, document.querySelector('.board-wrap').offsetTop - 8)")
+    page.screenshot(path=str(out / f"{game}-{device}.png"))
+    context.close()
+
+
+def main(out: str = "docs/screenshots") -> None:
     from playwright.sync_api import sync_playwright
 
+    target = Path(out)
+    target.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         server = Server(f"sqlite:///{tmp}/club.sqlite3", toy=False).start()
         try:
             with sync_playwright() as pw:
                 browser = pw.chromium.launch(executable_path=CHROMIUM, args=ARGS)
-                page = browser.new_page(viewport={"width": 1280, "height": 860})
-                register_in_browser(page, server.base, "ada")
-                page.goto(f"{server.base}/games/new?game={game}")
-                page.select_option('select[name="seat1"]', "bot")
-                page.click("#create")
-                for _ in range(moves):
-                    wait_my_turn_or_end(page)
-                    ply = page.get_attribute("#play", "data-ply")
-                    move = next(m for m in legal_moves(page) if "@" in m)
-                    page.click(".all-moves summary")
-                    page.fill(".type-move input", move)
-                    page.click(".type-move button")
-                    page.wait_for_function(
-                        "old => document.getElementById('play').dataset.ply !== old", arg=ply
-                    )
-                wait_my_turn_or_end(page)
-                tile = page.locator('#board g.rack-tile[data-player="1"]').first
-                box = tile.locator("rect").last.bounding_box()
-                page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8)
-                page.screenshot(path=out)
+                n = 0
+                for game in GAMES:
+                    for device in DEVICES:
+                        n += 1
+                        photograph(browser, server.base, target, game, device, n)
+                        print(f"{target / f'{game}-{device}.png'}", flush=True)
+                context = browser.new_context(
+                    viewport={"width": 1280, "height": 860}, color_scheme="dark"
+                )
+                page = context.new_page()
+                page.goto(server.base + "/")
+                page.wait_for_timeout(500)
+                page.screenshot(path=str(target / "lobby-dark.png"))
+                print(target / "lobby-dark.png")
                 browser.close()
         finally:
             server.kill()
