@@ -8,8 +8,11 @@ import pytest
 
 from tests.web.browser import register_in_browser
 
-PAGES = ["/", "/games/new", "/leaderboard", "/rules", "/rules/comino", "/forum", "/help", "/about"]
-SIZES = [(390, 844), (768, 1024)]
+PAGES = [
+    "/", "/games/new", "/leaderboard", "/rules", "/rules/comino", "/forum", "/help", "/about",
+    "/stats", "/challenges", "/notifications", "/settings/notifications",
+]  # fmt: skip
+SIZES = [(360, 740), (390, 844), (768, 1024)]
 
 
 @pytest.mark.parametrize("width, height", SIZES)
