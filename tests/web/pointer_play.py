@@ -57,6 +57,15 @@ def play_comino(page, move: dict, touch: bool) -> None:
         button = page.locator("#remove-tile:visible")
         press(page, *centre(button.bounding_box()), touch)
         return
+    if touch:  # a tap anywhere picks it up; buttons turn it; a tap on the square drops it
+        press(page, *centre(box), touch)
+        for _ in range(4):
+            if tile.get_attribute("data-orientation") == move["orientation"]:
+                break
+            page.locator("#turn-right").tap()  # scrolled to first, if need be
+        assert tile.get_attribute("data-orientation") == move["orientation"]
+        press(page, *centre(cell_box(page, move["cells"][0])), touch)
+        return
     for _ in range(4):  # the top-right corner turns it clockwise
         if tile.get_attribute("data-orientation") == move["orientation"]:
             break

@@ -137,3 +137,29 @@ def test_letters_on_colours_follow_the_pieces(browser, club):
     )
     assert page.is_checked("#colour-letters")
     context.close()
+
+
+def test_comino_on_a_phone_has_finger_sized_targets(browser, club):
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True
+    )
+    page = context.new_page()
+    register_in_browser(page, club.base, "thumbs")
+    start(page, club.base, "comino")
+    sizes = page.eval_on_selector_all(
+        '#board g.rack-tile[data-player="1"]',
+        "els => els.map(e => { const b = e.getBoundingClientRect(); return [b.width, b.height]; })",
+    )
+    assert sizes and all(w >= 44 and h >= 44 for w, h in sizes), sizes
+    tile = page.locator('#board g.rack-tile[data-player="1"]').first
+    box = tile.bounding_box()
+    page.touchscreen.tap(box["x"] + box["width"] * 0.2, box["y"] + box["height"] * 0.2)
+    assert "selected" in tile.get_attribute("class")  # a tap on a corner picks it up
+    for button in ("#turn-left", "#turn-right", "#resign"):
+        b = page.locator(button).bounding_box()
+        assert b["width"] >= 44 and b["height"] >= 44, (button, b)
+    before = tile.get_attribute("data-orientation")
+    page.locator("#turn-right").tap()
+    page.locator("#turn-left").tap()
+    assert tile.get_attribute("data-orientation") == before
+    context.close()

@@ -34,7 +34,14 @@ export default function comino(view, ctx) {
   let picked = null;
   let press = null; // {g, x, y, dragging} while a rack tile is held down
   const removeButton = el("button", { type: "button", id: "remove-tile", hidden: "" }, "Remove tile");
-  controls.append(removeButton);
+  // A picked-up tile can also be turned with buttons: finger-sized on a touch screen, where
+  // a tap anywhere on a tile picks it up (its corners are too small to aim at), and usable
+  // from the keyboard.
+  const turnLeft = el("button", { type: "button", id: "turn-left", hidden: "" }, "Turn anticlockwise");
+  const turnRight = el("button", { type: "button", id: "turn-right", hidden: "" }, "Turn clockwise");
+  controls.append(turnLeft, turnRight, removeButton);
+  turnLeft.addEventListener("click", () => { if (picked) { turn(picked, -1); mark(); } });
+  turnRight.addEventListener("click", () => { if (picked) { turn(picked, 1); mark(); } });
 
   const tiles = Array.from(svg.querySelectorAll("g.rack-tile"));
   for (const g of tiles) paint(g, turned.get(g.dataset.tile) || 0);
@@ -84,6 +91,8 @@ export default function comino(view, ctx) {
     }
     for (const g of tiles) g.classList.toggle("selected", g === picked);
     removeButton.hidden = !removal();
+    const mine = picked !== null && picked.dataset.player === myPlayer && view.your_turn;
+    turnLeft.hidden = turnRight.hidden = !mine;
   }
 
   removeButton.addEventListener("click", () => {
@@ -114,7 +123,7 @@ export default function comino(view, ctx) {
     const g = event.target.closest("g.rack-tile");
     if (g) {
       const { x, y } = where(g, event);
-      if (y < 0.5) {
+      if (y < 0.5 && event.pointerType !== "touch") {
         turn(g, x < 0.5 ? -1 : 1);
       } else if (picked && picked !== g && picked.dataset.player === g.dataset.player) {
         swapInRack(svg, picked, g);
@@ -136,7 +145,8 @@ export default function comino(view, ctx) {
   // the tile up as a click would; the release drops it where the pointer is.
   function down(event) {
     const g = event.target.closest("g.rack-tile");
-    if (!g || where(g, event).y < 0.5 || event.button !== 0) return;
+    if (!g || event.button !== 0) return;
+    if (event.pointerType !== "touch" && where(g, event).y < 0.5) return; // a corner: a turn
     event.preventDefault(); // no text selection while dragging
     press = { g, x: event.clientX, y: event.clientY, dragged: false };
   }
