@@ -336,6 +336,12 @@ class MCTSBot(Bot):
             self._search(root, state.clone(), budget, Deadline(budget.seconds))
         return root
 
+    def extend(self, root: Node, root_state: State, budget: Budget) -> None:
+        """Search on from ``root`` (the tree of ``root_state``) within ``budget``: an analysis
+        grows one tree a slice at a time, reporting between slices."""
+        with gc_paused():
+            self._search(root, root_state, budget, Deadline(budget.seconds))
+
     def _search(self, root: Node, root_state: State, budget: Budget, deadline: Deadline) -> None:
         self.last_iterations = self.last_fast = 0
         limit = budget.iterations
