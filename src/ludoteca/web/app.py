@@ -28,6 +28,9 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ludoteca.web.accounts.profiles import router as profiles_router
 from ludoteca.web.accounts.service import ANON_COOKIE, Accounts
+from ludoteca.web.analysis.live import router as analysis_live_router
+from ludoteca.web.analysis.review import Reviews
+from ludoteca.web.analysis.routes import router as analysis_router
 from ludoteca.web.challenges.routes import router as challenges_router
 from ludoteca.web.challenges.service import Challenges
 from ludoteca.web.chat import live as chat_live
@@ -236,6 +239,7 @@ def create_app(
     )
     hub.club = club
     club.challenges = Challenges(store, club.games)
+    club.reviews = Reviews(club)
     club.inbox = Inbox(club)
     club.stats = Stats(store)
     if server is not None:
@@ -258,6 +262,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         club.bot_pool = make_pool(bot_pool)
+        club.analysis_pool = make_pool(bot_pool, workers=1)
         await hub.start()
         # A restarted server picks up every game waiting for a computer move.
         for pk in await anyio.to_thread.run_sync(club.games.games_waiting_for_bots):
@@ -267,6 +272,7 @@ def create_app(
         # Takes over computer turns left behind by a server process that died.
         bot_watch = asyncio.create_task(take_over_stalled_bots(hub))
         mail = asyncio.create_task(club.mailer.run()) if club.mailer is not None else None
+        reviewing = asyncio.create_task(club.reviews.serve())
         # Everything loaded so far (the engines, the web stack) lives as long as the server:
         # keep it out of the collector's full passes, whose pauses would otherwise land on
         # whichever move is being answered.
@@ -285,12 +291,14 @@ def create_app(
             bot_watch.cancel()
             if mail is not None:
                 mail.cancel()
+            reviewing.cancel()
             gc.unfreeze()
             await hub.stop()
             for task in hub.bot_tasks.values():
                 task.cancel()
-            if club.bot_pool is not None:
-                club.bot_pool.shutdown(wait=False, cancel_futures=True)
+            for pool in (club.bot_pool, club.analysis_pool):
+                if pool is not None:
+                    pool.shutdown(wait=False, cancel_futures=True)
             store.dispose()
 
     app = FastAPI(
@@ -387,4 +395,6 @@ def create_app(
     app.include_router(chat_live.router)
     app.include_router(stats_router)
     app.include_router(preview_router)
+    app.include_router(analysis_router)
+    app.include_router(analysis_live_router)
     return app

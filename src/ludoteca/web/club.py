@@ -14,6 +14,7 @@ from ludoteca.web.round.service import GameService
 from ludoteca.web.round.socket import Hub
 
 if TYPE_CHECKING:
+    from ludoteca.web.analysis.review import Reviews
     from ludoteca.web.challenges.service import Challenges
     from ludoteca.web.forum.service import Forum
     from ludoteca.web.notify.live import Inbox
@@ -39,3 +40,7 @@ class Club:
     mailer: Mailer | None = None
     """Sends e-mail when the server was given ``--smtp``; None sends none."""
     stats: Stats | None = None
+    analysis_pool: Executor | None = None
+    """Where the analysis board and game reviews search: one worker of its own, so that
+    they never take a worker from a live game's computer player."""
+    reviews: Reviews | None = None

@@ -68,8 +68,7 @@ document.addEventListener("keydown", (e) => {
   if (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT") return;
   if (e.key === "ArrowRight") step(at + 1);
   else if (e.key === "ArrowLeft") step(at - 1);
-  else if (e.key === "Home") watchLetters(board, document.getElementById("colour-letters"));
-step(0);
+  else if (e.key === "Home") step(0);
   else if (e.key === "End") step(last);
 });
 document.getElementById("copy-position").addEventListener("click", async () => {
@@ -79,3 +78,62 @@ document.getElementById("copy-position").addEventListener("click", async () => {
 });
 watchLetters(board, document.getElementById("colour-letters"));
 step(0);
+
+// --- the computer review: its curve (click a point to go to that move) and its marks --------
+const reviewBox = document.getElementById("review");
+const analyseLink = document.getElementById("analyse-step");
+function syncAnalyseLink() {
+  if (analyseLink) analyseLink.href = analyseLink.href.replace(/ply=\d+/, `ply=${root.dataset.ply || 0}`);
+}
+new MutationObserver(syncAnalyseLink).observe(root, { attributes: true, attributeFilter: ["data-ply"] });
+
+const NAMES = { blunder: "Blunder", mistake: "Mistake", inaccuracy: "Inaccuracy" };
+async function review() {
+  const r = await fetch(`/api/games/${id}/review`);
+  if (!r.ok) return;
+  const data = await r.json();
+  const status = document.getElementById("review-status");
+  const form = document.getElementById("review-form");
+  reviewBox.dataset.status = data.status;
+  if (data.status === "none" || data.status === "failed") {
+    status.textContent = data.status === "failed" ? "The review failed; ask again." : "No review yet.";
+    if (form) form.hidden = false;
+    return;
+  }
+  if (form) form.hidden = true;
+  if (data.status !== "done") {
+    status.textContent = data.status === "queued" ? "Waiting for the computer…" : `Reviewing: ${data.done} of ${data.total} positions…`;
+    setTimeout(review, 2000);
+    return;
+  }
+  status.textContent = "The line is the first player's expected result after each move (1 at the top). Click it to go to a move.";
+  document.getElementById("review-curve").innerHTML = data.svg; // drawn by the club
+  const list = document.getElementById("review-marks");
+  list.replaceChildren();
+  for (const m of data.marks) {
+    const li = document.createElement("li");
+    li.className = `mark ${m.kind}`;
+    const a = document.createElement("a");
+    a.href = "#";
+    a.dataset.ply = m.ply;
+    a.textContent = `${NAMES[m.kind]}: move ${m.ply}, ${m.move} (−${Math.round(m.drop * 100)}%)`;
+    li.append(a);
+    list.append(li);
+    const entry = document.querySelector(`#replay-moves li[data-ply="${m.ply}"]`);
+    if (entry) entry.classList.add(`marked-${m.kind}`);
+  }
+}
+function jump(e) {
+  const target = e.target.closest("[data-ply]");
+  if (!target) return;
+  e.preventDefault();
+  const ply = Number(target.dataset.ply);
+  let k = steps.indexOf(ply);
+  if (k < 0) k = steps.findIndex((p) => p >= ply);
+  step(k < 0 ? last : k);
+}
+if (reviewBox) {
+  document.getElementById("review-curve").addEventListener("click", jump);
+  document.getElementById("review-marks").addEventListener("click", jump);
+  review();
+}

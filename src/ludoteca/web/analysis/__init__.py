@@ -1,0 +1,1 @@
+"""The analysis board and computer review of finished games."""

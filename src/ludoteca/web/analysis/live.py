@@ -1,0 +1,126 @@
+"""The computer's view on the analysis board, streamed: ``/ws/analysis``.
+
+The page sends ``{"type": "start", "game", "players", "position", "csrf"}``; the club
+searches the position in slices of :data:`SLICE_SECONDS` in its analysis worker (its own
+pool, apart from the computer players' so that no analysis delays a live game's move) and
+sends a report after each, growing one tree, for up to :data:`MAX_SECONDS` or until the page
+sends ``{"type": "stop"}`` or another start. Analysis is for signed-in people, one board at
+a time each.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import json
+from contextlib import suppress
+
+import anyio
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from ludoteca.bots import analysis
+from ludoteca.web.accounts.service import ANON_COOKIE, SESSION_COOKIE
+from ludoteca.web.analysis.positions import options_for, state_of
+from ludoteca.web.infra.inputs import json_object
+from ludoteca.web.round.errors import ClubError
+
+router = APIRouter()
+SLICE_SECONDS = 0.5
+MAX_SECONDS = 30.0
+_keys = itertools.count(1)
+_busy: set[int] = set()
+"""Users with an analysis socket open in this process."""
+
+
+async def _run(ws: WebSocket, key: str, data: dict) -> None:
+    club = ws.app.state.club
+    loop = asyncio.get_running_loop()
+    game_id = str(data.get("game", ""))
+    options = options_for(game_id, data.get("players"))
+    position = data.get("position")
+    if not isinstance(position, str):
+        raise ClubError("'position' is the position in the game's notation.")
+    state = state_of(game_id, options, position)  # refused here, not in the worker
+    position = state.position()
+    spent = 0.0
+    while spent < MAX_SECONDS:
+        report = await loop.run_in_executor(
+            club.analysis_pool, analysis.step, key, game_id, options, position, SLICE_SECONDS
+        )
+        spent += SLICE_SECONDS
+        if "error" in report:
+            await ws.send_text(json.dumps({"type": "error", "message": report["error"]}))
+            return
+        report.update(type="analysis", position=position, done=spent >= MAX_SECONDS)
+        await ws.send_text(json.dumps(report, ensure_ascii=False))
+        if report["proven"] or state.is_over:
+            break
+    await ws.send_text(json.dumps({"type": "done", "position": position}))
+
+
+@router.websocket("/ws/analysis")
+async def analysis_socket(ws: WebSocket) -> None:
+    club = ws.app.state.club
+    session = ws.cookies.get(SESSION_COOKIE)
+    user = await anyio.to_thread.run_sync(club.accounts.session_user, session)
+    origin = ws.headers.get("origin")
+    await ws.accept()
+    if origin is not None and origin.split("://", 1)[-1] != ws.headers.get("host", ""):
+        await ws.close(code=4403)
+        return
+    if user is None:
+        await ws.send_text(json.dumps({"type": "error", "message": "Log in to analyse."}))
+        await ws.close(code=4401)
+        return
+    if user.id in _busy:
+        message = "You are analysing on another page; close it first."
+        await ws.send_text(json.dumps({"type": "error", "message": message}))
+        await ws.close(code=1008)
+        return
+    _busy.add(user.id)
+    key = f"{id(club)}-{next(_keys)}"
+    token = session or ws.cookies.get(ANON_COOKIE)
+    task: asyncio.Task | None = None
+    try:
+        while True:
+            raw = await ws.receive_text()
+            try:
+                data = json_object(raw[:30_000], "A message")
+                if data.get("type") == "stop":
+                    if task is not None:
+                        task.cancel()
+                    continue
+                if data.get("type") != "start":
+                    raise ClubError("Send 'start' (with a position) or 'stop'.")
+                if not club.accounts.csrf_ok(token, data.get("csrf")):
+                    raise ClubError("The security (CSRF) token is wrong; reload the page.", 403)
+                if task is not None:
+                    task.cancel()
+                task = asyncio.create_task(_guarded(ws, key, data))
+            except ClubError as exc:
+                await ws.send_text(json.dumps({"type": "error", "message": exc.message}))
+    except (WebSocketDisconnect, RuntimeError):
+        pass
+    finally:
+        _busy.discard(user.id)
+        if task is not None:
+            task.cancel()
+            with suppress(asyncio.CancelledError, Exception):
+                await task
+        with suppress(Exception):
+            await asyncio.get_running_loop().run_in_executor(
+                club.analysis_pool, analysis.forget, key
+            )
+
+
+async def _guarded(ws: WebSocket, key: str, data: dict) -> None:
+    try:
+        await _run(ws, key, data)
+    except ClubError as exc:
+        with suppress(Exception):
+            await ws.send_text(json.dumps({"type": "error", "message": exc.message}))
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        with suppress(Exception):
+            await ws.send_text(json.dumps({"type": "error", "message": "The analysis failed."}))

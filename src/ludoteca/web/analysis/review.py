@@ -1,0 +1,243 @@
+"""Computer review of a finished game: every position evaluated, a curve of expected results,
+and the moves that threw away most marked.
+
+Requested from the replay page, a review waits in ``reviews`` (one per game) and any server
+process takes it (an ``UPDATE`` from ``queued`` that only one process wins) and evaluates the
+game's positions one at a time in the analysis worker, never in the computer players' pool.
+A person may have :data:`PER_USER` reviews waiting or running and ask for :data:`PER_DAY` a day,
+so one person cannot fill the queue. A review whose process died is taken again after
+:data:`STALE_MINUTES`.
+
+**Thresholds.** Each position is evaluated by a search of :data:`ITERATIONS` simulations (the
+strongest level's settings): each player's expected result, a win counting 1 and a draw ½.
+A move's *drop* is its player's expected result before the move minus after it. A drop of
+at least 0.10 is an **inaccuracy**, 0.20 a **mistake**, 0.30 a **blunder** (as lichess marks
+drops in win probability). The table's draws are never marked.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import os
+from datetime import timedelta
+from functools import partial
+from typing import Any
+
+from sqlalchemy import func, or_, select, update
+
+from ludoteca.bots import analysis
+from ludoteca.core.protocol import CHANCE
+from ludoteca.web.analysis.models import Review
+from ludoteca.web.infra.store import User, utcnow
+from ludoteca.web.round.access import check_may_watch
+from ludoteca.web.round.errors import ClubError
+
+log = logging.getLogger("ludoteca.web")
+THRESHOLDS = (("blunder", 0.30), ("mistake", 0.20), ("inaccuracy", 0.10))
+ITERATIONS = int(os.environ.get("LUDOTECA_REVIEW_ITERATIONS", "400"))
+"""Simulations per position (``$LUDOTECA_REVIEW_ITERATIONS`` changes it, for tests)."""
+PER_USER = 2
+PER_DAY = 20
+STALE_MINUTES = 15
+POLL_SECONDS = 1.0
+
+
+def kind_of(drop: float) -> str | None:
+    for kind, least in THRESHOLDS:
+        if drop >= least - 1e-9:
+            return kind
+    return None
+
+
+def marks_for(values: list[list[float]], movers: list[int], texts: list[str]) -> list[dict]:
+    """The marks of a game whose positions (ply 0 to the end) have ``values``; ``movers[i]``
+    played ``texts[i]`` from position ``i``."""
+    out = []
+    for i, (player, text) in enumerate(zip(movers, texts, strict=True)):
+        if player < 0:
+            continue
+        drop = values[i][player] - values[i + 1][player]
+        kind = kind_of(drop)
+        if kind is not None:
+            out.append(
+                {"ply": i + 1, "player": player, "move": text, "kind": kind, "drop": round(drop, 3)}
+            )
+    return out
+
+
+class Reviews:
+    def __init__(self, club) -> None:
+        self.club = club
+
+    def request(self, pk: int, user: User) -> Review:
+        games = self.club.games
+        row = games.row(pk)
+        check_may_watch(row, user)
+        if row.status != "finished":
+            raise ClubError("A game is reviewed once it is over.", 409)
+        if len(row.seats) != 2:
+            raise ClubError("Reviews are for two-player games.", 409)
+        with self.club.store.session() as db:
+            existing = db.get(Review, pk)
+            if existing is not None and existing.status != "failed":
+                return existing
+            mine = db.scalar(
+                select(func.count())
+                .select_from(Review)
+                .where(Review.requested_by == user.id, Review.status.in_(["queued", "running"]))
+            )
+            if (mine or 0) >= PER_USER:
+                raise ClubError(
+                    f"You have {PER_USER} reviews waiting already; they run one after another.",
+                    429,
+                )
+            today = db.scalar(
+                select(func.count())
+                .select_from(Review)
+                .where(
+                    Review.requested_by == user.id, Review.created > utcnow() - timedelta(days=1)
+                )
+            )
+            if (today or 0) >= PER_DAY:
+                raise ClubError(f"At most {PER_DAY} reviews a day; try again tomorrow.", 429)
+            if existing is not None:
+                db.delete(existing)
+                db.flush()
+            review = Review(game_id=pk, status="queued", requested_by=user.id, created=utcnow())
+            db.add(review)
+            db.commit()
+            return review
+
+    def get(self, pk: int) -> Review | None:
+        with self.club.store.reading() as db:
+            return db.get(Review, pk)
+
+    # --- the worker side ------------------------------------------------------------------------
+    def claim(self) -> int | None:
+        """Take the oldest waiting review (or one abandoned by a dead process)."""
+        stale = utcnow() - timedelta(minutes=STALE_MINUTES)
+        with self.club.store.session() as db:
+            for pk in db.scalars(
+                select(Review.game_id)
+                .where(
+                    or_(
+                        Review.status == "queued",
+                        (Review.status == "running") & (Review.started < stale),
+                    )
+                )
+                .order_by(Review.created)
+                .limit(5)
+            ):
+                won = db.execute(
+                    update(Review)
+                    .where(
+                        Review.game_id == pk,
+                        or_(
+                            Review.status == "queued",
+                            (Review.status == "running") & (Review.started < stale),
+                        ),
+                    )
+                    .values(status="running", started=utcnow(), done=0),
+                    execution_options={"synchronize_session": False},
+                ).rowcount
+                if won:
+                    db.commit()
+                    return pk
+        return None
+
+    def _save(self, pk: int, **values: Any) -> None:
+        with self.club.store.session() as db:
+            db.execute(update(Review).where(Review.game_id == pk).values(**values))
+            db.commit()
+
+    async def run(self, pk: int) -> None:
+        """Evaluate every position of game ``pk`` in the analysis worker and store the curve
+        and the marks."""
+        loop = asyncio.get_running_loop()
+        games = self.club.games
+        row, moves, state = await asyncio.to_thread(games.states_along, pk)
+        positions, movers, texts = [state.position()], [], []
+        for m in moves:
+            movers.append(state.to_move)
+            texts.append(m.text)
+            state.play(m.text)
+            positions.append(state.position())
+        self._save(pk, total=len(positions))
+        game_id, options = row.game, dict(row.options or {})
+        values: list[list[float]] = []
+        for i, position in enumerate(positions):
+            if i + 1 < len(positions) and movers[i] == CHANCE and values:
+                # the table's draw: no one chose it; the position is judged after it
+                values.append([])
+                continue
+            job = partial(analysis.evaluate, game_id, options, position, ITERATIONS, 1 + i)
+            values.append(await loop.run_in_executor(self.club.analysis_pool, job))
+            if i % 5 == 0:
+                self._save(pk, done=i + 1)
+        for i in range(len(values) - 2, -1, -1):  # a chance position takes the next one's value
+            if not values[i]:
+                values[i] = values[i + 1]
+        if not values[0]:
+            values[0] = values[1]
+        self._save(
+            pk,
+            status="done",
+            done=len(positions),
+            values=[[round(v, 4) for v in vs] for vs in values],
+            marks=marks_for(values, movers, texts),
+            finished=utcnow(),
+        )
+
+    async def serve(self) -> None:
+        """Forever: take waiting reviews and run them, one at a time in this process."""
+        while True:
+            try:
+                pk = await asyncio.to_thread(self.claim)
+                if pk is None:
+                    await asyncio.sleep(POLL_SECONDS)
+                    continue
+                try:
+                    await self.run(pk)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    log.exception("review of game %s failed", pk)
+                    self._save(pk, status="failed", error=str(exc)[:500], finished=utcnow())
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("the review queue failed; trying again")
+                await asyncio.sleep(5)
+
+
+def curve_svg(review: Review, width: int = 600, height: int = 160) -> str:
+    """The review's curve as an SVG: the first player's expected result at each ply (1 at
+    the top), marks as dots; each point names its ply (``data-ply``) for the page to jump."""
+    values = review.values or []
+    if len(values) < 2:
+        return ""
+    n = len(values) - 1
+    x = lambda i: round(8 + (width - 16) * i / n, 1)  # noqa: E731
+    y = lambda v: round(8 + (height - 16) * (1 - v), 1)  # noqa: E731
+    points = " ".join(f"{x(i)},{y(v[0])}" for i, v in enumerate(values))
+    colours = {"blunder": "#c0392b", "mistake": "#e67e22", "inaccuracy": "#d4ac0d"}
+    marks = "".join(
+        f'<circle class="mark {m["kind"]}" data-ply="{m["ply"]}" cx="{x(m["ply"])}" '
+        f'cy="{y(values[m["ply"]][0])}" r="5" fill="{colours[m["kind"]]}"><title>'
+        f"{m['kind']}: {m['move']} (−{round(100 * m['drop'])}%)</title></circle>"
+        for m in review.marks or []
+    )
+    hits = "".join(
+        f'<rect class="hit" data-ply="{i}" x="{x(i) - (width - 16) / n / 2}" y="0" '
+        f'width="{(width - 16) / n}" height="{height}" fill="transparent"/>'
+        for i in range(n + 1)
+    )
+    return (
+        f'<svg xmlns="http://www.w3.org/2000/svg" class="review-curve" viewBox="0 0 {width} '
+        f'{height}" role="img" aria-label="Expected result of the first player, move by move">'
+        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fff"/>'
+        f'<line x1="8" x2="{width - 8}" y1="{y(0.5)}" y2="{y(0.5)}" stroke="#bbb" '
+        f'stroke-dasharray="4 3"/>{hits}'
+        f'<polyline points="{points}" fill="none" stroke="#2f6f4e" stroke-width="2"/>{marks}</svg>'
+    )

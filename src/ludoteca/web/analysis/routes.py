@@ -1,0 +1,105 @@
+"""The analysis board's page and JSON: open a position (from notation, or a step of a
+finished game), play moves on it. The computer's view streams over ``/ws/analysis``
+(:mod:`ludoteca.web.analysis.live`)."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+import anyio
+from fastapi import APIRouter, Request
+from fastapi.responses import JSONResponse, RedirectResponse
+
+from ludoteca.web.analysis.positions import board_view, options_for, played, state_of
+from ludoteca.web.analysis.review import curve_svg
+from ludoteca.web.infra.inputs import json_object
+from ludoteca.web.lobby.routes import form_data
+from ludoteca.web.requests import SignedIn, check_csrf, club, current_user, render
+from ludoteca.web.round.access import check_may_watch
+from ludoteca.web.round.errors import ClubError
+
+router = APIRouter()
+
+
+def analysis_url(game_id: str, options: dict, position: str) -> str:
+    query = {"position": position, **({"players": options["players"]} if options else {})}
+    return f"/analysis/{game_id}?{urlencode(query)}"
+
+
+@router.get("/analysis/{game_id}")
+def analysis_page(game_id: str, request: Request):
+    """``?position=…`` (notation) or ``?game=PK&ply=N`` (a step of a finished game, which the
+    page opens as its position); neither: the game's start."""
+    params = request.query_params
+    if params.get("game"):
+        return RedirectResponse(from_game(request, game_id, params), status_code=303)
+    options = options_for(game_id, params.get("players"))
+    state = state_of(game_id, options, params.get("position"))
+    view = board_view(game_id, options, state)
+    return render(
+        request, "analysis.html", view=view, share=analysis_url(game_id, options, view["position"])
+    )
+
+
+def from_game(request: Request, game_id: str, params) -> str:
+    text, ply_text = params.get("game", ""), params.get("ply", "")
+    if not text.isdigit() or (ply_text and not ply_text.isdigit()):
+        raise ClubError("'game' and 'ply' are numbers.")
+    games = club(request).games
+    row, moves, state = games.states_along(int(text))
+    check_may_watch(row, current_user(request))
+    if row.game != game_id:
+        raise ClubError(f"Game #{row.id} is not a game of {game_id}.", 404)
+    if row.status != "finished":
+        raise ClubError("A game is analysed once it is over (no help during play).", 409)
+    ply = len(moves) if not ply_text else min(int(ply_text), len(moves))
+    for m in moves[:ply]:
+        state.play(m.text)
+    return analysis_url(game_id, dict(row.options or {}), state.position())
+
+
+@router.post("/api/analysis/{game_id}/play")
+async def play(game_id: str, request: Request) -> JSONResponse:
+    """Play ``move`` on ``position``: the new position as the page shows it. Nothing is
+    stored and nothing needs an account: the board is the visitor's own."""
+    data = json_object(await request.body(), "The request body")
+    options = options_for(game_id, data.get("players"))
+    position = data.get("position")
+    if not isinstance(position, str):
+        raise ClubError("'position' is the position in the game's notation.")
+    after = played(state_of(game_id, options, position), data.get("move"))
+    return JSONResponse(board_view(game_id, options, after, str(data.get("move", ""))))
+
+
+# --- computer review ---------------------------------------------------------------------------
+def review_json(review) -> dict:
+    if review is None:
+        return {"status": "none"}
+    return {
+        "status": review.status,
+        "done": review.done,
+        "total": review.total,
+        "values": review.values,
+        "marks": review.marks or [],
+        "error": review.error,
+    }
+
+
+@router.post("/games/{pk:id}/review")
+async def request_review(pk: int, request: Request, user: SignedIn):
+    """Ask for the computer's review of a finished game (from its replay page)."""
+    data = await form_data(request)
+    check_csrf(request, data.get("csrf"))
+    await anyio.to_thread.run_sync(lambda: club(request).reviews.request(pk, user))
+    return RedirectResponse(f"/games/{pk}/replay#review", status_code=303)
+
+
+@router.get("/api/games/{pk:id}/review")
+def review_status(pk: int, request: Request) -> JSONResponse:
+    row = club(request).games.row(pk)
+    check_may_watch(row, current_user(request))
+    review = club(request).reviews.get(pk)
+    out = review_json(review)
+    if review is not None and review.status == "done":
+        out["svg"] = curve_svg(review)
+    return JSONResponse(out)

@@ -1,0 +1,191 @@
+// The analysis board: play moves freely on a position (the server plays them: no rule lives
+// here), and watch the computer's view of it stream in. The position travels in the link.
+import { movePaths, sameCells } from "./moves.js";
+
+const root = document.getElementById("analysis");
+const game = root.dataset.game;
+const players = root.dataset.players;
+const csrf = root.dataset.csrf;
+const boardBox = document.getElementById("board");
+const choices = document.getElementById("choices");
+const message = document.getElementById("message");
+let view = JSON.parse(document.getElementById("initial-view").textContent);
+const history = [];
+const start = view.position;
+let selected = [];
+let socket = null;
+let analysing = false;
+
+function el(tag, attrs = {}, text = "") {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text) node.textContent = text;
+  return node;
+}
+
+function say(text) { message.textContent = text; message.hidden = !text; }
+
+function link(position) {
+  const q = new URLSearchParams({ position });
+  if (players) q.set("players", players);
+  return `/analysis/${game}?${q}`;
+}
+
+function show(next) {
+  view = next;
+  selected = [];
+  boardBox.innerHTML = view.svg;
+  for (const cell of view.last_cells || []) {
+    for (const node of boardBox.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move");
+  }
+  const status = document.getElementById("status");
+  status.textContent = view.over ? (view.result || "Game over") : view.to_move < 0 ? "The table draws: pick an outcome" : `${view.side} to move`;
+  document.getElementById("hint").textContent = view.summary || "";
+  document.getElementById("position").value = view.position;
+  const url = link(view.position);
+  document.getElementById("share").value = location.origin + url;
+  window.history.replaceState(null, "", url);
+  document.getElementById("back").disabled = history.length === 0;
+  root.dataset.position = view.position;
+  markBoard();
+  clearReport();
+  if (analysing) startAnalysis();
+}
+
+let paths = new Map();
+function markBoard() {
+  paths = movePaths(view.legal);
+  const cands = view.legal.filter((m) => selected.every((c) => m.cells.includes(c)));
+  const targets = new Set();
+  for (const m of cands) for (const c of m.cells) if (!selected.includes(c)) targets.add(c);
+  for (const node of boardBox.querySelectorAll("[data-cell]")) {
+    node.classList.toggle("target", targets.has(node.dataset.cell) && node.classList.contains("cell"));
+    node.classList.toggle("selected", selected.includes(node.dataset.cell));
+  }
+  choices.replaceChildren();
+  const offer = selected.length ? cands.filter((m) => sameCells(m.cells, selected)) : view.legal.filter((m) => !m.cells.length);
+  for (const m of offer.slice(0, 40)) choices.append(moveButton(m.text, m.label));
+  for (const c of view.chance) {
+    choices.append(moveButton(c.text, `${c.text} (${Math.round(c.probability * 1000) / 10}%)`));
+  }
+}
+
+function moveButton(text, label) {
+  const b = el("button", { type: "button", class: "move-choice", "data-move": text }, label || text);
+  b.addEventListener("click", () => play(text));
+  return b;
+}
+
+boardBox.addEventListener("click", (e) => {
+  const node = e.target.closest("[data-cell]");
+  if (!node || !view.legal.length) return;
+  const cell = node.dataset.cell;
+  if (selected.includes(cell)) selected = selected.filter((c) => c !== cell);
+  else if (view.legal.some((m) => m.cells.includes(cell) && selected.every((c) => m.cells.includes(c)))) selected.push(cell);
+  else selected = view.legal.some((m) => m.cells.includes(cell)) ? [cell] : [];
+  const cands = view.legal.filter((m) => selected.every((c) => m.cells.includes(c)));
+  const complete = cands.filter((m) => sameCells(m.cells, selected));
+  if (complete.length === 1 && cands.length === 1) { play(complete[0].text); return; }
+  markBoard();
+});
+
+async function play(text) {
+  say("");
+  const r = await fetch(`/api/analysis/${game}/play`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ position: view.position, move: text, players }),
+  });
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) { say(data.error || "That move is refused."); return; }
+  history.push(view);
+  show(data);
+}
+
+document.getElementById("back").addEventListener("click", () => { if (history.length) { const prev = history.pop(); show(prev); } });
+document.getElementById("start-over").addEventListener("click", () => { location.href = link(start); });
+document.getElementById("load").addEventListener("click", () => {
+  location.href = link(document.getElementById("position").value.trim());
+});
+document.getElementById("copy-link").addEventListener("click", async () => {
+  const text = document.getElementById("share").value;
+  try { await navigator.clipboard.writeText(text); document.getElementById("copied").textContent = "copied"; }
+  catch { document.getElementById("share").select(); document.getElementById("copied").textContent = "press Ctrl+C"; }
+});
+
+// --- the computer's view ---------------------------------------------------------------------
+function clearReport() {
+  document.getElementById("values").replaceChildren();
+  document.getElementById("pv").textContent = "—";
+  document.querySelector("#top-moves tbody").replaceChildren();
+  root.dataset.analysed = "";
+}
+
+function showReport(r) {
+  if (r.position !== view.position) return; // about a position left since
+  const values = document.getElementById("values");
+  values.replaceChildren();
+  r.sides.forEach((side, i) => {
+    const pct = Math.round(r.values[i] * 1000) / 10;
+    const row = el("div", { class: "value-row" });
+    row.append(el("span", { class: "side" }, side));
+    const bar = el("span", { class: "bar", role: "img", "aria-label": `${side}: ${pct}%` });
+    const fill = el("span", { class: "fill" });
+    fill.style.width = `${pct}%`;
+    bar.append(fill);
+    row.append(bar, el("span", { class: "pct" }, `${pct}%`));
+    values.append(row);
+  });
+  document.getElementById("pv").textContent = r.pv.length ? r.pv.join("  ") : "—";
+  const body = document.querySelector("#top-moves tbody");
+  body.replaceChildren();
+  const rows = r.top.length ? r.top : r.chance.map((c) => ({ text: c.text, label: `${c.text} (${Math.round(c.probability * 1000) / 10}%)`, visits: c.visits, value: c.values ? c.values[0] : null }));
+  for (const m of rows) {
+    const tr = el("tr");
+    const td = el("td");
+    td.append(moveButton(m.text, m.label || m.text));
+    tr.append(td, el("td", { class: "num" }, String(m.visits)), el("td", { class: "num" }, m.value == null ? "" : `${Math.round(m.value * 1000) / 10}%`));
+    body.append(tr);
+  }
+  document.getElementById("progress").textContent = `${r.iterations.toLocaleString()} simulations, ${r.seconds} s${r.proven ? " — solved" : ""}`;
+  root.dataset.analysed = "1";
+}
+
+function startAnalysis() {
+  if (!socket || socket.readyState !== WebSocket.OPEN) { connect(); return; }
+  socket.send(JSON.stringify({ type: "start", game, players, position: view.position, csrf }));
+}
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/ws/analysis`);
+  socket.addEventListener("open", () => { if (analysing) startAnalysis(); });
+  socket.addEventListener("message", (e) => {
+    let data;
+    try { data = JSON.parse(e.data); } catch { return; }
+    if (data.type === "analysis") showReport(data);
+    else if (data.type === "done" && data.position === view.position) setAnalysing(false);
+    else if (data.type === "error") { say(data.message); setAnalysing(false); }
+  });
+  socket.addEventListener("close", () => { socket = null; setAnalysing(false); });
+}
+
+function setAnalysing(on) {
+  analysing = on;
+  const button = document.getElementById("analyse");
+  if (button) button.textContent = on ? "Stop" : "Analyse";
+}
+
+const analyse = document.getElementById("analyse");
+if (analyse) {
+  analyse.addEventListener("click", () => {
+    if (analysing) {
+      setAnalysing(false);
+      if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({ type: "stop" }));
+    } else {
+      setAnalysing(true);
+      startAnalysis();
+    }
+  });
+}
+show(view);
