@@ -1,207 +1,233 @@
-"""What the computer thinks of a position: the analysis board's report and a game review's
-evaluations, from one Monte-Carlo tree grown a slice at a time.
+"""Game analysis from self-play: the report a game designer asks for.
 
-A report gives each player's expected result (the mean payoff of the searches through the
-position: a win probability where draws count a half), the moves searched most with their
-visits and values, and the principal variation (the most visited line, through the table's
-chance outcomes as well). At a chance node it lists the outcomes with their probabilities.
-
-The search is the strongest level's for the game (its own settings where its search
-knowledge names some), so what the board says is what the club's best computer would think.
-Sessions live in the process that searches (an analysis worker): :func:`step` keeps a few
-trees by key so that each call searches on rather than afresh.
+From ``games`` self-play games at one level: how often each seat wins (the first player's
+advantage, with a 95% Wilson interval), how often games are drawn, how long they last, how
+many moves a player has to choose from as the game goes on (branching factor), and, where
+the game keeps score, how the scores are distributed.
 """
 
 from __future__ import annotations
 
-import time
-from collections import OrderedDict
-from dataclasses import dataclass, field
+import math
+import statistics
+from collections.abc import Sequence
+from concurrent.futures import Executor
 from typing import Any
 
-from ludoteca.core.errors import GameError
-from ludoteca.core.protocol import CHANCE, State
-from ludoteca.core.registry import get as get_game
+from ludoteca.core.protocol import Game
 
-from .base import Budget
-from .levels import LEVELS
-from .mcts import MCTSBot, Node
-
-TOP_MOVES = 8
-PV_LENGTH = 10
-KEEP_SESSIONS = 8
-"""Trees kept per analysis worker; the least recently used goes first."""
+from .arena import GameOutcome, mean_interval, run_jobs, schedule, wilson
 
 
-@dataclass
-class Session:
-    state: State
-    bot: MCTSBot
-    root: Node
-    iterations: int = 0
-    seconds: float = 0.0
-    used: float = field(default_factory=time.monotonic)
+def self_play(
+    game: Game,
+    level: str,
+    games: int,
+    seed: int,
+    workers: int = 1,
+    on_done=None,
+    executor: Executor | None = None,
+) -> list[GameOutcome]:
+    """``games`` games of ``level`` against itself, seats rotating, branching recorded;
+    played on ``executor`` (a cluster) if given, else ``workers`` local processes."""
+    jobs = schedule(game, [level] * game.num_players, games, seed, branching=True)
+    return run_jobs(jobs, workers, on_done, executor)
 
 
-def analysis_bot(state: State, seed: int = 1) -> MCTSBot:
-    """The MCTS of the game's strongest level (its spec's settings, without its time)."""
-    from ludoteca.bots import make_bot
-
-    spec = LEVELS["master"].spec_for(state)
-    name, _, args = spec.partition(":")
-    if name != "mcts":
-        spec = "mcts"
-    else:
-        kept = [a for a in args.split(",") if a and not a.startswith(("seconds=", "iterations="))]
-        spec = "mcts" + (":" + ",".join(kept) if kept else "")
-    bot = make_bot(spec, seed=seed)
-    assert isinstance(bot, MCTSBot)
-    return bot
-
-
-def start(state: State, seed: int = 1) -> Session:
-    bot = analysis_bot(state, seed)
-    bot.warm_up(state)
-    return Session(state.clone(), bot, Node(None, state, state.num_players, bot))
-
-
-def think(session: Session, seconds: float | None = None, iterations: int | None = None) -> None:
-    began = time.perf_counter()
-    session.bot.extend(
-        session.root, session.state.clone(), Budget(seconds=seconds, iterations=iterations)
-    )
-    session.iterations += session.bot.last_iterations
-    session.seconds += time.perf_counter() - began
-    session.used = time.monotonic()
-
-
-def _whole_moves(node: Node):
-    """The children of ``node`` that are whole moves (through the nodes of move parts)."""
-    for child in node.children:
-        if child.is_step:
-            yield from _whole_moves(child)
-        else:
-            yield child
-
-
-def _value(node: Node, player: int) -> float:
-    if node.proven is not None:
-        return float(node.proven[player])
-    return node.mean(player)
-
-
-def _best(node: Node) -> Node | None:
-    if node.proof is not None and not node.proof.is_step:
-        return node.proof
-    moves = list(_whole_moves(node))
-    return max(moves, key=lambda ch: (ch.visits, _value(ch, node.player)), default=None)
-
-
-def principal_variation(session: Session, length: int = PV_LENGTH) -> list[str]:
-    node, state, line = session.root, session.state.clone(), []
-    for _ in range(length):
-        if state.is_over:
-            break
-        if state.to_move == CHANCE:
-            child = max(node.children, key=lambda ch: ch.visits, default=None)
-        else:
-            child = _best(node)
-        if child is None or child.visits == 0:
-            break
-        text = state.move_to_str(child.move)
-        line.append(text if state.to_move != CHANCE else f"({text})")
-        state.play(child.move)
-        node = child
-    return line
-
-
-def report(session: Session) -> dict[str, Any]:
-    state, root = session.state, session.root
-    n = state.num_players
-    out: dict[str, Any] = {
-        "to_move": state.to_move,
-        "sides": [state.side_name(p) for p in range(n)],
-        "values": [round(_value(root, p), 4) for p in range(n)],
-        "visits": root.visits,
-        "iterations": session.iterations,
-        "seconds": round(session.seconds, 2),
-        "proven": root.proven is not None,
-        "pv": principal_variation(session),
-        "top": [],
-        "chance": [],
+def _describe(values: Sequence[float]) -> dict[str, float]:
+    mean, low, high = mean_interval(values)
+    return {
+        "mean": round(mean, 3),
+        "low": round(low, 3),
+        "high": round(high, 3),
+        "min": min(values),
+        "median": statistics.median(values),
+        "max": max(values),
+        "stdev": round(statistics.stdev(values), 3) if len(values) > 1 else 0.0,
     }
-    if state.is_over:
-        return out
-    if state.to_move == CHANCE:
-        visits = {id(ch.move): ch for ch in root.children}
-        for outcome, p in state.chance_outcomes():
-            child = next((ch for ch in root.children if ch.move == outcome), None)
-            out["chance"].append(
+
+
+def analyse(game: Game, level: str, outcomes: Sequence[GameOutcome], seed: int) -> dict[str, Any]:
+    n = game.num_players
+    total = len(outcomes)
+    report: dict[str, Any] = {
+        "game": game.id,
+        "options": dict(game.options),
+        "players": n,
+        "level": level,
+        "seed": seed,
+        "games": total,
+    }
+    if n > 1:
+        seats = []
+        for seat in range(n):
+            wins = sum(1 for o in outcomes if o.winners == (seat,))
+            low, high = wilson(wins, total)
+            seats.append(
                 {
-                    "text": state.move_to_str(outcome),
-                    "probability": round(p, 4),
-                    "visits": child.visits if child else 0,
-                    "values": [round(_value(child, q), 4) for q in range(n)] if child else None,
+                    "seat": seat + 1,
+                    "wins": wins,
+                    "rate": round(wins / total, 4),
+                    "low": round(low, 4),
+                    "high": round(high, 4),
                 }
             )
-        del visits
-        return out
-    mover = state.to_move
-    moves = sorted(_whole_moves(root), key=lambda ch: (ch.visits, _value(ch, mover)), reverse=True)
-    for child in moves[:TOP_MOVES]:
-        out["top"].append(
-            {
-                "text": state.move_to_str(child.move),
-                "label": state.move_label(child.move),
-                "visits": child.visits,
-                "value": round(_value(child, mover), 4),
-                "proven": child.proven is not None,
-            }
+        report["seat_wins"] = seats
+        report["first_player_win_rate"] = seats[0]
+        draws = sum(1 for o in outcomes if not o.winners)
+        low, high = wilson(draws, total)
+        report["draws"] = {
+            "count": draws,
+            "rate": round(draws / total, 4),
+            "low": round(low, 4),
+            "high": round(high, 4),
+        }
+        shared = sum(1 for o in outcomes if len(o.winners) > 1)
+        if shared:
+            report["shared_wins"] = shared
+    report["length"] = _describe([o.moves for o in outcomes])
+    report["decisions"] = _describe([len(o.branching) for o in outcomes])
+    all_branching = [b for o in outcomes for b in o.branching]
+    report["branching"] = _describe(all_branching) if all_branching else None
+    longest = max((len(o.branching) for o in outcomes), default=0)
+    curve = []
+    for i in range(longest):
+        at = [o.branching[i] for o in outcomes if len(o.branching) > i]
+        curve.append(
+            {"decision": i + 1, "mean": round(math.fsum(at) / len(at), 2), "games": len(at)}
         )
-    return out
+    report["branching_by_decision"] = curve
+    chance = [b for o in outcomes for b in o.chance_branching]
+    report["chance_outcomes"] = _describe(chance) if chance else None
+    scored = [o.scores for o in outcomes if o.scores is not None]
+    if scored:
+        per_seat = [_describe([sc[s] for sc in scored]) for s in range(n)]
+        report["scores"] = {"by_seat": per_seat, "values": [list(sc) for sc in scored]}
+        if n == 2:
+            margins = [abs(sc[0] - sc[1]) for sc in scored]
+            report["scores"]["margin"] = _describe(margins)
+    return report
 
 
-# --- in an analysis worker: sessions kept by key ---------------------------------------------
-_SESSIONS: OrderedDict[str, Session] = OrderedDict()
+def report_text(report: dict[str, Any]) -> str:
+    lines = [
+        f"{report['game']} {report['options'] or ''}: {report['games']} self-play games at "
+        f"level {report['level']} (seed {report['seed']})".replace(" :", ":"),
+    ]
+    if "seat_wins" in report:
+        for s in report["seat_wins"]:
+            lines.append(
+                f"  seat {s['seat']} wins {s['wins']:4d}  {s['rate']:6.1%}  "
+                f"95% [{s['low']:.1%}, {s['high']:.1%}]"
+            )
+        d = report["draws"]
+        lines.append(
+            f"  draws       {d['count']:4d}  {d['rate']:6.1%}  "
+            f"95% [{d['low']:.1%}, {d['high']:.1%}]"
+        )
+        if report.get("shared_wins"):
+            lines.append(f"  shared wins {report['shared_wins']:4d}")
+    L = report["length"]
+    lines.append(
+        f"  game length (moves, chance included): mean {L['mean']:.1f} "
+        f"[{L['low']:.1f}, {L['high']:.1f}], min {L['min']}, median {L['median']}, "
+        f"max {L['max']}"
+    )
+    D = report["decisions"]
+    lines.append(f"  player decisions per game: mean {D['mean']:.1f}, max {D['max']}")
+    B = report["branching"]
+    if B:
+        lines.append(
+            f"  branching factor: mean {B['mean']:.1f} moves per decision, "
+            f"median {B['median']}, max {B['max']}"
+        )
+        curve = report["branching_by_decision"]
+        step = max(1, len(curve) // 10)
+        points = ", ".join(f"{c['decision']}: {c['mean']:.0f}" for c in curve[::step])
+        lines.append(f"  branching by decision number: {points}")
+    C = report["chance_outcomes"]
+    if C:
+        lines.append(f"  chance outcomes per chance event: mean {C['mean']:.1f}")
+    S = report.get("scores")
+    if S:
+        for i, s in enumerate(S["by_seat"]):
+            lines.append(
+                f"  score of seat {i + 1}: mean {s['mean']:.2f} "
+                f"[{s['low']:.2f}, {s['high']:.2f}], sd {s['stdev']:.2f}, "
+                f"min {s['min']}, median {s['median']}, max {s['max']}"
+            )
+        if "margin" in S:
+            m = S["margin"]
+            lines.append(
+                f"  winning margin: mean {m['mean']:.2f}, median {m['median']}, max {m['max']}"
+            )
+    return "\n".join(lines)
 
 
-def position_state(game_id: str, options: dict[str, Any], position: str) -> State:
-    game = get_game(game_id, **options)
-    return game.from_position(position)
+def plot_report(report: dict[str, Any], outcomes: Sequence[GameOutcome], path: str) -> None:
+    """Four panels: seat wins with intervals, game length, branching by decision, scores."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(2, 2, figsize=(11, 8))
+    ax = axes[0][0]
+    if "seat_wins" in report:
+        seats = report["seat_wins"]
+        labels = [f"seat {s['seat']}" for s in seats] + ["draw"]
+        rates = [s["rate"] for s in seats] + [report["draws"]["rate"]]
+        lows = [s["low"] for s in seats] + [report["draws"]["low"]]
+        highs = [s["high"] for s in seats] + [report["draws"]["high"]]
+        ax.bar(
+            labels,
+            rates,
+            yerr=[
+                [r - lo for r, lo in zip(rates, lows, strict=True)],
+                [h - r for r, h in zip(rates, highs, strict=True)],
+            ],
+            capsize=5,
+            color="#6a9fb5",
+        )
+        ax.set_ylim(0, 1)
+        ax.set_title("results (95% intervals)")
+    else:
+        ax.set_axis_off()
+    ax = axes[0][1]
+    count_histogram(ax, [o.moves for o in outcomes], color="#90a959")
+    ax.set_title("game length (moves)")
+    ax = axes[1][0]
+    curve = report["branching_by_decision"]
+    ax.plot([c["decision"] for c in curve], [c["mean"] for c in curve], color="#aa759f")
+    ax.set_xlabel("decision number")
+    ax.set_title("mean legal moves per decision")
+    ax = axes[1][1]
+    scores = report.get("scores")
+    if scores:
+        values = scores["values"]
+        for seat in range(report["players"]):
+            count_histogram(ax, [v[seat] for v in values], alpha=0.6, label=f"seat {seat + 1}")
+        ax.legend()
+        ax.set_title("score distribution")
+    else:
+        ax.set_axis_off()
+    fig.suptitle(f"{report['game']}: {report['games']} games at level {report['level']}")
+    fig.tight_layout()
+    fig.savefig(path, dpi=100)
+    plt.close(fig)
 
 
-def step(
-    key: str, game_id: str, options: dict[str, Any], position: str, seconds: float
-) -> dict[str, Any]:
-    """Search ``position`` for ``seconds`` more under session ``key`` (a new tree if the key
-    is new or names another position) and return the report. Runs in a worker."""
-    try:
-        session = _SESSIONS.get(key)
-        if session is None or session.state.position() != position:
-            session = start(position_state(game_id, options, position))
-            _SESSIONS[key] = session
-        _SESSIONS.move_to_end(key)
-        while len(_SESSIONS) > KEEP_SESSIONS:
-            _SESSIONS.popitem(last=False)
-        think(session, seconds=seconds)
-        return report(session)
-    except GameError as exc:
-        return {"error": exc.reason}
+def count_histogram(ax, values: list[float], **style) -> None:
+    """A histogram of counts (moves, points): one bar per value where there are few, else
+    20 bars, and whole-number ticks either way — when every game has the same length the
+    axis shows that length, not fractions around it."""
+    from matplotlib.ticker import MaxNLocator
 
-
-def forget(key: str) -> None:
-    _SESSIONS.pop(key, None)
-
-
-def evaluate(
-    game_id: str, options: dict[str, Any], position: str, iterations: int, seed: int = 1
-) -> list[float]:
-    """Each player's expected result in ``position`` after a search of ``iterations``
-    simulations (a game review's measure of a position). Runs in a worker."""
-    state = position_state(game_id, options, position)
-    if state.is_over:
-        assert state.result is not None
-        return [float(v) for v in state.result.payoffs()]
-    session = start(state, seed)
-    think(session, iterations=iterations)
-    return [_value(session.root, p) for p in range(state.num_players)]
+    low, high = min(values), max(values)
+    whole = all(float(v).is_integer() for v in values)
+    if whole and high - low < 20:
+        ax.hist(values, bins=[v - 0.5 for v in range(int(low), int(high) + 2)], **style)
+    else:
+        ax.hist(values, bins=20, **style)
+    if whole:
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))

@@ -83,6 +83,20 @@ def render(request: Request, template: str, status: int = 200, **context: Any):
     return TEMPLATES.TemplateResponse(request, template, context, status_code=status)
 
 
+def in_transaction(request: Request, work):
+    """Run ``work(db)`` in one transaction (committed if it returns), in a worker thread:
+    what a form or JSON request that writes does."""
+    import anyio
+
+    def run():
+        with club(request).store.session() as db:
+            out = work(db)
+            db.commit()
+            return out
+
+    return anyio.to_thread.run_sync(run)
+
+
 Visitor = Annotated[User | None, Depends(current_user)]
 """A route parameter: the signed-in user asking, or ``None``."""
 

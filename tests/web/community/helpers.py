@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from tests.web.helpers import page_csrf
+from tests.web.helpers import move, page_csrf, view
 
 
 def form(client, path: str, page: str = "/", **data):
@@ -29,3 +29,24 @@ def pending_ids(client, box: str) -> list[int]:
     page = client.get("/challenges").text
     section = page.split(f'id="{box}"', 1)[1].split("</ul>", 1)[0]
     return [int(x) for x in re.findall(r'class="challenge" data-id="(\d+)"', section)]
+
+
+def finish(a, b, game: int) -> dict:
+    """Play two people's toy game to its end, each taking the first legal move in turn;
+    returns the last view (asserting the game ended)."""
+    for _ in range(12):
+        state = view(a, game)
+        if state["status"] == "finished":
+            return state
+        mover = a if state["your_turn"] else b
+        assert move(mover, game, view(mover, game)["legal"][0]["text"]).status_code == 200
+    state = view(a, game)
+    assert state["status"] == "finished"
+    return state
+
+
+def accepted(challenger, challenged, **settings) -> int:
+    """A challenge sent and accepted: the number of the game it started."""
+    challenge(challenger, challenged.name, **settings)
+    [pk] = pending_ids(challenged, "incoming")
+    return int(form(challenged, f"/challenges/{pk}/accept").headers["location"].rsplit("/", 1)[1])

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from tests.web.helpers import move, view
 
-from .helpers import challenge, form, notes, pending_ids
+from .helpers import accepted, challenge, finish, form, notes, pending_ids
 
 
 def test_a_challenge_is_notified_accepted_and_played(person):
@@ -67,22 +67,9 @@ def test_a_blocked_challenger_is_hidden_and_not_notified(person):
     assert form(bob, f"/challenges/{pk}/accept", "/challenges").status_code == 403
 
 
-def finish(a, b, game: int) -> None:
-    """Play the toy game to its end, each taking the first legal move."""
-    for _ in range(12):
-        state = view(a, game)
-        if state["status"] == "finished":
-            return
-        mover = a if state["your_turn"] else b
-        assert move(mover, game, view(mover, game)["legal"][0]["text"]).status_code == 200
-    assert view(a, game)["status"] == "finished"
-
-
 def test_rematch_swaps_seats_and_needs_both(person):
     alice, bob = person(), person()
-    challenge(alice, bob.name, seat="first")
-    [pk] = pending_ids(bob, "incoming")
-    game = int(form(bob, f"/challenges/{pk}/accept").headers["location"].rsplit("/", 1)[1])
+    game = accepted(alice, bob, seat="first")
     finish(alice, bob, game)
     ended = notes(alice)["items"][0]
     assert ended["kind"] == "ended" and "has ended" in ended["text"]

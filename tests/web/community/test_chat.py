@@ -11,9 +11,9 @@ import json
 import pytest
 
 from ludoteca.cli.main import main as cli
-from tests.web.helpers import move, page_csrf, view
+from tests.web.helpers import page_csrf
 
-from .helpers import api, challenge, form, pending_ids
+from .helpers import accepted, api, finish, form
 
 XSS = '<script>alert(1)</script><img src=x onerror="alert(2)">'
 
@@ -67,9 +67,7 @@ def bodies(lines) -> list[str]:
 def table(server, make_user):
     """alice and bob playing the toy game (a challenge accepted), carol watching."""
     alice, bob, carol = make_user("ca"), make_user("cb"), make_user("cc")
-    challenge(alice, bob.name, seat="first")
-    [pk] = pending_ids(bob, "incoming")
-    game = int(form(bob, f"/challenges/{pk}/accept").headers["location"].rsplit("/", 1)[1])
+    game = accepted(alice, bob, seat="first")
     return alice, bob, carol, game
 
 
@@ -106,13 +104,7 @@ def test_players_and_spectators_talk_apart_then_together(server, table, anon):
     seen = carol.get(f"/api/games/{game}/chat").json()
     assert seen["writes"] == "spectators" and bodies(seen["lines"]) == bodies(c.lines)
     # The game ends: everyone sees both channels, beside the replay too, as text.
-    for _ in range(12):
-        state = view(alice, game)
-        if state["status"] == "finished":
-            break
-        mover = alice if state["your_turn"] else bob
-        move(mover, game, view(mover, game)["legal"][0]["text"])
-    assert view(alice, game)["status"] == "finished"
+    finish(alice, bob, game)
     together = bodies(alice.get(f"/api/games/{game}/chat").json()["lines"])
     assert together == ["hello bob", "bob is lost", "hi alice", XSS, "good luck"]
     replay = anon.get(f"/games/{game}/replay").text

@@ -7,22 +7,14 @@ from __future__ import annotations
 import re
 
 from tests.web.forum.test_forum import HOSTILE
-from tests.web.helpers import move, view
 
-from .helpers import api, challenge, form, pending_ids
+from .helpers import accepted, api, finish
 
 
 def test_hostile_chat_lines_render_as_text(person):
     alice, bob = person(), person()
-    challenge(alice, bob.name, seat="first")
-    [pk] = pending_ids(bob, "incoming")
-    game = int(form(bob, f"/challenges/{pk}/accept").headers["location"].rsplit("/", 1)[1])
-    for _ in range(12):
-        state = view(alice, game)
-        if state["status"] == "finished":
-            break
-        mover = alice if state["your_turn"] else bob
-        move(mover, game, view(mover, game)["legal"][0]["text"])
+    game = accepted(alice, bob, seat="first")
+    finish(alice, bob, game)
     writers = [alice, bob]
     for i, probe in enumerate(HOSTILE):
         r = api(writers[i % 2], f"/api/games/{game}/chat", {"text": probe})

@@ -10,9 +10,8 @@ from ludoteca.web.infra.store import Store
 from ludoteca.web.stats.models import GameTally
 from ludoteca.web.stats.service import Stats, user_stats
 from ludoteca.web.stats.tallies import outcome, rebuild
-from tests.web.helpers import move, view
 
-from .helpers import challenge, form, pending_ids
+from .helpers import accepted, finish, form
 
 
 def test_stats_answer_on_a_fresh_club(club):
@@ -23,16 +22,6 @@ def test_stats_answer_on_a_fresh_club(club):
         assert r.status_code == 200 and r.content.startswith(b"\x89PNG")
     assert club.get("/stats/nothing.png").status_code == 404
     assert club.get("/api/stats").json()["finished"] == 0
-
-
-def play_out(a, b, game: int) -> dict:
-    for _ in range(12):
-        state = view(a, game)
-        if state["status"] == "finished":
-            return state
-        mover = a if state["your_turn"] else b
-        assert move(mover, game, view(mover, game)["legal"][0]["text"]).status_code == 200
-    return view(a, game)
 
 
 def tallies(url: str) -> dict:
@@ -49,14 +38,10 @@ def tallies(url: str) -> dict:
 def test_tallies_count_each_finished_game_as_a_recount_does(person, club_url):
     alice, bob = person(), person()
     for seat in ("first", "second", "first"):
-        challenge(alice, bob.name, seat=seat)
-        [pk] = pending_ids(bob, "incoming")
-        game = int(form(bob, f"/challenges/{pk}/accept").headers["location"].rsplit("/", 1)[1])
-        assert play_out(alice, bob, game)["status"] == "finished"
+        game = accepted(alice, bob, seat=seat)
+        assert finish(alice, bob, game)["status"] == "finished"
     # One more, resigned: it counts as a game but not for the length.
-    challenge(alice, bob.name)
-    [pk] = pending_ids(bob, "incoming")
-    game = int(form(bob, f"/challenges/{pk}/accept").headers["location"].rsplit("/", 1)[1])
+    game = accepted(alice, bob)
     form(alice, f"/games/{game}/resign", f"/games/{game}")
     kept = tallies(club_url)
     engine = create_engine(club_url)

@@ -7,7 +7,7 @@ import random
 
 import pytest
 
-from ludoteca.bots import analysis
+from ludoteca.bots import position_analysis as analysis
 from ludoteca.core.registry import get
 from ludoteca.web.analysis.review import kind_of, marks_for
 

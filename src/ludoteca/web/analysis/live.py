@@ -18,7 +18,7 @@ from contextlib import suppress
 import anyio
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
-from ludoteca.bots import analysis
+from ludoteca.bots import position_analysis as analysis
 from ludoteca.web.accounts.service import ANON_COOKIE, SESSION_COOKIE
 from ludoteca.web.analysis.positions import options_for, state_of
 from ludoteca.web.infra.inputs import json_object

@@ -26,7 +26,7 @@ from typing import Any
 
 from sqlalchemy import func, or_, select, update
 
-from ludoteca.bots import analysis
+from ludoteca.bots import position_analysis as analysis
 from ludoteca.core.protocol import CHANCE
 from ludoteca.web.analysis.models import Review
 from ludoteca.web.infra.store import User, utcnow

@@ -23,7 +23,7 @@ from ludoteca.web.infra.inputs import json_object
 from ludoteca.web.infra.outbox import Connection
 from ludoteca.web.infra.store import GameRow
 from ludoteca.web.moderation.models import Block
-from ludoteca.web.requests import SignedIn, check_csrf, club, current_user
+from ludoteca.web.requests import SignedIn, check_csrf, club, current_user, in_transaction
 from ludoteca.web.round.errors import ClubError
 
 router = APIRouter()
@@ -111,21 +111,13 @@ async def _body(request: Request) -> dict[str, Any]:
     return data
 
 
-def _run(request: Request, work):
-    def run():
-        with club(request).store.session() as db:
-            out = work(db)
-            db.commit()
-            return out
-
-    return anyio.to_thread.run_sync(run)
-
-
 @router.post("/api/games/{pk:id}/chat")
 async def chat_post(pk: int, request: Request, user: SignedIn) -> JSONResponse:
     """Write a line without the socket (scripts, or a page whose socket is reconnecting)."""
     data = await _body(request)
-    await _run(request, lambda db: service.write(db, _game(db, pk), user, data.get("text")).id)
+    await in_transaction(
+        request, lambda db: service.write(db, _game(db, pk), user, data.get("text")).id
+    )
     return JSONResponse({"ok": True})
 
 
@@ -135,7 +127,7 @@ async def chat_mute(pk: int, request: Request, user: SignedIn) -> JSONResponse:
     muted = data.get("muted")
     if not isinstance(muted, bool):
         raise ClubError("'muted' must be true or false.")
-    await _run(request, lambda db: service.set_muted(db, _game(db, pk), user, muted))
+    await in_transaction(request, lambda db: service.set_muted(db, _game(db, pk), user, muted))
     return JSONResponse({"ok": True, "muted": muted})
 
 
@@ -145,19 +137,21 @@ async def chat_report(line_id: int, request: Request, user: SignedIn) -> JSONRes
     reason = data.get("reason")
     if not isinstance(reason, str):
         raise ClubError("A report needs a 'reason'.")
-    await _run(request, lambda db: service.report(db, user, line_id, reason))
+    await in_transaction(request, lambda db: service.report(db, user, line_id, reason))
     return JSONResponse({"ok": True})
 
 
 @router.post("/moderation/chat/{line_id:id}/hide")
 async def chat_hide(line_id: int, request: Request, user: SignedIn):
     data = await form(request)
-    await _run(request, lambda db: service.hide(db, user, line_id, data.get("reason", "")))
+    await in_transaction(
+        request, lambda db: service.hide(db, user, line_id, data.get("reason", ""))
+    )
     return RedirectResponse("/moderation", status_code=303)
 
 
 @router.post("/moderation/chat/{line_id:id}/dismiss")
 async def chat_dismiss(line_id: int, request: Request, user: SignedIn):
     await form(request)
-    await _run(request, lambda db: service.dismiss(db, user, line_id))
+    await in_transaction(request, lambda db: service.dismiss(db, user, line_id))
     return RedirectResponse("/moderation", status_code=303)

@@ -6,7 +6,6 @@ Every form is a POST with the CSRF token; a moderator's every action lands in th
 
 from __future__ import annotations
 
-import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
 from sqlalchemy import select
@@ -16,7 +15,7 @@ from ludoteca.web.forum.forms import form
 from ludoteca.web.forum.models import ForumPost
 from ludoteca.web.infra.store import User
 from ludoteca.web.moderation import actions, service
-from ludoteca.web.requests import club, current_user, render, require_user
+from ludoteca.web.requests import club, current_user, in_transaction, render, require_user
 from ludoteca.web.round.errors import ClubError
 
 router = APIRouter()
@@ -39,16 +38,7 @@ def _user_named(db, name: str) -> User:
     return user
 
 
-def _do(request: Request, work):
-    """Run ``work(db)`` in one transaction, in a worker thread."""
-
-    def run():
-        with club(request).store.session() as db:
-            out = work(db)
-            db.commit()
-            return out
-
-    return anyio.to_thread.run_sync(run)
+_do = in_transaction
 
 
 @router.post("/forum/post/{post_id:id}/report")
