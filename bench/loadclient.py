@@ -197,6 +197,10 @@ class Metrics:
     games_finished: int = 0
     mover: list[float] = field(default_factory=list)
     opponent: list[float] = field(default_factory=list)
+    watcher: list[float] = field(default_factory=list)
+    """Page-like runs: from a move sent to an anonymous watcher's socket showing it."""
+    http_move: list[float] = field(default_factory=list)
+    """Page-like runs: the answer to each ``POST /api/games/PK/move``."""
     errors: dict[str, int] = field(default_factory=dict)
     refusals: dict[str, int] = field(default_factory=dict)
 
@@ -296,6 +300,7 @@ class Load:
         progress: Callable[[str], None] | None = None,
         progress_every: float = 5.0,
         name_prefix: str = "",
+        page_like: bool = False,
     ) -> None:
         if games < 1 or seconds <= 0 or think < 0:
             raise ValueError("games must be at least 1, seconds positive and think not negative")
@@ -312,6 +317,10 @@ class Load:
         self.progress = progress
         self.progress_every = progress_every
         self.prefix = name_prefix or f"p{os.getpid() % 10000}x{random.randrange(10**6)}x"
+        self.page_like = page_like
+        """Behave as the game page does when it sends over HTTP: each move a ``POST
+        /api/games/PK/move`` and then a ``GET /api/games/PK`` of the whole view, compressed
+        websockets, and an anonymous watcher on every game."""
         self.metrics = Metrics()
         self.seen: dict[int, GameSeen] = {}
         self.go = asyncio.Event()
@@ -413,9 +422,33 @@ class Load:
         gs = self.seen[seat["pk"]]
         gs.sent[ply] = Sent(time.perf_counter(), text, player.name)
         self.metrics.sent += 1
+        if self.page_like:
+            await self._move_over_http(player, seat["pk"], text, ply)
+            return
         message = {"type": "move", "move": text, "ply": ply, "csrf": player.csrf}
         with contextlib.suppress(ConnectionClosed):  # the reading side reconnects
             await ws.send(json.dumps(message))
+
+    async def _move_over_http(self, player: Player, pk: int, text: str, ply: int) -> None:
+        """The page's way without a socket to send on: POST the move, then GET the view."""
+        started = time.perf_counter()
+        try:
+            r = await self._request(
+                player,
+                "POST",
+                f"/api/games/{pk}/move",
+                json={"move": text, "ply": ply},
+                headers={"X-CSRF-Token": player.csrf},
+            )
+            self.metrics.http_move.append(time.perf_counter() - started)
+            if r.status_code != 200:
+                self.metrics.refusal(str(r.json().get("error", r.status_code)))
+                return
+            r = await self._request(player, "GET", f"/api/games/{pk}")
+            if r.status_code != 200:
+                self.metrics.error(f"view: {r.status_code}")
+        except (LoadError, ValueError) as exc:
+            self.metrics.error(f"http move: {type(exc).__name__}")
 
     def _on_state(self, player: Player, ws, seat: dict, data: dict, pushed: bool) -> bool:
         """Take in one view; schedule a move when it is this player's turn. True: game over."""
@@ -466,7 +499,7 @@ class Load:
                     open_timeout=20,
                     max_size=2**22,
                     ping_interval=None,
-                    compression=None,
+                    compression="deflate" if self.page_like else None,
                     local_addr=(player.address, 0),
                 ) as ws:
                     seat["scheduled"] = None
@@ -503,16 +536,51 @@ class Load:
             player.fail_over()
             await asyncio.sleep(min(0.1 * failures, 1.0))
 
+    async def watch(self, near: Player, pk: int) -> None:
+        """An anonymous spectator of ``pk`` (compressed socket, as a browser's): how long each
+        move takes to reach a page that only watches."""
+        url = near.base.replace("http://", "ws://", 1) + f"/ws/games/{pk}"
+        gs = self.seen[pk]
+        shown = 0
+        with contextlib.suppress(*RECONNECT_ERRORS):
+            async with connect(
+                url,
+                open_timeout=20,
+                max_size=2**22,
+                ping_interval=None,
+                compression="deflate",
+                local_addr=(near.address, 0),
+            ) as ws:
+                async for raw in ws:
+                    data = json.loads(raw)
+                    if data.get("type") != "state":
+                        continue
+                    now = time.perf_counter()
+                    ply = int(data["ply"])
+                    if shown:
+                        for seen in range(shown, ply):
+                            sent = gs.sent.get(seen)
+                            if sent is not None:
+                                self.metrics.watcher.append(now - sent.at)
+                    shown = max(shown, ply)
+                    if data["status"] == "finished":
+                        return
+
     # --- groups of players ----------------------------------------------------------------------
     async def _group(self, players: list[Player], first: int) -> None:
         round_ = 0
         pk = first
         while True:
             self.active += 1
+            watcher = asyncio.create_task(self.watch(players[0], pk)) if self.page_like else None
             try:
                 await asyncio.gather(*(self.play_seat(p, pk) for p in players))
             finally:
                 self.active -= 1
+                if watcher is not None:
+                    watcher.cancel()
+                    with contextlib.suppress(asyncio.CancelledError, Exception):
+                        await watcher
             round_ += 1
             if not self.new_games or self.stop_moving:
                 return
@@ -643,6 +711,15 @@ class Load:
             "moves_per_s": round(accepted / self.elapsed, 1) if self.elapsed else None,
             "mover_latency": latency_summary(m.mover),
             "opponent_latency": latency_summary(m.opponent),
+            **(
+                {
+                    "page_like": True,
+                    "watcher_latency": latency_summary(m.watcher),
+                    "http_move_latency": latency_summary(m.http_move),
+                }
+                if self.page_like
+                else {}
+            ),
             "refused": m.refused,
             "refusals": m.refusals,
             "errors": m.errors,

@@ -214,17 +214,22 @@ class Accounts:
         return token
 
     def session_user(self, token: str | None) -> User | None:
+        """The user a session cookie belongs to, or None. Read afresh on every call (a move
+        is only taken while its session is open, whichever process closed it), in a session
+        that only reads (no transaction around it): a playing page asks twice a move."""
         if not token or len(token) > 128:
             return None
-        with self.store.session() as db:
-            row = db.get(Session, hash_token(token))
+        key = hash_token(token)
+        with self.store.reading() as db:
+            row = db.get(Session, key)
             if row is None:
                 return None
-            if row.expires < utcnow():
-                db.delete(row)
-                db.commit()
-                return None
-            return row.user
+            if row.expires >= utcnow():
+                return row.user
+        with self.store.session() as db:  # expired: removed, as log-out would
+            db.execute(delete(Session).where(Session.token_hash == key))
+            db.commit()
+        return None
 
     def close_session(self, token: str | None) -> None:
         if not token:

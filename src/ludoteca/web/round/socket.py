@@ -38,7 +38,7 @@ from typing import TYPE_CHECKING, Any
 
 import anyio
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from ludoteca.web.accounts.service import ANON_COOKIE, SESSION_COOKIE, hash_token
 from ludoteca.web.infra.fanout import Listener, is_postgres, libpq_url, new_origin
@@ -52,7 +52,7 @@ from ludoteca.web.requests import SignedIn, Visitor, check_csrf
 from ludoteca.web.round.botqueue import FairQueue
 from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.seats import choose_move
-from ludoteca.web.round.view import game_view
+from ludoteca.web.round.view import joined, personal_view, shared_text
 
 if TYPE_CHECKING:
     from ludoteca.web.club import Club
@@ -200,16 +200,20 @@ class Hub:
             self._play_limiter = anyio.CapacityLimiter(PLAY_THREADS)
         return await anyio.to_thread.run_sync(fn, *args, limiter=self._play_limiter)
 
-    def view(self, pk: int, user: User | None) -> dict[str, Any]:
+    def view(self, pk: int, user: User | None) -> str:
+        """The game as ``user`` sees it now, as JSON text; :class:`ClubError` if they may
+        not see it."""
         assert self.club is not None
         row, state, moves = self.club.games.snapshot(pk)
-        return self._with_line(game_view(row, state, moves, user), self.players_line(row))
+        personal = personal_view(row, state, user)
+        return joined(self._shared(row, state, moves), personal)
 
-    @staticmethod
-    def _with_line(view: dict[str, Any], line: dict[str, Any] | None) -> dict[str, Any]:
-        if line is not None:
-            view["players_line"] = line
-        return view
+    def _shared(self, row: GameRow, state, moves) -> str:
+        """The encoded part of a view every watcher shares, with the players' line when the
+        game is not being played."""
+        shared = shared_text(row, state, moves)
+        line = self.players_line(row)
+        return joined(shared, {"players_line": line}) if line is not None else shared
 
     def players_line(self, row: GameRow) -> dict[str, Any] | None:
         """The game page's line of players with their ratings, sent with the views of a game
@@ -224,17 +228,17 @@ class Hub:
 
     def encoded_views(self, pk: int, users: dict[int | None, User | None]) -> dict[int | None, str]:
         """Each watcher's view of ``pk`` as JSON text, by user id, all from one read of the
-        game: one database session per change, however many watch it."""
+        game: one database session per change, however many watch it, and the board drawn
+        and encoded once (:func:`ludoteca.web.round.view.shared_text`)."""
         assert self.club is not None
         row, state, moves = self.club.games.snapshot(pk)
-        line = self.players_line(row)
+        shared = self._shared(row, state, moves)
         out: dict[int | None, str] = {}
         for key, user in users.items():
             try:
-                view = self._with_line(game_view(row, state, moves, user), line)
+                out[key] = joined(shared, personal_view(row, state, user))
             except ClubError as exc:
-                view = {"type": "error", "message": exc.message}
-            out[key] = json.dumps(view, separators=(",", ":"), ensure_ascii=False)
+                out[key] = json.dumps({"type": "error", "message": exc.message}, ensure_ascii=False)
         return out
 
     # --- telling watchers ---------------------------------------------------------------------
@@ -333,9 +337,9 @@ class Hub:
         after it (no change can fall between the two). Raises :class:`ClubError` when the
         game is not there or not for this viewer."""
         async with self._turn(conn.pk):
-            view = await self.play(self.view, conn.pk, conn.user)
+            text = await self.play(self.view, conn.pk, conn.user)
             self.connections[conn.pk].add(conn)
-            conn.send_state(json.dumps(view, separators=(",", ":"), ensure_ascii=False))
+            conn.send_state(text)
 
     def leave(self, conn: Connection) -> None:
         conns = self.connections.get(conn.pk)
@@ -500,8 +504,8 @@ def _hub(request_or_ws) -> Hub:
 
 # --- JSON API -------------------------------------------------------------------------------------
 @router.get("/api/games/{pk:id}")
-def api_game(pk: int, request: Request, user: Visitor) -> JSONResponse:
-    return JSONResponse(_hub(request).view(pk, user))
+def api_game(pk: int, request: Request, user: Visitor) -> Response:
+    return Response(_hub(request).view(pk, user), media_type="application/json")
 
 
 async def _json_body(request: Request) -> dict[str, Any]:

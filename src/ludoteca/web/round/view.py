@@ -13,6 +13,9 @@ text back. The secret seed and anything from it are never part of a view.
 from __future__ import annotations
 
 import html
+import json
+import threading
+from collections import OrderedDict
 from typing import Any
 
 from ludoteca.core.errors import GameError
@@ -54,6 +57,49 @@ def side(state: State, player: int) -> str:
 def game_view(
     row: GameRow, state: State, moves: list[PlayedMove], viewer: User | None
 ) -> dict[str, Any]:
+    """The whole view of a game for ``viewer``: what every watcher shares (the board, the
+    moves, the result) and what is theirs (their seat, their turn, their legal moves)."""
+    return {**shared_view(row, state, moves), **personal_view(row, state, viewer)}
+
+
+def shared_view(row: GameRow, state: State, moves: list[PlayedMove]) -> dict[str, Any]:
+    """The part of a view that is the same for every watcher: drawn once per change, however
+    many watch (:func:`shared_text` keeps it encoded)."""
+    to_move = state.to_move if row.status == "active" else TERMINAL
+    scores = state.scores()
+    return {
+        "type": "state",
+        "id": row.id,
+        "game": row.game,
+        "title": state.game.title,
+        "status": row.status,
+        "ply": row.ply,
+        "to_move": to_move,
+        "to_move_side": side(state, to_move) if to_move >= 0 else "",
+        "to_move_label": seat_label(row.seats[to_move]) if 0 <= to_move < len(row.seats) else "",
+        "private": row.private,
+        "move_help": state.game.move_help,
+        "svg": board_svg(state),
+        "last_cells": last_cells(state, moves),
+        "moves": [
+            {
+                "ply": m.ply + 1,
+                "text": m.text,
+                "player": m.player,
+                "side": side(state, m.player),
+                "note": m.note or "",
+            }
+            for m in moves
+        ],
+        "scores": list(scores) if scores is not None else None,
+        "summary": state.last_move_summary() or "",
+        "result": row.result,
+        "result_text": result_text(row, state),
+    }
+
+
+def personal_view(row: GameRow, state: State, viewer: User | None) -> dict[str, Any]:
+    """The part of a view that depends on who watches (and the clock, which runs)."""
     check_may_watch(row, viewer)
     to_move = state.to_move if row.status == "active" else TERMINAL
     seats = []
@@ -78,43 +124,58 @@ def game_view(
     legal: list[dict[str, Any]] = []
     if your_turn:
         legal = [offered_move(state, m) for m in state.legal_moves()[:MAX_LEGAL_SENT]]
-    scores = state.scores()
     return {
-        "type": "state",
-        "id": row.id,
-        "game": row.game,
-        "title": state.game.title,
-        "status": row.status,
-        "ply": row.ply,
-        "to_move": to_move,
-        "to_move_side": side(state, to_move) if to_move >= 0 else "",
-        "to_move_label": seat_label(row.seats[to_move]) if 0 <= to_move < len(row.seats) else "",
         "your_turn": your_turn,
         "watching": not any(s["you"] for s in seats),
-        "private": row.private,
         "clock": clocks.clock_view(row, utcnow()),
         "seats": seats,
         "legal": legal,
-        "move_help": state.game.move_help,
-        "svg": board_svg(state),
-        "last_cells": last_cells(state, moves),
-        "moves": [
-            {
-                "ply": m.ply + 1,
-                "text": m.text,
-                "player": m.player,
-                "side": side(state, m.player),
-                "note": m.note or "",
-            }
-            for m in moves
-        ],
-        "scores": list(scores) if scores is not None else None,
-        "summary": state.last_move_summary() or "",
-        "result": row.result,
-        "result_text": result_text(row, state),
         "result_you": result_for(row, state, viewer),
         "hints": ui_hints(state) if your_turn else {"prompt": "", "first": "any"},
     }
+
+
+def encode(value: dict[str, Any]) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+def joined(shared: str, personal: dict[str, Any]) -> str:
+    """One JSON object from the encoded shared part and a personal part (no key in both)."""
+    return shared[:-1] + "," + encode(personal)[1:]
+
+
+_SHARED: OrderedDict[tuple, str] = OrderedDict()
+_SHARED_LOCK = threading.Lock()
+SHARED_KEPT = 1024
+
+
+def shared_text(row: GameRow, state: State, moves: list[PlayedMove]) -> str:
+    """:func:`shared_view` encoded, kept for the game's current version (its ply, status and
+    seats): the broadcast after a move, the mover's refresh and every watcher's reconnection
+    then draw the board and encode it once between them."""
+    key = (
+        row.id,
+        row.ply,
+        row.status,
+        tuple((s.kind, s.user_id, s.resigned, s.timed_out) for s in row.seats),
+    )
+    with _SHARED_LOCK:
+        text = _SHARED.get(key)
+        if text is not None:
+            _SHARED.move_to_end(key)
+            return text
+    text = encode(shared_view(row, state, moves))
+    with _SHARED_LOCK:
+        _SHARED[key] = text
+        while len(_SHARED) > SHARED_KEPT:
+            _SHARED.popitem(last=False)
+    return text
+
+
+def view_text(row: GameRow, state: State, moves: list[PlayedMove], viewer: User | None) -> str:
+    """:func:`game_view` as JSON text, the shared part drawn once per version."""
+    personal = personal_view(row, state, viewer)  # refuses a private game's visitor first
+    return joined(shared_text(row, state, moves), personal)
 
 
 def offered_move(state: State, move: Any) -> dict[str, Any]:

@@ -1,0 +1,54 @@
+"""A view is its shared part (drawn and encoded once per version of the game, however many
+watch) joined with each watcher's own part: the same JSON as the whole view, and the board
+drawn once for any number of watchers."""
+
+from __future__ import annotations
+
+import json
+
+from ludoteca.core.registry import get
+from ludoteca.web.infra.store import GameRow, Seat, User
+from ludoteca.web.round import view as views
+
+
+def game(ply: int = 0) -> tuple[GameRow, object]:
+    state = get("kuniumi").new_state(seed=1)
+    row = GameRow(
+        id=900 + ply,
+        game="kuniumi",
+        status="active",
+        ply=ply,
+        private=False,
+        result=None,
+        clock=None,
+        seats=[
+            Seat(index=0, kind="user", user_id=1, resigned=False, timed_out=False),
+            Seat(index=1, kind="user", user_id=2, resigned=False, timed_out=False),
+        ],
+    )
+    return row, state
+
+
+def test_joined_text_is_the_whole_view():
+    row, state = game()
+    for viewer in (User(id=1, name="a"), User(id=2, name="b"), None):
+        whole = views.game_view(row, state, [], viewer)
+        text = views.view_text(row, state, [], viewer)
+        parsed = json.loads(text)
+        parsed.pop("clock"), whole.pop("clock")
+        assert parsed == json.loads(json.dumps(whole))
+
+
+def test_the_board_is_drawn_once_per_version(monkeypatch):
+    drawn = []
+    real = views.board_svg
+    monkeypatch.setattr(
+        views, "board_svg", lambda state, highlight=(): drawn.append(1) or real(state)
+    )
+    row, state = game(ply=1)
+    for viewer in [User(id=1, name="a"), User(id=2, name="b"), *[None] * 20]:
+        views.view_text(row, state, [], viewer)
+    assert len(drawn) == 1
+    row.ply = 2  # another version: drawn again
+    views.view_text(row, state, [], None)
+    assert len(drawn) == 2
