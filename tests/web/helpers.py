@@ -101,6 +101,15 @@ def register(client, name: str, password: str = PASSWORD):
     )
 
 
+def member(base: str, name: str, timeout: float = 30) -> httpx.Client:
+    """A new account ``name`` registered on the club at ``base``, as its browser: an HTTP
+    client holding its session (``client.name`` is the name)."""
+    client = httpx.Client(base_url=base, timeout=timeout)
+    assert register(client, name).status_code == 303
+    client.name = name  # type: ignore[attr-defined]
+    return client
+
+
 def page_csrf(client, path: str = "/") -> str:
     return csrf_of(client.get(path).text)
 

@@ -13,7 +13,7 @@ import re
 import httpx
 import pytest
 
-from tests.web.helpers import Server, move, page_csrf, register, view
+from tests.web.helpers import Server, member, move, page_csrf, view
 
 from .helpers import challenge, form, notes, pending_ids
 from .smtp import smtp  # noqa: F401 - fixture
@@ -32,11 +32,7 @@ def mail_server(tmp_path_factory, smtp):  # noqa: F811
 
 
 def person(server) -> httpx.Client:
-    client = httpx.Client(base_url=server.base, timeout=20)
-    name = f"nt{next(_names)}"
-    assert register(client, name).status_code == 303
-    client.name = name  # type: ignore[attr-defined]
-    return client
+    return member(server.base, f"nt{next(_names)}")
 
 
 def set_email(client, address: str, turns: bool = True, challenges: bool = True):

@@ -11,7 +11,7 @@ import json
 import httpx
 import pytest
 
-from tests.web.helpers import Server, register
+from tests.web.helpers import Server, member
 
 from .helpers import api, challenge, finish, form, pending_ids
 from .test_chat import Socket
@@ -29,9 +29,7 @@ def pair(postgres, tmp_path_factory):
 
 
 def user_on(server: Server, name: str) -> httpx.Client:
-    client = httpx.Client(base_url=server.base, timeout=20)
-    assert register(client, name).status_code == 303
-    return client
+    return member(server.base, name)
 
 
 def test_chat_and_notifications_cross_processes(pair):

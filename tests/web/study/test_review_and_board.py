@@ -17,10 +17,10 @@ from tests.web.helpers import (
     Server,
     create_game,
     join,
+    member,
     move,
     page_csrf,
     play_randomly,
-    register,
     view,
 )
 
@@ -40,11 +40,7 @@ def club(tmp_path_factory):
 
 
 def person(club) -> httpx.Client:
-    client = httpx.Client(base_url=club.base, timeout=30)
-    name = f"st{next(_names)}"
-    assert register(client, name).status_code == 303
-    client.name = name  # type: ignore[attr-defined]
-    return client
+    return member(club.base, f"st{next(_names)}")
 
 
 def ask_review(client, pk: int):
