@@ -163,3 +163,32 @@ def test_comino_on_a_phone_has_finger_sized_targets(browser, club):
     page.locator("#turn-left").tap()
     assert tile.get_attribute("data-orientation") == before
     context.close()
+
+
+def test_comino_tiles_show_their_three_arrows_under_the_mouse(browser, club):
+    context, page = new_page(browser, club, "arrows")
+    start(page, club.base, "comino")
+    tile = page.locator('#board g.rack-tile[data-player="1"]').first
+    arrows = tile.locator(".hover-arrows")
+    kinds = arrows.locator("path").evaluate_all(
+        "els => [...new Set(els.map(e => e.getAttribute('class')))]"
+    )
+    assert kinds == ["arrow anticlockwise", "arrow clockwise", "arrow move"]
+    assert arrows.evaluate("e => getComputedStyle(e).display") == "none"
+    box = tile.bounding_box()
+    page.mouse.move(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
+    page.wait_for_function(
+        "() => [...document.querySelectorAll('#board g.rack-tile .hover-arrows')]"
+        ".some(e => getComputedStyle(e).display !== 'none')"
+    )
+    # The arrows take no clicks: a corner under them still turns a tile.
+    turned = False
+    for one in page.locator('#board g.rack-tile[data-player="1"]').all():
+        before = one.get_attribute("data-orientation")
+        b = one.bounding_box()
+        page.mouse.click(b["x"] + b["width"] * 0.85, b["y"] + b["height"] * 0.15)
+        if one.get_attribute("data-orientation") != before:
+            turned = True
+            break
+    assert turned
+    context.close()

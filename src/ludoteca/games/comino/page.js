@@ -21,6 +21,52 @@ function outline(g) {
   return rects[rects.length - 1];
 }
 
+// The seed's three arrows, shown while the mouse is over a rack tile (CSS, on devices that
+// hover): the top-left corner turns it anti-clockwise, the top-right clockwise, the lower
+// half moves it. Drawn as SVG paths in the tile's own coordinates.
+const SVG_NS = "http://www.w3.org/2000/svg";
+function arrows(g) {
+  if (g.querySelector(".hover-arrows")) return;
+  const box = outline(g);
+  const x = Number(box.getAttribute("x")), y = Number(box.getAttribute("y"));
+  const w = Number(box.getAttribute("width")), h = Number(box.getAttribute("height"));
+  const r = w * 0.13;
+  const turnPath = (cx, cy, sweep) => {
+    const from = sweep ? cx - r : cx + r;
+    const tip = sweep ? -0.5 : 0.5; // the head points the way the arc goes at the bottom
+    return `M ${from} ${cy} A ${r} ${r} 0 1 ${sweep} ${cx} ${cy + r} `
+      + `M ${cx + tip * r} ${cy + r} L ${cx - tip * 0.2 * r} ${cy + 0.55 * r} M ${cx + tip * r} ${cy + r} `
+      + `L ${cx - tip * 0.2 * r} ${cy + 1.45 * r}`;
+  };
+  const mx = x + w / 2, my = y + (3 * h) / 4, a = r * 0.35;
+  const move = `M ${mx - r} ${my} L ${mx + r} ${my} M ${mx} ${my - r} L ${mx} ${my + r} `
+    + `M ${mx - r + a} ${my - a} L ${mx - r} ${my} L ${mx - r + a} ${my + a} `
+    + `M ${mx + r - a} ${my - a} L ${mx + r} ${my} L ${mx + r - a} ${my + a} `
+    + `M ${mx - a} ${my - r + a} L ${mx} ${my - r} L ${mx + a} ${my - r + a} `
+    + `M ${mx - a} ${my + r - a} L ${mx} ${my + r} L ${mx + a} ${my + r - a}`;
+  const group = document.createElementNS(SVG_NS, "g");
+  group.setAttribute("class", "hover-arrows");
+  group.setAttribute("pointer-events", "none");
+  group.setAttribute("aria-hidden", "true");
+  for (const [name, d] of [
+    ["anticlockwise", turnPath(x + w / 4, y + h / 4 - r / 2, 0)],
+    ["clockwise", turnPath(x + (3 * w) / 4, y + h / 4 - r / 2, 1)],
+    ["move", move],
+  ]) {
+    for (const [colour, width] of [["#fff", r * 0.55], ["#111", r * 0.25]]) {
+      const path = document.createElementNS(SVG_NS, "path");
+      path.setAttribute("d", d);
+      path.setAttribute("class", `arrow ${name}`);
+      path.setAttribute("fill", "none");
+      path.setAttribute("stroke", colour);
+      path.setAttribute("stroke-width", String(width));
+      path.setAttribute("stroke-linecap", "round");
+      group.append(path);
+    }
+  }
+  g.append(group);
+}
+
 export default function comino(view, ctx) {
   const { boardBox, controls, sendMove, showMessage, el } = ctx;
   const svg = boardBox.querySelector("svg");
@@ -45,6 +91,7 @@ export default function comino(view, ctx) {
 
   const tiles = Array.from(svg.querySelectorAll("g.rack-tile"));
   for (const g of tiles) paint(g, turned.get(g.dataset.tile) || 0);
+  for (const g of tiles) arrows(g);
   arrange(svg);
 
   function shown(g) {
