@@ -133,7 +133,6 @@ def report(session: Session) -> dict[str, Any]:
     if state.is_over:
         return out
     if state.to_move == CHANCE:
-        visits = {id(ch.move): ch for ch in root.children}
         for outcome, p in state.chance_outcomes():
             child = next((ch for ch in root.children if ch.move == outcome), None)
             out["chance"].append(
@@ -144,7 +143,6 @@ def report(session: Session) -> dict[str, Any]:
                     "values": [round(_value(child, q), 4) for q in range(n)] if child else None,
                 }
             )
-        del visits
         return out
     mover = state.to_move
     moves = sorted(_whole_moves(root), key=lambda ch: (ch.visits, _value(ch, mover)), reverse=True)

@@ -10,6 +10,7 @@ import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
+import anyio
 from fastapi import Depends, Request
 from fastapi.templating import Jinja2Templates
 
@@ -83,10 +84,19 @@ def render(request: Request, template: str, status: int = 200, **context: Any):
     return TEMPLATES.TemplateResponse(request, template, context, status_code=status)
 
 
+def back_to(data: dict[str, str], default: str) -> str:
+    """The page a form asked to return to (its ``next`` field), if it is a path of this
+    site; else ``default``. ``//host`` and backslashes (which browsers read as ``/``) would
+    send the person to another site."""
+    target = data.get("next", "")
+    if not target.startswith("/") or target.startswith("//") or "\\" in target:
+        return default
+    return target
+
+
 def in_transaction(request: Request, work):
     """Run ``work(db)`` in one transaction (committed if it returns), in a worker thread:
     what a form or JSON request that writes does."""
-    import anyio
 
     def run():
         with club(request).store.session() as db:

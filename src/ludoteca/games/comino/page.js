@@ -238,10 +238,6 @@ function baseX(g) {
   return Number(g.dataset.baseX);
 }
 
-function offset(g) {
-  return Number(g.dataset.shift || 0);
-}
-
 function arrange(svg) {
   const ordered = new Map(); // player -> that rack's tiles in the player's order
   for (const player of new Set(Array.from(svg.querySelectorAll("g.rack-tile"), (g) => g.dataset.player))) {
@@ -257,7 +253,6 @@ function arrange(svg) {
   for (const gs of ordered.values()) {
     const xs = gs.map(baseX).sort((a, b) => a - b);
     gs.forEach((g, i) => {
-      g.dataset.shift = String(xs[i] - baseX(g));
       g.setAttribute("transform", `translate(${xs[i] - baseX(g)} 0)`);
     });
   }

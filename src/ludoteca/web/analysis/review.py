@@ -117,27 +117,17 @@ class Reviews:
     def claim(self) -> int | None:
         """Take the oldest waiting review (or one abandoned by a dead process)."""
         stale = utcnow() - timedelta(minutes=STALE_MINUTES)
+        takeable = or_(
+            Review.status == "queued",
+            (Review.status == "running") & (Review.started < stale),
+        )
         with self.club.store.session() as db:
             for pk in db.scalars(
-                select(Review.game_id)
-                .where(
-                    or_(
-                        Review.status == "queued",
-                        (Review.status == "running") & (Review.started < stale),
-                    )
-                )
-                .order_by(Review.created)
-                .limit(5)
+                select(Review.game_id).where(takeable).order_by(Review.created).limit(5)
             ):
                 won = db.execute(
                     update(Review)
-                    .where(
-                        Review.game_id == pk,
-                        or_(
-                            Review.status == "queued",
-                            (Review.status == "running") & (Review.started < stale),
-                        ),
-                    )
+                    .where(Review.game_id == pk, takeable)
                     .values(status="running", started=utcnow(), done=0),
                     execution_options={"synchronize_session": False},
                 ).rowcount

@@ -12,9 +12,9 @@ from fastapi.responses import JSONResponse, RedirectResponse
 
 from ludoteca.web.analysis.positions import board_view, options_for, played, state_of
 from ludoteca.web.analysis.review import curve_svg
+from ludoteca.web.forum.forms import form
 from ludoteca.web.infra.inputs import json_object
-from ludoteca.web.lobby.routes import form_data
-from ludoteca.web.requests import SignedIn, check_csrf, club, current_user, render
+from ludoteca.web.requests import SignedIn, club, current_user, render
 from ludoteca.web.round.access import check_may_watch
 from ludoteca.web.round.errors import ClubError
 
@@ -88,8 +88,7 @@ def review_json(review) -> dict:
 @router.post("/games/{pk:id}/review")
 async def request_review(pk: int, request: Request, user: SignedIn):
     """Ask for the computer's review of a finished game (from its replay page)."""
-    data = await form_data(request)
-    check_csrf(request, data.get("csrf"))
+    await form(request)  # its CSRF token checked
     await anyio.to_thread.run_sync(lambda: club(request).reviews.request(pk, user))
     return RedirectResponse(f"/games/{pk}/replay#review", status_code=303)
 

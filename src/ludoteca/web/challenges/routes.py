@@ -7,8 +7,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
 
 from ludoteca.web.challenges.service import Challenges, describe
-from ludoteca.web.lobby.routes import form_data, parse_settings
-from ludoteca.web.requests import SignedIn, check_csrf, club, current_user, render
+from ludoteca.web.forum.forms import form
+from ludoteca.web.lobby.routes import parse_settings
+from ludoteca.web.requests import SignedIn, back_to, club, current_user, render
 from ludoteca.web.round.catalog import available_games
 
 router = APIRouter()
@@ -16,14 +17,6 @@ router = APIRouter()
 
 def challenges(request: Request) -> Challenges:
     return club(request).challenges
-
-
-def _back(data: dict[str, str], default: str) -> RedirectResponse:
-    """Where a form asked to go back to: a path of this site only."""
-    target = data.get("next", "")
-    if not target.startswith("/") or target.startswith("//") or "\\" in target:
-        target = default
-    return RedirectResponse(target, status_code=303)
 
 
 def two_player_games() -> list[dict[str, str]]:
@@ -53,8 +46,7 @@ def challenges_page(request: Request):
 
 @router.post("/challenges")
 async def send_challenge(request: Request, user: SignedIn):
-    data = await form_data(request)
-    check_csrf(request, data.get("csrf"))
+    data = await form(request)
     settings = parse_settings(data)
     name, game, seat = (
         data.get("name", "")[:64],
@@ -69,8 +61,7 @@ async def send_challenge(request: Request, user: SignedIn):
 
 @router.post("/challenges/{pk:id}/accept")
 async def accept(pk: int, request: Request, user: SignedIn):
-    data = await form_data(request)
-    check_csrf(request, data.get("csrf"))
+    await form(request)  # its CSRF token checked
     game = await anyio.to_thread.run_sync(lambda: challenges(request).accept(pk, user))
     club(request).hub.kick_bots(game)
     return RedirectResponse(f"/games/{game}", status_code=303)
@@ -78,26 +69,23 @@ async def accept(pk: int, request: Request, user: SignedIn):
 
 @router.post("/challenges/{pk:id}/decline")
 async def decline(pk: int, request: Request, user: SignedIn):
-    data = await form_data(request)
-    check_csrf(request, data.get("csrf"))
+    data = await form(request)
     await anyio.to_thread.run_sync(lambda: challenges(request).decline(pk, user))
-    return _back(data, "/challenges")
+    return RedirectResponse(back_to(data, "/challenges"), status_code=303)
 
 
 @router.post("/challenges/{pk:id}/cancel")
 async def cancel(pk: int, request: Request, user: SignedIn):
-    data = await form_data(request)
-    check_csrf(request, data.get("csrf"))
+    data = await form(request)
     await anyio.to_thread.run_sync(lambda: challenges(request).cancel(pk, user))
-    return _back(data, "/challenges")
+    return RedirectResponse(back_to(data, "/challenges"), status_code=303)
 
 
 @router.post("/games/{pk:id}/rematch")
 async def rematch(pk: int, request: Request, user: SignedIn):
     """Ask for a rematch: the new game at once (against the computer, or accepting the
     other player's offer), else back to the game page, which shows the offer waiting."""
-    data = await form_data(request)
-    check_csrf(request, data.get("csrf"))
+    await form(request)  # its CSRF token checked
     outcome = await anyio.to_thread.run_sync(lambda: challenges(request).rematch(pk, user))
     if outcome.game is not None:
         club(request).hub.kick_bots(outcome.game)

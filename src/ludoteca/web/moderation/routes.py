@@ -15,7 +15,14 @@ from ludoteca.web.forum.forms import form
 from ludoteca.web.forum.models import ForumPost
 from ludoteca.web.infra.store import User
 from ludoteca.web.moderation import actions, service
-from ludoteca.web.requests import club, current_user, in_transaction, render, require_user
+from ludoteca.web.requests import (
+    back_to,
+    club,
+    current_user,
+    in_transaction,
+    render,
+    require_user,
+)
 from ludoteca.web.round.errors import ClubError
 
 router = APIRouter()
@@ -24,11 +31,6 @@ MAX_HOURS_FIELD = 6
 
 def redirect(url: str) -> RedirectResponse:
     return RedirectResponse(url, status_code=303)
-
-
-def _back(data: dict[str, str], default: str) -> str:
-    nxt = data.get("next", "")
-    return nxt if nxt.startswith("/") and not nxt.startswith("//") else default
 
 
 def _user_named(db, name: str) -> User:
@@ -54,7 +56,7 @@ async def hide(post_id: int, request: Request):
     user = require_user(request)
     data = await form(request)
     await _do(request, lambda db: actions.hide_post(db, user, post_id, data.get("reason", "")))
-    return redirect(_back(data, f"/forum/post/{post_id}"))
+    return redirect(back_to(data, f"/forum/post/{post_id}"))
 
 
 @router.post("/forum/post/{post_id:id}/show")
@@ -62,7 +64,7 @@ async def show(post_id: int, request: Request):
     user = require_user(request)
     data = await form(request)
     await _do(request, lambda db: actions.show_post(db, user, post_id))
-    return redirect(_back(data, f"/forum/post/{post_id}"))
+    return redirect(back_to(data, f"/forum/post/{post_id}"))
 
 
 @router.post("/forum/post/{post_id:id}/dismiss")
@@ -70,7 +72,7 @@ async def dismiss(post_id: int, request: Request):
     user = require_user(request)
     data = await form(request)
     await _do(request, lambda db: actions.dismiss_reports(db, user, post_id))
-    return redirect(_back(data, "/moderation"))
+    return redirect(back_to(data, "/moderation"))
 
 
 @router.post("/forum/thread/{pk:id}/lock")
@@ -94,7 +96,7 @@ async def block(name: str, request: Request):
     user = require_user(request)
     data = await form(request)
     await _do(request, lambda db: service.block(db, user, _user_named(db, name)))
-    return redirect(_back(data, "/forum"))
+    return redirect(back_to(data, "/forum"))
 
 
 @router.post("/users/{name}/unblock")
@@ -102,7 +104,7 @@ async def unblock(name: str, request: Request):
     user = require_user(request)
     data = await form(request)
     await _do(request, lambda db: service.unblock(db, user, _user_named(db, name)))
-    return redirect(_back(data, "/forum"))
+    return redirect(back_to(data, "/forum"))
 
 
 @router.get("/moderation")

@@ -2,22 +2,16 @@
 
 from __future__ import annotations
 
-import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 
-from ludoteca.web.infra.store import User
+from ludoteca.web.forum.forms import form
 from ludoteca.web.notify import service
 from ludoteca.web.notify.mail import unsubscribe_ok
-from ludoteca.web.requests import SignedIn, check_csrf, club, current_user, render
+from ludoteca.web.requests import SignedIn, check_csrf, club, current_user, in_transaction, render
 from ludoteca.web.round.errors import ClubError
 
 router = APIRouter()
-
-
-async def _form(request: Request) -> dict[str, str]:
-    form = await request.form()
-    return {k: v for k, v in form.items() if isinstance(v, str)}
 
 
 @router.get("/notifications")
@@ -49,13 +43,7 @@ def notifications_json(request: Request, user: SignedIn) -> JSONResponse:
 @router.post("/api/notifications/read")
 async def notifications_read(request: Request, user: SignedIn) -> JSONResponse:
     check_csrf(request, request.headers.get("x-csrf-token"))
-
-    def mark() -> None:
-        with club(request).store.session() as db:
-            service.mark_read(db, user.id)
-            db.commit()
-
-    await anyio.to_thread.run_sync(mark)
+    await in_transaction(request, lambda db: service.mark_read(db, user.id))
     return JSONResponse({"ok": True, "unread": 0})
 
 
@@ -77,20 +65,13 @@ def settings_page(request: Request):
 
 @router.post("/settings/notifications")
 async def save_settings(request: Request, user: SignedIn):
-    data = await _form(request)
-    check_csrf(request, data.get("csrf"))
+    data = await form(request)
     email = data.get("email", "")[:300]
     if email.strip() and club(request).mailer is None:
         raise ClubError("This club sends no e-mail (no SMTP server is configured).", 409)
 
-    def save(u: User = user) -> None:
-        with club(request).store.session() as db:
-            service.save_prefs(
-                db, u, email, data.get("email_turns") == "on", data.get("email_challenges") == "on"
-            )
-            db.commit()
-
-    await anyio.to_thread.run_sync(save)
+    turns, challenges = data.get("email_turns") == "on", data.get("email_challenges") == "on"
+    await in_transaction(request, lambda db: service.save_prefs(db, user, email, turns, challenges))
     return RedirectResponse("/settings/notifications?saved=1", status_code=303)
 
 

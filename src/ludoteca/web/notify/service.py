@@ -10,7 +10,6 @@ for :mod:`ludoteca.web.notify.mail` to send.
 from __future__ import annotations
 
 import re
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select, update
@@ -26,8 +25,6 @@ KINDS = ("turn", "challenge", "reply", "ended", "rematch")
 EMAIL_KINDS = {"turn": "turns", "challenge": "challenges", "rematch": "challenges"}
 """Which notifications may also be e-mailed, and the setting each falls under."""
 LIST_LENGTH = 50
-KEEP = 200
-"""Notifications kept per user: older ones are removed as new ones come."""
 EMAIL_RE = re.compile(r"^[^@\s<>\"',;]{1,64}@[A-Za-z0-9.-]{1,189}\.[A-Za-z]{2,}$")
 
 
@@ -86,23 +83,6 @@ def mark_read(db: Session, user_id: int, up_to: int | None = None) -> None:
     if up_to is not None:
         query = query.where(Notification.id <= up_to)
     db.execute(query.values(read=True))
-
-
-def prune(db: Session, user_id: int) -> None:
-    """Keep the newest :data:`KEEP` notifications of a user."""
-    cutoff = db.scalar(
-        select(Notification.id)
-        .where(Notification.user_id == user_id)
-        .order_by(Notification.id.desc())
-        .offset(KEEP)
-        .limit(1)
-    )
-    if cutoff is not None:
-        from sqlalchemy import delete
-
-        db.execute(
-            delete(Notification).where(Notification.user_id == user_id, Notification.id <= cutoff)
-        )
 
 
 def as_json(row: Notification) -> dict[str, Any]:
@@ -191,7 +171,3 @@ def finish_hook(db: Session, row: GameRow, state: State) -> None:
             f"{_title(row, state)} has ended: {headline}",
             f"/games/{row.id}",
         )
-
-
-def when(moment: datetime) -> str:
-    return moment.strftime("%Y-%m-%d %H:%M UTC")

@@ -119,8 +119,11 @@ class SessionEnded(ClubError):
         super().__init__(SESSION_ENDED, 401)
 
 
-def _error(message: str) -> str:
-    return json.dumps({"type": "error", "message": message}, ensure_ascii=False)
+def _error(message: str, about: str | None = None) -> str:
+    """An error message for a socket; ``about`` names the feature whose message it answers
+    (``chat``), so that the page shows it there."""
+    payload = {"type": "error", "message": message, **({"about": about} if about else {})}
+    return json.dumps(payload, ensure_ascii=False)
 
 
 class MessageRate:
@@ -238,7 +241,7 @@ class Hub:
             try:
                 out[key] = joined(shared, personal_view(row, state, user))
             except ClubError as exc:
-                out[key] = json.dumps({"type": "error", "message": exc.message}, ensure_ascii=False)
+                out[key] = _error(exc.message)
         return out
 
     # --- telling watchers ---------------------------------------------------------------------
@@ -753,7 +756,7 @@ async def answer(
     except ClubError as exc:
         kind = data.get("type")
         if isinstance(kind, str) and kind in hub.message_handlers:
-            conn.send_reply(json.dumps({"type": "error", "message": exc.message, "about": kind}))
+            conn.send_reply(_error(exc.message, about=kind))
             return
         conn.send_reply(_error(exc.message))
         if exc.changed:  # refused, but the game ended on time

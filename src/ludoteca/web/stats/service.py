@@ -23,6 +23,7 @@ from ludoteca.bots.arena import wilson
 from ludoteca.web.infra.store import GameRow, Seat, Store, User, utcnow
 from ludoteca.web.round.catalog import available_games
 from ludoteca.web.stats.models import GameTally
+from ludoteca.web.stats.tallies import COUNTS
 
 CACHE_SECONDS = 60.0
 ACTIVE_DAYS = 30
@@ -97,16 +98,7 @@ class Stats:
         per_month: dict[str, dict[str, int]] = defaultdict(Counter)  # type: ignore[arg-type]
         for t in rows:
             into = per_pool[(t.game, t.players)]
-            for name in (
-                "games",
-                "first_wins",
-                "draws",
-                "decided",
-                "plies",
-                "spread",
-                "spread_sq",
-                "scored",
-            ):
+            for name in COUNTS:
                 into[name] += getattr(t, name)
             per_month[t.month][t.game] += t.games
         games = []
