@@ -71,3 +71,23 @@ MY_TURN_OR_END = (
 
 def wait_my_turn_or_end(page, timeout: float = 20000) -> None:
     page.wait_for_function(MY_TURN_OR_END, timeout=timeout)
+
+
+def create(page, base: str, game: str, seats: list[tuple[str, str]], players: int | None = None):
+    """Create a game on the new-game page as a person does (``seats``: kind and user or
+    level per seat); returns its number once the game page is live."""
+    page.goto(f"{base}/games/new?game={game}")
+    if players is not None:
+        page.select_option("#players-select", str(players))
+    for i, (kind, extra) in enumerate(seats):
+        page.select_option(f'select[name="seat{i}"]', kind)
+        if kind == "user":
+            page.fill(f'input[name="seat{i}_user"]', extra)
+        if kind == "bot":
+            page.select_option(f'select[name="seat{i}_bot"]', extra)
+    page.click("#create")
+    page.wait_for_selector("#play[data-synced='1']")
+    return int(page.get_attribute("#play", "data-id"))
+
+
+AGAINST_RANDOM = [("me", ""), ("bot", "random")]

@@ -81,6 +81,13 @@ class Server:
         self.proc = None
 
 
+def started_club(tmp_path_factory, name: str, **options) -> Server:
+    """A real club on a fresh SQLite file in its own temporary folder (its log beside it),
+    started: ``options`` go to :class:`Server` (``toy=False`` for the real games only)."""
+    tmp = tmp_path_factory.mktemp(name)
+    return Server(f"sqlite:///{tmp / 'club.sqlite3'}", log=tmp / "server.log", **options).start()
+
+
 def csrf_of(html: str) -> str:
     match = CSRF_RE.search(html)
     assert match, "no CSRF token in page"

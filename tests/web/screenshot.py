@@ -14,7 +14,14 @@ import sys
 import tempfile
 from pathlib import Path
 
-from tests.web.browser import ARGS, CHROMIUM, register_in_browser
+from tests.web.browser import (
+    AGAINST_RANDOM,
+    ARGS,
+    CHROMIUM,
+    create,
+    register_in_browser,
+    wait_my_turn_or_end,
+)
 from tests.web.helpers import Server
 from tests.web.pointer_play import choose, play, server_view
 
@@ -31,34 +38,21 @@ DEVICES = {
 MOVES = 6
 
 
-def my_turn(page) -> None:
-    page.wait_for_function(
-        "() => document.getElementById('status').classList.contains('your-turn')"
-        " || document.getElementById('play').dataset.status === 'finished'",
-        timeout=30000,
-    )
-
-
 def photograph(browser, base: str, out: Path, game: str, device: str, n: int) -> None:
     context = browser.new_context(**DEVICES[device])
     page = context.new_page()
     register_in_browser(page, base, f"ada{n}")
-    page.goto(f"{base}/games/new?game={game}")
-    page.select_option('select[name="seat1"]', "bot")
-    page.select_option('select[name="seat1_bot"]', "random")
-    page.click("#create")
-    page.wait_for_selector("#play[data-synced='1']")
-    pk = int(page.get_attribute("#play", "data-id"))
+    pk = create(page, base, game, AGAINST_RANDOM)
     rng = random.Random(game)
     for _ in range(MOVES):
-        my_turn(page)
+        wait_my_turn_or_end(page, timeout=30000)
         view = server_view(page, pk)
         if view["status"] == "finished":
             break
         ply = page.get_attribute("#play", "data-ply")
         play(page, choose(rng, view), device == "phone")
         page.wait_for_function("p => document.getElementById('play').dataset.ply !== p", arg=ply)
-    my_turn(page)
+    wait_my_turn_or_end(page, timeout=30000)
     page.wait_for_timeout(800)  # the last move's arrival
     page.evaluate("() => window.scrollTo(0, document.querySelector('.board-wrap').offsetTop - 8)")
     page.screenshot(path=str(out / f"{game}-{device}.png"))

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.web.a11y import axe_path, violations
-from tests.web.helpers import Server, create_game, page_csrf, register
+from tests.web.helpers import create_game, page_csrf, register, started_club
 
 GAMES = ("comune", "comino", "kuniumi", "hexagone")
 
@@ -17,8 +17,7 @@ def site(tmp_path_factory):
     """A club with one game of each in progress against the computer and one finished."""
     import httpx
 
-    tmp = tmp_path_factory.mktemp("a11y")
-    srv = Server(f"sqlite:///{tmp / 'club.sqlite3'}", toy=False, log=tmp / "server.log").start()
+    srv = started_club(tmp_path_factory, "a11y", toy=False)
     client = httpx.Client(base_url=srv.base, timeout=30)
     assert register(client, "ada").status_code == 303
     games = {g: create_game(client, g, [("me", ""), ("bot", "random")]) for g in GAMES}

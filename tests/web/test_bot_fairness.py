@@ -15,7 +15,7 @@ import httpx
 import pytest
 
 from ludoteca.web.round.botqueue import BOT_TURNS_PER_USER, BOT_WORKERS, FairQueue
-from tests.web.helpers import Server, create_game, register, view
+from tests.web.helpers import Server, create_game, register, started_club, view
 
 FLOOD = 12
 """Games against ``master`` (4 s a move) the flooder starts at once, as in the report."""
@@ -30,8 +30,7 @@ _names = itertools.count(1)
 def real_server(tmp_path_factory):
     """A server with the real games only, thinking in worker processes as ``ludoteca serve``
     does (the toy-game server thinks in threads)."""
-    tmp = tmp_path_factory.mktemp("fair")
-    srv = Server(f"sqlite:///{tmp / 'club.sqlite3'}", toy=False, log=tmp / "server.log").start()
+    srv = started_club(tmp_path_factory, "fair", toy=False)
     yield srv
     srv.kill()
 

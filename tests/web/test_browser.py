@@ -12,20 +12,20 @@ import pytest
 from tests.web.browser import (
     check_screenshot,
     click_cell,
+    create,
     legal_moves,
     register_in_browser,
     wait_my_turn_or_end,
     wait_ply_change,
 )
-from tests.web.helpers import Server
+from tests.web.helpers import Server, started_club
 
 _names = itertools.count(1)
 
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("browser")
-    srv = Server(f"sqlite:///{tmp / 'club.sqlite3'}", toy=False, log=tmp / "server.log").start()
+    srv = started_club(tmp_path_factory, "browser", toy=False)
     yield srv
     srv.kill()
 
@@ -36,21 +36,6 @@ def new_user(browser, base: str, prefix: str):
     name = f"{prefix}{next(_names)}"
     register_in_browser(page, base, name)
     return context, page, name
-
-
-def create(page, base: str, game: str, seats: list[tuple[str, str]], players: int | None = None):
-    page.goto(f"{base}/games/new?game={game}")
-    if players is not None:
-        page.select_option("#players-select", str(players))
-    for i, (kind, extra) in enumerate(seats):
-        page.select_option(f'select[name="seat{i}"]', kind)
-        if kind == "user":
-            page.fill(f'input[name="seat{i}_user"]', extra)
-        if kind == "bot":
-            page.select_option(f'select[name="seat{i}_bot"]', extra)
-    page.click("#create")
-    page.wait_for_selector("#play[data-synced='1']")
-    return int(page.get_attribute("#play", "data-id"))
 
 
 def my_turn(page) -> bool:

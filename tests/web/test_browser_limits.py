@@ -8,7 +8,8 @@ import contextlib
 import json
 
 from ludoteca.web.round.quotas import OPEN_GAMES_PER_USER
-from tests.web.test_browser import club, create, new_user  # noqa: F401 - ``club`` is a fixture
+from tests.web.browser import create
+from tests.web.test_browser import club, new_user  # noqa: F401 - ``club`` is a fixture
 
 
 def sent_frames(page) -> list[dict]:

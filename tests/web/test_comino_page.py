@@ -12,7 +12,7 @@ import pytest
 
 from ludoteca.core.registry import get
 from ludoteca.web.round.view import board_svg, offered_move, ui_hints
-from tests.web.helpers import Server
+from tests.web.helpers import started_club
 
 
 def removal_position():
@@ -43,8 +43,7 @@ def a_view(state, offered) -> dict:
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("comino-page")
-    srv = Server(f"sqlite:///{tmp / 'club.sqlite3'}", toy=False, log=tmp / "server.log").start()
+    srv = started_club(tmp_path_factory, "comino-page", toy=False)
     yield srv
     srv.kill()
 

@@ -7,15 +7,14 @@ from __future__ import annotations
 import httpx
 import pytest
 
-from tests.web.browser import register_in_browser
-from tests.web.helpers import Server, create_game, page_csrf, register, view
+from tests.web.browser import AGAINST_RANDOM, create, register_in_browser, wait_my_turn_or_end
+from tests.web.helpers import create_game, page_csrf, register, started_club, view
 from tests.web.pointer_play import cell_box, centre
 
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("extras")
-    srv = Server(f"sqlite:///{tmp / 'club.sqlite3'}", toy=False, log=tmp / "server.log").start()
+    srv = started_club(tmp_path_factory, "extras", toy=False)
     yield srv
     srv.kill()
 
@@ -28,15 +27,10 @@ def new_page(browser, club, name: str):
 
 
 def start(page, base: str, game: str) -> int:
-    page.goto(f"{base}/games/new?game={game}")
-    page.select_option('select[name="seat1"]', "bot")
-    page.select_option('select[name="seat1_bot"]', "random")
-    page.click("#create")
-    page.wait_for_selector("#play[data-synced='1']")
-    page.wait_for_function(
-        "() => document.getElementById('status').classList.contains('your-turn')"
-    )
-    return int(page.get_attribute("#play", "data-id"))
+    """A game against the random computer, once it is this person's turn."""
+    pk = create(page, base, game, AGAINST_RANDOM)
+    wait_my_turn_or_end(page)
+    return pk
 
 
 def test_comune_angles_are_offered_as_drawings(browser, club):

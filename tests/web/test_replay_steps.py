@@ -11,14 +11,13 @@ import random
 import httpx
 import pytest
 
-from tests.web.helpers import Server, create_game, play_randomly, register
+from tests.web.helpers import create_game, play_randomly, register, started_club
 
 
 @pytest.fixture(scope="module")
 def finished_game(tmp_path_factory):
     """A real club and a finished Kuniumi game of a person against the random computer."""
-    tmp = tmp_path_factory.mktemp("replay")
-    srv = Server(f"sqlite:///{tmp / 'club.sqlite3'}", toy=False, log=tmp / "server.log").start()
+    srv = started_club(tmp_path_factory, "replay", toy=False)
     try:
         with httpx.Client(base_url=srv.base, timeout=20) as client:
             assert register(client, "stepper").status_code == 303

@@ -9,8 +9,8 @@ import random
 
 import pytest
 
-from tests.web.browser import register_in_browser
-from tests.web.helpers import Server
+from tests.web.browser import AGAINST_RANDOM, create, register_in_browser, wait_my_turn_or_end
+from tests.web.helpers import started_club
 from tests.web.pointer_play import choose, play, server_view
 
 GAMES = ("comune", "comino", "kuniumi", "hexagone")
@@ -23,27 +23,9 @@ _names = itertools.count(1)
 
 @pytest.fixture(scope="module")
 def club(tmp_path_factory):
-    tmp = tmp_path_factory.mktemp("pointer")
-    srv = Server(f"sqlite:///{tmp / 'club.sqlite3'}", toy=False, log=tmp / "server.log").start()
+    srv = started_club(tmp_path_factory, "pointer", toy=False)
     yield srv
     srv.kill()
-
-
-def new_game(page, base: str, game: str) -> int:
-    page.goto(f"{base}/games/new?game={game}")
-    page.select_option('select[name="seat1"]', "bot")
-    page.select_option('select[name="seat1_bot"]', "random")
-    page.click("#create")
-    page.wait_for_selector("#play[data-synced='1']")
-    return int(page.get_attribute("#play", "data-id"))
-
-
-def wait_for_me(page) -> None:
-    page.wait_for_function(
-        "() => document.getElementById('status').classList.contains('your-turn')"
-        " || document.getElementById('play').dataset.status === 'finished'",
-        timeout=30000,
-    )
 
 
 @pytest.mark.parametrize("device", list(VIEWPORTS))
@@ -53,12 +35,12 @@ def test_a_whole_game_by_pointer(browser, club, game, device):
     page = context.new_page()
     name = f"pp{next(_names)}"
     register_in_browser(page, club.base, name)
-    pk = new_game(page, club.base, game)
+    pk = create(page, club.base, game, AGAINST_RANDOM)
     rng = random.Random(f"{game}-{device}")
     touch = device == "phone"
     computer_moves = 0
     for _ in range(400):
-        wait_for_me(page)
+        wait_my_turn_or_end(page, timeout=30000)
         view = server_view(page, pk)
         if view["status"] == "finished":
             break
