@@ -435,4 +435,6 @@ def _same(a: Any, b: Any) -> bool:
         return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
     if isinstance(a, dict) and isinstance(b, dict):
         return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, str) and isinstance(b, str):  # a side's name may be a translatable Text
+        return a == b
     return type(a) is type(b) and a == b

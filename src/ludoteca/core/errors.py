@@ -9,19 +9,26 @@ breaks, and an engine never changes its state before raising one of these.
 
 from __future__ import annotations
 
+from typing import Any
+
+from ludoteca.core.messages import Text
+
 
 class GameError(ValueError):
     """Base of every refusal of user input (moves, positions, records, options).
 
-    ``input`` is the text (or value) that was refused, ``reason`` the rule it breaks.
+    ``input`` is the text (or value) that was refused, ``reason`` the rule it breaks, in
+    English. ``reason`` may be a template with ``{name}`` fields filled from ``fields``;
+    ``text`` keeps the two apart so the web club can show the reason translated.
     """
 
     kind = "error"
 
-    def __init__(self, input: object, reason: str) -> None:  # noqa: A002 - name is the API
+    def __init__(self, input: object, reason: str | Text, **fields: Any) -> None:  # noqa: A002 - name is the API
         self.input = input
-        self.reason = reason
-        super().__init__(f"{self.kind} {input!r}: {reason}")
+        self.text = reason if isinstance(reason, Text) else Text(reason, fields)
+        self.reason: str = self.text
+        super().__init__(f"{self.kind} {input!r}: {self.reason}")
 
 
 class MalformedError(GameError):
@@ -51,8 +58,14 @@ class RecordError(GameError):
 
     kind = "invalid record"
 
-    def __init__(self, input: object, reason: str, move_number: int | None = None) -> None:  # noqa: A002
+    def __init__(  # noqa: A002
+        self, input: object, reason: str | Text, move_number: int | None = None, **fields: Any
+    ) -> None:
         self.move_number = move_number
         if move_number is not None:
-            reason = f"move {move_number}: {reason}"
-        super().__init__(input, reason)
+            inner = reason if isinstance(reason, Text) else Text(reason, fields)
+            reason, fields = (
+                Text("move {number}: {reason}", {"number": move_number, "reason": inner}),
+                {},
+            )
+        super().__init__(input, reason, **fields)

@@ -14,11 +14,12 @@ Chance (dice, deals) is explicit: when ``to_move == CHANCE`` the state lists
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Hashable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import IllegalMoveError
+from .messages import N_, Text
 
 if TYPE_CHECKING:
     import random
@@ -40,6 +41,16 @@ left unplayed too long, which ends as a time-out does)."""
 
 _ENDED_JSON = {"resignation": "resignation", "time": "timeout", "abandoned": "timeout"}
 """The ``ended`` word records store for each ending (rules endings store none)."""
+
+
+def joined_names(names: Sequence[str]) -> str:
+    """``a``, ``a and b``, ``a, b and c``: names in a sentence (translatable)."""
+    if len(names) <= 1:
+        return names[0] if names else ""
+    head: str = names[0]
+    for name in names[1:-1]:
+        head = Text("{a}, {b}", {"a": head, "b": name})
+    return Text("{a} and {b}", {"a": head, "b": names[-1]})
 
 
 @dataclass(frozen=True)
@@ -85,30 +96,38 @@ class Result:
         a terminal): ``Winner: ann (light)``, ``Winners: ...``, ``Draw``, ``Finished`` for
         a solo game, ``No winner`` when everyone gave up."""
         if self.num_players == 1:
-            return "Finished"
+            return Text("Finished")
         if self.draw:
-            return "Draw"
+            return Text("Draw")
         if not self.winners:
-            return "No winner"
-        label = "Winner" if len(self.winners) == 1 else "Winners"
-        return f"{label}: " + " and ".join(names[p] for p in self.winners)
+            return Text("No winner")
+        winners = joined_names([names[p] for p in self.winners])
+        if len(self.winners) == 1:
+            return Text("Winner: {names}", {"names": winners})
+        return Text("Winners: {names}", {"names": winners})
 
     def describe(self, names: Sequence[str]) -> str:
         """The whole result in one line, as the command line prints it: who won
         (``light wins``, ``draw``), the scores, and why it ended."""
+        text: str
         if self.num_players == 1:
-            text = "finished"
+            text = Text("finished")
         elif self.draw:
-            text = "draw"
+            text = Text("draw")
         elif not self.winners:
-            text = "no winner"
+            text = Text("no winner")
         else:
-            verb = "wins" if len(self.winners) == 1 else "win"
-            text = " and ".join(names[p] for p in self.winners) + " " + verb
+            winners = joined_names([names[p] for p in self.winners])
+            template = N_("{names} wins") if len(self.winners) == 1 else N_("{names} win")
+            text = Text(template, {"names": winners})
         if self.scores is not None:
-            text += " (" + ", ".join(f"{names[p]} {s:g}" for p, s in enumerate(self.scores)) + ")"
+            scores: str = ""
+            for p, s in enumerate(self.scores):
+                one = Text("{side} {score}", {"side": names[p], "score": f"{s:g}"})
+                scores = Text("{a}, {b}", {"a": scores, "b": one}) if scores else one
+            text = Text("{result} ({scores})", {"result": text, "scores": scores})
         if self.reason:
-            text += f": {self.reason}"
+            text = Text("{result}: {reason}", {"result": text, "reason": self.reason})
         return text
 
     # --- endings outside the rules -------------------------------------------------------
@@ -121,7 +140,10 @@ class Result:
             winners=winners,
             num_players=state.num_players,
             scores=state.scores(),
-            reason=" and ".join(state.side_name(p) for p in resigned) + " resigned",
+            reason=Text(
+                "{sides} resigned",
+                {"sides": joined_names([state.side_name(p) for p in resigned])},
+            ),
             ended="resignation",
             resigned=resigned,
         )
@@ -156,12 +178,13 @@ class Result:
                     groups.append((p,))
         elif others:
             groups.append(tuple(others))
-        verb = "abandoned the game" if abandoned else "ran out of time"
+        sides = joined_names([state.side_name(p) for p in timed_out])
+        template = N_("{sides} abandoned the game") if abandoned else N_("{sides} ran out of time")
         return cls(
             winners=groups[0] if groups else (),
             num_players=state.num_players,
             scores=scores,
-            reason=" and ".join(state.side_name(p) for p in timed_out) + " " + verb,
+            reason=Text(template, {"sides": sides}),
             ranking=(*groups, timed_out),
             ended="abandoned" if abandoned else "time",
             timed_out=timed_out,
@@ -420,7 +443,11 @@ class Game(ABC):
         """The board drawn for a terminal; ``color`` adds ANSI colour via rich markup."""
         return state.position()
 
-    def render_svg(self, state: State, *, highlight: Sequence[Any] = ()) -> str:
+    def render_svg(
+        self, state: State, *, highlight: Sequence[Any] = (), translate: Callable[[str], str] = str
+    ) -> str:
+        """The board as SVG. Words in it for people (a status line, a piece's name) pass
+        through ``translate`` (the web club's reader's language; English by default)."""
         raise NotImplementedError(f"{self.id} has no SVG rendering yet")
 
     def ui_hints(self, state: State) -> dict[str, Any]:

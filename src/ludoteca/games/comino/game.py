@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ludoteca.core.errors import IllegalPositionError
+from ludoteca.core.messages import N_, Text
 from ludoteca.core.protocol import Game
 
 from .geometry import TILE_SET, name_of
@@ -21,7 +22,7 @@ class Comino(Game):
     id = "comino"
     title = "Comino"
     designer = "Corné van Moorsel"
-    tagline = (
+    tagline = N_(
         "Turn and lay square tiles of red, yellow and blue corners; score the "
         "colour areas you grow."
     )
@@ -31,7 +32,7 @@ class Comino(Game):
     has_chance = True
     option_names = frozenset({"players"})  # and players must be 2: no other option
     max_game_length = 21 + 22
-    move_help = (
+    move_help = N_(
         "Place a tile as its corners clockwise from top-left @ square, e.g. YRBB@1,0 "
         "(x right, y up);\nwhen no tile fits anywhere: remove NAME, e.g. remove BRYY."
     )
@@ -56,13 +57,19 @@ class Comino(Game):
     def render_text(self, state: CominoState, *, color: bool = False) -> str:
         return render_text(state, color=color)
 
-    def render_svg(self, state: CominoState, *, highlight: Sequence[Any] = ()) -> str:
-        return render_svg(state, highlight=highlight)
+    def render_svg(
+        self,
+        state: CominoState,
+        *,
+        highlight: Sequence[Any] = (),
+        translate: Callable[[str], str] = str,
+    ) -> str:
+        return render_svg(state, highlight=highlight, translate=translate)
 
     def ui_hints(self, state) -> dict:
         prompt = ""
         if state.to_move >= 0:
-            prompt = (
+            prompt = Text(
                 "Turn a rack tile by clicking its top corners, pick it up by its lower half, "
                 "and drop it on a highlighted square."
             )
@@ -88,6 +95,7 @@ def _check_removals(text: str, state: CominoState, parsed) -> None:
         if state.fits_somewhere(name):
             raise IllegalPositionError(
                 text,
-                f"{name} is out of the game, but with only the start tile down it fits beside "
-                "it, and a tile is removed only when no placement exists",
+                "{name} is out of the game, but with only the start tile down it fits beside it, "
+                "and a tile is removed only when no placement exists",
+                name=name,
             )

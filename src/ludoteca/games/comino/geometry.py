@@ -15,12 +15,14 @@ from __future__ import annotations
 
 from itertools import product
 
+from ludoteca.core.messages import Text
+
 COLOURS = "BRY"
 """The three colours in notation order (``B < R < Y``)."""
 
-COLOUR_NAMES = {"B": "blue", "R": "red", "Y": "yellow"}
+COLOUR_NAMES = {"B": Text("blue"), "R": Text("red"), "Y": Text("yellow")}
 
-CORNER_NAMES = ("top-left", "top-right", "bottom-right", "bottom-left")
+CORNER_NAMES = (Text("top-left"), Text("top-right"), Text("bottom-right"), Text("bottom-left"))
 
 # A square (x, y) has its corners at these grid points, in tile-string order (TL, TR, BR, BL).
 # Grid point (px, py) is the bottom-left corner of square (px, py).

@@ -81,7 +81,9 @@ def parse_tile(text: str, source: str | None = None) -> str:
     if len(tile) != 4 or any(c not in COLOURS for c in tile):
         raise MalformedError(shown, "a tile is four corner colours from B, R, Y, e.g. YYRB")
     if name_of(tile) not in TILE_SET:
-        raise MalformedError(shown, f"{tile} is not a Comino tile (there is no complete blue tile)")
+        raise MalformedError(
+            shown, "{tile} is not a Comino tile (there is no complete blue tile)", tile=tile
+        )
     return tile
 
 
@@ -142,7 +144,7 @@ def _parse_hand(text: str, which: int) -> list[str]:
     names = []
     for part in text.split(","):
         if not part:
-            raise MalformedError(text, f"hand {which}: empty tile name between commas")
+            raise MalformedError(text, "hand {which}: empty tile name between commas", which=which)
         names.append(name_of(parse_tile(part)))
     return names
 
@@ -155,7 +157,8 @@ def parse_position(text: str) -> ParsedPosition:
         raise MalformedError(
             text,
             "a Comino position has six fields: <board> <hand1> <hand2> <score1> <score2> "
-            f"<to-move>, found {len(fields)}",
+            "<to-move>, found {count}",
+            count=len(fields),
         )
     board_text, h1_text, h2_text, s1_text, s2_text, mover = fields
 
@@ -169,7 +172,12 @@ def parse_position(text: str) -> ParsedPosition:
             tile = parse_tile(m.group(1), entry)
             square = (int(m.group(2)), int(m.group(3)))
             if square in board:
-                raise IllegalPositionError(text, f"two tiles on square {square[0]},{square[1]}")
+                raise IllegalPositionError(
+                    text,
+                    "two tiles on square {square},{square2}",
+                    square=square[0],
+                    square2=square[1],
+                )
             board[square] = tile
             placed.append(name_of(tile))
     hands_list = (_parse_hand(h1_text, 1), _parse_hand(h2_text, 2))
@@ -184,15 +192,23 @@ def parse_position(text: str) -> ParsedPosition:
     every = placed + hands_list[0] + hands_list[1]
     for name in set(every):
         if every.count(name) > 1:
-            raise IllegalPositionError(text, f"tile {name} appears {every.count(name)} times")
+            raise IllegalPositionError(
+                text, "tile {name} appears {count} times", name=name, count=every.count(name)
+            )
     hands = (set(hands_list[0]), set(hands_list[1]))
     if FIRST_TILE in hands[1]:
-        raise IllegalPositionError(text, f"{FIRST_TILE} is player 1's tile, not in hand 2")
+        raise IllegalPositionError(
+            text, "{FIRST_TILE} is player 1's tile, not in hand 2", FIRST_TILE=FIRST_TILE
+        )
     if SECOND_TILE in hands[0]:
-        raise IllegalPositionError(text, f"{SECOND_TILE} is player 2's tile, not in hand 1")
+        raise IllegalPositionError(
+            text, "{SECOND_TILE} is player 2's tile, not in hand 1", SECOND_TILE=SECOND_TILE
+        )
     for which, hand in (1, hands[0]), (2, hands[1]):
         if len(hand) > HAND_SIZE:
-            raise IllegalPositionError(text, f"hand {which} holds {len(hand)} tiles, at most 11")
+            raise IllegalPositionError(
+                text, "hand {which} holds {count} tiles, at most 11", which=which, count=len(hand)
+            )
 
     dealing = mover == "deal"
     if dealing:
@@ -207,14 +223,20 @@ def parse_position(text: str) -> ParsedPosition:
     if n1 - n2 not in (0, -1) or (n1 == n2) != (to_move == 0):
         raise IllegalPositionError(
             text,
-            f"hands of {n1} and {n2} tiles with player {to_move + 1} to move: each turn uses "
-            "one tile, player 1 first, so player 1 holds as many tiles as player 2 when "
-            "player 1 is to move and one fewer when player 2 is",
+            "hands of {n1} and {n2} tiles with player {to_move} to move: each turn uses one tile, "
+            "player 1 first, so player 1 holds as many tiles as player 2 when player 1 is to move "
+            "and one fewer when player 2 is",
+            n1=n1,
+            n2=n2,
+            to_move=to_move + 1,
         )
     turns = TURNS - n1 - n2
     if len(board) - 1 > turns:
         raise IllegalPositionError(
-            text, f"{len(board) - 1} tiles placed but only {turns} turns played"
+            text,
+            "{count} tiles placed but only {turns} turns played",
+            count=len(board) - 1,
+            turns=turns,
         )
     if turns == 0 and any(scores):
         raise IllegalPositionError(text, "scores before the first turn must be 0")
@@ -224,8 +246,10 @@ def parse_position(text: str) -> ParsedPosition:
         # area of each shared colour holds that tile, and the placement scores at least 1.
         raise IllegalPositionError(
             text,
-            f"{placements} tiles placed score at least {placements} points in all (each "
-            f"shares a colour with a tile it touches), not {sum(scores)}",
+            "{placements} tiles placed score at least {placements} points in all (each shares a "
+            "colour with a tile it touches), not {sum}",
+            placements=placements,
+            sum=sum(scores),
         )
     return ParsedPosition(board, hands, (scores[0], scores[1]), False, to_move)
 
@@ -235,7 +259,10 @@ def _check_deal(text: str, board, hands, scores) -> None:
         raise IllegalPositionError(text, "nobody scores during the deal")
     if FIRST_TILE not in hands[0] or SECOND_TILE not in hands[1]:
         raise IllegalPositionError(
-            text, f"during the deal player 1 holds {FIRST_TILE} and player 2 {SECOND_TILE}"
+            text,
+            "during the deal player 1 holds {FIRST_TILE} and player 2 {SECOND_TILE}",
+            FIRST_TILE=FIRST_TILE,
+            SECOND_TILE=SECOND_TILE,
         )
     if not board:
         if len(hands[0]) > 1 or len(hands[1]) > 1:
@@ -258,7 +285,9 @@ def _check_board(text: str, board: dict[tuple[int, int], str]) -> None:
     if start != name_of(start):
         raise IllegalPositionError(
             text,
-            f"the start tile lies in the orientation of its name ({name_of(start)}), not {start}",
+            "the start tile lies in the orientation of its name ({name_of}), not {start}",
+            name_of=name_of(start),
+            start=start,
         )
     colour_at: dict[tuple[int, int], tuple[str, tuple[int, int]]] = {}
     for (x, y), tile in board.items():
@@ -269,8 +298,16 @@ def _check_board(text: str, board: dict[tuple[int, int], str]) -> None:
                 ox, oy = seen[1]
                 raise IllegalPositionError(
                     text,
-                    f"grid point {point[0]},{point[1]} is {seen[0]} for the tile at {ox},{oy} "
-                    f"but {colour} for the tile at {x},{y}",
+                    "grid point {point},{point2} is {seen} for the tile at {ox},{oy} but {colour} "
+                    "for the tile at {x},{y}",
+                    point=point[0],
+                    point2=point[1],
+                    seen=seen[0],
+                    ox=ox,
+                    oy=oy,
+                    colour=colour,
+                    x=x,
+                    y=y,
                 )
     reached = {(0, 0)}
     stack = [(0, 0)]
@@ -284,5 +321,8 @@ def _check_board(text: str, board: dict[tuple[int, int], str]) -> None:
     if len(reached) != len(board):
         lost = min(set(board) - reached)
         raise IllegalPositionError(
-            text, f"the tile at {lost[0]},{lost[1]} is not joined side to side to the start tile"
+            text,
+            "the tile at {lost},{lost2} is not joined side to side to the start tile",
+            lost=lost[0],
+            lost2=lost[1],
         )

@@ -6,6 +6,7 @@
 // Nothing here knows a rule or the notation: a tile's orientations, in clockwise order with
 // their corner colours, come from the hints (view.hints.turns); what fits where comes from
 // the structured legal moves ({text, cells, tile, orientation, remove}).
+import { t } from "/static/i18n.js";
 
 const turned = new Map(); // tile name -> index into its orientations (kept across updates)
 const rackOrder = new Map(); // player -> tile names in the order the player arranged them
@@ -79,12 +80,12 @@ export default function comino(view, ctx) {
   const myPlayer = String(view.to_move + 1);
   let picked = null;
   let press = null; // {g, x, y, dragging} while a rack tile is held down
-  const removeButton = el("button", { type: "button", id: "remove-tile", hidden: "" }, "Remove tile");
+  const removeButton = el("button", { type: "button", id: "remove-tile", hidden: "" }, t("Remove tile"));
   // A picked-up tile can also be turned with buttons: finger-sized on a touch screen, where
   // a tap anywhere on a tile picks it up (its corners are too small to aim at), and usable
   // from the keyboard.
-  const turnLeft = el("button", { type: "button", id: "turn-left", hidden: "" }, "Turn anticlockwise");
-  const turnRight = el("button", { type: "button", id: "turn-right", hidden: "" }, "Turn clockwise");
+  const turnLeft = el("button", { type: "button", id: "turn-left", hidden: "" }, t("Turn anticlockwise"));
+  const turnRight = el("button", { type: "button", id: "turn-right", hidden: "" }, t("Turn clockwise"));
   controls.append(turnLeft, turnRight, removeButton);
   turnLeft.addEventListener("click", () => { if (picked) { turn(picked, -1); mark(); } });
   turnRight.addEventListener("click", () => { if (picked) { turn(picked, 1); mark(); } });
@@ -154,8 +155,9 @@ export default function comino(view, ctx) {
       turned.delete(picked.dataset.tile);
       sendMove(m.text);
     } else {
-      const label = shown(picked) ? "This tile" : "It";
-      showMessage(`${label} does not fit there in this orientation; turn it or pick another square.`);
+      showMessage(shown(picked)
+        ? t("This tile does not fit there in this orientation; turn it or pick another square.")
+        : t("It does not fit there in this orientation; turn it or pick another square."));
     }
     return true;
   }

@@ -17,10 +17,11 @@ follow the board as ``<g class="rack" data-player="1|2">`` holding
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from html import escape
 
 from ludoteca.core.errors import MalformedError
+from ludoteca.core.messages import Text
 from ludoteca.core.protocol import CHANCE, TERMINAL
 
 from .geometry import name_of, rotate
@@ -133,7 +134,7 @@ def _tile_svg(tile: str, left: float, top: float, size: float) -> list[str]:
     return parts
 
 
-def render_svg(state, *, highlight: Iterable = ()) -> str:
+def render_svg(state, *, highlight: Iterable = (), translate: Callable[[str], str] = str) -> str:
     """A deterministic SVG of the table (tiles as coloured corner quadrants, coordinates,
     the frontier as empty cells) and both racks; see the module docstring for the classes."""
     plain, fitting = _fits(state, highlight)
@@ -202,9 +203,10 @@ def render_svg(state, *, highlight: Iterable = ()) -> str:
         top = board_h + 8 + p * (rack_s + RACK_GAP)
         mover = " to-move" if state.to_move == p else ""
         out.append(f'<g class="rack{mover}" data-player="{p + 1}">')
+        rack_label = Text("{side} {score}", {"side": state.side_name(p), "score": state.score[p]})
         out.append(
             f'<text x="4" y="{top + rack_s / 2 + 4:g}" font-size="12">'
-            f"{state.side_name(p)} {state.score[p]}</text>"
+            f"{escape(translate(rack_label))}</text>"
         )
         for i, tile in enumerate(sorted(state.hands[p])):
             left = 90 + i * (rack_s + 6)

@@ -14,6 +14,7 @@ Representation, chosen so that move generation never looks beyond the edge of th
 from __future__ import annotations
 
 from ludoteca.core.errors import IllegalMoveError, MalformedError
+from ludoteca.core.messages import Text
 from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State
 
 from .geometry import (
@@ -46,7 +47,7 @@ from .notation import (
     parse_tile,
 )
 
-SIDE_NAMES = ("first", "second")
+SIDE_NAMES = (Text("first"), Text("second"))
 
 # The squares having a given grid point as a corner, as offsets from the point, with the
 # index of that corner in the tile string (TL, TR, BR, BL).
@@ -117,10 +118,13 @@ class CominoState(State):
         s1, s2 = self.score
         if s1 == s2:
             winners: tuple[int, ...] = ()
-            reason = f"equal totals, {s1} to {s2}"
+            reason = Text("equal totals, {score} to {other}", {"score": s1, "other": s2})
         else:
             winners = (0,) if s1 > s2 else (1,)
-            reason = f"higher total score, {max(s1, s2)} to {min(s1, s2)}"
+            reason = Text(
+                "higher total score, {score} to {other}",
+                {"score": max(s1, s2), "other": min(s1, s2)},
+            )
         return Result(winners=winners, num_players=2, scores=(float(s1), float(s2)), reason=reason)
 
     def side_name(self, player: int) -> str:
@@ -277,10 +281,10 @@ class CominoState(State):
     def move_label(self, move: CominoMove | str) -> str:
         move = self._as_move(move)
         if isinstance(move, Place):
-            return f"{move.tile} on {move.x},{move.y}"
+            return Text("{tile} on {x},{y}", {"tile": move.tile, "x": move.x, "y": move.y})
         if isinstance(move, Remove):
-            return f"Remove tile {move.name}"
-        return f"Deal {move.name}"
+            return Text("Remove tile {tile}", {"tile": move.name})
+        return Text("Deal {tile}", {"tile": move.name})
 
     def move_info(self, move: CominoMove | str) -> dict:
         """The rack tile a move uses (by name, as the SVG's ``data-tile``) and, for a
@@ -323,8 +327,9 @@ class CominoState(State):
         if mover == CHANCE:
             raise IllegalMoveError(
                 shown,
-                f"the deal is not finished ({self.draws} of 21 tiles "
-                "drawn): the next move is a deal draw",
+                "the deal is not finished ({draws} of 21 tiles drawn): the next move is a deal "
+                "draw",
+                draws=self.draws,
             )
         return mover
 
@@ -333,9 +338,11 @@ class CominoState(State):
             raise IllegalMoveError(shown, "the deal is over: all 21 tiles have been drawn")
         name = move.name
         if name in (FIRST_TILE, SECOND_TILE):
-            raise IllegalMoveError(shown, f"{name} is not dealt: players start with YYYY and RRRR")
+            raise IllegalMoveError(
+                shown, "{name} is not dealt: players start with YYYY and RRRR", name=name
+            )
         if name in self.hands[0] or name in self.hands[1] or name in self.board.values():
-            raise IllegalMoveError(shown, f"tile {name} has already been drawn")
+            raise IllegalMoveError(shown, "tile {name} has already been drawn", name=name)
         if self.draws == 0:
             self._put((0, 0), name)
         else:
@@ -349,22 +356,30 @@ class CominoState(State):
         name = name_of(move.tile)
         if name not in self.hands[player]:
             raise IllegalMoveError(
-                shown, f"tile {name} is not in {SIDE_NAMES[player]} player's hand"
+                shown,
+                "tile {name} is not in {SIDE_NAMES} player's hand",
+                name=name,
+                SIDE_NAMES=SIDE_NAMES[player],
             )
         square = (move.x, move.y)
         if square in self.board:
-            raise IllegalMoveError(shown, f"square {move.x},{move.y} is already covered")
+            raise IllegalMoveError(shown, "square {x},{y} is already covered", x=move.x, y=move.y)
         if square not in self.frontier:
             raise IllegalMoveError(
-                shown, f"square {move.x},{move.y} shares no side with a tile on the table"
+                shown, "square {x},{y} shares no side with a tile on the table", x=move.x, y=move.y
             )
         for (dx, dy), colour, corner in zip(CORNER_OFFSETS, move.tile, CORNER_NAMES, strict=True):
             have = self.points.get((move.x + dx, move.y + dy), 0)
             if have and have != COLOUR_CODE[colour]:
                 raise IllegalMoveError(
                     shown,
-                    f"its {corner} corner is {colour} but grid point {move.x + dx},{move.y + dy} "
-                    f"is already {'.BRY'[have]}: every grid point has a single colour",
+                    "its {corner} corner is {colour} but grid point {x},{y} is already {value}: "
+                    "every grid point has a single colour",
+                    corner=corner,
+                    colour=colour,
+                    x=move.x + dx,
+                    y=move.y + dy,
+                    value=".BRY"[have],
                 )
         # legal: apply
         self._put(square, move.tile)
@@ -375,33 +390,59 @@ class CominoState(State):
             size = len(self.area(square, colour)) - 1
             if size:
                 gained += size
-                earned.append(f"{COLOUR_NAMES[colour]} area of {size}")
+                earned.append(
+                    Text("{colour} area of {size}", {"colour": COLOUR_NAMES[colour], "size": size})
+                )
         self.score[player] += gained
         self.turns += 1
         self.history.append(("place", move, player, gained, self.last))
-        detail = f" ({', '.join(earned)})" if earned else ""
-        self.last = (
-            f"{SIDE_NAMES[player]} placed {move} and scored {gained}{detail}; "
-            f"totals {self.score[0]} to {self.score[1]}"
-        )
+        fields = {
+            "side": SIDE_NAMES[player],
+            "move": str(move),
+            "gained": gained,
+            "first": self.score[0],
+            "second": self.score[1],
+        }
+        if earned:
+            areas = earned[0]
+            for more in earned[1:]:
+                areas = Text("{areas}, {more}", {"areas": areas, "more": more})
+            self.last = Text(
+                "{side} placed {move} and scored {gained} ({areas}); totals {first} to {second}",
+                {**fields, "areas": areas},
+            )
+        else:
+            self.last = Text(
+                "{side} placed {move} and scored {gained}; totals {first} to {second}", fields
+            )
 
     def _remove(self, move: Remove, shown: str) -> None:
         player = self._check_turn(shown)
         if move.name not in self.hands[player]:
             raise IllegalMoveError(
-                shown, f"tile {move.name} is not in {SIDE_NAMES[player]} player's hand"
+                shown,
+                "tile {name} is not in {SIDE_NAMES} player's hand",
+                name=move.name,
+                SIDE_NAMES=SIDE_NAMES[player],
             )
         fits = self._any_placement(player)
         if fits is not None:
             raise IllegalMoveError(
-                shown, f"a tile may be removed only when none fits anywhere, but {fits} fits"
+                shown,
+                "a tile may be removed only when none fits anywhere, but {fits} fits",
+                fits=fits,
             )
         self.hands[player].discard(move.name)
         self.turns += 1
         self.history.append(("remove", move, player, 0, self.last))
-        self.last = (
-            f"{SIDE_NAMES[player]} removed {move.name} (nothing fits) and scored 0; "
-            f"totals {self.score[0]} to {self.score[1]}"
+        self.last = Text(
+            "{side} removed {tile} (nothing fits) and scored 0; totals {first} to {second}",
+            {
+                "side": SIDE_NAMES[player],
+                "tile": move.name,
+                "first": self.score[0],
+                "second": self.score[1],
+            },
         )
 
     def undo(self) -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
+from ludoteca.core.messages import N_, Text
 from ludoteca.core.protocol import Game
 
 from . import bits
@@ -18,7 +19,7 @@ class Comune(Game):
     id = "comune"
     title = "Comune"
     designer = "Kanare Kato"
-    tagline = (
+    tagline = N_(
         "Lay pieces at three angles on a hexagon; your score is your largest "
         "groups at each angle, multiplied."
     )
@@ -32,7 +33,7 @@ class Comune(Game):
     """Each placing turn fills at least one of the 61 cells, so there are at most 61 of
     them; passes never come two in a row except the pair that ends the game, so there are
     at most one before each placing turn plus two at the end: 61 + 61 + 2."""
-    move_help = (
+    move_help = N_(
         "A turn: 'pass', one piece 'e5-', or two pieces at different angles 'e5- d4/'.\n"
         "Angles: - horizontal, / rising, \\ falling (or the letters h, r, f)."
     )
@@ -49,17 +50,25 @@ class Comune(Game):
 
         return render_text(state, color=color)
 
-    def render_svg(self, state: ComuneState, *, highlight: Sequence[Any] = ()) -> str:
+    def render_svg(
+        self,
+        state: ComuneState,
+        *,
+        highlight: Sequence[Any] = (),
+        translate: Callable[[str], str] = str,
+    ) -> str:
         from .render import render_svg
 
-        return render_svg(state, highlight=highlight)
+        return render_svg(state, highlight=highlight, translate=translate)
 
     def ui_hints(self, state) -> dict:
         if state.is_over:
             return {"prompt": "", "first": "any"}
         return {
-            "prompt": "Click a highlighted cell (a second one to place two pieces), then "
-            "choose the angle from the drawings: space cycles through them, Enter plays.",
+            "prompt": Text(
+                "Click a highlighted cell (a second one to place two pieces), then choose the "
+                "angle from the drawings: space cycles through them, Enter plays."
+            ),
             "first": "any",
         }
 

@@ -11,6 +11,8 @@ Everything here is computed once at import; the hot paths only index the tuples.
 
 from __future__ import annotations
 
+from ludoteca.core.messages import Text
+
 SIDE = 5
 """Cells on each side of the hexagon."""
 
@@ -24,7 +26,7 @@ ANGLE_SYMBOLS = ("-", "/", "\\")
 ANGLE_ALIASES = {"-": 0, "/": 1, "\\": 2, "h": 0, "r": 1, "f": 2}
 """Accepted angle characters on input: the symbols and the shell-friendly letters."""
 
-ANGLE_NAMES = ("horizontal", "rising", "falling")
+ANGLE_NAMES = (Text("horizontal"), Text("rising"), Text("falling"))
 
 DIRECTIONS = ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (-1, -1))
 """The six neighbour offsets ``(dc, dr)`` of the rules file."""

@@ -90,18 +90,20 @@ def parse_placement(token: str, *, whole: str | None = None) -> int:
     text = token.lower()
     if len(text) < 3:
         raise MalformedError(
-            shown, f"placement {token!r} must be a cell and an angle, like e5- or d4/"
+            shown, "placement {token!r} must be a cell and an angle, like e5- or d4/", token=token
         )
     cell_text, angle_text = text[:-1], text[-1]
     angle = ANGLE_ALIASES.get(angle_text)
     if angle is None:
         raise MalformedError(
-            shown, f"placement {token!r} must end with an angle: - / \\ (or h r f)"
+            shown, "placement {token!r} must end with an angle: - / \\ (or h r f)", token=token
         )
     cell = NAME_INDEX.get(cell_text)
     if cell is None:
         raise MalformedError(
-            shown, f"{cell_text!r} is not a cell of the board (a1..e1 up to e9..i9)"
+            shown,
+            "{cell_text!r} is not a cell of the board (a1..e1 up to e9..i9)",
+            cell_text=cell_text,
         )
     return placement_code(cell, angle)
 
@@ -152,7 +154,9 @@ def format_position(s) -> str:
 def _parse_rows(text: str, rows_text: str) -> dict[int, tuple[int, int]]:
     rows = rows_text.split("/")
     if len(rows) != 9:
-        raise MalformedError(text, f"the board needs 9 rows separated by '/', found {len(rows)}")
+        raise MalformedError(
+            text, "the board needs 9 rows separated by '/', found {count}", count=len(rows)
+        )
     pieces: dict[int, tuple[int, int]] = {}
     for number, (row_text, row) in enumerate(zip(rows, reversed(ROWS), strict=True)):
         label = 9 - number
@@ -161,9 +165,11 @@ def _parse_rows(text: str, rows_text: str) -> dict[int, tuple[int, int]]:
         for ch in row_text:
             if ch.isdigit():
                 if previous_digit:
-                    raise MalformedError(text, f"row {label}: two digits in a row")
+                    raise MalformedError(text, "row {label}: two digits in a row", label=label)
                 if not "1" <= ch <= "9":
-                    raise MalformedError(text, f"row {label}: empty-run digit {ch!r} must be 1-9")
+                    raise MalformedError(
+                        text, "row {label}: empty-run digit {ch!r} must be 1-9", label=label, ch=ch
+                    )
                 filled += int(ch)
                 previous_digit = True
                 continue
@@ -176,11 +182,18 @@ def _parse_rows(text: str, rows_text: str) -> dict[int, tuple[int, int]]:
                     break
             else:
                 raise MalformedError(
-                    text, f"row {label}: {ch!r} is neither a digit nor a piece (HRF hrf)"
+                    text,
+                    "row {label}: {ch!r} is neither a digit nor a piece (HRF hrf)",
+                    label=label,
+                    ch=ch,
                 )
         if filled != len(row):
             raise MalformedError(
-                text, f"row {label} has {len(row)} cells, the text describes {filled}"
+                text,
+                "row {label} has {count} cells, the text describes {filled}",
+                label=label,
+                count=len(row),
+                filled=filled,
             )
     return pieces
 
@@ -199,9 +212,11 @@ def parse_position(text: object) -> list[int]:
         raise MalformedError(text, "a position has three fields: <rows> <side> <passes>")
     rows_text, side_text, passes_text = fields
     if side_text not in ("L", "D"):
-        raise MalformedError(text, f"side to move {side_text!r} must be L or D")
+        raise MalformedError(text, "side to move {side_text!r} must be L or D", side_text=side_text)
     if passes_text not in ("0", "1", "2"):
-        raise MalformedError(text, f"passes {passes_text!r} must be 0, 1 or 2")
+        raise MalformedError(
+            text, "passes {passes_text!r} must be 0, 1 or 2", passes_text=passes_text
+        )
     pieces = _parse_rows(text, rows_text)
 
     counts = [0, 0]
@@ -211,7 +226,10 @@ def parse_position(text: object) -> list[int]:
         if counts[player] > PIECES_PER_PLAYER:
             side = ("Light", "Dark")[player]
             raise IllegalPositionError(
-                text, f"{side} has {counts[player]} pieces on the board, the supply is 35"
+                text,
+                "{side} has {counts} pieces on the board, the supply is 35",
+                side=side,
+                counts=counts[player],
             )
 
     s = bits.new_slots()
@@ -227,8 +245,10 @@ def parse_position(text: object) -> list[int]:
             )
             raise IllegalPositionError(
                 text,
-                f"{CELL_NAMES[cell]} and {CELL_NAMES[other]} hold pieces that differ in both "
-                "colour and angle side by side, which the placement rule never allows",
+                "{CELL_NAMES} and {CELL_NAMES2} hold pieces that differ in both colour and angle "
+                "side by side, which the placement rule never allows",
+                CELL_NAMES=CELL_NAMES[cell],
+                CELL_NAMES2=CELL_NAMES[other],
             )
 
     to_move = 0 if side_text == "L" else 1
@@ -265,14 +285,19 @@ def _check_turn_order(text: str, counts: list[int], to_move: int, passes: int) -
     if passes in (0, 2) and counts[opponent] == 0:
         raise IllegalPositionError(
             text,
-            f"{side[opponent]} has no piece, yet passes {passes} with {side[to_move]} to move "
-            f"means {side[opponent]}'s last placing turn came just before",
+            "{side} has no piece, yet passes {passes} with {side2} to move means {side}'s last "
+            "placing turn came just before",
+            side=side[opponent],
+            passes=passes,
+            side2=side[to_move],
         )
     if passes == 1 and counts[to_move] == 0:
         raise IllegalPositionError(
             text,
-            f"{side[to_move]} has no piece, yet passes 1 with {side[to_move]} to move means "
-            f"{side[to_move]} placed a piece before {side[opponent]}'s pass",
+            "{side} has no piece, yet passes 1 with {side} to move means {side} placed a piece "
+            "before {side2}'s pass",
+            side=side[to_move],
+            side2=side[opponent],
         )
 
 

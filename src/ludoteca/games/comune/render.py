@@ -21,7 +21,7 @@ column letters along the bottom and lower right.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from xml.sax.saxutils import quoteattr
 
 from rich.markup import escape
@@ -91,7 +91,9 @@ def highlight_cells(highlight: Iterable[object]) -> set[int]:
     return out
 
 
-def render_svg(state: ComuneState, *, highlight: Iterable[object] = ()) -> str:
+def render_svg(
+    state: ComuneState, *, highlight: Iterable[object] = (), translate: Callable[[str], str] = str
+) -> str:
     marked = highlight_cells(highlight)
     closed = set(cells_of(state.closed_to_both()))
     width = 10 * UNIT + 2 * MARGIN

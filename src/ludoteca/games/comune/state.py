@@ -20,6 +20,7 @@ import random
 from typing import cast
 
 from ludoteca.core.errors import IllegalMoveError, MalformedError
+from ludoteca.core.messages import Text
 from ludoteca.core.protocol import TERMINAL, Move, Result, State
 
 from . import bits
@@ -48,8 +49,8 @@ from .notation import (
     turn_to_str,
 )
 
-SIDES = ("light", "dark")
-_TITLES = ("Light", "Dark")
+SIDES = (Text("light"), Text("dark"))
+_TITLES = (Text("Light"), Text("Dark"))
 _PAIRS = ((0, 1), (0, 2), (1, 2))
 _DRAWN = ("\u2014", "/", "\\")
 """The angles as a label draws them (a dash as long as the piece looks)."""
@@ -270,7 +271,10 @@ class ComuneState(State):
                 raise IllegalMoveError(shown, "Light's first turn places one piece at most")
             if s[SUPPLY + player] < 2:
                 raise IllegalMoveError(
-                    shown, f"{side} has only {s[SUPPLY + player]} piece left in supply"
+                    shown,
+                    "{side} has only {s} piece left in supply",
+                    side=side,
+                    s=s[SUPPLY + player],
                 )
             x, y = codes
             if x % 3 == y % 3:
@@ -290,9 +294,11 @@ class ComuneState(State):
         cell, angle = divmod(code, 3)
         name = placement_to_str(code)
         if s[SUPPLY + player] <= 0:
-            raise IllegalMoveError(shown, f"{_TITLES[player]} has no pieces left in supply")
+            raise IllegalMoveError(
+                shown, "{TITLES} has no pieces left in supply", TITLES=_TITLES[player]
+            )
         if s[OCC] >> cell & 1:
-            raise IllegalMoveError(shown, f"{CELL_NAMES[cell]} is occupied")
+            raise IllegalMoveError(shown, "{CELL_NAMES} is occupied", CELL_NAMES=CELL_NAMES[cell])
         if s[bits.BLOCKED + 3 * player + angle] >> cell & 1:
             opponent = 1 - player
             culprit = next(
@@ -303,9 +309,11 @@ class ComuneState(State):
             )
             raise IllegalMoveError(
                 shown,
-                f"{name} would stand next to the opponent's {CELL_NAMES[culprit[0]]}"
-                f"{ANGLE_SYMBOLS[culprit[1]]}: a piece may not be placed next to an "
-                "opponent piece at a different angle",
+                "{name} would stand next to the opponent's {CELL_NAMES}{ANGLE_SYMBOLS}: a piece "
+                "may not be placed next to an opponent piece at a different angle",
+                name=name,
+                CELL_NAMES=CELL_NAMES[culprit[0]],
+                ANGLE_SYMBOLS=ANGLE_SYMBOLS[culprit[1]],
             )
 
     # --- results and scores ---------------------------------------------------------------
@@ -317,26 +325,38 @@ class ComuneState(State):
         scores = (bits.score(s, 0), bits.score(s, 1))
         win = bits.winner(s)
         why = (
-            "both players passed in succession"
+            Text("both players passed in succession")
             if s[PASSES] >= 2
-            else "neither player can place a piece"
+            else Text("neither player can place a piece")
         )
         if scores[0] != scores[1]:
-            detail = f"{_TITLES[win]} wins {scores[win]} to {scores[1 - win]}"
+            detail = Text(
+                "{side} wins {score} to {other}",
+                {"side": _TITLES[win], "score": scores[win], "other": scores[1 - win]},
+            )
         else:
             big = (bits.largest_group(s, 0), bits.largest_group(s, 1))
             if win >= 0:
-                detail = (
-                    f"scores tied at {scores[0]}; {_TITLES[win]} wins with the largest "
-                    f"group ({big[win]} against {big[1 - win]})"
+                detail = Text(
+                    "scores tied at {score}; {side} wins with the largest group ({size} against "
+                    "{other})",
+                    {
+                        "score": scores[0],
+                        "side": _TITLES[win],
+                        "size": big[win],
+                        "other": big[1 - win],
+                    },
                 )
             else:
-                detail = f"scores tied at {scores[0]} and largest groups at {big[0]}: a draw"
+                detail = Text(
+                    "scores tied at {score} and largest groups at {size}: a draw",
+                    {"score": scores[0], "size": big[0]},
+                )
         return Result(
             winners=() if win < 0 else (win,),
             num_players=2,
             scores=(float(scores[0]), float(scores[1])),
-            reason=f"{why}; {detail}",
+            reason=Text("{why}; {detail}", {"why": why, "detail": detail}),
         )
 
     def scores(self) -> tuple[float, ...]:
@@ -356,10 +376,14 @@ class ComuneState(State):
             return None
         player, codes = self._last
         g = self.groups(player)
-        what = "passed" if not codes else "placed " + turn_to_str(encode_turn(codes))
-        return (
-            f"{SIDES[player]} {what}; {SIDES[player]} now scores "
-            f"{g[0]} x {g[1]} x {g[2]} = {g[0] * g[1] * g[2]}"
+        score = f"{g[0]} x {g[1]} x {g[2]} = {g[0] * g[1] * g[2]}"
+        if not codes:
+            return Text(
+                "{side} passed; {side} now scores {score}", {"side": SIDES[player], "score": score}
+            )
+        return Text(
+            "{side} placed {turn}; {side} now scores {score}",
+            {"side": SIDES[player], "turn": turn_to_str(encode_turn(codes)), "score": score},
         )
 
     # --- copies, notation -----------------------------------------------------------------
@@ -401,10 +425,21 @@ class ComuneState(State):
     def move_label(self, move: Move) -> str:
         codes = decode_turn(self.coerce_move(move))
         if not codes:
-            return "Pass"
-        return " and ".join(
-            f"{CELL_NAMES[code // 3]} {_DRAWN[code % 3]} {ANGLE_NAMES[code % 3]}" for code in codes
-        )
+            return Text("Pass")
+        pieces = [
+            Text(
+                "{cell} {drawn} {angle}",
+                {
+                    "cell": CELL_NAMES[code // 3],
+                    "drawn": _DRAWN[code % 3],
+                    "angle": ANGLE_NAMES[code % 3],
+                },
+            )
+            for code in codes
+        ]
+        if len(pieces) == 1:
+            return pieces[0]
+        return Text("{first} and {second}", {"first": pieces[0], "second": pieces[1]})
 
     def slots(self) -> list[int]:
         """A copy of the state array (layout in :mod:`.bits`), e.g. for the compiled kernel."""

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from ludoteca.core.errors import MalformedError
+from ludoteca.core.messages import N_
 from ludoteca.core.protocol import Game
 
 from .notation import PIECES_PER_COLOUR, WHITE
@@ -49,7 +50,7 @@ class HexagoneGame(Game):
     id = "hexagone"
     title = "Hexagone"
     designer = "Professor Puzzle"
-    tagline = (
+    tagline = N_(
         "Roll the colour dice, swap hexagons and capture groups of three from "
         "a shared block; 1 to 4 players."
     )
@@ -58,7 +59,7 @@ class HexagoneGame(Game):
     max_players = 4
     has_chance = True
     max_game_length = 4000
-    move_help = (
+    move_help = N_(
         "swap q,r q,r exchanges two pieces (the map shows each piece as colour+q on row r); "
         "again / stop after a roll without capture;\n"
         "when a split block is reformed: main q,r names the main block, place C q,r puts a "
@@ -104,10 +105,12 @@ class HexagoneGame(Game):
 
         return render_text(state, color=color)
 
-    def render_svg(self, state, *, highlight: Sequence[Any] = ()) -> str:
+    def render_svg(
+        self, state, *, highlight: Sequence[Any] = (), translate: Callable[[str], str] = str
+    ) -> str:
         from .render import render_svg
 
-        return render_svg(state, highlight=highlight)
+        return render_svg(state, highlight=highlight, translate=translate)
 
     def ui_hints(self, state) -> dict:
         from .state import PHASE_PROMPTS

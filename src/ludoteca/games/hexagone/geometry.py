@@ -48,7 +48,7 @@ def parse_cell(text: str) -> int:
         raise MalformedError(text, "a cell is written q,r (e.g. 0,0 or -2,3)")
     q, r = int(m.group(1)), int(m.group(2))
     if abs(q) > LIMIT or abs(r) > LIMIT:
-        raise MalformedError(text, f"cell coordinates must lie within ±{LIMIT}")
+        raise MalformedError(text, "cell coordinates must lie within ±{LIMIT}", LIMIT=LIMIT)
     return cell(q, r)
 
 

@@ -34,7 +34,7 @@ _KEYWORDS = ("roll", "swap", "again", "stop", "main", "place")
 def colour_index(letter: str, text: str) -> int:
     i = COLOURS.find(letter.upper()) if len(letter) == 1 else -1
     if i < 0:
-        raise MalformedError(text, f"{letter!r} is not a colour (R O Y G B P W)")
+        raise MalformedError(text, "{letter!r} is not a colour (R O Y G B P W)", letter=letter)
     return i
 
 
@@ -81,7 +81,10 @@ def parse_move(text: str) -> tuple:
     shape = {"roll": 1, "swap": 2, "again": 0, "stop": 0, "main": 1, "place": 2}
     if key not in shape:
         raise MalformedError(
-            text, f"unknown move {words[0]!r}; moves start with {', '.join(_KEYWORDS)}"
+            text,
+            "unknown move {words!r}; moves start with {KEYWORDS}",
+            words=words[0],
+            KEYWORDS=", ".join(_KEYWORDS),
         )
     if len(args) != shape[key]:
         raise MalformedError(text, f"{key!r} takes {shape[key]} argument(s); " + HELP)

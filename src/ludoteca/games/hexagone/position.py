@@ -70,19 +70,26 @@ def position_text(state: HexagoneState) -> str:
 def _int(data: dict, key: str, text: str, low: int, high: int) -> int:
     value = data[key]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise MalformedError(text, f"{key!r} must be an integer")
+        raise MalformedError(text, "{key!r} must be an integer", key=key)
     if not low <= value <= high:
-        raise MalformedError(text, f"{key!r} must be between {low} and {high}")
+        raise MalformedError(
+            text, "{key!r} must be between {low} and {high}", key=key, low=low, high=high
+        )
     return value
 
 
 def _colour_list(value: Any, key: str, text: str) -> list[int]:
     if not isinstance(value, list):
-        raise MalformedError(text, f"{key!r} must be a list of colour letters")
+        raise MalformedError(text, "{key!r} must be a list of colour letters", key=key)
     counts = [0] * 7
     for letter in value:
         if not isinstance(letter, str) or len(letter) != 1 or letter not in COLOURS:
-            raise MalformedError(text, f"{key!r} holds {letter!r}, not a colour (R O Y G B P W)")
+            raise MalformedError(
+                text,
+                "{key!r} holds {letter!r}, not a colour (R O Y G B P W)",
+                key=key,
+                letter=letter,
+            )
         counts[COLOURS.index(letter)] += 1
     return counts
 
@@ -158,17 +165,17 @@ def _read_json(text: object) -> dict:
         data = json.loads(text)
     except (json.JSONDecodeError, RecursionError) as exc:
         why = exc.msg if isinstance(exc, json.JSONDecodeError) else "nested too deeply"
-        raise MalformedError(text, f"not valid JSON ({why})") from None
+        raise MalformedError(text, "not valid JSON ({why})", why=why) from None
     except ValueError:  # a number of thousands of digits: no count in a position is that big
         raise MalformedError(text, "a number in the position is far too long") from None
     if not isinstance(data, dict):
         raise MalformedError(text, "a Hexagone position is a JSON object")
     missing = [k for k in KEYS if k not in data]
     if missing:
-        raise MalformedError(text, f"missing key(s): {', '.join(missing)}")
+        raise MalformedError(text, "missing key(s): {missing}", missing=", ".join(missing))
     extra = sorted(set(data) - set(KEYS))
     if extra:
-        raise MalformedError(text, f"unknown key(s): {', '.join(map(str, extra))}")
+        raise MalformedError(text, "unknown key(s): {map}", map=", ".join(map(str, extra)))
     return data
 
 
@@ -180,13 +187,18 @@ def _read_cells(cells_raw: object, text: str) -> dict[int, int]:
         try:
             c = parse_cell(key)
         except MalformedError as exc:
-            raise MalformedError(text, f"cell {key!r}: {exc.reason}") from None
+            raise MalformedError(text, "cell {key!r}: {why}", key=key, why=exc.text) from None
         if not isinstance(letter, str) or len(letter) != 1 or letter not in COLOURS:
             raise MalformedError(
-                text, f"cell {key!r} holds {letter!r}, not a colour (R O Y G B P W)"
+                text,
+                "cell {key!r} holds {letter!r}, not a colour (R O Y G B P W)",
+                key=key,
+                letter=letter,
             )
         if c in cells:
-            raise MalformedError(text, f"cell {cell_to_str(c)} is listed twice")
+            raise MalformedError(
+                text, "cell {cell_to_str} is listed twice", cell_to_str=cell_to_str(c)
+            )
         cells[c] = COLOURS.index(letter)
     return cells
 
@@ -201,7 +213,7 @@ def _read_fields(text: str) -> _Fields:
     cells = _read_cells(data["cells"], text)
     phase = data["phase"]
     if phase not in PHASES:
-        raise MalformedError(text, f"'phase' must be one of {', '.join(PHASES)}")
+        raise MalformedError(text, "'phase' must be one of {PHASES}", PHASES=", ".join(PHASES))
     dice_raw = data["dice"]
     dice = None
     if dice_raw is not None:

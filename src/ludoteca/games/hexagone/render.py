@@ -19,11 +19,12 @@ the green piece on cell ``-1,2``, what a person types in ``swap``.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from html import escape
 from typing import Any
 
 from ludoteca.core.errors import MalformedError
+from ludoteca.core.messages import Text
 
 from .geometry import cell_to_str, coords, parse_cell
 from .notation import COLOURS, PLACE, SWAP
@@ -76,7 +77,9 @@ def _highlight_cells(highlight: Iterable[Any]) -> set[int]:
     return out
 
 
-def render_svg(state: HexagoneState, *, highlight: Iterable[Any] = ()) -> str:
+def render_svg(
+    state: HexagoneState, *, highlight: Iterable[Any] = (), translate: Callable[[str], str] = str
+) -> str:
     marked = _highlight_cells(highlight)
     swappable: set[int] = set()
     targets: set[int] = set()
@@ -149,11 +152,11 @@ def render_svg(state: HexagoneState, *, highlight: Iterable[Any] = ()) -> str:
     px = left + width + 10
     py = top + 24
     out.append('<g class="panel" font-family="sans-serif" font-size="13">')
-    out.append(f'<text x="{_n(px)}" y="{_n(py)}">{escape(_status(state))}</text>')
+    out.append(f'<text x="{_n(px)}" y="{_n(py)}">{escape(translate(_status(state)))}</text>')
     hint = PHASE_HINTS.get(state.phase, "")
     if hint:
         py += 18
-        out.append(f'<text class="hint" x="{_n(px)}" y="{_n(py)}">{escape(hint)}</text>')
+        out.append(f'<text class="hint" x="{_n(px)}" y="{_n(py)}">{escape(translate(hint))}</text>')
     py += 10
     out.append('<g class="dice">')
     if state.dice is not None:
@@ -166,37 +169,43 @@ def render_svg(state: HexagoneState, *, highlight: Iterable[Any] = ()) -> str:
     out.append("</g>")
     py += 44
     for p, pile in enumerate(state.captured):
-        label = "captured" if state.num_players == 1 else f"player {p + 1}"
-        out.append(_pile_svg(f"captured player{p + 1}", f"{label}: {sum(pile)}", pile, px, py, p))
+        who = Text("captured") if state.num_players == 1 else Text("player {n}", {"n": p + 1})
+        label = translate(Text("{who}: {count}", {"who": who, "count": sum(pile)}))
+        out.append(_pile_svg(f"captured player{p + 1}", label, pile, px, py, p))
         py += 26
     if any(state.pool):
-        out.append(_pile_svg("pool", "pool", state.pool, px, py, None))
+        out.append(_pile_svg("pool", translate(Text("pool")), state.pool, px, py, None))
     out.append("</g>")
     out.append("</svg>")
     return "\n".join(out)
 
 
 PHASE_HINTS = {
-    ROLL_PHASE: "the dice are rolled",
-    SWAP_PHASE: "swap two pieces (see the dice)",
-    SECOND: "no capture: roll again or stop?",
-    MAIN_PHASE: "choose which section stays",
-    REFORM: "place the pool's pieces",
+    ROLL_PHASE: Text("the dice are rolled"),
+    SWAP_PHASE: Text("swap two pieces (see the dice)"),
+    SECOND: Text("no capture: roll again or stop?"),
+    MAIN_PHASE: Text("choose which section stays"),
+    REFORM: Text("place the pool's pieces"),
 }
 """What the player to move does now, in words: the phase names are notation ("second" told
 a player nothing). Short enough for the panel's width."""
 
 
-def _status(state: HexagoneState) -> str:
+def _status(state: HexagoneState) -> Text:
     if state.phase == OVER:
         result = state.result
         assert result is not None
         if state.num_players == 1:
-            return f"over: score {sum(state.captured[0])}"
-        return "over: won by " + ", ".join(f"player {p + 1}" for p in result.winners)
-    who = "solo" if state.num_players == 1 else f"player {state.player + 1} to move"
-    extra = f", {state.rolls_left} rolls left" if state.rolls_left is not None else ""
-    return f"{who}{extra}"
+            return Text("over: score {score}", {"score": sum(state.captured[0])})
+        winners = ", ".join(str(p + 1) for p in result.winners)
+        return Text("over: won by player {players}", {"players": winners})
+    if state.num_players == 1:
+        who = Text("solo")
+    else:
+        who = Text("player {n} to move", {"n": state.player + 1})
+    if state.rolls_left is None:
+        return who
+    return Text("{who}, {rolls} rolls left", {"who": who, "rolls": state.rolls_left})
 
 
 def _pile_svg(cls: str, label: str, counts: list[int], x: float, y: float, player) -> str:

@@ -14,6 +14,7 @@ Phases (the ``phase`` field of the position):
 from __future__ import annotations
 
 from ludoteca.core.errors import IllegalMoveError, MalformedError
+from ludoteca.core.messages import Text
 from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State
 
 from .geometry import NEIGHBOURS, cell_to_str, group, sections, touching
@@ -46,11 +47,11 @@ SOLO_ROLLS = 15
 NO_CAPTURE_LIMIT = 40
 SMALL_BLOCK = 10
 
-REASON_SMALL = "the block has 10 or fewer pieces"
-REASON_NO_TRIPLE = "no colour has three pieces left in the block"
-REASON_STALE = f"{NO_CAPTURE_LIMIT} turns in a row without a capture"
-REASON_SOLO = f"all {SOLO_ROLLS} rolls are played"
-REASON_REFORM = "the block cannot be reformed"
+REASON_SMALL = Text("the block has 10 or fewer pieces")
+REASON_NO_TRIPLE = Text("no colour has three pieces left in the block")
+REASON_STALE = Text("{count} turns in a row without a capture", {"count": NO_CAPTURE_LIMIT})
+REASON_SOLO = Text("all {count} rolls are played", {"count": SOLO_ROLLS})
+REASON_REFORM = Text("the block cannot be reformed")
 
 
 class HexagoneState(State):
@@ -228,14 +229,17 @@ class HexagoneState(State):
         m, _ = self._coerce(move)
         kind = m[0]
         if kind == SWAP:
-            return f"Swap {cell_to_str(m[1])} and {cell_to_str(m[2])}"
+            return Text("Swap {a} and {b}", {"a": cell_to_str(m[1]), "b": cell_to_str(m[2])})
         if kind == MAIN:
-            return f"Keep the section of {cell_to_str(m[1])}"
+            return Text("Keep the section of {cell}", {"cell": cell_to_str(m[1])})
         if kind == PLACE:
-            return f"Place {COLOUR_WORDS[m[1]]} on {cell_to_str(m[2])}"
+            return Text(
+                "Place {colour} on {cell}",
+                {"colour": COLOUR_WORDS[m[1]], "cell": cell_to_str(m[2])},
+            )
         if kind == ROLL:
-            return f"Roll {COLOUR_WORDS[m[1]]} and {COLOUR_WORDS[m[2]]}"
-        return {AGAIN: "Roll again", STOP: "Stop (end the turn)"}[kind]
+            return Text("Roll {a} and {b}", {"a": COLOUR_WORDS[m[1]], "b": COLOUR_WORDS[m[2]]})
+        return {AGAIN: Text("Roll again"), STOP: Text("Stop (end the turn)")}[kind]
 
     def str_to_move(self, text: str):
         move = parse_move(text)
@@ -298,7 +302,7 @@ class HexagoneState(State):
         """Why the rules forbid ``m`` here, or ``None`` when it is legal."""
         phase = self.phase
         if phase == OVER:
-            return "the game is over"
+            return Text("the game is over")
         kind = m[0]
         expected = {
             ROLL: ROLL_PHASE,
@@ -309,21 +313,23 @@ class HexagoneState(State):
             PLACE: REFORM,
         }[kind]
         if phase != expected:
-            return f"it is not the moment for that: {_PHASE_HELP[phase]}"
+            return Text("it is not the moment for that: {help}", {"help": _PHASE_HELP[phase]})
         if kind == ROLL:
             a, b = m[1], m[2]
             if not (self.counts[a] or self.counts[b]):
-                return (
-                    f"neither {COLOURS[a]} nor {COLOURS[b]} is in the block: such a roll is retaken"
+                return Text(
+                    "neither {a} nor {b} is in the block: such a roll is retaken",
+                    {"a": COLOURS[a], "b": COLOURS[b]},
                 )
             return None
         if kind == SWAP:
             return self._swap_reason(m[1], m[2])
         if kind == MAIN:
             if m[1] not in self.main_choices():
-                return (
+                return Text(
                     "the main block must be one of the largest sections whose reform can be "
-                    "completed: " + ", ".join(f"main {cell_to_str(c)}" for c in self.main_choices())
+                    "completed: {choices}",
+                    {"choices": ", ".join(f"main {cell_to_str(c)}" for c in self.main_choices())},
                 )
             return None
         if kind == PLACE:
@@ -334,34 +340,42 @@ class HexagoneState(State):
         cells = self.cells
         for c in (c1, c2):
             if c not in cells:
-                return f"there is no piece on {cell_to_str(c)}"
+                return Text("there is no piece on {cell}", {"cell": cell_to_str(c)})
         k1, k2 = cells[c1], cells[c2]
         if k1 == k2:
-            return "the two pieces have the same colour (such a swap changes nothing)"
+            return Text("the two pieces have the same colour (such a swap changes nothing)")
         a, b = self.dice  # type: ignore[misc]
-        rolled = f"{COLOURS[a]}" if a == b else f"{COLOURS[a]} or {COLOURS[b]}"
+        rolled = COLOURS[a] if a == b else Text("{a} or {b}", {"a": COLOURS[a], "b": COLOURS[b]})
         if a == b and (k1 == a or k2 == a):
             return None
         if not touching(c1, c2):
             if a == b:
-                return f"the pieces do not touch and neither is {rolled}, the doubled colour"
-            return "the pieces do not touch (only a double swaps across the block)"
+                return Text(
+                    "the pieces do not touch and neither is {rolled}, the doubled colour",
+                    {"rolled": rolled},
+                )
+            return Text("the pieces do not touch (only a double swaps across the block)")
         if k1 in (a, b) or k2 in (a, b):
             return None
-        return f"neither piece has a rolled colour ({rolled})"
+        return Text("neither piece has a rolled colour ({rolled})", {"rolled": rolled})
 
     def _place_reason(self, k: int, c: int) -> str | None:
         search = self.search()
         if not self.pool[k]:
-            return f"the pool has no {COLOURS[k]} piece"
+            return Text("the pool has no {colour} piece", {"colour": COLOURS[k]})
         if c in self.cells:
-            return f"{cell_to_str(c)} is not empty"
+            return Text("{cell} is not empty", {"cell": cell_to_str(c)})
         if search.touch.get(c, 0) < 2:
-            return f"a piece on {cell_to_str(c)} would touch fewer than two pieces"
+            return Text(
+                "a piece on {cell} would touch fewer than two pieces", {"cell": cell_to_str(c)}
+            )
         if search.mask[c] >> k & 1:
-            return f"a piece on {cell_to_str(c)} would touch a piece of its own colour {COLOURS[k]}"
+            return Text(
+                "a piece on {cell} would touch a piece of its own colour {colour}",
+                {"cell": cell_to_str(c), "colour": COLOURS[k]},
+            )
         if not search.placement_ok(k, c):
-            return "after this placement the rest of the pool could not be placed"
+            return Text("after this placement the rest of the pool could not be placed")
         return None
 
     def apply(self, m: tuple) -> None:
@@ -535,29 +549,36 @@ class HexagoneState(State):
         if self._summary is None:
             return None
         player, m, got = self._summary
-        who = "you" if self.solo else f"player {player + 1}"
+        who = Text("you") if self.solo else Text("player {n}", {"n": player + 1})
         kind = m[0]
+        fields: dict[str, object] = {"who": who}
         if kind == ROLL:
-            return f"{who} rolled {roll_to_str(m[1], m[2])}"
+            return Text("{who} rolled {roll}", {**fields, "roll": roll_to_str(m[1], m[2])})
         if kind == SWAP:
-            head = f"{who} swapped {cell_to_str(m[1])} and {cell_to_str(m[2])}"
+            fields.update(a=cell_to_str(m[1]), b=cell_to_str(m[2]))
             if got is None:
-                return head + ", no capture"
-            return (
-                head
-                + ", captured "
-                + " and ".join(f"{got[k]} {COLOURS[k]}" for k in range(7) if got[k])
-            )
+                return Text("{who} swapped {a} and {b}, no capture", fields)
+            piles = [f"{got[k]} {COLOURS[k]}" for k in range(7) if got[k]]
+            taken: str = piles[0]
+            for pile in piles[1:]:
+                taken = Text("{a} and {b}", {"a": taken, "b": pile})
+            return Text("{who} swapped {a} and {b}, captured {taken}", {**fields, "taken": taken})
         if kind == PLACE:
-            return f"{who} placed {COLOURS[m[1]]} on {cell_to_str(m[2])}"
+            return Text(
+                "{who} placed {colour} on {cell}",
+                {**fields, "colour": COLOURS[m[1]], "cell": cell_to_str(m[2])},
+            )
         if kind == MAIN:
-            return f"{who} kept the section of {cell_to_str(m[1])} as the main block"
+            return Text(
+                "{who} kept the section of {cell} as the main block",
+                {**fields, "cell": cell_to_str(m[1])},
+            )
         if kind == AGAIN:
-            return f"{who} takes the second roll"
-        return f"{who} stops"
+            return Text("{who} takes the second roll", fields)
+        return Text("{who} stops", fields)
 
     def side_name(self, player: int) -> str:
-        return f"player{player + 1}"
+        return Text("player{n}", {"n": player + 1})
 
     # --- copies and text ------------------------------------------------------------------
     def clone(self) -> HexagoneState:
@@ -632,22 +653,30 @@ def _feasible_mains(cells: dict[int, int]) -> list[int]:
     return [p[0] for p in parts if len(p) == size and _reform_search(cells, p).feasible()]
 
 
-COLOUR_WORDS = ("red", "orange", "yellow", "green", "blue", "purple", "white")
+COLOUR_WORDS = (
+    Text("red"),
+    Text("orange"),
+    Text("yellow"),
+    Text("green"),
+    Text("blue"),
+    Text("purple"),
+    Text("white"),
+)
 """The colours in words, in the order of :data:`~.notation.COLOURS`, for labels."""
 
 PHASE_PROMPTS = {
-    SWAP_PHASE: "Swap two pieces: click one, then another (see the dice).",
-    SECOND: "No capture: roll again or stop?",
-    MAIN_PHASE: "The block is split: click a cell of the section that stays.",
-    REFORM: "Place the pool's pieces: click a highlighted empty cell.",
+    SWAP_PHASE: Text("Swap two pieces: click one, then another (see the dice)."),
+    SECOND: Text("No capture: roll again or stop?"),
+    MAIN_PHASE: Text("The block is split: click a cell of the section that stays."),
+    REFORM: Text("Place the pool's pieces: click a highlighted empty cell."),
 }
 """What the player to move does now, in words a page shows."""
 
 _PHASE_HELP = {
-    ROLL_PHASE: "the dice are to be rolled (roll XY)",
-    SWAP_PHASE: "the player to move swaps two pieces (swap q,r q,r)",
-    SECOND: "the player chooses to roll again or stop (again / stop)",
-    MAIN_PHASE: "the mover names the main block (main q,r)",
-    REFORM: "the mover places pool pieces (place C q,r)",
-    OVER: "the game is over",
+    ROLL_PHASE: Text("the dice are to be rolled (roll XY)"),
+    SWAP_PHASE: Text("the player to move swaps two pieces (swap q,r q,r)"),
+    SECOND: Text("the player chooses to roll again or stop (again / stop)"),
+    MAIN_PHASE: Text("the mover names the main block (main q,r)"),
+    REFORM: Text("the mover places pool pieces (place C q,r)"),
+    OVER: Text("the game is over"),
 }

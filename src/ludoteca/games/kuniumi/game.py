@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, ClassVar
 
 from ludoteca.core.errors import MalformedError
+from ludoteca.core.messages import N_
 from ludoteca.core.protocol import Game
 
 from .bits import NUM_ACTIONS, SETUP_PIECES
@@ -21,7 +22,9 @@ class Kuniumi(Game):
     id: ClassVar[str] = "kuniumi"
     title: ClassVar[str] = "Kuniumi"
     designer = "Ignazio Panades"
-    tagline = "Land and Sea gods raise their islands on a 6 × 6 board; close a group first to win."
+    tagline = N_(
+        "Land and Sea gods raise their islands on a 6 × 6 board; close a group first to win."
+    )
     rules_version: ClassVar[str] = "1"
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
@@ -52,10 +55,16 @@ class Kuniumi(Game):
 
         return render_text(state, color=color)
 
-    def render_svg(self, state: KuniumiState, *, highlight: Sequence[Any] = ()) -> str:
+    def render_svg(
+        self,
+        state: KuniumiState,
+        *,
+        highlight: Sequence[Any] = (),
+        translate: Callable[[str], str] = str,
+    ) -> str:
         from .render import render_svg
 
-        return render_svg(state, highlight=highlight)
+        return render_svg(state, highlight=highlight, translate=translate)
 
     def ui_hints(self, state) -> dict:
         return state.ui_hints()

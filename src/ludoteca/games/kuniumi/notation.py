@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from ludoteca.core.errors import MalformedError
+from ludoteca.core.messages import N_, Text
 
 from .bits import CHOOSE, MOVE, SQUARES
 
@@ -18,15 +19,16 @@ RANKS = "123456"
 PIECE_LETTERS = "ESls"
 """Setup piece letters by kind: Earth God, Sea God, Land token, Sea token."""
 
-PIECE_NAMES = ("Earth God", "Sea God", "Land token", "Sea token")
-SIDE_NAMES = ("land", "sea")
+PIECE_NAMES = (Text("Earth God"), Text("Sea God"), Text("Land token"), Text("Sea token"))
+SIDE_NAMES = (Text("land"), Text("sea"))
+"""The sides' names: in notation (``choose land``) and, translated, on pages."""
 PHASE_NAMES = ("setup", "choose", "play")
 
 _SQUARE = r"([a-fA-F][1-6])"
 _PLACEMENT = re.compile(rf"([ESls])@{_SQUARE}")
 _GOD_MOVE = re.compile(rf"{_SQUARE}-{_SQUARE}")
 
-MOVE_HELP = (
+MOVE_HELP = N_(
     "set-up: piece@square in the order E, S, l, l, s, s (E@c3, S@d4, l@a1, s@f6); "
     "then 'choose land' or 'choose sea';\n"
     "play: your God's square and where it goes, e.g. c3-c6 (your token is left on c3)."
@@ -122,7 +124,9 @@ def parse_rows(field: str, whole: str) -> tuple[dict[str, int], dict[str, int]]:
     """
     ranks = field.split("/")
     if len(ranks) != 6:
-        raise MalformedError(whole, f"the board has 6 ranks separated by '/', found {len(ranks)}")
+        raise MalformedError(
+            whole, "the board has 6 ranks separated by '/', found {count}", count=len(ranks)
+        )
     boards = dict.fromkeys(PIECE_LETTERS, 0)
     counts = dict.fromkeys(PIECE_LETTERS, 0)
     for i, rank_text in enumerate(ranks):
@@ -134,8 +138,10 @@ def parse_rows(field: str, whole: str) -> tuple[dict[str, int], dict[str, int]]:
                 if previous_digit:
                     raise MalformedError(
                         whole,
-                        f"rank {rank + 1}: two digits in a row ({rank_text!r}); write "
-                        "one digit per run of empty squares",
+                        "rank {rank}: two digits in a row ({rank_text!r}); write one digit per "
+                        "run of empty squares",
+                        rank=rank + 1,
+                        rank_text=rank_text,
                     )
                 file += int(ch)
                 previous_digit = True
@@ -147,14 +153,24 @@ def parse_rows(field: str, whole: str) -> tuple[dict[str, int], dict[str, int]]:
                 previous_digit = False
             else:
                 raise MalformedError(
-                    whole, f"rank {rank + 1}: {ch!r} is not a piece (E, l, S, s) or a digit 1-6"
+                    whole,
+                    "rank {rank}: {ch!r} is not a piece (E, l, S, s) or a digit 1-6",
+                    rank=rank + 1,
+                    ch=ch,
                 )
             if file > 6:
                 raise MalformedError(
-                    whole, f"rank {rank + 1} ({rank_text!r}) has more than 6 squares"
+                    whole,
+                    "rank {rank} ({rank_text!r}) has more than 6 squares",
+                    rank=rank + 1,
+                    rank_text=rank_text,
                 )
         if file != 6:
             raise MalformedError(
-                whole, f"rank {rank + 1} ({rank_text!r}) has {file} squares, a rank has 6"
+                whole,
+                "rank {rank} ({rank_text!r}) has {file} squares, a rank has 6",
+                rank=rank + 1,
+                rank_text=rank_text,
+                file=file,
             )
     return boards, counts

@@ -5,11 +5,12 @@ Both are pure functions of the state: they ask it what is where and never apply 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from html import escape
 from numbers import Integral
 
 from ludoteca.core.errors import MalformedError
+from ludoteca.core.messages import Text
 
 from .bits import CHOOSE_PHASE, SETUP
 from .notation import FILES, PIECE_LETTERS, PIECE_NAMES, parse_square, square_name
@@ -80,7 +81,9 @@ def _highlight_squares(highlight: Iterable[object]) -> set[int]:
     return squares
 
 
-def render_svg(state: KuniumiState, *, highlight: Iterable[object] = ()) -> str:
+def render_svg(
+    state: KuniumiState, *, highlight: Iterable[object] = (), translate: Callable[[str], str] = str
+) -> str:
     """A deterministic SVG of the board.
 
     Contract with the web club: the root has a ``viewBox`` and ``class="board kuniumi"``;
@@ -91,7 +94,7 @@ def render_svg(state: KuniumiState, *, highlight: Iterable[object] = ()) -> str:
     marked = _highlight_squares(highlight)
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {SIZE} {SIZE}" '
-        f'class="board kuniumi" role="img" aria-label="{escape(_label(state))}">',
+        f'class="board kuniumi" role="img" aria-label="{escape(translate(_label(state)))}">',
         f'<rect class="frame" x="0" y="0" width="{SIZE}" height="{SIZE}" fill="#efe6cf"/>',
     ]
     for rank in range(5, -1, -1):
@@ -129,7 +132,7 @@ def _corner(square: int) -> tuple[int, int]:
     return MARGIN + file * CELL, MARGIN + (5 - rank) * CELL
 
 
-def _piece_svg(letter: str, square: int) -> str:
+def _piece_svg(letter: str, square: int, translate: Callable[[str], str] = str) -> str:
     x, y = _corner(square)
     cx, cy = x + CELL // 2, y + CELL // 2
     side = "land" if letter in "El" else "sea"
@@ -140,7 +143,7 @@ def _piece_svg(letter: str, square: int) -> str:
             f'<circle class="piece token {side}" data-cell="{cell}" cx="{cx}" cy="{cy}" '
             f'r="{CELL * 3 // 10}" fill="{fill}" stroke="{edge}" stroke-width="2"/>'
         )
-    name = "Earth God" if letter == "E" else "Sea God"
+    name = escape(translate(PIECE_NAMES[0] if letter == "E" else PIECE_NAMES[1]))
     return (
         f'<g class="piece god {side}" data-cell="{cell}">'
         f"<title>{name}</title>"
@@ -153,5 +156,5 @@ def _piece_svg(letter: str, square: int) -> str:
     )
 
 
-def _label(state: KuniumiState) -> str:
-    return f"Kuniumi position {state.position()}"
+def _label(state: KuniumiState) -> Text:
+    return Text("Kuniumi position {position}", {"position": state.position()})

@@ -13,6 +13,7 @@ from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from ludoteca.core.errors import IllegalMoveError, IllegalPositionError, MalformedError
+from ludoteca.core.messages import Text
 from ludoteca.core.protocol import TERMINAL, Result, State
 
 from . import bits, notation
@@ -58,6 +59,15 @@ def squares_of(board: int) -> tuple[int, ...]:
 _SNAPSHOT = ("land", "sea", "earth_god", "sea_god", "phase", "first", "side", "_summary")
 """What a move changes, saved before it so :meth:`KuniumiState.undo` can restore it."""
 _snapshot = attrgetter(*_SNAPSHOT)
+
+
+SETUP_PROMPTS = (
+    Text("Click a square to place the Earth God."),
+    Text("Click a square to place the Sea God."),
+    Text("Click a square to place a land token."),
+    Text("Click a square to place a sea token."),
+)
+"""What to click during the set-up, by the kind of piece placed next (as PIECE_NAMES)."""
 
 
 class KuniumiState(State):
@@ -124,7 +134,7 @@ class KuniumiState(State):
 
     def side_name(self, player: int) -> str:
         if self.first == NO_SIDE:
-            return ("first", "second")[player]
+            return (Text("first"), Text("second"))[player]
         return SIDE_NAMES[self.first if player == 0 else 1 - self.first]
 
     @property
@@ -157,7 +167,9 @@ class KuniumiState(State):
             kind = bits.setup_kind(bits.popcount(self.land | self.sea))
             self._targets = bits.setup_targets(self.land, self.sea, kind)
             if not self._targets:  # impossible on this board, but the rule is clear
-                self._result = Result((1,), 2, reason="the first player has no legal placement")
+                self._result = Result(
+                    (1,), 2, reason=Text("the first player has no legal placement")
+                )
             return
         if self.phase == CHOOSE_PHASE:
             return
@@ -169,7 +181,9 @@ class KuniumiState(State):
         if not self._targets:
             loser = self.player_of(self.side)
             self._result = Result(
-                (1 - loser,), 2, reason=f"{SIDE_NAMES[self.side]} has no legal move"
+                (1 - loser,),
+                2,
+                reason=Text("{side} has no legal move", {"side": SIDE_NAMES[self.side]}),
             )
 
     def _closure_result(self, won: int) -> Result:
@@ -180,16 +194,26 @@ class KuniumiState(State):
         ]
         if won == DRAW:
             return Result(
-                (), 2, reason=f"both sides closed groups of {sizes[LAND]}: equal sizes draw"
+                (),
+                2,
+                reason=Text(
+                    "both sides closed groups of {size}: equal sizes draw", {"size": sizes[LAND]}
+                ),
             )
         name = SIDE_NAMES[won]
         if sizes[1 - won]:
-            reason = (
-                f"both sides closed groups; {name}'s largest ({sizes[won]}) beats "
-                f"{SIDE_NAMES[1 - won]}'s ({sizes[1 - won]})"
+            reason = Text(
+                "both sides closed groups; {side}'s largest ({size}) beats {other}'s "
+                "({other_size})",
+                {
+                    "side": name,
+                    "size": sizes[won],
+                    "other": SIDE_NAMES[1 - won],
+                    "other_size": sizes[1 - won],
+                },
             )
         else:
-            reason = f"{name} closed a group of {sizes[won]}"
+            reason = Text("{side} closed a group of {size}", {"side": name, "size": sizes[won]})
         return Result((self.player_of(won),), 2, reason=reason)
 
     def _god(self) -> int:
@@ -229,30 +253,31 @@ class KuniumiState(State):
     def move_label(self, move: int | str) -> str:
         what, a, b = notation.decode(self._action(self.coerce_move(move)))
         if what == "setup":
-            return f"{PIECE_NAMES[a]} on {square_name(b)}"
+            return Text("{piece} on {square}", {"piece": PIECE_NAMES[a], "square": square_name(b)})
         if what == "choose":
-            return f"Play {SIDE_NAMES[a]}"
-        return f"God from {square_name(a)} to {square_name(b)}"
+            return Text("Play {side}", {"side": SIDE_NAMES[a]})
+        return Text(
+            "God from {origin} to {dest}", {"origin": square_name(a), "dest": square_name(b)}
+        )
 
     def ui_hints(self) -> dict:
         """What to click now, for the game's ``ui_hints``."""
         if self._result is not None:
             return {"prompt": "", "first": "any"}
         if self.phase == SETUP:
-            kind = self._setup_kind()
-            article = "the" if PIECE_NAMES[kind].endswith("God") else "a"
-            name = PIECE_NAMES[kind] if article == "the" else PIECE_NAMES[kind].lower()
-            return {"prompt": f"Click a square to place {article} {name}.", "first": "any"}
+            return {"prompt": SETUP_PROMPTS[self._setup_kind()], "first": "any"}
         if self.phase == CHOOSE_PHASE:
-            return {"prompt": "Choose the side you will play:", "first": "any"}
-        return {"prompt": "Click your God, then a highlighted square.", "first": "origin"}
+            return {"prompt": Text("Choose the side you will play:"), "first": "any"}
+        return {"prompt": Text("Click your God, then a highlighted square."), "first": "origin"}
 
     @staticmethod
     def _action(move: object) -> int:
         if isinstance(move, bool) or not isinstance(move, Integral):
             raise MalformedError(move, "a Kuniumi move is notation text or an action number")
         if not 0 <= int(move) < NUM_ACTIONS:
-            raise MalformedError(move, f"action numbers run from 0 to {NUM_ACTIONS - 1}")
+            raise MalformedError(
+                move, "action numbers run from 0 to {NUM_ACTIONS}", NUM_ACTIONS=NUM_ACTIONS - 1
+            )
         return int(move)
 
     def play(self, move: int | str) -> None:
@@ -283,12 +308,16 @@ class KuniumiState(State):
             if kind != wanted:
                 raise IllegalMoveError(
                     text,
-                    f"the next set-up piece is the {PIECE_NAMES[wanted]} "
-                    f"({PIECE_LETTERS[wanted]}): the order is E, S, l, l, s, s",
+                    "the next set-up piece is the {PIECE_NAMES} ({PIECE_LETTERS}): the order is "
+                    "E, S, l, l, s, s",
+                    PIECE_NAMES=PIECE_NAMES[wanted],
+                    PIECE_LETTERS=PIECE_LETTERS[wanted],
                 )
             bit = 1 << square
             if (self.land | self.sea) & bit:
-                raise IllegalMoveError(text, f"{square_name(square)} is occupied")
+                raise IllegalMoveError(
+                    text, "{square_name} is occupied", square_name=square_name(square)
+                )
             if not self._targets & bit:
                 raise IllegalMoveError(
                     text, "it would leave a closed group, which the set-up may not do"
@@ -310,17 +339,21 @@ class KuniumiState(State):
         if origin != god_square:
             raise IllegalMoveError(
                 text,
-                f"{name} is to move and the {name} God is on {square_name(god_square)}, "
-                f"not on {square_name(origin)}",
+                "{name} is to move and the {name} God is on {square_name}, not on {square_name2}",
+                name=name,
+                square_name=square_name(god_square),
+                square_name2=square_name(origin),
             )
         if dest == origin:
             raise IllegalMoveError(text, "the God must move; it cannot stay")
         if (self.land | self.sea) & (1 << dest):
-            raise IllegalMoveError(text, f"{square_name(dest)} is occupied")
+            raise IllegalMoveError(text, "{square_name} is occupied", square_name=square_name(dest))
         if not self._targets & (1 << dest):
             raise IllegalMoveError(
                 text,
-                f"{square_name(dest)} is not in a row or column of the {name} God's group",
+                "{square_name} is not in a row or column of the {name} God's group",
+                square_name=square_name(dest),
+                name=name,
             )
 
     def _fast_legal(self, action: int) -> bool:
@@ -351,34 +384,38 @@ class KuniumiState(State):
                 self.sea_god = bit
             if bits.popcount(self.land | self.sea) == SETUP_PIECES:
                 self.phase = CHOOSE_PHASE
-            self._summary = f"{PIECE_NAMES[kind]} placed on {square_name(square)}"
+            self._summary = Text(
+                "{piece} placed on {square}",
+                {"piece": PIECE_NAMES[kind], "square": square_name(square)},
+            )
         elif action < MOVE:
             chosen = action - CHOOSE
             self.first = 1 - chosen
             self.side = self.first
             self.phase = PLAY
-            self._summary = (
-                f"the second player chose {SIDE_NAMES[chosen]}; "
-                f"the first player plays {SIDE_NAMES[self.first]} and moves first"
+            self._summary = Text(
+                "the second player chose {chosen}; the first player plays {first} and moves first",
+                {"chosen": SIDE_NAMES[chosen], "first": SIDE_NAMES[self.first]},
             )
         else:
             origin, dest = divmod(action - MOVE, SQUARES)
             bit = 1 << dest
-            name = SIDE_NAMES[self.side]
+            moved = {"origin": square_name(origin), "dest": square_name(dest)}
             if self.side == LAND:
+                summary = Text("Earth God {origin}-{dest}, land token left on {origin}", moved)
                 self.land |= bit
                 self.earth_god = bit
             else:
+                summary = Text("Sea God {origin}-{dest}, sea token left on {origin}", moved)
                 self.sea |= bit
                 self.sea_god = bit
             self.side = 1 - self.side
-            self._summary = (
-                f"{name} God {square_name(origin)}-{square_name(dest)}, "
-                f"{name} token left on {square_name(origin)}"
-            )
+            self._summary = summary
         self._settle()
         if self._result is not None and self.phase == PLAY:
-            self._summary += f"; {self._result.reason}"
+            self._summary = Text(
+                "{summary}; {reason}", {"summary": self._summary, "reason": self._result.reason}
+            )
 
     def undo(self) -> None:
         """Take back the last move played on this state (or on the state it was cloned from)."""
@@ -455,7 +492,9 @@ def parse_position(game: Kuniumi, text: str) -> KuniumiState:
         raise MalformedError(text, "a position is '<rows> <phase> [<to-move> <first>]'")
     phase_name = fields[1].lower()
     if phase_name not in notation.PHASE_NAMES:
-        raise MalformedError(text, f"phase {fields[1]!r} is not setup, choose or play")
+        raise MalformedError(
+            text, "phase {fields!r} is not setup, choose or play", fields=fields[1]
+        )
     phase = notation.PHASE_NAMES.index(phase_name)
     wanted_fields = 4 if phase == PLAY else 2
     if len(fields) != wanted_fields:
@@ -463,13 +502,15 @@ def parse_position(game: Kuniumi, text: str) -> KuniumiState:
             reason = "a play position ends with the side to move and the first player's side"
         else:
             reason = f"a {phase_name} position has just the board and the phase"
-        raise MalformedError(text, f"{reason} ({len(fields)} fields given)")
+        raise MalformedError(text, "{why} ({count} fields given)", why=reason, count=len(fields))
     boards, counts = notation.parse_rows(fields[0], text)
     side = first = NO_SIDE
     if phase == PLAY:
         for field, what in ((fields[2], "side to move"), (fields[3], "first player's side")):
             if field.lower() not in SIDE_NAMES:
-                raise MalformedError(text, f"the {what} is land or sea, not {field!r}")
+                raise MalformedError(
+                    text, "the {what} is land or sea, not {field!r}", what=what, field=field
+                )
         side = SIDE_NAMES.index(fields[2].lower())
         first = SIDE_NAMES.index(fields[3].lower())
 
@@ -494,11 +535,16 @@ def _check_counts(text: str, phase: int, counts: dict[str, int], side: int, firs
     """Refuse piece counts no game reaches: god counts, the set-up order, the turn order."""
     for god, name in (("E", "Earth God"), ("S", "Sea God")):
         if counts[god] > 1:
-            raise IllegalPositionError(text, f"there is one {name}, the board has {counts[god]}")
+            raise IllegalPositionError(
+                text, "there is one {name}, the board has {counts}", name=name, counts=counts[god]
+            )
     for token, name in (("l", "Land"), ("s", "Sea")):
         if counts[token] > 17:
             raise IllegalPositionError(
-                text, f"a side has 17 {name} tokens, the board has {counts[token]}"
+                text,
+                "a side has 17 {name} tokens, the board has {counts}",
+                name=name,
+                counts=counts[token],
             )
     placed = "".join(letter * counts[letter] for letter in "ESls")
     if phase == SETUP:
@@ -509,16 +555,18 @@ def _check_counts(text: str, phase: int, counts: dict[str, int], side: int, firs
         if placed != SETUP_ORDER[: len(placed)]:
             raise IllegalPositionError(
                 text,
-                f"the set-up is placed in the fixed order E, S, l, l, s, s; a board holding "
-                f"{_describe(counts)} does not follow it",
+                "the set-up is placed in the fixed order E, S, l, l, s, s; a board holding "
+                "{describe} does not follow it",
+                describe=_describe(counts),
             )
         return
     if phase == CHOOSE_PHASE:
         if placed != SETUP_ORDER:
             raise IllegalPositionError(
                 text,
-                f"the choice comes after the whole set-up (E, S, two l, two s); the board "
-                f"holds {_describe(counts)}",
+                "the choice comes after the whole set-up (E, S, two l, two s); the board holds "
+                "{describe}",
+                describe=_describe(counts),
             )
         return
     if counts["E"] != 1 or counts["S"] != 1:
@@ -526,22 +574,33 @@ def _check_counts(text: str, phase: int, counts: dict[str, int], side: int, firs
     for token, name in (("l", "Land"), ("s", "Sea")):
         if counts[token] < 2:
             raise IllegalPositionError(
-                text, f"the set-up put two {name} tokens down; the board has {counts[token]}"
+                text,
+                "the set-up put two {name} tokens down; the board has {counts}",
+                name=name,
+                counts=counts[token],
             )
     tokens = (counts["l"], counts["s"])
     ahead = tokens[first] - tokens[1 - first]
     if ahead not in (0, 1):
         raise IllegalPositionError(
             text,
-            f"{SIDE_NAMES[first]} moves first, so it has as many tokens as {SIDE_NAMES[1 - first]} "
-            f"or one more; the board has land {tokens[LAND]}, sea {tokens[SEA]}",
+            "{SIDE_NAMES} moves first, so it has as many tokens as {SIDE_NAMES2} or one more; the "
+            "board has land {tokens}, sea {tokens2}",
+            SIDE_NAMES=SIDE_NAMES[first],
+            SIDE_NAMES2=SIDE_NAMES[1 - first],
+            tokens=tokens[LAND],
+            tokens2=tokens[SEA],
         )
     expected = first if ahead == 0 else 1 - first
     if side != expected:
         raise IllegalPositionError(
             text,
-            f"with land {tokens[LAND]} and sea {tokens[SEA]} tokens it is "
-            f"{SIDE_NAMES[expected]} to move, not {SIDE_NAMES[side]}",
+            "with land {tokens} and sea {tokens2} tokens it is {SIDE_NAMES} to move, not "
+            "{SIDE_NAMES2}",
+            tokens=tokens[LAND],
+            tokens2=tokens[SEA],
+            SIDE_NAMES=SIDE_NAMES[expected],
+            SIDE_NAMES2=SIDE_NAMES[side],
         )
 
 
