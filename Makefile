@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean catalogs extract-messages update-catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -14,12 +14,34 @@ $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e .
 	touch $@
 
+# The club's languages (see src/ludoteca/web/i18n): gettext catalogs kept as .po files in the
+# repository and compiled to .mo here, whenever a .po is newer than its .mo.
+LOCALES := src/ludoteca/web/i18n/locale
+CATALOGS := $(wildcard $(LOCALES)/*/LC_MESSAGES/messages.po)
+COMPILED := $(CATALOGS:.po=.mo)
+KEYWORDS := -k N_ -k Text -k ClubError -k ModerationError -k SessionEnded -k NewGameRefused -k AccountError -k IllegalMoveError:2 -k t
+
+$(LOCALES)/%/LC_MESSAGES/messages.mo: $(LOCALES)/%/LC_MESSAGES/messages.po $(VENV)/.installed-run
+	$(BIN)/pybabel -q compile --statistics -D messages -d $(LOCALES) -l $*
+
+## catalogs: compile the translations (make run and make test do it)
+catalogs: $(COMPILED)
+
+## extract-messages: collect every translatable text into messages.pot
+extract-messages: $(VENV)/.installed-run
+	$(BIN)/pybabel -q extract -F babel.cfg $(KEYWORDS) --no-location --sort-output \
+		--project ludoteca --copyright-holder "ludoteca" -o $(LOCALES)/messages.pot .
+
+## update-catalogs: extract, then merge the new and changed texts into each language's .po
+update-catalogs: extract-messages
+	$(BIN)/pybabel -q update -i $(LOCALES)/messages.pot -d $(LOCALES) -D messages --no-fuzzy-matching --ignore-obsolete
+
 $(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[dev]'
 	touch $@ $(VENV)/.installed-run
 
 ## run: start the main job
-run: $(VENV)/.installed-run
+run: $(VENV)/.installed-run catalogs
 	$(BIN)/ludoteca serve --host 127.0.0.1 --port 8000
 
 AXE := tests/a11y/node_modules/axe-core/axe.min.js
@@ -31,7 +53,7 @@ $(AXE): tests/a11y/package.json tests/a11y/package-lock.json
 	else echo "npm not found: the accessibility checks will be skipped"; fi
 
 ## test: lint, format check and type check, then the whole test suite on both cores
-test: lint $(AXE)
+test: lint catalogs $(AXE)
 	$(BIN)/python -m pytest -n 2 $(PYTEST_ARGS)
 
 ## lint: ruff (rules and complexity budget), the formatter's check, mypy (see pyproject.toml)

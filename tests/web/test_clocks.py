@@ -170,10 +170,11 @@ def test_correspondence_deadline_is_renewed_at_every_turn_change():
 
 
 def test_time_controls_are_described_for_the_lobby():
-    assert clocks.describe({"kind": "live", "base": 300, "increment": 3}) == "5+3"
-    assert clocks.describe({"kind": "live", "base": 30, "increment": 0}) == "30s+0"
-    assert clocks.describe({"kind": "correspondence", "days": 1}) == "1 day a move"
-    assert clocks.describe(None) == ""
+    assert str(clocks.describe({"kind": "live", "base": 300, "increment": 3})) == "5+3"
+    assert str(clocks.describe({"kind": "live", "base": 30, "increment": 0})) == "30s+0"
+    assert str(clocks.describe({"kind": "correspondence", "days": 1})) == "1 day a move"
+    assert str(clocks.describe({"kind": "correspondence", "days": 3})) == "3 days a move"
+    assert str(clocks.describe(None)) == ""
 
 
 # --- results and records ----------------------------------------------------------------------

@@ -43,7 +43,9 @@ def test_the_board_is_drawn_once_per_version(monkeypatch):
     drawn = []
     real = views.board_svg
     monkeypatch.setattr(
-        views, "board_svg", lambda state, highlight=(): drawn.append(1) or real(state)
+        views,
+        "board_svg",
+        lambda state, highlight=(), translate=str: drawn.append(1) or real(state),
     )
     row, state = game(ply=1)
     for viewer in [User(id=1, name="a"), User(id=2, name="b"), *[None] * 20]:

@@ -27,6 +27,7 @@ from sqlalchemy.exc import TimeoutError as PoolTimeout
 from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from ludoteca.core.messages import N_, Text
 from ludoteca.web.accounts.profiles import router as profiles_router
 from ludoteca.web.accounts.service import ANON_COOKIE, Accounts
 from ludoteca.web.analysis.live import router as analysis_live_router
@@ -39,6 +40,8 @@ from ludoteca.web.chat.models import ChatLine
 from ludoteca.web.club import Club
 from ludoteca.web.forum.routes import router as forum_router
 from ludoteca.web.help.routes import router as help_router
+from ludoteca.web.i18n.catalogs import check_compiled
+from ludoteca.web.i18n.routes import router as language_router
 from ludoteca.web.infra.fanout import events_on_commit, notify_on_commit, register_event
 from ludoteca.web.infra.inputs import NUL_REFUSED
 from ludoteca.web.infra.store import Store, database_unavailable, database_url
@@ -52,7 +55,7 @@ from ludoteca.web.notify.mail import Mailer, SmtpServer
 from ludoteca.web.notify.models import Notification
 from ludoteca.web.notify.routes import router as notify_router
 from ludoteca.web.ratings.service import update_ratings
-from ludoteca.web.requests import render
+from ludoteca.web.requests import render, tr
 from ludoteca.web.round import clocks
 from ludoteca.web.round.assets import router as game_assets_router
 from ludoteca.web.round.errors import ClubError
@@ -67,13 +70,13 @@ from ludoteca.web.stats.tallies import tally_finished
 
 log = logging.getLogger("ludoteca.web")
 MAX_BODY = 64 * 1024
-UNEXPECTED = "Something went wrong on the server; sorry."
-UNAVAILABLE = "The club's database is not answering just now; please try again in a moment."
+UNEXPECTED = N_("Something went wrong on the server; sorry.")
+UNAVAILABLE = N_("The club's database is not answering just now; please try again in a moment.")
 RETRY_UNAVAILABLE = 5
 """Seconds a client is asked to wait (``Retry-After``) while the database is unreachable:
 a restart of PostgreSQL takes a few seconds."""
-UNSTORABLE = "The request holds a value the club cannot store or look up."
-NO_PAGE = "There is no such page."
+UNSTORABLE = N_("The request holds a value the club cannot store or look up.")
+NO_PAGE = N_("There is no such page.")
 CONTENT_SECURITY_POLICY = (
     "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; "
     "script-src 'self'; connect-src 'self'; frame-ancestors 'none'; form-action 'self'; "
@@ -160,11 +163,16 @@ def wants_json(request: Request) -> bool:
     )
 
 
-def error_response(request: Request, message: str, status: int):
-    """The refusal as JSON for the API, else as the error page. When that page cannot be
-    drawn (it asks the database who is logged in, and the database may be down) a bare
-    page says it instead: escaped, since messages quote what the visitor typed."""
+def error_response(request: Request, message: str | Text, status: int):
+    """The refusal, in the reader's language, as JSON for the API, else as the error page.
+    When that page cannot be drawn (it asks the database who is logged in, and the database
+    may be down) a bare page in English says it instead: escaped, since messages quote what
+    the visitor typed."""
     headers = {"Retry-After": str(RETRY_UNAVAILABLE)} if status == 503 else None
+    try:
+        message = tr(request, message)
+    except Exception:  # never fail while reporting a failure
+        message = str(message)
     if wants_json(request):
         return JSONResponse({"ok": False, "error": message}, status_code=status, headers=headers)
     try:
@@ -267,6 +275,7 @@ def create_app(
     """The club's application on the database at ``url``. ``smtp`` (``smtp://host:port``)
     lets it send e-mail, whose links start with ``public_url``."""
     server = SmtpServer.parse(smtp) if smtp else None  # a bad URL is refused before anything
+    check_compiled()  # a club must not silently lose its languages
     store = Store(database_url(url))
     secret = store.setting("secret_key", lambda: secrets.token_hex(32)).encode()
     hub = Hub()
@@ -361,11 +370,11 @@ def create_app(
         pk = str(request.path_params.get("pk", ""))
         if exc.changed and pk.isdigit():  # refused, but the game ended on time
             await club.hub.publish(int(pk))
-        return error_response(request, exc.message, exc.status)
+        return error_response(request, exc.text, exc.status)
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):
-        message = {404: NO_PAGE, 405: "That action is not allowed here."}.get(
+        message = {404: NO_PAGE, 405: N_("That action is not allowed here.")}.get(
             exc.status_code, str(exc.detail)
         )
         return error_response(request, message, exc.status_code)
@@ -373,7 +382,11 @@ def create_app(
     @app.exception_handler(RequestValidationError)
     async def validation_error(request: Request, exc: RequestValidationError):
         fields = ", ".join(str(e.get("loc", ["?"])[-1]) for e in exc.errors())
-        return error_response(request, f"The request is missing or has bad fields: {fields}.", 400)
+        return error_response(
+            request,
+            Text("The request is missing or has bad fields: {fields}.", {"fields": fields}),
+            400,
+        )
 
     @app.exception_handler(DBAPIError)
     @app.exception_handler(PoolTimeout)
@@ -413,6 +426,7 @@ def create_app(
     app.include_router(forum_router)
     app.include_router(moderation_router)
     app.include_router(help_router)
+    app.include_router(language_router)
     app.include_router(game_assets_router)
     app.include_router(notify_router)
     app.include_router(inbox_router)

@@ -14,7 +14,12 @@ import anyio
 from fastapi import Depends, Request
 from fastapi.templating import Jinja2Templates
 
+from ludoteca.core.messages import Text
 from ludoteca.web.accounts.service import ANON_COOKIE, SESSION_COOKIE
+from ludoteca.web.i18n import templates as i18n_templates
+from ludoteca.web.i18n.catalogs import Language
+from ludoteca.web.i18n.catalogs import language as language_named
+from ludoteca.web.i18n.languages import choose
 from ludoteca.web.infra.store import User
 from ludoteca.web.round.errors import ClubError
 
@@ -22,6 +27,7 @@ if TYPE_CHECKING:
     from ludoteca.web.club import Club
 
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).with_name("templates")))
+i18n_templates.install(TEMPLATES.env)
 
 
 def club(request: Request) -> Club:
@@ -46,6 +52,19 @@ def current_user(request: Request) -> User | None:
             request.cookies.get(SESSION_COOKIE)
         )
     return request.state.user
+
+
+def language(request: Request) -> Language:
+    """The language this request is answered in (:mod:`ludoteca.web.i18n.languages`)."""
+    if not hasattr(request.state, "language"):
+        request.state.language = language_named(choose(request, current_user(request)))
+    return request.state.language
+
+
+def tr(request: Request, message: str | Text) -> str:
+    """``message`` (a message id or a :class:`~ludoteca.core.messages.Text`) in the
+    request's language."""
+    return language(request).text(message)
 
 
 def require_user(request: Request) -> User:
@@ -79,6 +98,8 @@ def unread_notifications(request: Request, user: User) -> int:
 def render(request: Request, template: str, status: int = 200, **context: Any):
     context.setdefault("user", current_user(request))
     context.setdefault("csrf", csrf_token(request))
+    for key, value in i18n_templates.page_context(language(request)).items():
+        context.setdefault(key, value)
     if context["user"] is not None and "unread_count" not in context:
         context["unread_count"] = unread_notifications(request, context["user"])
     return TEMPLATES.TemplateResponse(request, template, context, status_code=status)

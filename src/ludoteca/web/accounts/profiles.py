@@ -84,9 +84,10 @@ def pool_or_404(name: str) -> Pool:
     pools = known_pools()
     if name not in pools:
         raise ClubError(
-            f"There is no leaderboard called {name[:40]!r} "
-            f"(there are: {', '.join(pools) or 'none'}).",
+            "There is no leaderboard called {name!r} (there are: {value}).",
             404,
+            name=name[:40],
+            value=", ".join(pools) or "none",
         )
     return pools[name]
 
@@ -123,7 +124,7 @@ def user_or_404(db, name: str) -> User:
     if 0 < len(name) <= 64:
         user = db.scalar(select(User).where(User.name_key == name.strip().lower()))
     if user is None:
-        raise ClubError(f"There is no player called {name[:40]!r}.", 404)
+        raise ClubError("There is no player called {name!r}.", 404, name=name[:40])
     return user
 
 

@@ -24,12 +24,14 @@ import secrets
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
+from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
+from ludoteca.core.messages import Text
 from ludoteca.web.accounts.devices import remember_device, trusted_device
 from ludoteca.web.infra.store import Session, Store, User, utcnow
 from ludoteca.web.infra.throttle import Throttle
@@ -67,9 +69,9 @@ _hasher = PasswordHasher()
 class AccountError(Exception):
     """A refusal to show the person as it is (taken name, weak or wrong password)."""
 
-    def __init__(self, message: str, field: str | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: str, field: str | None = None, **fields: Any) -> None:
+        self.message: str = message if isinstance(message, Text) else Text(message, fields)
+        super().__init__(str(self.message))
         self.field = field
 
 
@@ -91,10 +93,16 @@ def check_name(name: str) -> str:
 def check_password(password: str, name: str) -> None:
     if len(password) < MIN_PASSWORD:
         raise AccountError(
-            f"That password is too weak: use at least {MIN_PASSWORD} characters.", "password"
+            "That password is too weak: use at least {MIN_PASSWORD} characters.",
+            "password",
+            MIN_PASSWORD=MIN_PASSWORD,
         )
     if len(password) > MAX_PASSWORD:
-        raise AccountError(f"Passwords are at most {MAX_PASSWORD} characters.", "password")
+        raise AccountError(
+            "Passwords are at most {MAX_PASSWORD} characters.",
+            "password",
+            MAX_PASSWORD=MAX_PASSWORD,
+        )
     lowered = password.lower()
     if lowered in COMMON_PASSWORDS or name.lower() in lowered or len(set(password)) < 4:
         raise AccountError(
@@ -138,14 +146,16 @@ class Accounts:
         check_password(password, name)
         with self.store.session() as db:
             if db.scalar(select(User).where(User.name_key == name.lower())):
-                raise AccountError(f"The name {name!r} is taken; please choose another.", "name")
+                raise AccountError(
+                    "The name {name!r} is taken; please choose another.", "name", name=name
+                )
             user = User(name=name, name_key=name.lower(), password_hash=_hasher.hash(password))
             db.add(user)
             try:
                 db.commit()
             except IntegrityError:
                 raise AccountError(
-                    f"The name {name!r} is taken; please choose another.", "name"
+                    "The name {name!r} is taken; please choose another.", "name", name=name
                 ) from None
             return user
 

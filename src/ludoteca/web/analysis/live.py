@@ -19,8 +19,11 @@ import anyio
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ludoteca.bots import position_analysis as analysis
+from ludoteca.core.messages import N_
 from ludoteca.web.accounts.service import ANON_COOKIE, SESSION_COOKIE
 from ludoteca.web.analysis.positions import options_for, state_of
+from ludoteca.web.i18n.catalogs import language
+from ludoteca.web.i18n.languages import choose
 from ludoteca.web.infra.inputs import json_object
 from ludoteca.web.round.errors import ClubError
 
@@ -49,13 +52,19 @@ async def _run(ws: WebSocket, key: str, data: dict) -> None:
         )
         spent += SLICE_SECONDS
         if "error" in report:
-            await ws.send_text(json.dumps({"type": "error", "message": report["error"]}))
+            await _refuse(ws, report["error"])
             return
         report.update(type="analysis", position=position, done=spent >= MAX_SECONDS)
         await ws.send_text(json.dumps(report, ensure_ascii=False))
         if report["proven"] or state.is_over:
             break
     await ws.send_text(json.dumps({"type": "done", "position": position}))
+
+
+async def _refuse(ws: WebSocket, message: str) -> None:
+    """Tell the page why, in its language (the page names it: ``?lang=``)."""
+    text = language(choose(ws, None)).text(message)
+    await ws.send_text(json.dumps({"type": "error", "message": text}, ensure_ascii=False))
 
 
 @router.websocket("/ws/analysis")
@@ -69,12 +78,12 @@ async def analysis_socket(ws: WebSocket) -> None:
         await ws.close(code=4403)
         return
     if user is None:
-        await ws.send_text(json.dumps({"type": "error", "message": "Log in to analyse."}))
+        await _refuse(ws, N_("Log in to analyse."))
         await ws.close(code=4401)
         return
     if user.id in _busy:
-        message = "You are analysing on another page; close it first."
-        await ws.send_text(json.dumps({"type": "error", "message": message}))
+        message = N_("You are analysing on another page; close it first.")
+        await _refuse(ws, message)
         await ws.close(code=1008)
         return
     _busy.add(user.id)
@@ -85,7 +94,7 @@ async def analysis_socket(ws: WebSocket) -> None:
         while True:
             raw = await ws.receive_text()
             try:
-                data = json_object(raw[:30_000], "A message")
+                data = json_object(raw[:30_000], N_("A message"))
                 if data.get("type") == "stop":
                     if task is not None:
                         task.cancel()
@@ -98,7 +107,7 @@ async def analysis_socket(ws: WebSocket) -> None:
                     task.cancel()
                 task = asyncio.create_task(_guarded(ws, key, data))
             except ClubError as exc:
-                await ws.send_text(json.dumps({"type": "error", "message": exc.message}))
+                await _refuse(ws, exc.message)
     except (WebSocketDisconnect, RuntimeError):
         pass
     finally:
@@ -118,9 +127,9 @@ async def _guarded(ws: WebSocket, key: str, data: dict) -> None:
         await _run(ws, key, data)
     except ClubError as exc:
         with suppress(Exception):
-            await ws.send_text(json.dumps({"type": "error", "message": exc.message}))
+            await _refuse(ws, exc.message)
     except asyncio.CancelledError:
         raise
     except Exception:
         with suppress(Exception):
-            await ws.send_text(json.dumps({"type": "error", "message": "The analysis failed."}))
+            await _refuse(ws, N_("The analysis failed."))

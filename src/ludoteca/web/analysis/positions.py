@@ -8,9 +8,10 @@ from typing import Any
 from ludoteca.core.errors import GameError
 from ludoteca.core.protocol import CHANCE, Result, State
 from ludoteca.core.registry import get as get_game
+from ludoteca.web.i18n.catalogs import Language
 from ludoteca.web.round.catalog import available_games
 from ludoteca.web.round.errors import ClubError
-from ludoteca.web.round.view import board_svg, offered_move, ui_hints
+from ludoteca.web.round.view import board_svg, localized, offered_move, ui_hints
 
 MAX_POSITION = 20_000
 MAX_LEGAL = 3000
@@ -19,7 +20,7 @@ MAX_LEGAL = 3000
 def options_for(game_id: str, players: object) -> dict[str, Any]:
     cls = available_games().get(game_id)
     if cls is None:
-        raise ClubError(f"There is no game called {str(game_id)[:40]!r}.", 404)
+        raise ClubError("There is no game called {game_id!r}.", 404, game_id=str(game_id)[:40])
     if cls.min_players == cls.max_players:
         return {}
     try:
@@ -27,7 +28,12 @@ def options_for(game_id: str, players: object) -> dict[str, Any]:
     except ValueError:
         raise ClubError("'players' must be a number.") from None
     if not cls.min_players <= n <= cls.max_players:
-        raise ClubError(f"{cls.title} is for {cls.min_players} to {cls.max_players} players.")
+        raise ClubError(
+            "{title} is for {min_players} to {max_players} players.",
+            title=cls.title,
+            min_players=cls.min_players,
+            max_players=cls.max_players,
+        )
     return {"players": n}
 
 
@@ -41,7 +47,9 @@ def state_of(game_id: str, options: dict[str, Any], position: str | None) -> Sta
     try:
         return game.from_position(position)
     except GameError as exc:
-        raise ClubError(f"That is not a {game.title} position: {exc.reason}") from None
+        raise ClubError(
+            "That is not a {title} position: {why}", title=game.title, why=exc.text
+        ) from None
 
 
 def played(state: State, text: object) -> State:
@@ -51,12 +59,16 @@ def played(state: State, text: object) -> State:
     try:
         after.play(after.str_to_move(text.strip()))
     except GameError as exc:
-        raise ClubError(f"Move {text.strip()[:40]!r} refused: {exc.reason}.") from None
+        raise ClubError(
+            "Move {text!r} refused: {why}.", text=text.strip()[:40], why=exc.text
+        ) from None
     return after
 
 
-def board_view(game_id: str, options: dict[str, Any], state: State, last: str = "") -> dict:
-    """What the analysis page shows of a position."""
+def board_view(
+    game_id: str, options: dict[str, Any], state: State, words: Language, last: str = ""
+) -> dict:
+    """What the analysis page shows of a position, in ``words``'s language."""
     cells: list[str] = []
     if last:
         try:
@@ -77,12 +89,12 @@ def board_view(game_id: str, options: dict[str, Any], state: State, last: str = 
     if state.is_over and state.result is not None:
         names = [state.side_name(p) for p in range(state.num_players)]
         result = Result.describe(state.result, names)
-    return {
+    view = {
         "game": game_id,
         "options": options,
         "title": state.game.title,
         "position": state.position(),
-        "svg": board_svg(state),
+        "svg": board_svg(state, translate=words.text),
         "to_move": state.to_move,
         "side": state.side_name(state.to_move) if state.to_move >= 0 else "",
         "legal": legal,
@@ -93,3 +105,4 @@ def board_view(game_id: str, options: dict[str, Any], state: State, last: str = 
         "last_cells": cells,
         "summary": state.last_move_summary() or "",
     }
+    return localized(view, words)

@@ -89,8 +89,9 @@ class Reviews:
             )
             if (mine or 0) >= PER_USER:
                 raise ClubError(
-                    f"You have {PER_USER} reviews waiting already; they run one after another.",
+                    "You have {PER_USER} reviews waiting already; they run one after another.",
                     429,
+                    PER_USER=PER_USER,
                 )
             today = db.scalar(
                 select(func.count())
@@ -100,7 +101,9 @@ class Reviews:
                 )
             )
             if (today or 0) >= PER_DAY:
-                raise ClubError(f"At most {PER_DAY} reviews a day; try again tomorrow.", 429)
+                raise ClubError(
+                    "At most {PER_DAY} reviews a day; try again tomorrow.", 429, PER_DAY=PER_DAY
+                )
             if existing is not None:
                 db.delete(existing)
                 db.flush()

@@ -14,7 +14,7 @@ from ludoteca.web.analysis.positions import board_view, options_for, played, sta
 from ludoteca.web.analysis.review import curve_svg
 from ludoteca.web.forum.forms import form
 from ludoteca.web.infra.inputs import json_object
-from ludoteca.web.requests import SignedIn, club, current_user, render
+from ludoteca.web.requests import SignedIn, club, current_user, language, render
 from ludoteca.web.round.access import check_may_watch
 from ludoteca.web.round.errors import ClubError
 
@@ -35,7 +35,7 @@ def analysis_page(game_id: str, request: Request):
         return RedirectResponse(from_game(request, game_id, params), status_code=303)
     options = options_for(game_id, params.get("players"))
     state = state_of(game_id, options, params.get("position"))
-    view = board_view(game_id, options, state)
+    view = board_view(game_id, options, state, language(request))
     return render(
         request, "analysis.html", view=view, share=analysis_url(game_id, options, view["position"])
     )
@@ -49,7 +49,7 @@ def from_game(request: Request, game_id: str, params) -> str:
     row, moves, state = games.states_along(int(text))
     check_may_watch(row, current_user(request))
     if row.game != game_id:
-        raise ClubError(f"Game #{row.id} is not a game of {game_id}.", 404)
+        raise ClubError("Game #{id} is not a game of {game_id}.", 404, id=row.id, game_id=game_id)
     if row.status != "finished":
         raise ClubError("A game is analysed once it is over (no help during play).", 409)
     ply = len(moves) if not ply_text else min(int(ply_text), len(moves))
@@ -62,13 +62,15 @@ def from_game(request: Request, game_id: str, params) -> str:
 async def play(game_id: str, request: Request) -> JSONResponse:
     """Play ``move`` on ``position``: the new position as the page shows it. Nothing is
     stored and nothing needs an account: the board is the visitor's own."""
-    data = json_object(await request.body(), "The request body")
+    data = json_object(await request.body())
     options = options_for(game_id, data.get("players"))
     position = data.get("position")
     if not isinstance(position, str):
         raise ClubError("'position' is the position in the game's notation.")
     after = played(state_of(game_id, options, position), data.get("move"))
-    return JSONResponse(board_view(game_id, options, after, str(data.get("move", ""))))
+    return JSONResponse(
+        board_view(game_id, options, after, language(request), str(data.get("move", "")))
+    )
 
 
 # --- computer review ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from typing import Any
 from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
+from ludoteca.core.messages import Text
 from ludoteca.web.challenges.models import Challenge
 from ludoteca.web.infra.store import GameRow, Store, User, utcnow
 from ludoteca.web.moderation.models import Block
@@ -46,9 +47,11 @@ def two_player_options(game_id: str) -> dict[str, Any]:
     """The options that make ``game_id`` a two-player game; refused if it cannot be one."""
     cls = available_games().get(game_id)
     if cls is None:
-        raise ClubError(f"There is no game called {game_id[:40]!r}.")
+        raise ClubError("There is no game called {game_id!r}.", game_id=game_id[:40])
     if not cls.min_players <= 2 <= cls.max_players:
-        raise ClubError(f"{cls.title} is not played by two: challenge with a new game instead.")
+        raise ClubError(
+            "{title} is not played by two: challenge with a new game instead.", title=cls.title
+        )
     return {} if cls.min_players == cls.max_players else {"players": 2}
 
 
@@ -75,14 +78,14 @@ class Challenges:
         options: dict[str, Any] | None = None,
     ) -> int:
         if seat not in SEATS:
-            raise ClubError(f"Seat must be one of {', '.join(SEATS)}.")
+            raise ClubError("Seat must be one of {SEATS}.", SEATS=", ".join(SEATS))
         if options is None:
             options = two_player_options(game_id)
         self.games.make_game(game_id, options)  # refuses bad options with the reason
         with self.store.session() as db:
             other = db.scalar(select(User).where(User.name_key == name.strip().lower()))
             if other is None:
-                raise ClubError(f"There is no user called {name.strip()[:40]!r}.", 404)
+                raise ClubError("There is no user called {name!r}.", 404, name=name.strip()[:40])
             if other.id == challenger.id:
                 raise ClubError("You cannot challenge yourself.")
             pending = db.scalar(
@@ -92,9 +95,10 @@ class Challenges:
             )
             if (pending or 0) >= PENDING_PER_USER:
                 raise ClubError(
-                    f"You have {PENDING_PER_USER} challenges waiting for answers, the most one "
+                    "You have {PENDING_PER_USER} challenges waiting for answers, the most one "
                     "may: withdraw one first.",
                     429,
+                    PENDING_PER_USER=PENDING_PER_USER,
                 )
             twice = db.scalar(
                 select(Challenge.id).where(
@@ -108,7 +112,7 @@ class Challenges:
             )
             if twice is not None:
                 raise ClubError(
-                    f"You have already challenged {other.name}; wait for the answer.", 409
+                    "You have already challenged {name}; wait for the answer.", 409, name=other.name
                 )
             hidden = db.get(Block, (other.id, challenger.id)) is not None
             row = Challenge(
@@ -128,10 +132,16 @@ class Challenges:
             db.flush()
             if not hidden:
                 if rematch_of is None:
-                    text = f"{challenger.name} challenges you to {_title(game_id)}"
+                    text = Text(
+                        "{name} challenges you to {game}",
+                        {"name": challenger.name, "game": _title(game_id)},
+                    )
                     notify(db, other.id, "challenge", text, "/challenges")
                 else:
-                    text = f"{challenger.name} offers a rematch of {_title(game_id)} #{rematch_of}"
+                    text = Text(
+                        "{name} offers a rematch of {game} #{number}",
+                        {"name": challenger.name, "game": _title(game_id), "number": rematch_of},
+                    )
                     notify(db, other.id, "rematch", text, f"/games/{rematch_of}")
             db.commit()
             return row.id
@@ -142,7 +152,7 @@ class Challenges:
         if row is None:
             raise ClubError("There is no such challenge.", 404)
         if row.status != "pending":
-            raise ClubError(f"This challenge has already been {row.status}.", 409)
+            raise ClubError("This challenge has already been {status_}.", 409, status_=row.status)
         return row
 
     def accept(self, pk: int, user: User) -> int:
@@ -185,7 +195,10 @@ class Challenges:
             row = db.get(Challenge, pk)
             assert row is not None
             row.game_id = game
-            text = f"{user.name} accepted your challenge: {_title(game_id)} #{game} has started"
+            text = Text(
+                "{name} accepted your challenge: {game} #{number} has started",
+                {"name": user.name, "game": _title(game_id), "number": game},
+            )
             notify(db, row.challenger_id, "challenge", text, f"/games/{game}")
             db.commit()
         return game
@@ -197,7 +210,10 @@ class Challenges:
                 raise ClubError("This challenge is not for you.", 403)
             row.status, row.answered = "declined", utcnow()
             if not row.hidden:
-                text = f"{user.name} declined your challenge to {_title(row.game)}"
+                text = Text(
+                    "{name} declined your challenge to {game}",
+                    {"name": user.name, "game": _title(row.game)},
+                )
                 notify(db, row.challenger_id, "challenge", text, "/challenges")
             db.commit()
 
@@ -290,7 +306,10 @@ class Challenges:
         if others:
             with self.store.session() as db:
                 for uid in others:
-                    text = f"{user.name} offers a rematch: join {_title(row.game)} #{game}"
+                    text = Text(
+                        "{name} offers a rematch: join {game} #{number}",
+                        {"name": user.name, "game": _title(row.game), "number": game},
+                    )
                     notify(db, uid, "rematch", text, f"/games/{game}")
                 db.commit()
         return Outcome(game=game)
@@ -307,7 +326,8 @@ def describe(row: Challenge) -> dict[str, Any]:
         "challenged": row.challenged.name,
         "seat": row.seat,
         "rated": row.rated,
-        "clock": clocks.describe(row.clock),
+        "clock": str(clocks.describe(row.clock)),
+        "clock_text": clocks.describe(row.clock),
         "rematch_of": row.rematch_of,
         "created": row.created,
     }

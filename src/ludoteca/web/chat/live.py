@@ -32,7 +32,7 @@ router = APIRouter()
 def _game(db, pk: int) -> GameRow:
     row = db.get(GameRow, pk)
     if row is None:
-        raise ClubError(f"There is no game #{pk}.", 404)
+        raise ClubError("There is no game #{pk}.", 404, pk=pk)
     return row
 
 
@@ -106,7 +106,7 @@ def chat_history(pk: int, request: Request) -> JSONResponse:
 
 
 async def _body(request: Request) -> dict[str, Any]:
-    data = json_object(await request.body(), "The request body")
+    data = json_object(await request.body())
     check_csrf(request, request.headers.get("x-csrf-token"))
     return data
 

@@ -103,7 +103,7 @@ def clean(text: object) -> str:
     if not text:
         raise ClubError("A chat line cannot be empty.")
     if len(text) > MAX_LINE:
-        raise ClubError(f"A chat line has at most {MAX_LINE} characters.")
+        raise ClubError("A chat line has at most {MAX_LINE} characters.", MAX_LINE=MAX_LINE)
     return text
 
 
@@ -120,10 +120,13 @@ def check_rate(db: Session, user: User) -> None:
     if len(recent) >= count:
         wait = max(1, math.ceil((recent[-1] + timedelta(seconds=seconds) - now).total_seconds()))
         raise ClubError(
-            f"You have written {count} chat lines in the last {seconds} seconds, the most your "
-            f"account may: wait {wait} s.",
+            "You have written {count} chat lines in the last {seconds} seconds, the most your "
+            "account may: wait {wait} s.",
             429,
             retry_after=wait,
+            count=count,
+            seconds=seconds,
+            wait=wait,
         )
 
 

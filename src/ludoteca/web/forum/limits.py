@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from ludoteca.core.messages import N_, Text
 from ludoteca.web.forum.models import ForumPost, ForumThread
 from ludoteca.web.infra.store import User, utcnow
 from ludoteca.web.infra.throttle import Limit, when
@@ -46,13 +47,20 @@ def limits_for(user: User, now: datetime | None = None) -> PostingLimits:
 def _refuse(what: str, limit: Limit, oldest: datetime, now: datetime, new: bool) -> ClubError:
     retry_at = oldest + limit.window
     seconds = max(1, math.ceil((retry_at - now).total_seconds()))
-    who = "a new account" if new else "one account"
-    return ClubError(
-        f"You have written {limit.count} {what} in the last {limit.minutes} minutes, the most "
-        f"{who} may: try again {when(retry_at)}.",
-        429,
-        retry_after=seconds,
-    )
+    fields = {"count": limit.count, "minutes": limit.minutes, "when": when(retry_at)}
+    if what == "threads":
+        template = (
+            N_("A new account may open {count} threads in {minutes} minutes: try again {when}.")
+            if new
+            else N_("One account may open {count} threads in {minutes} minutes: try again {when}.")
+        )
+    else:
+        template = (
+            N_("A new account may write {count} posts in {minutes} minutes: try again {when}.")
+            if new
+            else N_("One account may write {count} posts in {minutes} minutes: try again {when}.")
+        )
+    return ClubError(Text(template, fields), 429, retry_after=seconds)
 
 
 def lock_author(db: Session, user_id: int) -> None:

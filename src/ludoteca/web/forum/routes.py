@@ -78,13 +78,17 @@ def board_page(game_id: str, request: Request):
     """A position's board: the page a position link in a post leads to."""
     position = request.query_params.get("position", "")
     if len(position) > MAX_POSITION:
-        raise ClubError(f"A position has at most {MAX_POSITION} characters.", 400)
+        raise ClubError(
+            "A position has at most {MAX_POSITION} characters.", 400, MAX_POSITION=MAX_POSITION
+        )
     try:
         game = get_game(game_id)
         svg = board_svg(game.from_position(position))
     except (GameError, KeyError, NotImplementedError, ValueError) as exc:
         message = getattr(exc, "reason", None) or "not a position of this game"
-        raise ClubError(f"That is not a position the club can show: {message}.", 400) from None
+        raise ClubError(
+            "That is not a position the club can show: {message_}.", 400, message_=message
+        ) from None
     return render(
         request, "forum/board.html", title=game.title, position=position, svg=svg, game=game_id
     )

@@ -15,6 +15,7 @@ from sqlalchemy import case, func, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from ludoteca.core.messages import Text
 from ludoteca.core.registry import get as get_game
 from ludoteca.web.forum import markup, search
 from ludoteca.web.forum.limits import check_posting
@@ -40,19 +41,24 @@ MAX_POSITION = 2000
 @dataclass(frozen=True)
 class Category:
     slug: str
-    title: str
-    about: str
+    title: Text
+    about: Text
 
 
 def categories() -> list[Category]:
     """General, one per game of the club, and Site (about the club itself)."""
-    out = [Category("general", "General", "Anything about abstract games and this club.")]
+    out = [
+        Category("general", Text("General"), Text("Anything about abstract games and this club."))
+    ]
     for gid, cls in available_games().items():
         if not cls.designer:
             continue  # a game made for tests, not one the club presents
         title = cls.title
-        out.append(Category(gid, title, f"Strategy, rules questions and games of {title}."))
-    out.append(Category("site", "Site", "Suggestions, questions and problems with the site."))
+        about = Text("Strategy, rules questions and games of {game}.", {"game": title})
+        out.append(Category(gid, Text("{game}", {"game": title}), about))
+    out.append(
+        Category("site", Text("Site"), Text("Suggestions, questions and problems with the site."))
+    )
     return out
 
 
@@ -74,8 +80,10 @@ def check_title(title: str) -> str:
         raise ClubError("A thread's title needs some letters or digits.")
     if not MIN_TITLE <= len(title) <= MAX_TITLE:
         raise ClubError(
-            f"A thread's title has {MIN_TITLE} to {MAX_TITLE} characters "
-            f"(this one has {len(title)})."
+            "A thread's title has {MIN_TITLE} to {MAX_TITLE} characters (this one has {count}).",
+            MIN_TITLE=MIN_TITLE,
+            MAX_TITLE=MAX_TITLE,
+            count=len(title),
         )
     return title
 
@@ -85,7 +93,11 @@ def check_body(body: str) -> str:
     if not body:
         raise ClubError("The post is empty.")
     if len(body) > MAX_BODY:
-        raise ClubError(f"A post has at most {MAX_BODY} characters (this one has {len(body)}).")
+        raise ClubError(
+            "A post has at most {MAX_BODY} characters (this one has {count}).",
+            MAX_BODY=MAX_BODY,
+            count=len(body),
+        )
     return body
 
 
@@ -319,7 +331,10 @@ class Forum:
         author = thread.author_id
         if author == user.id or user.id in moderation.blocked_ids(db, thread.author):
             return
-        text = f"{user.name} replied to your thread “{thread.title[:80]}”"
+        text = Text(
+            "{name} replied to your thread “{title}”",
+            {"name": user.name, "title": thread.title[:80]},
+        )
         notify(db, author, "reply", text, f"/forum/post/{post.id}")
 
     def _read_own(self, db: Session, user: User, thread_id: int, post_id: int) -> None:
@@ -336,9 +351,10 @@ class Forum:
         if utcnow() - post.created > EDIT_WINDOW:
             minutes = int(EDIT_WINDOW.total_seconds() // 60)
             raise ClubError(
-                f"A post can be edited for {minutes} minutes after it is written; "
-                "add a reply instead.",
+                "A post can be edited for {minutes} minutes after it is written; add a reply "
+                "instead.",
                 409,
+                minutes=minutes,
             )
         thread = db.get(ForumThread, post.thread_id)
         if thread is not None and thread.locked:

@@ -10,23 +10,26 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
+from ludoteca.core.messages import Text
 from ludoteca.web.chat import service as chat
 from ludoteca.web.forum.limits import ESTABLISHED, NEW, NEW_ACCOUNT
 from ludoteca.web.forum.service import EDIT_WINDOW
-from ludoteca.web.requests import render
+from ludoteca.web.i18n.templates import localized
+from ludoteca.web.requests import language, render
 from ludoteca.web.round.catalog import available_games, bot_levels
+from ludoteca.web.round.clocks import NOTHING
 from ludoteca.web.rules.pages import diagrams
 
 router = APIRouter()
 
 
-def _games() -> list[dict]:
+def _games(lang: str) -> list[dict]:
     out = []
     for gid, cls in available_games().items():
         if not cls.designer:
             continue  # a game made for tests, not one the club presents
         designer = cls.designer
-        pictures = diagrams(gid)
+        pictures = diagrams(gid, lang)
         out.append(
             {
                 "id": gid,
@@ -34,7 +37,7 @@ def _games() -> list[dict]:
                 "designer": designer,
                 "players": (cls.min_players, cls.max_players),
                 "svg": pictures[-1][1] if pictures else None,
-                "caption": pictures[-1][0] if pictures else "",
+                "caption": pictures[-1][0] if pictures else Text(NOTHING),
             }
         )
     return out
@@ -44,8 +47,8 @@ def _games() -> list[dict]:
 def help_page(request: Request):
     return render(
         request,
-        "help/help.html",
-        games=_games(),
+        localized("help/help.html", language(request).code),
+        games=_games(language(request).code),
         levels=bot_levels(),
         new=NEW,
         established=ESTABLISHED,
@@ -59,4 +62,8 @@ def help_page(request: Request):
 
 @router.get("/about")
 def about_page(request: Request):
-    return render(request, "help/about.html", games=_games())
+    return render(
+        request,
+        localized("help/about.html", language(request).code),
+        games=_games(language(request).code),
+    )

@@ -16,6 +16,7 @@ import json
 import re
 from typing import Any
 
+from ludoteca.core.messages import N_, Text
 from ludoteca.web.round.errors import ClubError
 
 MAX_JSON_DEPTH = 16
@@ -23,7 +24,7 @@ MAX_JSON_DEPTH = 16
 _TOKENS = re.compile(r'\\.|["\[\]{}]', re.DOTALL)
 """What matters for nesting: brackets, quotes, and escapes (a backslash and the character
 it escapes, so that ``\\"`` does not end a string)."""
-NUL_REFUSED = "Text sent to the club cannot contain NUL characters."
+NUL_REFUSED = N_("Text sent to the club cannot contain NUL characters.")
 
 
 def json_depth(text: str) -> int:
@@ -61,15 +62,20 @@ def contains_nul(value: Any) -> bool:
     return False
 
 
-def json_object(raw: bytes | str, what: str = "The request body") -> dict[str, Any]:
-    """``raw`` parsed as a JSON object, or a :class:`ClubError` (400) saying why not."""
-    refused = ClubError(f"{what} must be a JSON object.")
+def json_object(raw: bytes | str, what: str = N_("The request body")) -> dict[str, Any]:
+    """``raw`` parsed as a JSON object, or a :class:`ClubError` (400) saying why not;
+    ``what`` names it, a message marked for translation."""
+    refused = ClubError("{what} must be a JSON object.", what=Text(what))
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError:
         raise refused from None
     if json_depth(text) > MAX_JSON_DEPTH:
-        raise ClubError(f"{what} is nested too deeply (at most {MAX_JSON_DEPTH} levels).")
+        raise ClubError(
+            "{what} is nested too deeply (at most {MAX_JSON_DEPTH} levels).",
+            what=Text(what),
+            MAX_JSON_DEPTH=MAX_JSON_DEPTH,
+        )
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):

@@ -62,6 +62,8 @@ class Connection:
     """Why the club dropped the connection, if it did (for the log and the tests)."""
     writer: asyncio.Task | None = None
     refused_refreshes: int = 0
+    lang: str = "en"
+    """The language the page that opened it reads (views and refusals are sent in it)."""
 
     @property
     def user_id(self) -> int | None:

@@ -63,6 +63,8 @@ class User(Base):
     """The name folded to lower case: ``Alice`` and ``alice`` are one account."""
     password_hash: Mapped[str] = mapped_column(String(255))
     created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    language: Mapped[str | None] = mapped_column(String(8), nullable=True)
+    """The language chosen with the menu (``en``, ``de``, ``ja``); ``None`` until then."""
 
 
 class Session(Base):

@@ -34,6 +34,7 @@ from datetime import datetime, timedelta
 
 from sqlalchemy import delete, select
 
+from ludoteca.core.messages import N_, Text
 from ludoteca.web.infra.store import LoginAttempt, Store, utcnow
 
 PRUNE_EVERY = 60.0
@@ -79,9 +80,10 @@ class Limits:
 class TooManyAttempts(Exception):
     """A refusal because a limit is reached; ``retry_at`` is when the next try may pass."""
 
-    def __init__(self, message: str, retry_at: datetime) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: Text, retry_at: datetime) -> None:
+        super().__init__(str(message))
+        self.text = message
+        self.message = str(message)
         self.retry_at = retry_at
 
     @property
@@ -124,11 +126,14 @@ def device_key(device: str) -> str:
     return f"login:device:{device[:64]}"
 
 
-def when(moment: datetime) -> str:
+def when(moment: datetime) -> Text:
     """A refusal's "try again" time as people read it: clock time and minutes from now."""
     minutes = max(1, math.ceil((moment - utcnow()).total_seconds() / 60))
-    unit = "minute" if minutes == 1 else "minutes"
-    return f"after {moment:%H:%M} UTC (in {minutes} {unit})"
+    if minutes == 1:
+        return Text("after {time:%H:%M} UTC (in 1 minute)", {"time": moment})
+    return Text(
+        "after {time:%H:%M} UTC (in {minutes} minutes)", {"time": moment, "minutes": minutes}
+    )
 
 
 class Throttle:
@@ -153,7 +158,7 @@ class Throttle:
             check = (
                 device_key(device),
                 self.limits.login_per_device,
-                "Too many failed log-ins for this account from this browser",
+                N_("Too many failed log-ins for this account from this browser"),
             )
             try:
                 return self._begin([check])
@@ -163,17 +168,17 @@ class Throttle:
             (
                 pair_key(name_key, address),
                 self.limits.login_per_account_from_address,
-                "Too many failed log-ins for this account from your address",
+                N_("Too many failed log-ins for this account from your address"),
             ),
             (
                 f"login:account:{name_key[:64]}",
                 self.limits.login_per_account,
-                "Too many failed log-ins for this account",
+                N_("Too many failed log-ins for this account"),
             ),
             (
                 f"login:address:{address}",
                 self.limits.login_per_address,
-                "Too many failed log-ins from your address",
+                N_("Too many failed log-ins from your address"),
             ),
         ]
         return self._begin(checks)
@@ -207,7 +212,7 @@ class Throttle:
                 (
                     f"register:address:{address}",
                     self.limits.register_per_address,
-                    "Too many accounts were registered from your address",
+                    N_("Too many accounts were registered from your address"),
                 )
             ]
         )
@@ -246,7 +251,13 @@ class Throttle:
                     db.commit()
                     # The attempt may pass once enough of the counted ones have aged out.
                     retry_at = times[len(times) - limit.count] + limit.window
-                    raise TooManyAttempts(f"{message}: try again {when(retry_at)}.", retry_at)
+                    raise TooManyAttempts(
+                        Text(
+                            "{refusal}: try again {when}.",
+                            {"refusal": Text(message), "when": when(retry_at)},
+                        ),
+                        retry_at,
+                    )
         return ids
 
     def _prune(self) -> None:

@@ -15,6 +15,7 @@ from fastapi.responses import RedirectResponse, Response
 from sqlalchemy import or_, select
 
 from ludoteca.core.errors import GameError
+from ludoteca.core.messages import N_, Text
 from ludoteca.web.accounts.devices import DEVICE_COOKIE, DEVICE_DAYS
 from ludoteca.web.accounts.service import SESSION_COOKIE, AccountError
 from ludoteca.web.challenges.service import describe as describe_challenge
@@ -24,12 +25,12 @@ from ludoteca.web.infra.store import GameRow, Seat, User
 from ludoteca.web.infra.throttle import TooManyAttempts, request_address
 from ludoteca.web.lobby.summary import game_summary
 from ludoteca.web.ratings.service import seat_ratings
-from ludoteca.web.requests import check_csrf, club, current_user, render, require_user
+from ludoteca.web.requests import check_csrf, club, current_user, language, render, require_user
 from ludoteca.web.round.access import check_may_watch
 from ludoteca.web.round.catalog import available_games, bot_levels
 from ludoteca.web.round.errors import ClubError, NewGameRefused
 from ludoteca.web.round.service import GameSettings, PlayedMove, SeatSpec
-from ludoteca.web.round.view import board_svg, game_view, last_cells
+from ludoteca.web.round.view import board_svg, game_view, last_cells, localized
 from ludoteca.web.rules.pages import diagrams, rules_context
 
 router = APIRouter()
@@ -265,9 +266,9 @@ def parse_seats(data: dict[str, str], players: int) -> list[SeatSpec]:
 
 
 CLOCK_LIMITS = {
-    "base": (1, 180, "The clock's base time is 1 to 180 minutes."),
-    "increment": (0, 60, "The clock's increment is 0 to 60 seconds a move."),
-    "days": (1, 14, "A correspondence game allows 1 to 14 days a move."),
+    "base": (1, 180, N_("The clock's base time is 1 to 180 minutes.")),
+    "increment": (0, 60, N_("The clock's increment is 0 to 60 seconds a move.")),
+    "days": (1, 14, N_("A correspondence game allows 1 to 14 days a move.")),
 }
 
 
@@ -300,7 +301,9 @@ def parse_settings(data: dict[str, str]) -> GameSettings:
     elif kind == "correspondence":
         clock = {"kind": "correspondence", "days": _whole(data, "days", 3)}
     else:
-        raise ClubError(f"Unknown time control {kind[:20]!r} (none, live or correspondence).")
+        raise ClubError(
+            "Unknown time control {kind!r} (none, live or correspondence).", kind=kind[:20]
+        )
     return GameSettings(
         rated=data.get("rated") == "on", private=data.get("private") == "on", clock=clock
     )
@@ -313,7 +316,7 @@ async def create_game(request: Request):
     user = require_user(request)
     game_id = data.get("game", "")
     if game_id not in available_games():
-        raise ClubError(f"There is no game called {game_id[:40]!r}.")
+        raise ClubError("There is no game called {game_id!r}.", game_id=game_id[:40])
     cls = available_games()[game_id]
     options: dict[str, Any] = {}
     players = cls.min_players
@@ -323,7 +326,12 @@ async def create_game(request: Request):
         except ValueError:
             raise ClubError("The number of players must be a number.") from None
         if not cls.min_players <= players <= cls.max_players:
-            raise ClubError(f"{cls.title} is for {cls.min_players} to {cls.max_players} players.")
+            raise ClubError(
+                "{title} is for {min_players} to {max_players} players.",
+                title=cls.title,
+                min_players=cls.min_players,
+                max_players=cls.max_players,
+            )
         options["players"] = players
     seats = parse_seats(data, players)
     settings = parse_settings(data)
@@ -386,7 +394,7 @@ def game_page(pk: int, request: Request):
     c = club(request)
     user = current_user(request)
     row, state, moves = c.games.snapshot(pk)  # one read of the game for the whole page
-    view = game_view(row, state, moves, user)
+    view = game_view(row, state, moves, user, language(request))
     can_join = (
         user is not None
         and row.status == "open"
@@ -401,7 +409,7 @@ def game_page(pk: int, request: Request):
         and row.created_by == user.id
         and all(s.user_id in (None, user.id) for s in row.seats)
     )
-    rules = rules_context(row.game)
+    rules = rules_context(row.game, language(request).code)
     with c.store.reading() as db:
         players = seat_ratings(db, row)  # names link to profiles, with their rating
     to_me = mine = None
@@ -465,7 +473,7 @@ def replay_steps(moves: list[tuple[str, int]]) -> tuple[list[int], list[dict]]:
         if player < 0 and following is not None and following < 0:
             continue
         run = [t for t, _ in moves[start : i + 1]]
-        label = run[0] if len(run) == 1 else f"table: {len(run)} draws"
+        label = run[0] if len(run) == 1 else Text("table: {count} draws", {"count": len(run)})
         entries.append({"ply": i + 1, "text": label, "title": ", ".join(run)})
         steps.append(i + 1)
         start = i + 1
@@ -477,7 +485,7 @@ def replay_step(pk: int, ply: int, request: Request):
     _finished(request, pk)
     row, moves, state = club(request).games.states_along(pk)
     if not 0 <= ply <= len(moves):
-        raise ClubError(f"Move number {ply} is outside 0..{len(moves)}.", 404)
+        raise ClubError("Move number {ply} is outside 0..{count}.", 404, ply=ply, count=len(moves))
     for m in moves[:ply]:
         state.play(m.text)
     try:
@@ -485,17 +493,21 @@ def replay_step(pk: int, ply: int, request: Request):
     except GameError:
         position = ""
     scores = state.scores()
-    return {
-        "ply": ply,
-        "total": len(moves),
-        "svg": board_svg(state),
-        "position": position,
-        "last": moves[ply - 1].text if ply else "",
-        "summary": state.last_move_summary() or "",
-        "scores": list(scores) if scores is not None else None,
-        "to_move_side": state.side_name(state.to_move) if state.to_move >= 0 else "",
-        "last_cells": last_cells(state, [PlayedMove.of(m) for m in moves[:ply]]),
-    }
+    words = language(request)
+    return localized(
+        {
+            "ply": ply,
+            "total": len(moves),
+            "svg": board_svg(state, translate=words.text),
+            "position": position,
+            "last": moves[ply - 1].text if ply else "",
+            "summary": state.last_move_summary() or "",
+            "scores": list(scores) if scores is not None else None,
+            "to_move_side": state.side_name(state.to_move) if state.to_move >= 0 else "",
+            "last_cells": last_cells(state, [PlayedMove.of(m) for m in moves[:ply]]),
+        },
+        words,
+    )
 
 
 @router.get("/rules/{game_id}/board.svg", include_in_schema=False)
@@ -534,5 +546,5 @@ def rules_index(request: Request):
 @router.get("/rules/{game_id}")
 def rules_page(game_id: str, request: Request):
     if game_id not in available_games():
-        raise ClubError(f"There is no game called {game_id[:40]!r}.", 404)
-    return render(request, "rules.html", rules=rules_context(game_id))
+        raise ClubError("There is no game called {game_id!r}.", 404, game_id=game_id[:40])
+    return render(request, "rules.html", rules=rules_context(game_id, language(request).code))

@@ -5,9 +5,11 @@ from __future__ import annotations
 from typing import Any
 
 from ludoteca.core.errors import GameError
+from ludoteca.core.messages import Text
+from ludoteca.core.protocol import Result, joined_names
 from ludoteca.web.infra.store import GameRow, User
 from ludoteca.web.round import clocks
-from ludoteca.web.round.access import seat_label
+from ludoteca.web.round.access import seat_label, seat_text
 
 
 def game_summary(row: GameRow, viewer: User | None) -> dict[str, Any]:
@@ -23,6 +25,7 @@ def game_summary(row: GameRow, viewer: User | None) -> dict[str, Any]:
         {
             "index": s.index,
             "label": seat_label(s),
+            "label_text": seat_text(s),
             "user": s.user.name if s.user is not None else None,
             "kind": s.kind,
             "mine": viewer is not None and s.user_id == viewer.id,
@@ -45,7 +48,45 @@ def game_summary(row: GameRow, viewer: User | None) -> dict[str, Any]:
         and row.seats[row.to_move].user_id == viewer.id,
         "players": len(row.seats),
         "result": row.result,
+        "result_text": result_line(row),
         "options": row.options,
-        "clock": clocks.describe(row.clock),
+        "clock": str(clocks.describe(row.clock)),
+        "clock_text": clocks.describe(row.clock),
         "private": row.private,
     }
+
+
+def _names(row: GameRow, players: tuple[int, ...]) -> str:
+    return joined_names([seat_text(row.seats[p]) for p in players if 0 <= p < len(row.seats)])
+
+
+def result_line(row: GameRow) -> Text | None:
+    """A finished game's result in a few translatable words, from the stored result's
+    structure (who won, the scores, how it ended) rather than the engine's English reason."""
+    if row.status != "finished" or not row.result or row.result.get("over") is not True:
+        return None
+    try:
+        result = Result.from_json(row.result, len(row.seats))
+    except (ValueError, TypeError):
+        return None
+    if result.num_players == 1:
+        line = Text("Finished")
+    elif result.draw:
+        line = Text("Draw")
+    elif not result.winners:
+        line = Text("No winner")
+    else:
+        line = Text("{names} won", {"names": _names(row, result.winners)})
+    if result.scores is not None and result.num_players > 1:
+        scores = " : ".join(f"{s:g}" for s in result.scores)
+        line = Text("{result}, {scores}", {"result": line, "scores": scores})
+    if result.resigned:
+        line = Text(
+            "{result} ({names} resigned)", {"result": line, "names": _names(row, result.resigned)}
+        )
+    elif result.timed_out:
+        line = Text(
+            "{result} ({names} ran out of time)",
+            {"result": line, "names": _names(row, result.timed_out)},
+        )
+    return line

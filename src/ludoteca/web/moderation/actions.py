@@ -49,9 +49,11 @@ def report(db: Session, user: User, post_id: int, reason: str) -> Report:
     )
     if recent >= limit.count:
         raise ModerationError(
-            f"You have sent {limit.count} reports in the last {limit.minutes} minutes, the "
-            "most one account may; the moderators will get to them.",
+            "You have sent {count} reports in the last {minutes} minutes, the most one account "
+            "may; the moderators will get to them.",
             429,
+            count=limit.count,
+            minutes=limit.minutes,
         )
     row = Report(post_id=post.id, reporter_id=user.id, reason=reason)
     db.add(row)

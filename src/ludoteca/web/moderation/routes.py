@@ -36,7 +36,7 @@ def redirect(url: str) -> RedirectResponse:
 def _user_named(db, name: str) -> User:
     user = db.scalar(select(User).where(User.name_key == name.strip().lower()[:64]))
     if user is None:
-        raise ClubError(f"There is no user named {name[:32]!r}.", 404)
+        raise ClubError("There is no user named {name!r}.", 404, name=name[:32])
     return user
 
 

@@ -14,6 +14,7 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
+from ludoteca.core.messages import Text
 from ludoteca.web.infra.store import User, utcnow
 from ludoteca.web.moderation.models import Block, ModerationLog, Report, Suspension, UserRole
 from ludoteca.web.round.errors import ClubError
@@ -45,7 +46,9 @@ def require_moderator(db: Session, user: User | None) -> User:
 def grant(db: Session, user: User, role: str) -> bool:
     """Give ``role`` to ``user``; False if they had it already."""
     if role not in ROLES:
-        raise ModerationError(f"There is no role {role!r}; the roles are: {', '.join(ROLES)}.")
+        raise ModerationError(
+            "There is no role {role!r}; the roles are: {ROLES}.", role=role, ROLES=", ".join(ROLES)
+        )
     if role in roles(db, user.id):
         return False
     db.add(UserRole(user_id=user.id, role=role))
@@ -56,7 +59,9 @@ def grant(db: Session, user: User, role: str) -> bool:
 def revoke(db: Session, user: User, role: str) -> bool:
     """Take ``role`` from ``user``; False if they did not have it."""
     if role not in ROLES:
-        raise ModerationError(f"There is no role {role!r}; the roles are: {', '.join(ROLES)}.")
+        raise ModerationError(
+            "There is no role {role!r}; the roles are: {ROLES}.", role=role, ROLES=", ".join(ROLES)
+        )
     gone = db.execute(
         delete(UserRole).where(UserRole.user_id == user.id, UserRole.role == role)
     ).rowcount
@@ -81,7 +86,9 @@ def reason_text(reason: str, required: bool = True) -> str:
     if required and not reason:
         raise ModerationError("Please give a reason.")
     if len(reason) > MAX_REASON:
-        raise ModerationError(f"A reason has at most {MAX_REASON} characters.")
+        raise ModerationError(
+            "A reason has at most {MAX_REASON} characters.", MAX_REASON=MAX_REASON
+        )
     return reason
 
 
@@ -98,7 +105,10 @@ def active_suspension(db: Session, user_id: int, now: datetime | None = None) ->
 
 def suspend(db: Session, moderator: User, target: User, hours: int, reason: str) -> Suspension:
     if not 1 <= hours <= MAX_SUSPENSION_DAYS * 24:
-        raise ModerationError(f"A suspension lasts from 1 hour to {MAX_SUSPENSION_DAYS} days.")
+        raise ModerationError(
+            "A suspension lasts from 1 hour to {MAX_SUSPENSION_DAYS} days.",
+            MAX_SUSPENSION_DAYS=MAX_SUSPENSION_DAYS,
+        )
     if target.id == moderator.id:
         raise ModerationError("Moderators cannot suspend themselves.")
     reason = reason_text(reason)
@@ -119,7 +129,7 @@ def lift_suspension(db: Session, moderator: User, target: User) -> None:
         select(Suspension).where(Suspension.user_id == target.id, Suspension.until > now)
     ).all()
     if not rows:
-        raise ModerationError(f"{target.name} is not suspended.", 409)
+        raise ModerationError("{name} is not suspended.", 409, name=target.name)
     for row in rows:
         row.until = now
     log(db, moderator, "unsuspend", f"user {target.name}")
@@ -131,10 +141,11 @@ def check_not_suspended(db: Session, user: User) -> None:
         raise ModerationError(suspension_message(row), 403)
 
 
-def suspension_message(row: Suspension) -> str:
-    return (
-        f"Your account may not write in the forum or chat until {row.until:%Y-%m-%d %H:%M} UTC. "
-        f"The moderators' reason: {row.reason}"
+def suspension_message(row: Suspension) -> Text:
+    return Text(
+        "Your account may not write in the forum or chat until {until:%Y-%m-%d %H:%M} UTC. "
+        "The moderators' reason: {reason}",
+        {"until": row.until, "reason": row.reason},
     )
 
 

@@ -18,6 +18,8 @@ import anyio
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
 from ludoteca.web.accounts.service import SESSION_COOKIE, hash_token
+from ludoteca.web.i18n.catalogs import Language, language
+from ludoteca.web.i18n.languages import choose
 from ludoteca.web.infra.outbox import Connection
 from ludoteca.web.infra.throttle import address_key
 from ludoteca.web.notify import service
@@ -35,6 +37,8 @@ class Inbox:
     def __init__(self, club) -> None:
         self.club = club
         self.sockets: dict[int, set[Connection]] = defaultdict(set)
+        self.languages: dict[int, Language] = {}
+        """Each user's language as their latest open page asked for it."""
 
     async def on_note(self, ident: int) -> None:
         """A notification was committed: tell its user's open pages, with the new count."""
@@ -49,7 +53,7 @@ class Inbox:
                     {
                         "type": "notification",
                         "unread": service.unread(db, row.user_id),
-                        "item": service.as_json(row),
+                        "item": service.as_json(row, self.languages.get(row.user_id)),
                     },
                     ensure_ascii=False,
                 )
@@ -90,6 +94,7 @@ async def me_socket(ws: WebSocket) -> None:
     conn = Connection(ws, 0, user, hash_token(session), address)
     conn.start()
     inbox.sockets[user.id].add(conn)
+    inbox.languages[user.id] = language(choose(ws, user))
 
     def count() -> int:
         with club.store.reading() as db:
@@ -121,5 +126,6 @@ async def me_socket(ws: WebSocket) -> None:
             conns.discard(conn)
             if not conns:
                 inbox.sockets.pop(user.id, None)
+                inbox.languages.pop(user.id, None)
         with suppress(Exception):
             await conn.stop()

@@ -29,7 +29,9 @@ from urllib.parse import parse_qs, unquote, urlsplit
 import anyio
 from sqlalchemy import or_, select, update
 
-from ludoteca.web.infra.store import Store, utcnow
+from ludoteca.core.messages import Text
+from ludoteca.web.i18n.catalogs import language
+from ludoteca.web.infra.store import Store, User, utcnow
 from ludoteca.web.notify.models import MailOut
 
 log = logging.getLogger("ludoteca.web")
@@ -115,7 +117,13 @@ class Mailer:
 
     def message(self, row: MailOut) -> EmailMessage:
         unsubscribe = self.unsubscribe_url(row.user_id, row.kind)
-        what = {"turns": "your turns in correspondence games", "challenges": "challenges"}
+        with self.store.reading() as db:
+            account = db.get(User, row.user_id)
+        words = language(account.language if account is not None and account.language else "en")
+        what = {
+            "turns": words.gettext("your turns in correspondence games"),
+            "challenges": words.gettext("challenges and rematches"),
+        }
         message = EmailMessage()
         message["From"] = self.server.sender
         message["To"] = row.to
@@ -124,10 +132,18 @@ class Mailer:
         message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
         message.set_content(
             f"{row.body}\n\n{self.public_url}{row.link}\n\n"
-            f"You get this e-mail because you asked ludoteca to write about "
-            f"{what.get(row.kind, row.kind)}.\n"
-            f"Stop these e-mails with one click: {unsubscribe}\n"
-            f"Change all your settings: {self.public_url}/settings/notifications\n"
+            + words.text(
+                Text(
+                    "You get this e-mail because you asked ludoteca to write about {what}.\n"
+                    "Stop these e-mails with one click: {unsubscribe}\n"
+                    "Change all your settings: {settings}\n",
+                    {
+                        "what": what.get(row.kind, row.kind),
+                        "unsubscribe": unsubscribe,
+                        "settings": f"{self.public_url}/settings/notifications",
+                    },
+                )
+            )
         )
         return message
 

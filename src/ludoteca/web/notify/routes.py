@@ -8,7 +8,15 @@ from fastapi.responses import JSONResponse, RedirectResponse
 from ludoteca.web.forum.forms import form
 from ludoteca.web.notify import service
 from ludoteca.web.notify.mail import unsubscribe_ok
-from ludoteca.web.requests import SignedIn, check_csrf, club, current_user, in_transaction, render
+from ludoteca.web.requests import (
+    SignedIn,
+    check_csrf,
+    club,
+    current_user,
+    in_transaction,
+    language,
+    render,
+)
 from ludoteca.web.round.errors import ClubError
 
 router = APIRouter()
@@ -22,7 +30,10 @@ def notifications_page(request: Request):
     with club(request).store.session() as db:
         items = service.latest(db, user.id)
         unread_ids = [n.id for n in items if not n.read]
-        shown = [service.as_json(n) for n in items]
+        shown = [
+            {**service.as_json(n), "text": service.stored_text(n), "moment": n.created}
+            for n in items
+        ]
         if unread_ids:  # seen now: the bell goes quiet
             service.mark_read(db, user.id, max(unread_ids))
             db.commit()
@@ -35,7 +46,9 @@ def notifications_json(request: Request, user: SignedIn) -> JSONResponse:
         return JSONResponse(
             {
                 "unread": service.unread(db, user.id),
-                "items": [service.as_json(n) for n in service.latest(db, user.id)],
+                "items": [
+                    service.as_json(n, language(request)) for n in service.latest(db, user.id)
+                ],
             }
         )
 

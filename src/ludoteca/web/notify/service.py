@@ -9,14 +9,18 @@ for :mod:`ludoteca.web.notify.mail` to send.
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from ludoteca.core.protocol import Result, State
+from ludoteca.core.messages import Text
+from ludoteca.core.protocol import State
+from ludoteca.web.i18n.catalogs import Language, language
 from ludoteca.web.infra.store import GameRow, User, utcnow
+from ludoteca.web.lobby.summary import result_line
 from ludoteca.web.notify.models import MailOut, Notification, NotificationPrefs
 from ludoteca.web.round.access import seat_label
 from ludoteca.web.round.errors import ClubError
@@ -28,23 +32,32 @@ LIST_LENGTH = 50
 EMAIL_RE = re.compile(r"^[^@\s<>\"',;]{1,64}@[A-Za-z0-9.-]{1,189}\.[A-Za-z]{2,}$")
 
 
-def notify(db: Session, user_id: int, kind: str, text: str, link: str) -> Notification:
+def notify(db: Session, user_id: int, kind: str, text: Text, link: str) -> Notification:
     """Add a notification for ``user_id`` (in ``db``'s transaction), and queue its e-mail
-    if the user asked for this kind by e-mail."""
+    if the user asked for this kind by e-mail.
+
+    The notification keeps ``text`` as its template and fields (JSON), so each page shows
+    it in its reader's language; the e-mail is written in the language of the account."""
     if kind not in KINDS:
         raise ValueError(f"unknown notification kind {kind!r}")
-    row = Notification(user_id=user_id, kind=kind, text=text[:500], link=link[:200])
+    stored = json.dumps(text.to_json(), ensure_ascii=False)
+    if len(stored) > 2000:  # a field far too long (a thread title is cut at 80)
+        stored = json.dumps(Text("{text}", {"text": str(text)[:500]}).to_json())
+    row = Notification(user_id=user_id, kind=kind, text=stored, link=link[:200])
     db.add(row)
     setting = EMAIL_KINDS.get(kind)
     if setting is not None:
         prefs = db.get(NotificationPrefs, user_id)
         if prefs is not None and prefs.email and getattr(prefs, f"email_{setting}"):
+            account = db.get(User, user_id)
+            words = language(account.language if account and account.language else "en")
+            said = words.text(text)
             db.add(
                 MailOut(
                     user_id=user_id,
                     to=prefs.email,
-                    subject=f"ludoteca: {text}"[:200],
-                    body=text,
+                    subject=f"ludoteca: {said}"[:200],
+                    body=said,
                     link=link[:200],
                     kind=setting,
                     created=utcnow(),
@@ -85,11 +98,21 @@ def mark_read(db: Session, user_id: int, up_to: int | None = None) -> None:
     db.execute(query.values(read=True))
 
 
-def as_json(row: Notification) -> dict[str, Any]:
+def stored_text(row: Notification) -> Text:
+    """A notification's text as kept (notifications older than the languages are English)."""
+    try:
+        return Text.from_json(json.loads(row.text))
+    except ValueError:
+        return Text("{text}", {"text": row.text})
+
+
+def as_json(row: Notification, words: Language | None = None) -> dict[str, Any]:
+    """The notification for a page or the bell, in ``words``'s language (English if none)."""
+    text = stored_text(row)
     return {
         "id": row.id,
         "kind": row.kind,
-        "text": row.text,
+        "text": words.text(text) if words is not None else str(text),
         "link": row.link,
         "read": row.read,
         "created": row.created.isoformat(timespec="seconds") + "Z",
@@ -107,7 +130,7 @@ def prefs_of(db: Session, user_id: int) -> NotificationPrefs:
 def save_prefs(db: Session, user: User, email: str, turns: bool, challenges: bool) -> None:
     email = email.strip()
     if email and (len(email) > 254 or not EMAIL_RE.match(email)):
-        raise ClubError(f"{email[:60]!r} does not look like an e-mail address.")
+        raise ClubError("{email!r} does not look like an e-mail address.", email=email[:60])
     row = db.get(NotificationPrefs, user.id)
     if row is None:
         row = NotificationPrefs(user_id=user.id)
@@ -127,7 +150,7 @@ def unsubscribe(db: Session, user_id: int, setting: str) -> None:
 
 # --- hooks on games ------------------------------------------------------------------------------
 def _title(row: GameRow, state: State) -> str:
-    return f"{state.game.title} #{row.id}"
+    return f"{state.game.title} #{row.id}"  # a name and a number: the same in any language
 
 
 def turn_hook(db: Session, row: GameRow, state: State, mover: int | None) -> None:
@@ -147,18 +170,16 @@ def turn_hook(db: Session, row: GameRow, state: State, mover: int | None) -> Non
         db,
         seat.user_id,
         "turn",
-        f"Your turn in {_title(row, state)} against {others}",
+        Text(
+            "Your turn in {game} against {others}", {"game": _title(row, state), "others": others}
+        ),
         f"/games/{row.id}",
     )
 
 
 def finish_hook(db: Session, row: GameRow, state: State) -> None:
     """A game ended: tell each person who played it how (bots need no telling)."""
-    try:
-        result = Result.from_json(row.result or {}, state.num_players)
-        headline = result.describe([seat_label(s) for s in row.seats])
-    except (ValueError, TypeError):
-        headline = "the game is over"
+    headline = result_line(row) or Text("the game is over")
     told: set[int] = set()
     for seat in row.seats:
         if seat.user_id is None or seat.user_id in told:
@@ -168,6 +189,6 @@ def finish_hook(db: Session, row: GameRow, state: State) -> None:
             db,
             seat.user_id,
             "ended",
-            f"{_title(row, state)} has ended: {headline}",
+            Text("{game} has ended: {result}", {"game": _title(row, state), "result": headline}),
             f"/games/{row.id}",
         )

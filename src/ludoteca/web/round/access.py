@@ -2,18 +2,24 @@
 
 from __future__ import annotations
 
+from ludoteca.core.messages import Text
 from ludoteca.web.infra.store import GameRow, Seat, User
 from ludoteca.web.round.errors import ClubError
 
 
 def seat_label(seat: Seat) -> str:
+    return str(seat_text(seat))
+
+
+def seat_text(seat: Seat) -> Text:
+    """Who sits in ``seat``, in words the page translates: a name, ``computer (hard)``..."""
     if seat.kind == "bot":
-        return f"computer ({seat.bot})"
+        return Text("computer ({level})", {"level": Text(seat.bot or "random")})
     if seat.user is not None:
-        return seat.user.name
+        return Text("{name}", {"name": seat.user.name})
     if seat.reserved is not None:
-        return f"waiting for {seat.reserved.name}"
-    return "open seat"
+        return Text("waiting for {name}", {"name": seat.reserved.name})
+    return Text("open seat")
 
 
 def is_player(row: GameRow, user: User | None) -> bool:
@@ -31,5 +37,5 @@ def may_watch(row: GameRow, user: User | None) -> bool:
 def check_may_watch(row: GameRow, user: User | None) -> None:
     if not may_watch(row, user):
         raise ClubError(
-            f"Game #{row.id} is private: only its players may watch it or replay it.", 403
+            "Game #{id} is private: only its players may watch it or replay it.", 403, id=row.id
         )

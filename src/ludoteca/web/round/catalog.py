@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ludoteca.core.messages import N_
 from ludoteca.core.protocol import Game
 from ludoteca.core.registry import names as game_names
 
@@ -18,6 +19,10 @@ def available_games() -> dict[str, type[Game]]:
         except Exception:  # noqa: BLE001 - any failure means "not available"
             continue
     return out
+
+
+LEVEL_NAMES = (N_("random"), N_("easy"), N_("medium"), N_("hard"), N_("master"))
+"""The computer levels' names, marked for the catalogs (pages show them translated)."""
 
 
 def bot_levels() -> list[str]:

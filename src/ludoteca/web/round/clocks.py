@@ -34,6 +34,7 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
+from ludoteca.core.messages import Text
 from ludoteca.web.infra.periodic import watch
 
 if TYPE_CHECKING:
@@ -214,17 +215,24 @@ def clock_view(row: GameRow, now: datetime) -> dict[str, Any] | None:
     return out
 
 
-def describe(clock: dict[str, Any] | None) -> str:
-    """The time control in a few words, for the lobby: ``5+3`` or ``3 days a move``."""
+NOTHING = ""
+
+
+def describe(clock: dict[str, Any] | None) -> Text:
+    """The time control in a few words, for the lobby: ``5+3`` or ``3 days a move`` (a
+    :class:`~ludoteca.core.messages.Text`, shown in the reader's language)."""
     control = TimeControl.of(clock)
     if control is None:
-        return ""
+        return Text(NOTHING)
     if control.live:
         minutes = control.base_ms / 60000
         base = f"{minutes:g}" if minutes >= 1 else f"{control.base_ms / 1000:g}s"
-        return f"{base}+{control.increment_ms / 1000:g}"
-    days = control.days
-    return f"{days:g} day{'s' if days != 1 else ''} a move"
+        return Text(
+            "{base}+{increment:g}", {"base": base, "increment": control.increment_ms / 1000}
+        )
+    if control.days == 1:
+        return Text("1 day a move")
+    return Text("{days:g} days a move", {"days": control.days})
 
 
 async def sweep(

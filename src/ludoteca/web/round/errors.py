@@ -3,20 +3,30 @@ request and turned into a page or JSON by the app's handler."""
 
 from __future__ import annotations
 
+from typing import Any
+
+from ludoteca.core.messages import Text
+
 
 class ClubError(Exception):
-    """A request the club refuses, with a message for the person and an HTTP status."""
+    """A request the club refuses, with a message for the person and an HTTP status.
+
+    ``message`` is an English template whose ``{name}`` fields come from ``fields``;
+    ``text`` keeps them apart so the page shows the refusal in the reader's language, and
+    ``message`` is the English text (logs, the command line, tests)."""
 
     def __init__(
         self,
-        message: str,
+        message: str | Text,
         status: int = 400,
         *,
         changed: bool = False,
         retry_after: int | None = None,
+        **fields: Any,
     ) -> None:
-        super().__init__(message)
-        self.message = message
+        self.text = message if isinstance(message, Text) else Text(message, fields)
+        self.message: str = self.text
+        super().__init__(str(self.text))
         self.status = status
         self.changed = changed
         """The refusal itself changed the game (it ended on time): tell its viewers."""

@@ -38,14 +38,16 @@ def previews(request: Request, pk: int, user, texts: list[str], ply: object) -> 
             cells = probe.move_cells(move)
             probe.play(move)
         except GameError as exc:
-            raise ClubError(f"{text[:40]!r} is not a move here: {exc.reason}") from None
+            raise ClubError(
+                "{text!r} is not a move here: {why}", text=text[:40], why=exc.text
+            ) from None
         out[text] = board_svg(probe, highlight=cells)
     return out
 
 
 @router.post("/api/games/{pk:id}/preview")
 async def preview(pk: int, request: Request, user: SignedIn) -> JSONResponse:
-    data = json_object(await request.body(), "The request body")
+    data = json_object(await request.body())
     check_csrf(request, request.headers.get("x-csrf-token"))
     texts = data.get("moves")
     if (
@@ -54,7 +56,9 @@ async def preview(pk: int, request: Request, user: SignedIn) -> JSONResponse:
         or len(texts) > MAX_PREVIEWS
         or not all(isinstance(t, str) and 0 < len(t) <= 200 for t in texts)
     ):
-        raise ClubError(f"'moves' is a list of 1 to {MAX_PREVIEWS} moves in notation.")
+        raise ClubError(
+            "'moves' is a list of 1 to {MAX_PREVIEWS} moves in notation.", MAX_PREVIEWS=MAX_PREVIEWS
+        )
     svgs = await anyio.to_thread.run_sync(
         lambda: previews(request, pk, user, texts, data.get("ply"))
     )

@@ -16,6 +16,7 @@ from datetime import datetime
 
 from sqlalchemy import func, select
 
+from ludoteca.core.messages import Text
 from ludoteca.web.infra.store import GameRow, User, utcnow
 from ludoteca.web.infra.throttle import Limit, when
 
@@ -39,9 +40,10 @@ class QuotaExceeded(Exception):
     """A new game refused by a quota: the message, its HTTP status, and for a rate the
     seconds after which a new game would pass (for ``Retry-After``)."""
 
-    def __init__(self, message: str, status: int, retry_after: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
+    def __init__(self, message: Text, status: int, retry_after: int | None = None) -> None:
+        super().__init__(str(message))
+        self.text = message
+        self.message = str(message)
         self.status = status
         self.retry_after = retry_after
 
@@ -74,8 +76,11 @@ def check_new_game(
         retry_at = recent[-1] + rate.window  # when the oldest of them stops counting
         seconds = max(1, math.ceil((retry_at - now).total_seconds()))
         raise QuotaExceeded(
-            f"You have started {rate.count} games in the last {rate.minutes} minutes, the most "
-            f"one account may: try again {when(retry_at)}.",
+            Text(
+                "You have started {count} games in the last {minutes} minutes, the most one "
+                "account may: try again {when}.",
+                {"count": rate.count, "minutes": rate.minutes, "when": when(retry_at)},
+            ),
             429,
             seconds,
         )
@@ -88,8 +93,11 @@ def check_new_game(
     )
     if waiting >= open_cap:
         raise QuotaExceeded(
-            f"You already have {waiting} games waiting for players, the most one account may "
-            f"have ({open_cap}): wait for someone to join one, or cancel one on its page, "
-            "before opening another.",
+            Text(
+                "You already have {waiting} games waiting for players, the most one account "
+                "may have ({cap}): wait for someone to join one, or cancel one on its page, "
+                "before opening another.",
+                {"waiting": waiting, "cap": open_cap},
+            ),
             409,
         )

@@ -12,6 +12,7 @@ database never act on a stale board. Within a process a lock per game orders the
 
 from __future__ import annotations
 
+import json
 import logging
 import secrets
 import threading
@@ -26,6 +27,7 @@ from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ludoteca.core.errors import GameError, IllegalMoveError, MalformedError
+from ludoteca.core.messages import Text
 from ludoteca.core.protocol import CHANCE, TERMINAL, Game, Result, State
 from ludoteca.core.registry import get as get_game
 from ludoteca.core.table import draw_at, ply_rng, start_from
@@ -82,6 +84,30 @@ def keep_recent(cache: dict, key, value) -> None:
         cache.pop(next(iter(cache)))
 
 
+def stored_note(note: object) -> str | None:
+    """A move's note (the engine's summary of it) as stored: a translatable
+    :class:`~ludoteca.core.messages.Text` as its JSON, so every reader sees it in their
+    language (:func:`shown_note`); plain text cut to 500 characters."""
+    if isinstance(note, Text):
+        kept = json.dumps(note.to_json(), ensure_ascii=False)
+        if len(kept) <= 2000:
+            return kept
+    return note[:500] if isinstance(note, str) else None
+
+
+def shown_note(note: str | None) -> str:
+    """The stored note as a page shows it (a :class:`~ludoteca.core.messages.Text` to
+    translate, or the plain text of notes stored before the languages)."""
+    if not note:
+        return ""
+    if note.startswith('{"t":'):
+        try:
+            return Text.from_json(json.loads(note))
+        except ValueError:
+            return note
+    return note
+
+
 class PlayedMove(NamedTuple):
     """A stored move as the views show it. Kept for every game a process serves (see
     :meth:`GameService.snapshot`), so it is a plain tuple of strings and numbers, which the
@@ -129,18 +155,23 @@ class GameService:
     # --- creating and joining -----------------------------------------------------------------
     def make_game(self, game_id: str, options: dict[str, Any]) -> Game:
         if game_id not in available_games():
-            raise ClubError(f"There is no game called {game_id!r}.")
+            raise ClubError("There is no game called {game_id!r}.", game_id=game_id)
         try:
             game = get_game(game_id, **options)
             if not game.min_players <= game.num_players <= game.max_players:
                 raise ClubError(
-                    f"{game.title} is for {game.min_players} to {game.max_players} players."
+                    "{title} is for {min_players} to {max_players} players.",
+                    title=game.title,
+                    min_players=game.min_players,
+                    max_players=game.max_players,
                 )
             return game
         except GameError as exc:
-            raise ClubError(f"Bad options for {game_id}: {exc.reason}") from None
+            raise ClubError(
+                "Bad options for {game_id}: {why}", game_id=game_id, why=exc.text
+            ) from None
         except TypeError as exc:
-            raise ClubError(f"Bad options for {game_id}: {exc}") from None
+            raise ClubError("Bad options for {game_id}: {exc}", game_id=game_id, exc=exc) from None
 
     def create(
         self,
@@ -153,12 +184,16 @@ class GameService:
         settings = settings or GameSettings()
         game = self.make_game(game_id, options)
         if len(seats) != game.num_players:
-            raise ClubError(f"{game.title} with these options needs {game.num_players} seats.")
+            raise ClubError(
+                "{title} with these options needs {num_players} seats.",
+                title=game.title,
+                num_players=game.num_players,
+            )
         seed = secrets.randbits(62)
         try:
             state = game.new_state(seed=seed)
         except GameError as exc:
-            raise ClubError(f"Cannot start {game.title}: {exc.reason}") from None
+            raise ClubError("Cannot start {title}: {why}", title=game.title, why=exc.text) from None
         levels = bot_levels()
         rows: list[Seat] = []
         with self._creating, self.store.session() as db:
@@ -172,7 +207,11 @@ class GameService:
                     name = (spec.user or "").strip()
                     other = db.scalar(select(User).where(User.name_key == name.lower()))
                     if other is None:
-                        raise ClubError(f"Seat {index + 1}: there is no user called {name!r}.")
+                        raise ClubError(
+                            "Seat {index}: there is no user called {name!r}.",
+                            index=index + 1,
+                            name=name,
+                        )
                     if other.id == creator.id:
                         rows.append(Seat(index=index, kind="user", user_id=creator.id))
                     else:
@@ -180,12 +219,16 @@ class GameService:
                 elif spec.kind == "bot":
                     if spec.bot not in levels:
                         raise ClubError(
-                            f"Seat {index + 1}: no computer level {spec.bot!r} "
-                            f"(levels: {', '.join(levels)})."
+                            "Seat {index}: no computer level {bot!r} (levels: {levels}).",
+                            index=index + 1,
+                            bot=spec.bot,
+                            levels=", ".join(levels),
                         )
                     rows.append(Seat(index=index, kind="bot", bot=spec.bot))
                 else:
-                    raise ClubError(f"Seat {index + 1}: unknown seat kind {spec.kind!r}.")
+                    raise ClubError(
+                        "Seat {index}: unknown seat kind {kind!r}.", index=index + 1, kind=spec.kind
+                    )
             if not any(r.user_id == creator.id for r in rows):
                 raise ClubError("Take one of the seats yourself (choose 'me' for a seat).")
             if settings.rated:
@@ -199,7 +242,7 @@ class GameService:
                     ),
                 )
             except quotas.QuotaExceeded as exc:
-                raise NewGameRefused(exc.message, exc.status, retry_after=exc.retry_after) from None
+                raise NewGameRefused(exc.text, exc.status, retry_after=exc.retry_after) from None
             row = GameRow(
                 game=game.id,
                 rules_version=game.rules_version,
@@ -304,34 +347,38 @@ class GameService:
         if not isinstance(text, str) or not text.strip():
             raise ClubError("A move is a non-empty text in the game's notation.")
         if len(text) > MAX_MOVE_TEXT:
-            raise ClubError(f"A move is at most {MAX_MOVE_TEXT} characters.")
+            raise ClubError(
+                "A move is at most {MAX_MOVE_TEXT} characters.", MAX_MOVE_TEXT=MAX_MOVE_TEXT
+            )
         text = text.strip()
         with self.lock(pk), self.store.session() as db:
             row = self._row_to_change(db, pk)
             if row.status == "finished":
-                raise ClubError(f"Move {text!r} refused: the game is over.", 409)
+                raise ClubError("Move {text!r} refused: the game is over.", 409, text=text)
             if row.status != "active":
-                raise ClubError(f"Move {text!r} refused: the game has not started.", 409)
+                raise ClubError("Move {text!r} refused: the game has not started.", 409, text=text)
             if not bot and (user is None or not any(s.user_id == user.id for s in row.seats)):
                 raise ClubError(
-                    f"Move {text!r} refused: you are watching, not playing, this game; only "
-                    "its players can move.",
+                    "Move {text!r} refused: you are watching, not playing, this game; only its "
+                    "players can move.",
                     403,
+                    text=text,
                 )
             self._refuse_if_stale(db, row, f"Move {text!r} refused", expected_ply, "look again")
             state = self._state(db, row)
             player = state.to_move
             seat = row.seats[player] if 0 <= player < len(row.seats) else None
             if seat is None:
-                raise ClubError(f"Move {text!r} refused: no player is to move.", 409)
+                raise ClubError("Move {text!r} refused: no player is to move.", 409, text=text)
             if bot:
                 if seat.kind != "bot":
                     raise ClubError("The computer is not to move.", 409)
             elif user is None or seat.user_id != user.id:
                 raise ClubError(
-                    f"Move {text!r} refused: it is not your turn "
-                    f"({state.side_name(player)} is to move).",
+                    "Move {text!r} refused: it is not your turn ({side_name} is to move).",
                     409,
+                    text=text,
+                    side_name=state.side_name(player),
                 )
             probe = state.clone()
             try:
@@ -340,11 +387,11 @@ class GameService:
                 probe.play(move)
             except MalformedError as exc:
                 reason = f"it does not parse ({exc.reason})"
-                raise ClubError(f"Move {text!r} refused: {reason}.") from None
+                raise ClubError("Move {text!r} refused: {why}.", text=text, why=reason) from None
             except IllegalMoveError as exc:
-                raise ClubError(f"Move {text!r} refused: {exc.reason}.") from None
+                raise ClubError("Move {text!r} refused: {why}.", text=text, why=exc.text) from None
             except GameError as exc:
-                raise ClubError(f"Move {text!r} refused: {exc.reason}.") from None
+                raise ClubError("Move {text!r} refused: {why}.", text=text, why=exc.text) from None
             new = [(canonical, player, probe.last_move_summary())]
             new += self._resolve_chance(row, probe, first_ply=row.ply + 1)
             self._commit_moves(db, row, probe, new)
@@ -409,7 +456,11 @@ class GameService:
         self._refuse_if_out_of_time(db, row, what)
         if expected_ply is not None and expected_ply != row.ply:
             raise ClubError(
-                f"{what}: the game has moved on (now at move {row.ply}); {advice}.", 409
+                "{what}: the game has moved on (now at move {ply}); {advice}.",
+                409,
+                what=what,
+                ply=row.ply,
+                advice=advice,
             )
 
     def _refuse_if_out_of_time(self, db, row: GameRow, what: str) -> None:
@@ -424,7 +475,9 @@ class GameService:
             reason = row.result.get("reason") or "the game is over"
         else:  # pragma: no cover - another process moved in between
             reason = f"player {side + 1} ran out of time"
-        raise ClubError(f"{what}: the game is over ({reason}).", 409, changed=True)
+        raise ClubError(
+            "{what}: the game is over ({why}).", 409, changed=True, what=what, why=reason
+        )
 
     def _time_out(self, db, row: GameRow) -> bool:
         """End ``row`` because its player to move ran out of time, if it still has: claimed
@@ -554,9 +607,12 @@ class GameService:
         game = self.make_game(row.game, dict(row.options))
         if game.rules_version != row.rules_version:
             raise ClubError(
-                f"This game was played under {row.game} rules version {row.rules_version}; "
-                f"this server implements version {game.rules_version}.",
+                "This game was played under {game} rules version {rules_version}; this server "
+                "implements version {rules_version2}.",
                 500,
+                game=row.game,
+                rules_version=row.rules_version,
+                rules_version2=game.rules_version,
             )
         return start_from(game, row.seed, row.start)
 
@@ -573,7 +629,7 @@ class GameService:
         # The seats (and their users) in the same query: every move reads them.
         row = db.get(GameRow, pk, options=[joinedload(GameRow.seats)])
         if row is None:
-            raise ClubError(f"There is no game number {pk}.", 404)
+            raise ClubError("There is no game number {pk}.", 404, pk=pk)
         return row
 
     def _fresh_row(self, db, pk: int) -> GameRow:
@@ -623,9 +679,13 @@ class GameService:
                     self._cache.pop(row.id, None)
                     return self._state(db, row)
                 raise ClubError(
-                    f"Game {row.id} cannot be restored: move {number} {text!r} is refused "
-                    f"by the engine ({exc.reason}).",
+                    "Game {id} cannot be restored: move {number} {text!r} is refused by the "
+                    "engine ({why}).",
                     500,
+                    id=row.id,
+                    number=number,
+                    text=text,
+                    why=exc.text,
                 ) from None
         self._remember(row.id, Live(first + len(texts), state))
         return state
@@ -694,8 +754,8 @@ class GameService:
         ply = first_ply
         added = []
         for text, player, note in new:
-            note = note[:500] if isinstance(note, str) else None
-            added.append(MoveRow(game_id=row.id, ply=ply, text=text, player=player, note=note))
+            kept = stored_note(note)
+            added.append(MoveRow(game_id=row.id, ply=ply, text=text, player=player, note=kept))
             ply += 1
         db.add_all(added)
         if state.is_over:

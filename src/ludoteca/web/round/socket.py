@@ -40,7 +40,11 @@ import anyio
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
 
+from ludoteca.core.messages import N_, Text
 from ludoteca.web.accounts.service import ANON_COOKIE, SESSION_COOKIE, hash_token
+from ludoteca.web.i18n.catalogs import Language
+from ludoteca.web.i18n.catalogs import language as language_of
+from ludoteca.web.i18n.languages import choose
 from ludoteca.web.infra.fanout import Listener, is_postgres, libpq_url, new_origin
 from ludoteca.web.infra.inputs import json_object
 from ludoteca.web.infra.outbox import Connection
@@ -48,7 +52,7 @@ from ludoteca.web.infra.periodic import watch
 from ludoteca.web.infra.store import GameRow, User
 from ludoteca.web.infra.throttle import address_key
 from ludoteca.web.ratings.service import seat_ratings
-from ludoteca.web.requests import SignedIn, Visitor, check_csrf
+from ludoteca.web.requests import SignedIn, Visitor, check_csrf, language
 from ludoteca.web.round.botqueue import FairQueue
 from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.seats import choose_move
@@ -104,12 +108,14 @@ SESSION_CHECK_SECONDS = 15.0
 open: a log-out on another process, or a session that expired, closes them within this."""
 SESSION_CLOSED = 4401
 """Close code of a socket whose session ended: the page reconnects as a visitor."""
-SORRY = "Something went wrong on the server; sorry. Reload the page to go on."
-TOO_MANY_MESSAGES = f"Too many messages: at most {WS_MESSAGES_PER_SECOND} a second."
-TOO_MANY_REFRESHES = (
+SORRY = N_("Something went wrong on the server; sorry. Reload the page to go on.")
+TOO_MANY_MESSAGES = Text(
+    "Too many messages: at most {count} a second.", {"count": WS_MESSAGES_PER_SECOND}
+)
+TOO_MANY_REFRESHES = N_(
     "Too many refreshes: the board is sent by itself after every change; wait a moment."
 )
-SESSION_ENDED = "Your session has ended (you logged out, or it expired); reload the page."
+SESSION_ENDED = N_("Your session has ended (you logged out, or it expired); reload the page.")
 
 
 class SessionEnded(ClubError):
@@ -119,10 +125,11 @@ class SessionEnded(ClubError):
         super().__init__(SESSION_ENDED, 401)
 
 
-def _error(message: str, about: str | None = None) -> str:
-    """An error message for a socket; ``about`` names the feature whose message it answers
-    (``chat``), so that the page shows it there."""
-    payload = {"type": "error", "message": message, **({"about": about} if about else {})}
+def _error(message: str, about: str | None = None, lang: str = "en") -> str:
+    """An error message for a socket in its reader's language ``lang``; ``about`` names the
+    feature whose message it answers (``chat``), so that the page shows it there."""
+    text = language_of(lang).text(message)
+    payload = {"type": "error", "message": text, **({"about": about} if about else {})}
     return json.dumps(payload, ensure_ascii=False)
 
 
@@ -203,18 +210,19 @@ class Hub:
             self._play_limiter = anyio.CapacityLimiter(PLAY_THREADS)
         return await anyio.to_thread.run_sync(fn, *args, limiter=self._play_limiter)
 
-    def view(self, pk: int, user: User | None) -> str:
-        """The game as ``user`` sees it now, as JSON text; :class:`ClubError` if they may
-        not see it."""
+    def view(self, pk: int, user: User | None, lang: str = "en") -> str:
+        """The game as ``user`` sees it now, in language ``lang``, as JSON text;
+        :class:`ClubError` if they may not see it."""
         assert self.club is not None
         row, state, moves = self.club.games.snapshot(pk)
         personal = personal_view(row, state, user)
-        return joined(self._shared(row, state, moves), personal)
+        words = language_of(lang)
+        return joined(self._shared(row, state, moves, words), personal, words)
 
-    def _shared(self, row: GameRow, state, moves) -> str:
-        """The encoded part of a view every watcher shares, with the players' line when the
-        game is not being played."""
-        shared = shared_text(row, state, moves)
+    def _shared(self, row: GameRow, state, moves, words: Language) -> str:
+        """The encoded part of a view every watcher reading ``words``'s language shares, with
+        the players' line when the game is not being played."""
+        shared = shared_text(row, state, moves, words)
         line = self.players_line(row)
         return joined(shared, {"players_line": line}) if line is not None else shared
 
@@ -229,19 +237,25 @@ class Hub:
         with self.club.store.reading() as db:
             return {"rated": bool(row.rated), "players": seat_ratings(db, row)}
 
-    def encoded_views(self, pk: int, users: dict[int | None, User | None]) -> dict[int | None, str]:
-        """Each watcher's view of ``pk`` as JSON text, by user id, all from one read of the
-        game: one database session per change, however many watch it, and the board drawn
-        and encoded once (:func:`ludoteca.web.round.view.shared_text`)."""
+    def encoded_views(
+        self, pk: int, users: dict[tuple[int | None, str], User | None]
+    ) -> dict[tuple[int | None, str], str]:
+        """Each watcher's view of ``pk`` as JSON text, by user id and language, all from one
+        read of the game: one database session per change, however many watch it, and the
+        board drawn and encoded once per language (:func:`~ludoteca.web.round.view.shared_text`)."""
         assert self.club is not None
         row, state, moves = self.club.games.snapshot(pk)
-        shared = self._shared(row, state, moves)
-        out: dict[int | None, str] = {}
+        shared: dict[str, str] = {}
+        out: dict[tuple[int | None, str], str] = {}
         for key, user in users.items():
+            lang = key[1]
+            words = language_of(lang)
+            if lang not in shared:
+                shared[lang] = self._shared(row, state, moves, words)
             try:
-                out[key] = joined(shared, personal_view(row, state, user))
+                out[key] = joined(shared[lang], personal_view(row, state, user), words)
             except ClubError as exc:
-                out[key] = _error(exc.message)
+                out[key] = _error(exc.message, lang=lang)
         return out
 
     # --- telling watchers ---------------------------------------------------------------------
@@ -327,20 +341,20 @@ class Hub:
         conns = list(self.connections.get(pk, ()))
         if not conns:
             return
-        users = {conn.user_id: conn.user for conn in conns}
+        users = {(conn.user_id, conn.lang): conn.user for conn in conns}
         try:
             texts = await self.play(self.encoded_views, pk, users)
         except ClubError as exc:
-            texts = dict.fromkeys(users, _error(exc.message))
+            texts = {key: _error(exc.message, lang=key[1]) for key in users}
         for conn in conns:
-            conn.send_state(texts[conn.user_id])
+            conn.send_state(texts[(conn.user_id, conn.lang)])
 
     async def join(self, conn: Connection) -> None:
         """Start watching: the connection gets the game as stored now, then every change
         after it (no change can fall between the two). Raises :class:`ClubError` when the
         game is not there or not for this viewer."""
         async with self._turn(conn.pk):
-            text = await self.play(self.view, conn.pk, conn.user)
+            text = await self.play(self.view, conn.pk, conn.user, conn.lang)
             self.connections[conn.pk].add(conn)
             conn.send_state(text)
 
@@ -387,11 +401,10 @@ class Hub:
         """Send one connection the game as stored now (in turn with the deliveries)."""
         async with self._turn(conn.pk):
             try:
-                text = (await self.play(self.encoded_views, conn.pk, {conn.user_id: conn.user}))[
-                    conn.user_id
-                ]
+                key = (conn.user_id, conn.lang)
+                text = (await self.play(self.encoded_views, conn.pk, {key: conn.user}))[key]
             except ClubError as exc:
-                text = _error(exc.message)
+                text = _error(exc.message, lang=conn.lang)
             conn.send_state(text)
 
     # --- sessions that end --------------------------------------------------------------------
@@ -401,7 +414,7 @@ class Hub:
         for conns in list(self.connections.values()):
             for conn in list(conns):
                 if conn.session is not None and conn.session in hashes:
-                    conn.send_reply(_error(SESSION_ENDED))
+                    conn.send_reply(_error(SESSION_ENDED, lang=conn.lang))
                     conn.close(SESSION_CLOSED)
         inbox = getattr(self.club, "inbox", None)
         if inbox is not None:
@@ -508,11 +521,13 @@ def _hub(request_or_ws) -> Hub:
 # --- JSON API -------------------------------------------------------------------------------------
 @router.get("/api/games/{pk:id}")
 def api_game(pk: int, request: Request, user: Visitor) -> Response:
-    return Response(_hub(request).view(pk, user), media_type="application/json")
+    return Response(
+        _hub(request).view(pk, user, language(request).code), media_type="application/json"
+    )
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    return json_object(await request.body(), "The request body")
+    return json_object(await request.body())
 
 
 @router.post("/api/games/{pk:id}/move")
@@ -549,7 +564,7 @@ def _origin_ok(ws: WebSocket) -> bool:
     return origin.split("://", 1)[-1] == host
 
 
-MISSING_PLY = (
+MISSING_PLY = N_(
     "A move must say which position it answers: send 'ply', the move number of the position "
     "you saw (the 'ply' of the game's view). Reload the page if it does not."
 )
@@ -585,11 +600,11 @@ def validate_message(
         raise ClubError("A message must be a JSON object sent as text.")
     if len(raw) > MAX_WS_MESSAGE:
         raise ClubError("Message too long.")
-    data = json_object(raw, "A message")
+    data = json_object(raw, N_("A message"))
     kind = data.get("type")
     extra = extra or {}
     if not isinstance(kind, str) or kind not in {"move", "resign", "ping", "refresh", *extra}:
-        raise ClubError(f"Unknown message type {kind!r}.")
+        raise ClubError("Unknown message type {kind!r}.", kind=kind)
     if kind in extra:
         if not isinstance(data.get("csrf"), str):
             raise ClubError("The message has no security (CSRF) token; reload the page.")
@@ -646,17 +661,18 @@ async def _serve_socket(ws: WebSocket, pk: int, address: str) -> None:
     await ws.accept()
     session_hash = hash_token(session) if user is not None and session else None
     conn = Connection(ws, pk, user, session_hash, address)
+    conn.lang = choose(ws, user)
     conn.start()
     reader: asyncio.Task | None = None
     try:
         try:
             await hub.join(conn)
         except ClubError as exc:
-            conn.send_reply(_error(exc.message))
+            conn.send_reply(_error(exc.message, lang=conn.lang))
             conn.close(4403 if exc.status == 403 else 4404)
         except Exception:
             log.exception("game %s: the view for a new connection failed", pk)
-            conn.send_reply(_error(SORRY))
+            conn.send_reply(_error(SORRY, lang=conn.lang))
             conn.close(1011)
         else:
             base_token = session if user is not None else ws.cookies.get(ANON_COOKIE)
@@ -682,7 +698,7 @@ async def _read(conn: Connection, session: str | None, base_token: str | None) -
             if message["type"] == "websocket.disconnect":
                 break
             if not rate.allow():
-                conn.send_reply(_error(TOO_MANY_MESSAGES))
+                conn.send_reply(_error(TOO_MANY_MESSAGES, lang=conn.lang))
                 conn.close(1008)
                 ws.app.state.club.hub.flooded(conn.address)
                 break
@@ -719,7 +735,7 @@ async def answer(
             if not refreshes.allow() or not hub.refresh_allowed(conn.address):
                 conn.refused_refreshes += 1
                 if conn.refused_refreshes >= REFRESHES_REFUSED_BEFORE_CLOSE:
-                    conn.send_reply(_error(TOO_MANY_REFRESHES))
+                    conn.send_reply(_error(TOO_MANY_REFRESHES, lang=conn.lang))
                     conn.close(1008)
                     hub.flooded(conn.address)
                     return
@@ -727,8 +743,9 @@ async def answer(
             await hub.refresh(conn)
             return
         if user is None:
-            doing = "chat" if kind in hub.message_handlers else "play"
-            raise ClubError(f"Please log in to {doing}.", 401)
+            if kind in hub.message_handlers:
+                raise ClubError("Please log in to chat.", 401)
+            raise ClubError("Please log in to play.", 401)
         if not club.accounts.csrf_ok(base_token, data.get("csrf")):
             raise ClubError(
                 "The security (CSRF) token is wrong or out of date; reload the page.", 403
@@ -750,21 +767,21 @@ async def answer(
 
         await hub.play(act)
     except SessionEnded as exc:
-        conn.send_reply(_error(exc.message))
+        conn.send_reply(_error(exc.message, lang=conn.lang))
         conn.close(SESSION_CLOSED)
         return
     except ClubError as exc:
         kind = data.get("type")
         if isinstance(kind, str) and kind in hub.message_handlers:
-            conn.send_reply(_error(exc.message, about=kind))
+            conn.send_reply(_error(exc.message, about=kind, lang=conn.lang))
             return
-        conn.send_reply(_error(exc.message))
+        conn.send_reply(_error(exc.message, lang=conn.lang))
         if exc.changed:  # refused, but the game ended on time
             await hub.publish(pk)
         return
     except Exception:
         log.exception("game %s: a websocket message failed", pk)
-        conn.send_reply(_error(SORRY))
+        conn.send_reply(_error(SORRY, lang=conn.lang))
         return
     await hub.publish(pk)
     hub.kick_bots(pk)

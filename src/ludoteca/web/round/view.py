@@ -13,25 +13,35 @@ text back. The secret seed and anything from it are never part of a view.
 from __future__ import annotations
 
 import html
+import inspect
 import json
 import threading
 from collections import OrderedDict
+from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 from ludoteca.core.errors import GameError
-from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State
+from ludoteca.core.messages import N_, Text
+from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State, joined_names
+from ludoteca.web.i18n.catalogs import Language, language
 from ludoteca.web.infra.store import GameRow, User, utcnow
 from ludoteca.web.round import clocks
-from ludoteca.web.round.access import check_may_watch, seat_label
-from ludoteca.web.round.service import PlayedMove
+from ludoteca.web.round.access import check_may_watch, seat_text
+from ludoteca.web.round.service import PlayedMove, shown_note
 
 MAX_LEGAL_SENT = 20000
+TABLE = Text("table")
+"""The table's side: who draws a chance move (a die, a deal)."""
 
 
-def board_svg(state: State, highlight=()) -> str:
-    """The engine's SVG; a plain text board inside an SVG for a game that has none yet."""
+def board_svg(state: State, highlight=(), translate: Callable[[str], str] = str) -> str:
+    """The engine's SVG (its words in ``translate``'s language); a plain text board inside an
+    SVG for a game that has none yet."""
     try:
-        return state.game.render_svg(state, highlight=highlight)
+        if not _translates(type(state.game)):  # a game written before the languages
+            return state.game.render_svg(state, highlight=highlight)
+        return state.game.render_svg(state, highlight=highlight, translate=translate)
     except NotImplementedError:
         lines = state.game.render_text(state, color=False).splitlines() or [""]
         height = 20 * len(lines) + 20
@@ -46,25 +56,53 @@ def board_svg(state: State, highlight=()) -> str:
         )
 
 
+@cache
+def _translates(game: type) -> bool:
+    """Whether ``game``'s ``render_svg`` takes ``translate`` (the protocol's does)."""
+    return "translate" in inspect.signature(game.render_svg).parameters
+
+
 def side(state: State, player: int) -> str:
     if player == CHANCE:
-        return "table"
+        return TABLE
     if player == TERMINAL:
         return ""
     return state.side_name(player)
 
 
 def game_view(
-    row: GameRow, state: State, moves: list[PlayedMove], viewer: User | None
+    row: GameRow,
+    state: State,
+    moves: list[PlayedMove],
+    viewer: User | None,
+    lang: Language | None = None,
 ) -> dict[str, Any]:
-    """The whole view of a game for ``viewer``: what every watcher shares (the board, the
-    moves, the result) and what is theirs (their seat, their turn, their legal moves)."""
-    return {**shared_view(row, state, moves), **personal_view(row, state, viewer)}
+    """The whole view of a game for ``viewer`` in ``lang`` (English by default): what every
+    watcher shares (the board, the moves, the result) and what is theirs (their seat, their
+    turn, their legal moves)."""
+    lang = lang or language("en")
+    view = {**shared_view(row, state, moves, lang), **personal_view(row, state, viewer)}
+    return localized(view, lang)
 
 
-def shared_view(row: GameRow, state: State, moves: list[PlayedMove]) -> dict[str, Any]:
-    """The part of a view that is the same for every watcher: drawn once per change, however
-    many watch (:func:`shared_text` keeps it encoded)."""
+def localized(value: Any, lang: Language) -> Any:
+    """``value`` with every :class:`~ludoteca.core.messages.Text` in it translated (the
+    engines' and the club's words in a view: sides, labels, prompts, results)."""
+    if isinstance(value, Text):
+        return lang.text(value)
+    if isinstance(value, dict):
+        return {key: localized(item, lang) for key, item in value.items()}
+    if isinstance(value, list):
+        return [localized(item, lang) for item in value]
+    return value
+
+
+def shared_view(
+    row: GameRow, state: State, moves: list[PlayedMove], lang: Language | None = None
+) -> dict[str, Any]:
+    """The part of a view that is the same for every watcher who reads ``lang``: drawn once
+    per change and language, however many watch (:func:`shared_text` keeps it encoded)."""
+    lang = lang or language("en")
     to_move = state.to_move if row.status == "active" else TERMINAL
     scores = state.scores()
     return {
@@ -76,10 +114,10 @@ def shared_view(row: GameRow, state: State, moves: list[PlayedMove]) -> dict[str
         "ply": row.ply,
         "to_move": to_move,
         "to_move_side": side(state, to_move) if to_move >= 0 else "",
-        "to_move_label": seat_label(row.seats[to_move]) if 0 <= to_move < len(row.seats) else "",
+        "to_move_label": seat_text(row.seats[to_move]) if 0 <= to_move < len(row.seats) else "",
         "private": row.private,
-        "move_help": state.game.move_help,
-        "svg": board_svg(state),
+        "move_help": Text(state.game.move_help),
+        "svg": board_svg(state, translate=lang.text),
         "last_cells": last_cells(state, moves),
         "moves": [
             {
@@ -87,7 +125,7 @@ def shared_view(row: GameRow, state: State, moves: list[PlayedMove]) -> dict[str
                 "text": m.text,
                 "player": m.player,
                 "side": side(state, m.player),
-                "note": m.note or "",
+                "note": shown_note(m.note),
             }
             for m in moves
         ],
@@ -108,7 +146,7 @@ def personal_view(row: GameRow, state: State, viewer: User | None) -> dict[str, 
             {
                 "index": s.index,
                 "side": side(state, s.index),
-                "label": seat_label(s),
+                "label": seat_text(s),
                 "kind": s.kind,
                 "you": viewer is not None and s.user_id == viewer.id,
                 "resigned": s.resigned,
@@ -135,13 +173,16 @@ def personal_view(row: GameRow, state: State, viewer: User | None) -> dict[str, 
     }
 
 
-def encode(value: dict[str, Any]) -> str:
+def encode(value: dict[str, Any], lang: Language | None = None) -> str:
+    """JSON text of a view, its words in ``lang`` (English without one)."""
+    if lang is not None:
+        value = localized(value, lang)
     return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
 
 
-def joined(shared: str, personal: dict[str, Any]) -> str:
+def joined(shared: str, personal: dict[str, Any], lang: Language | None = None) -> str:
     """One JSON object from the encoded shared part and a personal part (no key in both)."""
-    return shared[:-1] + "," + encode(personal)[1:]
+    return shared[:-1] + "," + encode(personal, lang)[1:]
 
 
 _SHARED: OrderedDict[tuple, str] = OrderedDict()
@@ -149,11 +190,15 @@ _SHARED_LOCK = threading.Lock()
 SHARED_KEPT = 1024
 
 
-def shared_text(row: GameRow, state: State, moves: list[PlayedMove]) -> str:
+def shared_text(
+    row: GameRow, state: State, moves: list[PlayedMove], lang: Language | None = None
+) -> str:
     """:func:`shared_view` encoded, kept for the game's current version (its ply, status and
-    seats): the broadcast after a move, the mover's refresh and every watcher's reconnection
-    then draw the board and encode it once between them."""
+    seats) and language: the broadcast after a move, the mover's refresh and every watcher's
+    reconnection then draw the board and encode it once between them."""
+    lang = lang or language("en")
     key = (
+        lang.code,
         row.id,
         row.ply,
         row.status,
@@ -164,7 +209,7 @@ def shared_text(row: GameRow, state: State, moves: list[PlayedMove]) -> str:
         if text is not None:
             _SHARED.move_to_end(key)
             return text
-    text = encode(shared_view(row, state, moves))
+    text = encode(shared_view(row, state, moves, lang), lang)
     with _SHARED_LOCK:
         _SHARED[key] = text
         while len(_SHARED) > SHARED_KEPT:
@@ -172,10 +217,16 @@ def shared_text(row: GameRow, state: State, moves: list[PlayedMove]) -> str:
     return text
 
 
-def view_text(row: GameRow, state: State, moves: list[PlayedMove], viewer: User | None) -> str:
+def view_text(
+    row: GameRow,
+    state: State,
+    moves: list[PlayedMove],
+    viewer: User | None,
+    lang: Language | None = None,
+) -> str:
     """:func:`game_view` as JSON text, the shared part drawn once per version."""
     personal = personal_view(row, state, viewer)  # refuses a private game's visitor first
-    return joined(shared_text(row, state, moves), personal)
+    return joined(shared_text(row, state, moves, lang), personal, lang)
 
 
 def offered_move(state: State, move: Any) -> dict[str, Any]:
@@ -197,17 +248,43 @@ def ui_hints(state: State) -> dict[str, Any]:
 
 
 def result_text(row: GameRow, state: State) -> str:
-    """The finished game's result as the page shows it, naming the people who played
-    (``Winner: ann (light) — light has no move``); ``""`` while the game is on."""
+    """The finished game's result as the page shows it, naming the people who played, with
+    the rules' reason when the rules ended it (``Winner: ann (light) — light has no move``);
+    ``""`` while the game is on."""
     if row.status != "finished" or not row.result or row.result.get("over") is not True:
         return ""
     result = Result.from_json(row.result, state.num_players)
-    names = [f"{seat_label(s)} ({side(state, s.index)})" for s in row.seats]
-    text = result.headline(names)
-    return f"{text} — {result.reason}" if result.reason else text
+    names = [
+        Text("{name} ({side})", {"name": seat_text(s), "side": side(state, s.index)})
+        for s in row.seats
+    ]
+    headline = result.headline(names)
+    reason = ended_because(result, state)
+    if not reason:
+        return headline
+    return Text("{result} — {reason}", {"result": headline, "reason": reason})
 
 
-ORDINALS = {1: "1st", 2: "2nd", 3: "3rd"}
+def ended_because(result: Result, state: State) -> str:
+    """Why the game ended, translatable: the engine's own words when the rules ended it (the
+    stored reason is their English), else who resigned or ran out of time."""
+    if result.ended == "rules":
+        ended = state.result
+        return ended.reason if ended is not None else result.reason
+    templates = {
+        "resignation": (N_("{sides} resigned"), result.resigned),
+        "time": (N_("{sides} ran out of time"), result.timed_out),
+        "abandoned": (N_("{sides} abandoned the game"), result.timed_out),
+    }
+    if result.ended not in templates:
+        return result.reason
+    template, players = templates[result.ended]
+    return Text(template, {"sides": joined_names([side(state, p) for p in players])})
+
+
+ORDINALS = {1: N_("1st"), 2: N_("2nd"), 3: N_("3rd")}
+"""Places in words (any other is :data:`NTH`), marked for the catalogs."""
+NTH = N_("{n}th")
 
 
 def _score(value: float) -> str:
@@ -230,23 +307,29 @@ def result_for(row: GameRow, state: State, viewer: User | None) -> str:
     n = state.num_players
     scores = result.scores
     if me in result.resigned:
-        return "You resigned"
+        return Text("You resigned")
     if me in result.timed_out:
-        return "You ran out of time"
+        return Text("You ran out of time")
     if result.draw:
-        text = "Draw"
         if scores is not None and n == 2:
-            text += f", {_score(scores[me])} to {_score(scores[1 - me])}"
-        return text
+            return Text(
+                "Draw, {mine} to {theirs}",
+                {"mine": _score(scores[me]), "theirs": _score(scores[1 - me])},
+            )
+        return Text("Draw")
     if n == 2:
-        text = "You won" if me in result.winners else "You lost"
+        won = me in result.winners
         if scores is not None:
-            text += f" {_score(scores[me])} to {_score(scores[1 - me])}"
-        return text
+            fields = {"mine": _score(scores[me]), "theirs": _score(scores[1 - me])}
+            if won:
+                return Text("You won {mine} to {theirs}", fields)
+            return Text("You lost {mine} to {theirs}", fields)
+        return Text("You won") if won else Text("You lost")
     if scores is not None and result.ended == "rules":
         place = 1 + sum(1 for s in scores if s > scores[me])
-        return f"You came {ORDINALS.get(place, f'{place}th')} of {n}"
-    return "You won" if me in result.winners else "You did not win"
+        ordinal = Text(ORDINALS.get(place, NTH), {"n": place})
+        return Text("You came {place} of {n}", {"place": ordinal, "n": n})
+    return Text("You won") if me in result.winners else Text("You did not win")
 
 
 def last_cells(state: State, moves: list[PlayedMove]) -> list[str]:

@@ -13,22 +13,26 @@ from pathlib import Path
 from typing import Any
 
 from ludoteca.core.errors import GameError
+from ludoteca.core.messages import Text
 from ludoteca.core.protocol import CHANCE
 from ludoteca.core.registry import get as get_game
 from ludoteca.core.table import Table
+from ludoteca.web.i18n.catalogs import language
 from ludoteca.web.round.view import board_svg
 
 RULES_DIR = Path(__file__).resolve().parents[1] / "templates" / "rules"
 
 
 @cache
-def diagrams(game_id: str) -> tuple[tuple[str, str], ...]:
-    """(caption, svg) pairs: the start, and the board after a few moves of a sample game."""
-    out: list[tuple[str, str]] = []
+def diagrams(game_id: str, lang: str = "en") -> tuple[tuple[Text, str], ...]:
+    """(caption, svg) pairs: the start, and the board after a few moves of a sample game,
+    the boards' words in language ``lang``."""
+    out: list[tuple[Text, str]] = []
+    translate = language(lang).text
     try:
         table = Table.new(get_game(game_id), seed=7)
         table.resolve_chance()
-        out.append(("The board at the start.", board_svg(table.state)))
+        out.append((Text("The board at the start."), board_svg(table.state, translate=translate)))
         rng = random.Random(7)  # the sample players' choices
         played = []
         for _ in range(8):
@@ -40,13 +44,18 @@ def diagrams(game_id: str) -> tuple[tuple[str, str], ...]:
                 played.append(table.play(rng.choice(table.state.legal_moves())))
         state = table.state
         if played:
-            out.append((f"After the moves {', '.join(played)}.", board_svg(state)))
+            out.append(
+                (
+                    Text("After the moves {moves}.", {"moves": ", ".join(played)}),
+                    board_svg(state, translate=translate),
+                )
+            )
     except (GameError, NotImplementedError):
         pass
     return tuple(out)
 
 
-def rules_context(game_id: str) -> dict[str, Any]:
+def rules_context(game_id: str, lang: str = "en") -> dict[str, Any]:
     game = get_game(game_id)
     page = RULES_DIR / f"{game_id}.html"
     return {
@@ -55,5 +64,5 @@ def rules_context(game_id: str) -> dict[str, Any]:
         "move_help": game.move_help,
         "template": f"rules/{game_id}.html" if page.exists() else None,
         "players": (game.min_players, game.max_players),
-        "diagrams": diagrams(game_id),
+        "diagrams": diagrams(game_id, lang),
     }

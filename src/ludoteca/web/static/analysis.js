@@ -1,6 +1,7 @@
 // The analysis board: play moves freely on a position (the server plays them: no rule lives
 // here), and watch the computer's view of it stream in. The position travels in the link.
 import { movePaths, sameCells } from "./moves.js";
+import { language, t } from "./i18n.js";
 
 const root = document.getElementById("analysis");
 const game = root.dataset.game;
@@ -39,7 +40,7 @@ function show(next) {
     for (const node of boardBox.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move");
   }
   const status = document.getElementById("status");
-  status.textContent = view.over ? (view.result || "Game over") : view.to_move < 0 ? "The table draws: pick an outcome" : `${view.side} to move`;
+  status.textContent = view.over ? (view.result || t("Game over")) : view.to_move < 0 ? t("The table draws: pick an outcome") : t("{side} to move", { side: view.side });
   document.getElementById("hint").textContent = view.summary || "";
   document.getElementById("position").value = view.position;
   const url = link(view.position);
@@ -97,7 +98,7 @@ async function play(text) {
     body: JSON.stringify({ position: view.position, move: text, players }),
   });
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) { say(data.error || "That move is refused."); return; }
+  if (!r.ok) { say(data.error || t("That move is refused.")); return; }
   history.push(view);
   show(data);
 }
@@ -109,8 +110,8 @@ document.getElementById("load").addEventListener("click", () => {
 });
 document.getElementById("copy-link").addEventListener("click", async () => {
   const text = document.getElementById("share").value;
-  try { await navigator.clipboard.writeText(text); document.getElementById("copied").textContent = "copied"; }
-  catch { document.getElementById("share").select(); document.getElementById("copied").textContent = "press Ctrl+C"; }
+  try { await navigator.clipboard.writeText(text); document.getElementById("copied").textContent = t("copied"); }
+  catch { document.getElementById("share").select(); document.getElementById("copied").textContent = t("press Ctrl+C"); }
 });
 
 // --- the computer's view ---------------------------------------------------------------------
@@ -147,7 +148,7 @@ function showReport(r) {
     tr.append(td, el("td", { class: "num" }, String(m.visits)), el("td", { class: "num" }, m.value == null ? "" : `${Math.round(m.value * 1000) / 10}%`));
     body.append(tr);
   }
-  document.getElementById("progress").textContent = `${r.iterations.toLocaleString()} simulations, ${r.seconds} s${r.proven ? " — solved" : ""}`;
+  document.getElementById("progress").textContent = t("{count} simulations, {seconds} s", { count: r.iterations.toLocaleString(language), seconds: r.seconds }) + (r.proven ? " — " + t("solved") : "");
   root.dataset.analysed = "1";
 }
 
@@ -158,7 +159,7 @@ function startAnalysis() {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/ws/analysis`);
+  socket = new WebSocket(`${scheme}://${location.host}/ws/analysis?lang=${encodeURIComponent(language)}`);
   socket.addEventListener("open", () => { if (analysing) startAnalysis(); });
   socket.addEventListener("message", (e) => {
     let data;
@@ -173,7 +174,7 @@ function connect() {
 function setAnalysing(on) {
   analysing = on;
   const button = document.getElementById("analyse");
-  if (button) button.textContent = on ? "Stop" : "Analyse";
+  if (button) button.textContent = on ? t("Stop") : t("Analyse");
 }
 
 const analyse = document.getElementById("analyse");

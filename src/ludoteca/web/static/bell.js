@@ -1,6 +1,7 @@
 // The bell of every signed-in page: its unread count, kept live over /ws/me, and a short
 // notice in the corner for each new notification. The socket only listens; it reconnects
 // by itself after a drop, a little later each time.
+import { language, t } from "./i18n.js";
 const bell = document.getElementById("bell");
 const count = document.getElementById("bell-count");
 const toasts = document.getElementById("toasts");
@@ -9,7 +10,7 @@ let retry = 0;
 function setCount(n) {
   count.textContent = String(n);
   count.hidden = n === 0;
-  bell.setAttribute("aria-label", n ? `Notifications: ${n} unread` : "Notifications");
+  bell.setAttribute("aria-label", n ? t("Notifications: {n} unread", { n }) : t("Notifications"));
 }
 
 function toast(item) {
@@ -22,7 +23,7 @@ function toast(item) {
   const close = document.createElement("button");
   close.type = "button";
   close.className = "link";
-  close.setAttribute("aria-label", "Dismiss");
+  close.setAttribute("aria-label", t("Dismiss"));
   close.textContent = "×";
   close.addEventListener("click", () => box.remove());
   box.append(link, " ", close);
@@ -33,7 +34,7 @@ function toast(item) {
 
 function connect() {
   const scheme = location.protocol === "https:" ? "wss" : "ws";
-  const socket = new WebSocket(`${scheme}://${location.host}/ws/me`);
+  const socket = new WebSocket(`${scheme}://${location.host}/ws/me?lang=${encodeURIComponent(language)}`);
   socket.addEventListener("open", () => { retry = 0; });
   socket.addEventListener("message", (event) => {
     let data;

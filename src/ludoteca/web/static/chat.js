@@ -3,6 +3,7 @@
 // Which channel a line goes to is the server's decision (players or spectators); so is
 // who sees what.
 import { sendOnSocket } from "./game.js";
+import { t } from "./i18n.js";
 
 const box = document.getElementById("chat");
 const gameId = box.dataset.id;
@@ -34,8 +35,8 @@ function line(l) {
     const report = document.createElement("button");
     report.type = "button";
     report.className = "link report";
-    report.textContent = "report";
-    report.setAttribute("aria-label", `Report this line by ${l.author}`);
+    report.textContent = t("report");
+    report.setAttribute("aria-label", t("Report this line by {name}", { name: l.author }));
     report.addEventListener("click", () => reportLine(l.id, li));
     li.append(report);
   }
@@ -67,16 +68,16 @@ async function post(url, body) {
     body: JSON.stringify(body),
   });
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) say(data.error || "Refused.");
+  if (!r.ok) say(data.error || t("Refused."));
   return r.ok;
 }
 
 async function reportLine(id, li) {
-  const reason = prompt("Why should the moderators look at this line?");
+  const reason = prompt(t("Why should the moderators look at this line?"));
   if (!reason) return;
   if (await post(`/api/chat/${id}/report`, { reason })) {
     li.classList.add("reported");
-    say("Reported: thank you. A moderator will look at it.");
+    say(t("Reported: thank you. A moderator will look at it."));
   }
 }
 

@@ -5,6 +5,7 @@
 import { movePaths, sameCells } from "./moves.js";
 import { interactionFor } from "./interactions.js";
 import { watchLetters } from "./letters.js";
+import { language, t } from "./i18n.js";
 
 const root = document.getElementById("play");
 const gameId = root.dataset.id;
@@ -51,7 +52,7 @@ export function sendMove(text) {
     body: JSON.stringify({ move: text, ply: view.ply }),
   }).then(async (r) => {
     const data = await r.json().catch(() => ({}));
-    if (!r.ok) showMessage(data.error || "The move was refused.");
+    if (!r.ok) showMessage(data.error || t("The move was refused."));
     else refresh();
   });
 }
@@ -88,7 +89,7 @@ function markBoard() {
     if (active) {
       node.setAttribute("tabindex", "0");
       node.setAttribute("role", "button");
-      node.setAttribute("aria-label", `${cell}${selected.includes(cell) ? ", selected" : ", playable"}`);
+      node.setAttribute("aria-label", selected.includes(cell) ? t("{cell}, selected", { cell }) : t("{cell}, playable", { cell }));
     } else {
       node.removeAttribute("tabindex");
       node.removeAttribute("role");
@@ -121,18 +122,18 @@ function renderPicker(cands) {
   // Moves that name no cell (a pass, a choice), once each, in the words the game gives them.
   for (const m of plain) row.append(moveButton(m.text, " plain"));
   if (selected.length) {
-    const clear = el("button", { type: "button", class: "clear" }, "Clear selection");
+    const clear = el("button", { type: "button", class: "clear" }, t("Clear selection"));
     clear.addEventListener("click", () => { selected = []; markBoard(); });
     row.append(clear);
   }
   picker.append(row);
   const all = el("details", { class: "all-moves" });
-  all.append(el("summary", {}, `All legal moves (${view.legal.length})`));
+  all.append(el("summary", {}, t("All legal moves ({count})", { count: view.legal.length })));
   const form = el("form", { class: "type-move" });
-  const input = el("input", { name: "move", list: "legal-list", placeholder: "type a move", autocomplete: "off", "aria-label": "move" });
+  const input = el("input", { name: "move", list: "legal-list", placeholder: t("type a move"), autocomplete: "off", "aria-label": t("move") });
   const list = el("datalist", { id: "legal-list" });
   for (const m of view.legal.slice(0, 2000)) list.append(el("option", { value: m.text }));
-  form.append(input, list, el("button", { type: "submit" }, "Play"));
+  form.append(input, list, el("button", { type: "submit" }, t("Play")));
   form.addEventListener("submit", (e) => { e.preventDefault(); if (input.value.trim()) sendMove(input.value.trim()); });
   all.append(form);
   const box = el("div", { class: "choices" });
@@ -234,12 +235,12 @@ function renderSide() {
   seats.replaceChildren();
   for (const s of view.seats) {
     const li = el("li", { class: "seat" + (s.index === view.to_move ? " to-move" : "") + (s.you ? " you" : "") });
-    li.textContent = `${s.side}: ${s.label}${s.you ? " (you)" : ""}${s.resigned ? " — resigned" : ""}${s.timed_out ? " — out of time" : ""}`;
+    li.textContent = `${s.side}: ${s.label}${s.you ? " " + t("(you)") : ""}${s.resigned ? " — " + t("resigned") : ""}${s.timed_out ? " — " + t("out of time") : ""}`;
     li.append(el("span", { class: "clock", "data-seat": String(s.index) }));
     seats.append(li);
   }
   const scores = document.getElementById("scores");
-  scores.textContent = view.scores ? "Scores: " + view.scores.map((v, i) => `${view.seats[i] ? view.seats[i].side : i + 1} ${v}`).join(" · ") : "";
+  scores.textContent = view.scores ? t("Scores:") + " " + view.scores.map((v, i) => `${view.seats[i] ? view.seats[i].side : i + 1} ${v}`).join(" · ") : "";
   document.getElementById("summary").textContent = view.summary || "";
   const list = document.getElementById("movelist");
   list.replaceChildren();
@@ -252,7 +253,7 @@ function renderSide() {
     if (j > i) {
       const run = moves.slice(i, j + 1);
       const li = el("li", { class: "chance", title: run.map((d) => d.text).join(", ") },
-        `${m.side}: ${run.length} draws`);
+        `${m.side}: ` + t("{count} draws", { count: run.length }));
       list.append(li);
       i = j;
       continue;
@@ -269,12 +270,12 @@ function renderSide() {
 
 function renderStatus() {
   let text;
-  if (view.status === "open") text = "Waiting for players to join…";
+  if (view.status === "open") text = t("Waiting for players to join…");
   else if (view.status === "finished") {
-    text = view.result_text || "Game over";
+    text = view.result_text || t("Game over");
     if (view.result_you) text = `${view.result_you} — ${text}`;
-  } else if (view.your_turn) text = `Your turn (${view.to_move_side})`;
-  else text = `${view.to_move_label} (${view.to_move_side}) to move`;
+  } else if (view.your_turn) text = t("Your turn ({side})", { side: view.to_move_side });
+  else text = t("{player} ({side}) to move", { player: view.to_move_label, side: view.to_move_side });
   statusBox.textContent = text;
   statusBox.className = "status " + view.status + (view.your_turn ? " your-turn" : "");
   statusBox.dataset.ply = view.ply;
@@ -288,8 +289,8 @@ function setClock(c) {
   if (!clock) { info.hidden = true; tickClocks(); return; }
   info.hidden = false;
   info.textContent = clock.kind === "live"
-    ? `Live clock: ${formatBase(clock.base)} + ${clock.increment} s a move`
-    : `Correspondence: ${clock.days} day${clock.days === 1 ? "" : "s"} a move`;
+    ? t("Live clock: {base} + {increment} s a move", { base: formatBase(clock.base), increment: clock.increment })
+    : clock.days === 1 ? t("Correspondence: 1 day a move") : t("Correspondence: {days} days a move", { days: clock.days });
   tickClocks();
 }
 
@@ -310,10 +311,10 @@ export function formatLeft(ms) {
   ms = Math.max(0, ms);
   const days = Math.floor(ms / 86400000), h = Math.floor((ms % 86400000) / 3600000);
   const m = Math.floor((ms % 3600000) / 60000), s = Math.floor((ms % 60000) / 1000);
-  if (days) return `${days} day${days === 1 ? "" : "s"} ${h} h left`;
-  if (h) return `${h} h ${m} min left`;
-  if (m) return `${m} min left`;
-  return `${s} s left`;
+  if (days) return days === 1 ? t("1 day {hours} h left", { hours: h }) : t("{days} days {hours} h left", { days, hours: h });
+  if (h) return t("{hours} h {minutes} min left", { hours: h, minutes: m });
+  if (m) return t("{minutes} min left", { minutes: m });
+  return t("{seconds} s left", { seconds: s });
 }
 
 function tickClocks() {
@@ -333,7 +334,7 @@ function tickClocks() {
       text = formatLeft(left);
       out = left <= 0;
     } else if (clock && clock.timed_out.includes(i)) {
-      text = "out of time";
+      text = t("out of time");
       out = true;
     }
     span.textContent = text;
@@ -346,7 +347,7 @@ function tickClocks() {
 function renderPlayers(line) {
   const box = document.getElementById("players");
   if (!box || !line) return;
-  box.replaceChildren(line.rated ? "Rated" : "Casual");
+  box.replaceChildren(line.rated ? t("Rated") : t("Casual"));
   line.players.forEach((p, i) => {
     box.append(i === 0 ? ": " : " · ");
     box.append(el("a", { href: `/users/${encodeURIComponent(p.name)}` }, p.name));
@@ -385,7 +386,7 @@ function boardAsGroup() {
   const svg = boardBox.querySelector("svg");
   if (!svg) return;
   svg.setAttribute("role", "group");
-  if (!svg.getAttribute("aria-label")) svg.setAttribute("aria-label", `${view.title} board`);
+  if (!svg.getAttribute("aria-label")) svg.setAttribute("aria-label", t("{game} board", { game: view.title }));
 }
 
 function render(newView) {
@@ -456,9 +457,9 @@ function sameState(a, b) {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${proto}://${location.host}/ws/games/${gameId}`);
+  socket = new WebSocket(`${proto}://${location.host}/ws/games/${gameId}?lang=${encodeURIComponent(language)}`);
   const conn = document.getElementById("connection");
-  socket.addEventListener("open", () => { retry = 0; conn.textContent = "live"; root.dataset.live = "1"; });
+  socket.addEventListener("open", () => { retry = 0; conn.textContent = t("live"); root.dataset.live = "1"; });
   socket.addEventListener("message", (e) => {
     let data;
     try { data = JSON.parse(e.data); } catch { return; }
@@ -474,7 +475,7 @@ function connect() {
   });
   socket.addEventListener("close", () => {
     root.dataset.live = "0";
-    conn.textContent = "reconnecting…";
+    conn.textContent = t("reconnecting…");
     retry = Math.min(retry + 1, 6);
     setTimeout(connect, 250 * 2 ** retry);
   });
@@ -483,7 +484,7 @@ function connect() {
 // A resignation, like a move, names the position it was decided on (view.ply): the server
 // refuses it if the game has moved on since, and the page shows why.
 document.getElementById("resign").addEventListener("click", () => {
-  if (!confirm("Resign this game?")) return;
+  if (!confirm(t("Resign this game?"))) return;
   showMessage("");
   if (socket && socket.readyState === WebSocket.OPEN) {
     socket.send(JSON.stringify({ type: "resign", ply: view.ply, csrf }));
@@ -495,7 +496,7 @@ document.getElementById("resign").addEventListener("click", () => {
     body: JSON.stringify({ ply: view.ply }),
   }).then(async (r) => {
     const data = await r.json().catch(() => ({}));
-    if (!r.ok) showMessage(data.error || "The resignation was refused.");
+    if (!r.ok) showMessage(data.error || t("The resignation was refused."));
     else refresh();
   });
 });

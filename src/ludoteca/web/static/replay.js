@@ -1,4 +1,5 @@
 import { watchLetters } from "./letters.js";
+import { t } from "./i18n.js";
 
 // The replay page: step through a finished game with the buttons or the arrow keys.
 // Each step's board and position come from the server, which replays the record.
@@ -45,9 +46,9 @@ async function step(k) {
     for (const node of board.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move");
   }
   slider.value = String(k);
-  slider.setAttribute("aria-valuetext", `move ${k} of ${last}`);
+  slider.setAttribute("aria-valuetext", t("move {n} of {last}", { n: k, last }));
   document.getElementById("replay-ply").textContent = String(k);
-  document.getElementById("replay-last").textContent = data.last ? `last move: ${data.last}` : "start";
+  document.getElementById("replay-last").textContent = data.last ? t("last move: {move}", { move: data.last }) : t("start");
   document.getElementById("replay-summary").textContent = data.summary || "";
   document.getElementById("position").value = data.position;
   root.dataset.ply = String(n);
@@ -73,8 +74,8 @@ document.addEventListener("keydown", (e) => {
 });
 document.getElementById("copy-position").addEventListener("click", async () => {
   const text = document.getElementById("position").value;
-  try { await navigator.clipboard.writeText(text); document.getElementById("copied").textContent = "copied"; }
-  catch { document.getElementById("position").select(); document.getElementById("copied").textContent = "press Ctrl+C"; }
+  try { await navigator.clipboard.writeText(text); document.getElementById("copied").textContent = t("copied"); }
+  catch { document.getElementById("position").select(); document.getElementById("copied").textContent = t("press Ctrl+C"); }
 });
 watchLetters(board, document.getElementById("colour-letters"));
 step(0);
@@ -87,7 +88,7 @@ function syncAnalyseLink() {
 }
 new MutationObserver(syncAnalyseLink).observe(root, { attributes: true, attributeFilter: ["data-ply"] });
 
-const NAMES = { blunder: "Blunder", mistake: "Mistake", inaccuracy: "Inaccuracy" };
+const NAMES = { blunder: t("Blunder"), mistake: t("Mistake"), inaccuracy: t("Inaccuracy") };
 async function review() {
   const r = await fetch(`/api/games/${id}/review`);
   if (!r.ok) return;
@@ -96,17 +97,17 @@ async function review() {
   const form = document.getElementById("review-form");
   reviewBox.dataset.status = data.status;
   if (data.status === "none" || data.status === "failed") {
-    status.textContent = data.status === "failed" ? "The review failed; ask again." : "No review yet.";
+    status.textContent = data.status === "failed" ? t("The review failed; ask again.") : t("No review yet.");
     if (form) form.hidden = false;
     return;
   }
   if (form) form.hidden = true;
   if (data.status !== "done") {
-    status.textContent = data.status === "queued" ? "Waiting for the computer…" : `Reviewing: ${data.done} of ${data.total} positions…`;
+    status.textContent = data.status === "queued" ? t("Waiting for the computer…") : t("Reviewing: {done} of {total} positions…", { done: data.done, total: data.total });
     setTimeout(review, 2000);
     return;
   }
-  status.textContent = "The line is the first player's expected result after each move (1 at the top). Click it to go to a move.";
+  status.textContent = t("The line is the first player's expected result after each move (1 at the top). Click it to go to a move.");
   document.getElementById("review-curve").innerHTML = data.svg; // drawn by the club
   const list = document.getElementById("review-marks");
   list.replaceChildren();
@@ -116,7 +117,7 @@ async function review() {
     const a = document.createElement("a");
     a.href = "#";
     a.dataset.ply = m.ply;
-    a.textContent = `${NAMES[m.kind]}: move ${m.ply}, ${m.move} (−${Math.round(m.drop * 100)}%)`;
+    a.textContent = t("{kind}: move {ply}, {move} (−{drop}%)", { kind: NAMES[m.kind], ply: m.ply, move: m.move, drop: Math.round(m.drop * 100) });
     li.append(a);
     list.append(li);
     const entry = document.querySelector(`#replay-moves li[data-ply="${m.ply}"]`);
