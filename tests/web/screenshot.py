@@ -3,8 +3,9 @@ repository's root (default ``docs/screenshots``).
 
 Starts a server on a temporary database, registers a player and, for each game, starts a
 game against the computer, plays a few moves by pointer (as a person would) and
-photographs the page on a desktop (1280 × 860) and on a phone (390 × 844); then the lobby in
-the dark theme. Needs Debian's Chromium (``/usr/bin/chromium``).
+photographs the page on a desktop (1280 × 860) and on a phone (390 × 844); then the lobby
+in the dark theme, and Comune's game page in each language (``comune-desktop-de.png``...).
+Needs Debian's Chromium (``/usr/bin/chromium``).
 """
 
 from __future__ import annotations
@@ -38,8 +39,14 @@ DEVICES = {
 MOVES = 6
 
 
-def photograph(browser, base: str, out: Path, game: str, device: str, n: int) -> None:
-    context = browser.new_context(**DEVICES[device])
+LOCALES = {"en": "en-GB", "de": "de-DE", "ja": "ja-JP"}
+
+
+def photograph(
+    browser, base: str, out: Path, game: str, device: str, n: int, lang: str | None = None
+) -> Path:
+    options = {**DEVICES[device], **({"locale": LOCALES[lang]} if lang else {})}
+    context = browser.new_context(**options)
     page = context.new_page()
     register_in_browser(page, base, f"ada{n}")
     pk = create(page, base, game, AGAINST_RANDOM)
@@ -55,8 +62,10 @@ def photograph(browser, base: str, out: Path, game: str, device: str, n: int) ->
     wait_my_turn_or_end(page, timeout=30000)
     page.wait_for_timeout(800)  # the last move's arrival
     page.evaluate("() => window.scrollTo(0, document.querySelector('.board-wrap').offsetTop - 8)")
-    page.screenshot(path=str(out / f"{game}-{device}.png"))
+    path = out / (f"{game}-{device}-{lang}.png" if lang else f"{game}-{device}.png")
+    page.screenshot(path=str(path))
     context.close()
+    return path
 
 
 def main(out: str = "docs/screenshots") -> None:
@@ -73,8 +82,10 @@ def main(out: str = "docs/screenshots") -> None:
                 for game in GAMES:
                     for device in DEVICES:
                         n += 1
-                        photograph(browser, server.base, target, game, device, n)
-                        print(f"{target / f'{game}-{device}.png'}", flush=True)
+                        print(photograph(browser, server.base, target, game, device, n), flush=True)
+                for lang in LOCALES:
+                    n += 1
+                    print(photograph(browser, server.base, target, "comune", "desktop", n, lang))
                 context = browser.new_context(
                     viewport={"width": 1280, "height": 860}, color_scheme="dark"
                 )

@@ -33,6 +33,7 @@ MEMBERS: set[str] = {"deplayer", "japlayer"}
 """The people these tests register (names are no English)."""
 NOTATION = get_game("comune").new_state()
 """The game these tests play: its notation (``pass``, ``e5-``) is no English."""
+WORD = re.compile(r"[A-Za-z](?:[A-Za-z'’-]*[A-Za-z])?")
 FIELD = re.compile(r"\{[^{}]*\}|%\([a-z_]+\)s")
 
 VISIBLE_TEXTS = """() => {
@@ -114,7 +115,7 @@ def english_in(texts: list[str], code: str, names: set[str]) -> list[str]:
         if text in plain or any(p.fullmatch(text) for p in patterns):
             found.append(text)
             continue
-        words = [w for w in re.findall(r"[A-Za-z](?:[A-Za-z'’-]*[A-Za-z])?", text) if not is_notation(w)]
+        words = [w for w in re.findall(WORD, text) if not is_notation(w)]
         if code == "ja":  # no Latin words at all, names and notation apart
             stray = [
                 w
