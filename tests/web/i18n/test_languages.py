@@ -119,3 +119,13 @@ def test_refusals_and_page_script_messages_come_in_the_readers_language(club):
     messages = json.loads(block.group(1))
     assert messages["Waiting for players to join…"] == DE.gettext("Waiting for players to join…")
     assert view(bob, pk)["status"] == "open"
+
+
+def test_the_plots_speak_the_readers_language(club):
+    with httpx.Client(base_url=club.base) as visitor:
+        drawn = {
+            code: visitor.get(f"/stats/first.png?lang={code}").content
+            for code in ("en", "de", "ja")
+        }
+    assert all(png.startswith(b"\x89PNG") for png in drawn.values())
+    assert len(set(drawn.values())) == 3, "each language has its own words on the plot"

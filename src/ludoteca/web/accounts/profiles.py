@@ -19,6 +19,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import Response
 from sqlalchemy import func, select
 
+from ludoteca.web.i18n.catalogs import Language
+from ludoteca.web.i18n.catalogs import language as language_named
+from ludoteca.web.i18n.plots import plot_fonts
 from ludoteca.web.infra.store import GameRow, Rating, RatingHistory, Seat, User, utcnow
 from ludoteca.web.lobby.summary import game_summary
 from ludoteca.web.ratings.service import (
@@ -30,7 +33,7 @@ from ludoteca.web.ratings.service import (
     rating_deviation,
     shown,
 )
-from ludoteca.web.requests import club, current_user, render
+from ludoteca.web.requests import club, current_user, language, render
 from ludoteca.web.round.catalog import available_games
 from ludoteca.web.round.errors import ClubError
 from ludoteca.web.stats.service import user_stats
@@ -238,19 +241,25 @@ def rating_plot_png(name: str, request: Request):
     for h in history:
         series[h.pool].append((h.rating, h.deviation))
     titles = {name: pool.title for name, pool in known_pools().items()}
-    png = rating_plot(user.name, {titles.get(p, p): points for p, points in series.items()})
+    png = rating_plot(
+        user.name, {titles.get(p, p): points for p, points in series.items()}, language(request)
+    )
     return Response(png, media_type="image/png", headers={"Cache-Control": "no-cache"})
 
 
-def rating_plot(who: str, series: dict[str, list[tuple[float, float]]]) -> bytes:
+def rating_plot(
+    who: str, series: dict[str, list[tuple[float, float]]], words: Language | None = None
+) -> bytes:
     """A PNG of each pool's rating after every rated game, with a band of ± one deviation."""
-    fig = rating_figure(who, series)
+    fig = rating_figure(who, series, words)
     out = io.BytesIO()
     fig.savefig(out, format="png")
     return out.getvalue()
 
 
-def rating_figure(who: str, series: dict[str, list[tuple[float, float]]]):
+def rating_figure(
+    who: str, series: dict[str, list[tuple[float, float]]], words: Language | None = None
+):
     """The figure of :func:`rating_plot`. Its x axis counts games, so it has whole-number
     ticks only and spans half a game beyond the first and last: a single game is one point
     at 1, not an axis from 0.96 to 1.04."""
@@ -258,6 +267,8 @@ def rating_figure(who: str, series: dict[str, list[tuple[float, float]]]):
     from matplotlib.figure import Figure
     from matplotlib.ticker import MaxNLocator
 
+    _ = (words or language_named("en")).gettext
+    plot_fonts()
     fig = Figure(figsize=(7, 3.2), dpi=100)
     FigureCanvasAgg(fig)
     ax = fig.add_subplot()
@@ -274,15 +285,15 @@ def rating_figure(who: str, series: dict[str, list[tuple[float, float]]]):
             linewidth=0,
         )
     if not series:
-        ax.text(0.5, 0.5, "No rated games yet", ha="center", va="center", transform=ax.transAxes)
+        ax.text(0.5, 0.5, _("No rated games yet"), ha="center", va="center", transform=ax.transAxes)
     else:
         ax.legend(loc="best", fontsize="small")
     longest = max((len(points) for points in series.values()), default=1)
     ax.set_xlim(0.5, longest + 0.5)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
-    ax.set_xlabel("rated games played")
-    ax.set_ylabel("rating")
-    ax.set_title(f"{who}: rating history", fontsize="medium")
+    ax.set_xlabel(_("rated games played"))
+    ax.set_ylabel(_("rating"))
+    ax.set_title(_("{name}: rating history").format(name=who), fontsize="medium")
     ax.grid(alpha=0.3)
     fig.tight_layout()
     return fig

@@ -6,7 +6,7 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from ludoteca.web.requests import club, render
+from ludoteca.web.requests import club, language, render
 from ludoteca.web.round.errors import ClubError
 
 router = APIRouter()
@@ -27,7 +27,7 @@ async def stats_json(request: Request) -> JSONResponse:
 @router.get("/stats/{name}.png")
 async def stats_plot(name: str, request: Request) -> Response:
     snap = await anyio.to_thread.run_sync(club(request).stats.snapshot)
-    png = snap.plots.get(name)
+    png = await anyio.to_thread.run_sync(snap.plot, name, language(request))
     if png is None:
         raise ClubError("There is no such plot.", 404)
     return Response(png, media_type="image/png", headers={"Cache-Control": "max-age=60"})

@@ -20,6 +20,8 @@ from typing import Any
 from sqlalchemy import distinct, func, select, union
 
 from ludoteca.bots.arena import wilson
+from ludoteca.web.i18n.catalogs import Language, language
+from ludoteca.web.i18n.plots import plot_fonts
 from ludoteca.web.infra.store import GameRow, Seat, Store, User, utcnow
 from ludoteca.web.round.catalog import available_games
 from ludoteca.web.stats.models import GameTally
@@ -39,6 +41,19 @@ class Snapshot:
     made: float
     numbers: dict[str, Any]
     plots: dict[str, bytes] = field(default_factory=dict)
+    """The plots by name and language (``first:de``), drawn when first asked for."""
+
+    def plot(self, name: str, words: Language) -> bytes | None:
+        """The plot ``name`` (``months`` or ``first``) with its words in ``words``'s
+        language, or ``None`` for a name that is no plot."""
+        draw = PLOTS.get(name)
+        if draw is None:
+            return None
+        key = f"{name}:{words.code}"
+        png = self.plots.get(key)
+        if png is None:
+            png = self.plots[key] = draw(self.numbers, words)
+        return png
 
 
 class Stats:
@@ -71,8 +86,8 @@ class Stats:
     def _make(self) -> Snapshot:
         numbers = self.compute()
         snap = Snapshot(time.monotonic(), numbers)
-        snap.plots["months"] = months_plot(numbers["months"])
-        snap.plots["first"] = first_player_plot(numbers["games"])
+        snap.plot("months", language("en"))  # drawn off the request path, as the numbers
+        snap.plot("first", language("en"))
         return snap
 
     def compute(self) -> dict[str, Any]:
@@ -153,13 +168,15 @@ def _figure(height: float = 3.0):
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.figure import Figure
 
+    plot_fonts()
     fig = Figure(figsize=(7, height), dpi=100)
     FigureCanvasAgg(fig)
     return fig, fig.add_subplot()
 
 
-def months_plot(months: list[dict[str, Any]]) -> bytes:
+def months_plot(months: list[dict[str, Any]], words: Language | None = None) -> bytes:
     """Finished games per month, stacked by game."""
+    _ = (words or language("en")).gettext
     from matplotlib.ticker import MaxNLocator
 
     fig, ax = _figure()
@@ -172,19 +189,22 @@ def months_plot(months: list[dict[str, Any]]) -> bytes:
         ax.bar(labels, values, bottom=bottom, label=_title(game))
         bottom = [b + v for b, v in zip(bottom, values, strict=True)]
     if not recent:
-        ax.text(0.5, 0.5, "No finished games yet", ha="center", va="center", transform=ax.transAxes)
+        ax.text(
+            0.5, 0.5, _("No finished games yet"), ha="center", va="center", transform=ax.transAxes
+        )
     else:
         ax.legend(loc="upper left", fontsize="small")
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_ylabel("finished games")
-    ax.set_title("Games per month", fontsize="medium")
+    ax.set_ylabel(_("finished games"))
+    ax.set_title(_("Games per month"), fontsize="medium")
     ax.tick_params(axis="x", labelrotation=45, labelsize="small")
     fig.tight_layout()
     return _png(fig)
 
 
-def first_player_plot(games: list[dict[str, Any]]) -> bytes:
+def first_player_plot(games: list[dict[str, Any]], words: Language | None = None) -> bytes:
     """Each game's first-player win rate with its 95% interval, against an even share."""
+    _ = (words or language("en")).gettext
     fig, ax = _figure()
     shown = [g for g in games if g["games"]]
     labels = [f"{g['title']} ({g['players']}p)" for g in shown]
@@ -198,10 +218,12 @@ def first_player_plot(games: list[dict[str, Any]]) -> bytes:
         for i, g in enumerate(shown):
             ax.plot([1 / g["players"]] * 2, [i - 0.3, i + 0.3], color="grey", linewidth=1)
     else:
-        ax.text(0.5, 0.5, "No finished games yet", ha="center", va="center", transform=ax.transAxes)
+        ax.text(
+            0.5, 0.5, _("No finished games yet"), ha="center", va="center", transform=ax.transAxes
+        )
     ax.set_xlim(0, 1)
-    ax.set_xlabel("first player's win rate (grey: an even share)")
-    ax.set_title("Does moving first win? (95% intervals)", fontsize="medium")
+    ax.set_xlabel(_("first player's win rate (grey: an even share)"))
+    ax.set_title(_("Does moving first win? (intervals of 95%)"), fontsize="medium")
     ax.grid(alpha=0.3, axis="x")
     fig.tight_layout()
     return _png(fig)
@@ -251,3 +273,9 @@ def user_stats(db, user: User, limit: int = 5000) -> dict[str, Any]:
         "streak": current,
         "longest_streak": longest,
     }
+
+
+PLOTS = {
+    "months": lambda numbers, words: months_plot(numbers["months"], words),
+    "first": lambda numbers, words: first_player_plot(numbers["games"], words),
+}
