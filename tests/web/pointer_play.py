@@ -90,13 +90,21 @@ def play(page, move: dict, touch: bool) -> None:
     ply = page.get_attribute("#play", "data-ply")
     for cell in move["cells"]:
         press(page, *centre(cell_box(page, cell)), touch)
-    # The cells were enough, or the page offers the moves they leave (drawings of angles).
-    page.wait_for_timeout(50)
+        # The page takes the click (and, for a game sent compact, asks for the cell's moves)
+        # before the next one: the cell is marked selected, or the move has gone.
+        page.wait_for_function(SETTLED, arg=[cell, ply, move["text"]])
     if (
         page.get_attribute("#play", "data-ply") == ply
         and page.locator(f"#picker .choices [data-move={quoted(move['text'])}]:visible").count()
     ):
         click_button(page, move["text"], touch)
+
+
+SETTLED = """([cell, ply, text]) =>
+  document.getElementById("play").dataset.ply !== ply
+  || !!document.querySelector(`#board .cell.selected[data-cell="${CSS.escape(cell)}"]`)
+     && (!!document.querySelector(`#picker .choices [data-move="${CSS.escape(text)}"]`)
+         || !!document.querySelector("#board .cell.target"))"""
 
 
 def choose(rng: random.Random, view: dict) -> dict:

@@ -7,8 +7,9 @@ from __future__ import annotations
 import httpx
 import pytest
 
+from ludoteca.web.round.view import COMPACT_OVER
 from tests.web.browser import AGAINST_RANDOM, create, register_in_browser, wait_my_turn_or_end
-from tests.web.helpers import create_game, page_csrf, register, started_club, view
+from tests.web.helpers import create_game, move, page_csrf, register, started_club, view
 from tests.web.pointer_play import cell_box, centre
 
 
@@ -186,3 +187,42 @@ def test_comino_tiles_show_their_three_arrows_under_the_mouse(browser, club):
             break
     assert turned
     context.close()
+
+
+def test_thousands_of_turns_are_sent_compact_and_a_cells_moves_on_demand(club):
+    """Comune's second player chooses among thousands of turns: a page asking for the compact
+    form gets the cells to click and the pass, and each clicked cell's moves when asked;
+    programs reading the API still get every move."""
+    ann = httpx.Client(base_url=club.base, timeout=20)
+    bob = httpx.Client(base_url=club.base, timeout=20)
+    assert register(ann, "cp-ann").status_code == 303
+    assert register(bob, "cp-bob").status_code == 303
+    pk = create_game(ann, "comune", [("me", ""), ("user", "cp-bob")])
+    bob.post(f"/games/{pk}/join", data={"csrf": page_csrf(bob)})
+    first = view(ann, pk)
+    mover, other = (ann, bob) if first["your_turn"] else (bob, ann)
+    opening = next(m for m in first["legal"] if m["cells"] == ["e5"]) if mover is ann else None
+    if opening is None:
+        opening = next(m for m in view(mover, pk)["legal"] if m["cells"] == ["e5"])
+    move(mover, pk, opening["text"], first["ply"])
+    mover, other = other, mover
+    full = view(mover, pk)["legal"]
+    assert len(full) > COMPACT_OVER
+    whole = mover.get(f"/api/games/{pk}")
+    compact = mover.get(f"/api/games/{pk}?compact=1")
+    data = compact.json()
+    assert data["legal_partial"] is True and data["legal_count"] == len(full)
+    assert [m["text"] for m in data["legal"]] == ["pass"]
+    assert data["targets"] == sorted({c for m in full for c in m["cells"]})
+    assert "e5" not in data["targets"]
+    assert len(compact.content) * 10 < len(whole.content), (
+        len(compact.content),
+        len(whole.content),
+    )
+
+    asked = mover.get(f"/api/games/{pk}/moves", params={"cell": "d4"}).json()
+    assert asked["ply"] == data["ply"]
+    assert {m["text"] for m in asked["moves"]} == {m["text"] for m in full if "d4" in m["cells"]}
+    assert other.get(f"/api/games/{pk}/moves", params={"cell": "d4"}).status_code == 409
+    assert mover.get(f"/api/games/{pk}/moves").status_code == 400
+    assert httpx.get(f"{club.base}/api/games/{pk}/moves?cell=d4").status_code == 409

@@ -64,6 +64,13 @@ class Connection:
     refused_refreshes: int = 0
     lang: str = "en"
     """The language the page that opened it reads (views and refusals are sent in it)."""
+    compact: bool = False
+    """Whether its page takes the legal moves in the compact form (``?compact=1``)."""
+
+    @property
+    def view_key(self) -> tuple[int | None, str, bool]:
+        """What its view depends on besides the game: who, in what language, which form."""
+        return (self.user_id, self.lang, self.compact)
 
     @property
     def user_id(self) -> int | None:

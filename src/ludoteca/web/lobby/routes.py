@@ -394,7 +394,7 @@ def game_page(pk: int, request: Request):
     c = club(request)
     user = current_user(request)
     row, state, moves = c.games.snapshot(pk)  # one read of the game for the whole page
-    view = game_view(row, state, moves, user, language(request))
+    view = game_view(row, state, moves, user, language(request), compact=True)
     can_join = (
         user is not None
         and row.status == "open"

@@ -53,10 +53,17 @@ from ludoteca.web.infra.store import GameRow, User
 from ludoteca.web.infra.throttle import address_key
 from ludoteca.web.ratings.service import seat_ratings
 from ludoteca.web.requests import SignedIn, Visitor, check_csrf, language
+from ludoteca.web.round.access import check_may_watch
 from ludoteca.web.round.botqueue import FairQueue
 from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.seats import choose_move
-from ludoteca.web.round.view import joined, personal_view, shared_text
+from ludoteca.web.round.view import (
+    completions,
+    joined,
+    localized,
+    personal_view,
+    shared_text,
+)
 
 if TYPE_CHECKING:
     from ludoteca.web.club import Club
@@ -108,6 +115,9 @@ SESSION_CHECK_SECONDS = 15.0
 open: a log-out on another process, or a session that expired, closes them within this."""
 SESSION_CLOSED = 4401
 """Close code of a socket whose session ended: the page reconnects as a visitor."""
+ViewKey = tuple[int | None, str, bool]
+"""What a watcher's view depends on besides the game: user id, language, compact form."""
+
 SORRY = N_("Something went wrong on the server; sorry. Reload the page to go on.")
 TOO_MANY_MESSAGES = Text(
     "Too many messages: at most {count} a second.", {"count": WS_MESSAGES_PER_SECOND}
@@ -210,12 +220,12 @@ class Hub:
             self._play_limiter = anyio.CapacityLimiter(PLAY_THREADS)
         return await anyio.to_thread.run_sync(fn, *args, limiter=self._play_limiter)
 
-    def view(self, pk: int, user: User | None, lang: str = "en") -> str:
-        """The game as ``user`` sees it now, in language ``lang``, as JSON text;
-        :class:`ClubError` if they may not see it."""
+    def view(self, pk: int, user: User | None, lang: str = "en", compact: bool = False) -> str:
+        """The game as ``user`` sees it now, in language ``lang`` (its legal moves in the
+        compact form if asked), as JSON text; :class:`ClubError` if they may not see it."""
         assert self.club is not None
         row, state, moves = self.club.games.snapshot(pk)
-        personal = personal_view(row, state, user)
+        personal = personal_view(row, state, user, compact)
         words = language_of(lang)
         return joined(self._shared(row, state, moves, words), personal, words)
 
@@ -237,23 +247,22 @@ class Hub:
         with self.club.store.reading() as db:
             return {"rated": bool(row.rated), "players": seat_ratings(db, row)}
 
-    def encoded_views(
-        self, pk: int, users: dict[tuple[int | None, str], User | None]
-    ) -> dict[tuple[int | None, str], str]:
-        """Each watcher's view of ``pk`` as JSON text, by user id and language, all from one
-        read of the game: one database session per change, however many watch it, and the
-        board drawn and encoded once per language (:func:`~ludoteca.web.round.view.shared_text`)."""
+    def encoded_views(self, pk: int, users: dict[ViewKey, User | None]) -> dict[ViewKey, str]:
+        """Each watcher's view of ``pk`` as JSON text, by user id, language and form, all from
+        one read of the game: one database session per change, however many watch it, and
+        the board drawn and encoded once per language
+        (:func:`~ludoteca.web.round.view.shared_text`)."""
         assert self.club is not None
         row, state, moves = self.club.games.snapshot(pk)
         shared: dict[str, str] = {}
-        out: dict[tuple[int | None, str], str] = {}
+        out: dict[ViewKey, str] = {}
         for key, user in users.items():
-            lang = key[1]
+            lang, compact = key[1], key[2]
             words = language_of(lang)
             if lang not in shared:
                 shared[lang] = self._shared(row, state, moves, words)
             try:
-                out[key] = joined(shared[lang], personal_view(row, state, user), words)
+                out[key] = joined(shared[lang], personal_view(row, state, user, compact), words)
             except ClubError as exc:
                 out[key] = _error(exc.message, lang=lang)
         return out
@@ -341,20 +350,20 @@ class Hub:
         conns = list(self.connections.get(pk, ()))
         if not conns:
             return
-        users = {(conn.user_id, conn.lang): conn.user for conn in conns}
+        users = {conn.view_key: conn.user for conn in conns}
         try:
             texts = await self.play(self.encoded_views, pk, users)
         except ClubError as exc:
             texts = {key: _error(exc.message, lang=key[1]) for key in users}
         for conn in conns:
-            conn.send_state(texts[(conn.user_id, conn.lang)])
+            conn.send_state(texts[conn.view_key])
 
     async def join(self, conn: Connection) -> None:
         """Start watching: the connection gets the game as stored now, then every change
         after it (no change can fall between the two). Raises :class:`ClubError` when the
         game is not there or not for this viewer."""
         async with self._turn(conn.pk):
-            text = await self.play(self.view, conn.pk, conn.user, conn.lang)
+            text = await self.play(self.view, conn.pk, conn.user, conn.lang, conn.compact)
             self.connections[conn.pk].add(conn)
             conn.send_state(text)
 
@@ -401,7 +410,7 @@ class Hub:
         """Send one connection the game as stored now (in turn with the deliveries)."""
         async with self._turn(conn.pk):
             try:
-                key = (conn.user_id, conn.lang)
+                key = conn.view_key
                 text = (await self.play(self.encoded_views, conn.pk, {key: conn.user}))[key]
             except ClubError as exc:
                 text = _error(exc.message, lang=conn.lang)
@@ -521,9 +530,26 @@ def _hub(request_or_ws) -> Hub:
 # --- JSON API -------------------------------------------------------------------------------------
 @router.get("/api/games/{pk:id}")
 def api_game(pk: int, request: Request, user: Visitor) -> Response:
-    return Response(
-        _hub(request).view(pk, user, language(request).code), media_type="application/json"
-    )
+    compact = request.query_params.get("compact") == "1"
+    text = _hub(request).view(pk, user, language(request).code, compact)
+    return Response(text, media_type="application/json")
+
+
+@router.get("/api/games/{pk:id}/moves")
+def api_moves_with_cell(pk: int, request: Request, user: Visitor) -> JSONResponse:
+    """The legal moves naming a cell (``?cell=e5``), whole, for the player to move: what a
+    page sent the compact form asks once that cell is clicked."""
+    cell = request.query_params.get("cell", "")
+    if not 0 < len(cell) <= 32:
+        raise ClubError("Name the cell: ?cell=…")
+    hub = _hub(request)
+    row, state, _ = hub.club.games.snapshot(pk)
+    check_may_watch(row, user)
+    seat = row.seats[state.to_move] if 0 <= state.to_move < len(row.seats) else None
+    if row.status != "active" or user is None or seat is None or seat.user_id != user.id:
+        raise ClubError("It is not your turn.", 409)
+    moves = localized(completions(state, cell), language(request))
+    return JSONResponse({"ply": row.ply, "cell": cell, "moves": moves})
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
@@ -662,6 +688,7 @@ async def _serve_socket(ws: WebSocket, pk: int, address: str) -> None:
     session_hash = hash_token(session) if user is not None and session else None
     conn = Connection(ws, pk, user, session_hash, address)
     conn.lang = choose(ws, user)
+    conn.compact = ws.query_params.get("compact") == "1"
     conn.start()
     reader: asyncio.Task | None = None
     try:

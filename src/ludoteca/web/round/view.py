@@ -31,6 +31,11 @@ from ludoteca.web.round.access import check_may_watch, seat_text
 from ludoteca.web.round.service import PlayedMove, shown_note
 
 MAX_LEGAL_SENT = 20000
+COMPACT_OVER = 300
+"""A page that asks for the compact form (``compact``) is sent at most this many legal moves
+whole; beyond it (Comune's thousands of two-piece turns) it gets the cells that can be
+clicked and the moves that name no cell, and asks for a clicked cell's moves
+(:func:`completions`)."""
 TABLE = Text("table")
 """The table's side: who draws a chance move (a die, a deal)."""
 
@@ -76,12 +81,13 @@ def game_view(
     moves: list[PlayedMove],
     viewer: User | None,
     lang: Language | None = None,
+    compact: bool = False,
 ) -> dict[str, Any]:
     """The whole view of a game for ``viewer`` in ``lang`` (English by default): what every
     watcher shares (the board, the moves, the result) and what is theirs (their seat, their
-    turn, their legal moves)."""
+    turn, their legal moves, in the compact form if asked)."""
     lang = lang or language("en")
-    view = {**shared_view(row, state, moves, lang), **personal_view(row, state, viewer)}
+    view = {**shared_view(row, state, moves, lang), **personal_view(row, state, viewer, compact)}
     return localized(view, lang)
 
 
@@ -136,8 +142,11 @@ def shared_view(
     }
 
 
-def personal_view(row: GameRow, state: State, viewer: User | None) -> dict[str, Any]:
-    """The part of a view that depends on who watches (and the clock, which runs)."""
+def personal_view(
+    row: GameRow, state: State, viewer: User | None, compact: bool = False
+) -> dict[str, Any]:
+    """The part of a view that depends on who watches (and the clock, which runs).
+    ``compact``: the legal moves as :data:`COMPACT_OVER` says, for the game page."""
     check_may_watch(row, viewer)
     to_move = state.to_move if row.status == "active" else TERMINAL
     seats = []
@@ -160,9 +169,15 @@ def personal_view(row: GameRow, state: State, viewer: User | None) -> dict[str, 
         and row.seats[to_move].user_id == viewer.id
     )
     legal: list[dict[str, Any]] = []
+    partial: dict[str, Any] = {}
     if your_turn:
-        legal = [offered_move(state, m) for m in state.legal_moves()[:MAX_LEGAL_SENT]]
+        moves = state.legal_moves()[:MAX_LEGAL_SENT]
+        if compact and len(moves) > COMPACT_OVER:
+            legal, partial = compact_moves(state, moves)
+        else:
+            legal = [offered_move(state, m) for m in moves]
     return {
+        **partial,
         "your_turn": your_turn,
         "watching": not any(s["you"] for s in seats),
         "clock": clocks.clock_view(row, utcnow()),
@@ -223,10 +238,39 @@ def view_text(
     moves: list[PlayedMove],
     viewer: User | None,
     lang: Language | None = None,
+    compact: bool = False,
 ) -> str:
     """:func:`game_view` as JSON text, the shared part drawn once per version."""
-    personal = personal_view(row, state, viewer)  # refuses a private game's visitor first
+    personal = personal_view(row, state, viewer, compact)  # refuses a private game's visitor first
     return joined(shared_text(row, state, moves, lang), personal, lang)
+
+
+def compact_moves(state: State, moves: list) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """The compact form of many legal moves: those naming no cell whole (a pass), and the
+    cells a first click may take (``targets``: every cell of a move, or each move's first
+    cell when the game moves a piece from its origin); ``legal_count`` says how many."""
+    origin = state.game.ui_hints(state).get("first") == "origin"
+    cells: set[str] = set()
+    plain = []
+    for move in moves:
+        named = state.move_cells(move)
+        if not named:
+            plain.append(offered_move(state, move))
+        elif origin:
+            cells.add(named[0])
+        else:
+            cells.update(named)
+    return plain, {"legal_partial": True, "legal_count": len(moves), "targets": sorted(cells)}
+
+
+def completions(state: State, cell: str) -> list[dict[str, Any]]:
+    """The legal moves naming ``cell``, whole: what a compact page asks for once a cell of
+    its board is clicked (the next clicks narrow them down on the page)."""
+    out = []
+    for move in state.legal_moves()[:MAX_LEGAL_SENT]:
+        if cell in state.move_cells(move):
+            out.append(offered_move(state, move))
+    return out
 
 
 def offered_move(state: State, move: Any) -> dict[str, Any]:

@@ -58,7 +58,7 @@ export function sendMove(text) {
 }
 
 function refresh() {
-  fetch(`/api/games/${gameId}`).then((r) => r.json()).then((v) => { if (v.type === "state") render(v); });
+  fetch(`/api/games/${gameId}?compact=1`).then((r) => r.json()).then((v) => { if (v.type === "state") render(v); });
 }
 
 function candidates() {
@@ -72,6 +72,9 @@ function candidates() {
 function markBoard() {
   const cands = candidates();
   targets = new Set();
+  // Thousands of moves (Comune's turns) come compact: the cells to click first, and each
+  // clicked cell's moves asked for then (narrowTo).
+  if (view.legal_partial && !selected.length) for (const c of view.targets || []) targets.add(c);
   const firstOnly = selected.length === 0 && view.hints.first === "origin";
   for (const m of cands) {
     const path = paths.get(m);
@@ -113,7 +116,7 @@ function moveButton(text, extraClass = "") {
 function renderPicker(cands) {
   picker.replaceChildren();
   cycle = 0;
-  if (!view.your_turn || !view.legal.length) return;
+  if (!view.your_turn || !(view.legal.length || view.legal_partial)) return;
   const complete = selected.length ? cands.filter((m) => sameCells(paths.get(m), selected)) : [];
   const plain = view.legal.filter((m) => m.cells.length === 0);
   const row = el("div", { class: "choices" });
@@ -123,21 +126,22 @@ function renderPicker(cands) {
   for (const m of plain) row.append(moveButton(m.text, " plain"));
   if (selected.length) {
     const clear = el("button", { type: "button", class: "clear" }, t("Clear selection"));
-    clear.addEventListener("click", () => { selected = []; markBoard(); });
+    clear.addEventListener("click", () => { selected = []; narrowTo(null); markBoard(); });
     row.append(clear);
   }
   picker.append(row);
   const all = el("details", { class: "all-moves" });
-  all.append(el("summary", {}, t("All legal moves ({count})", { count: view.legal.length })));
+  all.append(el("summary", {}, t("All legal moves ({count})", { count: view.legal_count ?? view.legal.length })));
   const form = el("form", { class: "type-move" });
   const input = el("input", { name: "move", list: "legal-list", placeholder: t("type a move"), autocomplete: "off", "aria-label": t("move") });
   const list = el("datalist", { id: "legal-list" });
-  for (const m of view.legal.slice(0, 2000)) list.append(el("option", { value: m.text }));
+  const listed = view.legal_partial ? [...paths.keys()].map((text) => ({ text, label: labelOf(text) })) : view.legal;
+  for (const m of listed.slice(0, 2000)) list.append(el("option", { value: m.text }));
   form.append(input, list, el("button", { type: "submit" }, t("Play")));
   form.addEventListener("submit", (e) => { e.preventDefault(); if (input.value.trim()) sendMove(input.value.trim()); });
   all.append(form);
   const box = el("div", { class: "choices" });
-  for (const m of view.legal.slice(0, 300)) {
+  for (const m of listed.slice(0, 300)) {
     const b = el("button", { type: "button", class: "move-choice", "data-move": m.text, title: m.label }, m.text);
     b.addEventListener("click", () => sendMove(m.text));
     box.append(b);
@@ -203,7 +207,29 @@ function cycleKey(event) {
   }
 }
 
-function onBoardClick(event) {
+// The compact form's moves naming one clicked cell, asked of the server once per cell; the
+// next clicks narrow them down here. Without a cell, only the moves that name none.
+let narrowedTo = null;
+async function narrowTo(cell) {
+  if (!view.legal_partial || cell === narrowedTo) return true;
+  const base = view.legal;
+  if (!cell) {
+    paths = movePaths(base);
+    narrowedTo = null;
+    return true;
+  }
+  const asked = view.ply;
+  const r = await fetch(`/api/games/${gameId}/moves?cell=${encodeURIComponent(cell)}`).catch(() => null);
+  if (!r || !r.ok || view.ply !== asked) return false;
+  const data = await r.json();
+  if (view.ply !== asked || data.ply !== asked) return false;
+  paths = movePaths([...base, ...data.moves]);
+  for (const m of data.moves) labels.set(m.text, m.label);
+  narrowedTo = cell;
+  return true;
+}
+
+async function onBoardClick(event) {
   if (!view.your_turn) return;
   if (interaction && interaction.click && interaction.click(event)) return;
   const node = event.target.closest("[data-cell]");
@@ -215,9 +241,13 @@ function onBoardClick(event) {
     selected.push(cell);
   } else {
     selected = [];
-    const starts = [...paths.values()].some((p) => p.includes(cell));
+    const starts = view.legal_partial
+      ? (view.targets || []).includes(cell)
+      : [...paths.values()].some((p) => p.includes(cell));
     if (starts) selected.push(cell);
   }
+  const asked = view.ply;
+  if (!(await narrowTo(selected[0] || null)) || view.ply !== asked) return;
   const cands = candidates();
   const complete = cands.filter((m) => sameCells(paths.get(m), selected));
   const longer = cands.filter((m) => paths.get(m).length > selected.length);
@@ -401,6 +431,7 @@ function render(newView) {
   boardAsGroup();
   paths = movePaths(view.legal);
   labels = new Map(view.legal.map((m) => [m.text, m.label]));
+  narrowedTo = null;
   renderStatus();
   renderSide();
   renderPlayers(view.players_line);
@@ -457,7 +488,7 @@ function sameState(a, b) {
 
 function connect() {
   const proto = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${proto}://${location.host}/ws/games/${gameId}?lang=${encodeURIComponent(language)}`);
+  socket = new WebSocket(`${proto}://${location.host}/ws/games/${gameId}?lang=${encodeURIComponent(language)}&compact=1`);
   const conn = document.getElementById("connection");
   socket.addEventListener("open", () => { retry = 0; conn.textContent = t("live"); root.dataset.live = "1"; });
   socket.addEventListener("message", (e) => {
@@ -516,7 +547,7 @@ boardBox.addEventListener("keydown", (e) => {
 document.addEventListener("keydown", (e) => {
   if (interaction && interaction.key) interaction.key(e);
   else cycleKey(e);
-  if (e.key === "Escape") { selected = []; markBoard(); }
+  if (e.key === "Escape") { selected = []; narrowTo(null); markBoard(); }
 });
 render(view);
 watchLetters(boardBox, document.getElementById("colour-letters"));
