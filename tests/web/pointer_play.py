@@ -39,9 +39,13 @@ def cell_box(page, cell: str) -> dict:
 
 
 def click_button(page, text: str, touch: bool) -> None:
+    """Press a move's button once it stands still: the engine's drawings of the choices
+    arrive a moment after the buttons and make them taller."""
     button = page.locator(f"#picker .choices [data-move={quoted(text)}]:visible").first
-    button.scroll_into_view_if_needed()
-    press(page, *centre(button.bounding_box()), touch)
+    if touch:
+        button.tap()
+    else:
+        button.click()
 
 
 def comino_tile(page, move: dict, touch: bool):
@@ -103,7 +107,7 @@ def play(page, move: dict, touch: bool) -> None:
 SETTLED = """([cell, ply, text]) =>
   document.getElementById("play").dataset.ply !== ply
   || !!document.querySelector(`#board .cell.selected[data-cell="${CSS.escape(cell)}"]`)
-     && (!!document.querySelector(`#picker .choices [data-move="${CSS.escape(text)}"]`)
+     && (!!document.querySelector(`#picker > .choices [data-move="${CSS.escape(text)}"]`)
          || !!document.querySelector("#board .cell.target"))"""
 
 

@@ -257,7 +257,7 @@ def test_comune_against_the_computer_to_the_end(browser, club, tmp_path):
             click_cell(page, cell)
             page.wait_for_selector("#picker > .choices .move-choice:not(.plain)")
             choices = page.locator("#picker > .choices .move-choice:not(.plain)")
-            assert choices.count() == 3  # the three angles, asked of the server for this cell
+            assert choices.count() >= 1  # the angles it may take, asked of the server
             page.keyboard.press(" ")  # cycle the angle with a key ...
             page.keyboard.press("Enter")  # ... and play it
             placed += 1
