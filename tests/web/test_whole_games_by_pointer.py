@@ -64,8 +64,9 @@ def test_a_whole_game_by_pointer(browser, club, game, device):
         )
     page.wait_for_function("() => document.getElementById('play').dataset.status === 'finished'")
     status = page.inner_text("#status")
-    assert name in status or "computer" in status, status
     assert status.startswith(("You won", "You lost", "Draw", "You came")), status
+    if not status.startswith("Draw"):  # a drawn game names no winner
+        assert name in status or "computer" in status, status
     assert computer_moves > 0
     assert (
         page.evaluate("() => document.documentElement.scrollWidth") <= page.viewport_size["width"]
