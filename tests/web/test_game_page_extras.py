@@ -9,7 +9,7 @@ import pytest
 
 from ludoteca.web.round.view import COMPACT_OVER
 from tests.web.browser import AGAINST_RANDOM, create, register_in_browser, wait_my_turn_or_end
-from tests.web.helpers import create_game, move, page_csrf, register, started_club, view
+from tests.web.helpers import create_game, member, move, page_csrf, started_club, view
 from tests.web.pointer_play import cell_box, centre
 
 
@@ -75,10 +75,7 @@ def test_the_move_sound_is_a_setting_the_browser_keeps(browser, club):
 
 
 def test_previews_are_for_the_player_to_move_only(club):
-    ann = httpx.Client(base_url=club.base, timeout=20)
-    bob = httpx.Client(base_url=club.base, timeout=20)
-    assert register(ann, "pv-ann").status_code == 303
-    assert register(bob, "pv-bob").status_code == 303
+    ann, bob = member(club.base, "pv-ann"), member(club.base, "pv-bob")
     pk = create_game(ann, "comune", [("me", ""), ("user", "pv-bob")])
     bob.post(f"/games/{pk}/join", data={"csrf": page_csrf(bob)})
     state = view(ann, pk)
@@ -193,10 +190,7 @@ def test_thousands_of_turns_are_sent_compact_and_a_cells_moves_on_demand(club):
     """Comune's second player chooses among thousands of turns: a page asking for the compact
     form gets the cells to click and the pass, and each clicked cell's moves when asked;
     programs reading the API still get every move."""
-    ann = httpx.Client(base_url=club.base, timeout=20)
-    bob = httpx.Client(base_url=club.base, timeout=20)
-    assert register(ann, "cp-ann").status_code == 303
-    assert register(bob, "cp-bob").status_code == 303
+    ann, bob = member(club.base, "cp-ann"), member(club.base, "cp-bob")
     pk = create_game(ann, "comune", [("me", ""), ("user", "cp-bob")])
     bob.post(f"/games/{pk}/join", data={"csrf": page_csrf(bob)})
     first = view(ann, pk)

@@ -26,7 +26,7 @@ class GameError(ValueError):
 
     def __init__(self, input: object, reason: str | Text, **fields: Any) -> None:  # noqa: A002 - name is the API
         self.input = input
-        self.text = reason if isinstance(reason, Text) else Text(reason, fields)
+        self.text = Text.of(reason, fields)
         self.reason: str = self.text
         super().__init__(f"{self.kind} {input!r}: {self.reason}")
 
@@ -63,7 +63,7 @@ class RecordError(GameError):
     ) -> None:
         self.move_number = move_number
         if move_number is not None:
-            inner = reason if isinstance(reason, Text) else Text(reason, fields)
+            inner = Text.of(reason, fields)
             reason, fields = (
                 Text("move {number}: {reason}", {"number": move_number, "reason": inner}),
                 {},

@@ -14,6 +14,7 @@ template written elsewhere is marked with :func:`N_`.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -48,6 +49,12 @@ class Text(str):
         text.template = template
         text.fields = fields
         return text
+
+    @classmethod
+    def of(cls, message: str, fields: Mapping[str, Any] | None = None) -> Text:
+        """``message`` itself if it is a :class:`Text`, else the template ``message`` with
+        ``fields``: what every refusal takes."""
+        return message if isinstance(message, Text) else cls(message, fields)
 
     def localize(self, gettext: Callable[[str], str]) -> str:
         """The text in the language ``gettext`` translates into."""
@@ -92,6 +99,27 @@ def _same(template: str) -> str:
     return template
 
 
-def plain(text: str) -> str:
-    """``text`` as a plain ``str`` (for a key or a comparison that must not keep a template)."""
-    return str.__str__(text)
+STORED_MAX = 2000
+"""Longest JSON a stored text keeps (:func:`to_stored`); a longer one is kept as plain text."""
+
+
+def to_stored(text: str, plain_max: int = 500) -> str:
+    """``text`` as a database column keeps it: a :class:`Text` as its JSON, so that each
+    reader sees it in their language later (:func:`from_stored`); plain text, or a Text whose
+    fields are far too long, as its English cut to ``plain_max`` characters."""
+    if isinstance(text, Text):
+        kept = json.dumps(text.to_json(), ensure_ascii=False)
+        if len(kept) <= STORED_MAX:
+            return kept
+    return str.__str__(text)[:plain_max]
+
+
+def from_stored(stored: str) -> Text:
+    """The :class:`Text` :func:`to_stored` kept; plain text (written before the languages,
+    or cut) as a Text that reads the same in every language."""
+    if stored.startswith('{"t":'):
+        try:
+            return Text.from_json(json.loads(stored))
+        except ValueError:
+            pass
+    return Text("{text}", {"text": stored})

@@ -70,7 +70,7 @@ class AccountError(Exception):
     """A refusal to show the person as it is (taken name, weak or wrong password)."""
 
     def __init__(self, message: str, field: str | None = None, **fields: Any) -> None:
-        self.message: str = message if isinstance(message, Text) else Text(message, fields)
+        self.message: str = Text.of(message, fields)
         super().__init__(str(self.message))
         self.field = field
 

@@ -22,10 +22,9 @@ from ludoteca.bots import position_analysis as analysis
 from ludoteca.core.messages import N_
 from ludoteca.web.accounts.service import ANON_COOKIE, SESSION_COOKIE
 from ludoteca.web.analysis.positions import options_for, state_of
-from ludoteca.web.i18n.catalogs import language
 from ludoteca.web.i18n.languages import choose
 from ludoteca.web.infra.inputs import json_object
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.round.errors import ClubError, socket_refusal
 
 router = APIRouter()
 SLICE_SECONDS = 0.5
@@ -63,8 +62,7 @@ async def _run(ws: WebSocket, key: str, data: dict) -> None:
 
 async def _refuse(ws: WebSocket, message: str) -> None:
     """Tell the page why, in its language (the page names it: ``?lang=``)."""
-    text = language(choose(ws, None)).text(message)
-    await ws.send_text(json.dumps({"type": "error", "message": text}, ensure_ascii=False))
+    await ws.send_text(socket_refusal(message, choose(ws, None)))
 
 
 @router.websocket("/ws/analysis")

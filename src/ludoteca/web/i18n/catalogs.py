@@ -12,13 +12,12 @@ from datetime import datetime
 from functools import cache
 from pathlib import Path
 
-from babel import Locale
 from babel.dates import format_date, format_datetime, format_time
 from babel.numbers import format_decimal, format_percent
 from babel.support import NullTranslations, Translations
 
 from ludoteca.core.messages import Text
-from ludoteca.web.i18n.languages import DEFAULT, LANGUAGES
+from ludoteca.web.i18n.languages import DEFAULT, LANGUAGES, supported
 
 LOCALE_DIR = Path(__file__).with_name("locale")
 DOMAIN = "messages"
@@ -62,10 +61,6 @@ class Language:
             return message.localize(self.gettext)
         return self.gettext(message)
 
-    @property
-    def locale(self) -> Locale:
-        return Locale.parse(self.code)
-
     def date(self, moment: datetime, style: str = "medium") -> str:
         return format_date(moment, format=style, locale=self.code)
 
@@ -74,15 +69,24 @@ class Language:
 
     def datetime(self, moment: datetime, style: str = "medium") -> str:
         """Date and time (stored in UTC, shown in UTC and said so by the pages)."""
-        return format_datetime(moment, format=f"{style}", locale=self.code)
+        return format_datetime(moment, format=style, locale=self.code)
 
     def number(self, value: float, digits: int = 0) -> str:
-        pattern = "#,##0" + ("." + "0" * digits if digits else "")
-        return format_decimal(value, format=pattern, locale=self.code)
+        return format_decimal(value, format=_digits(digits), locale=self.code)
 
     def percent(self, value: float, digits: int = 1) -> str:
-        pattern = "#,##0" + ("." + "0" * digits if digits else "") + "%"
-        return format_percent(value, format=pattern, locale=self.code)
+        return format_percent(value, format=_digits(digits) + "%", locale=self.code)
+
+
+def _digits(digits: int) -> str:
+    """A number pattern with grouping and exactly ``digits`` decimals."""
+    return "#,##0" + ("." + "0" * digits if digits else "")
+
+
+def account_language(user: object) -> Language:
+    """The language a member chose (their e-mails are written in it); English for a member
+    who never chose, or no member."""
+    return language(supported(getattr(user, "language", None)) or DEFAULT)
 
 
 @cache

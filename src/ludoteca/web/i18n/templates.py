@@ -8,6 +8,8 @@ filled after translation, escaped too.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -45,8 +47,10 @@ def _fill(context: Context, text: str, fields: dict[str, Any]) -> str:
     return text % fields if fields else text
 
 
-def page_context(lang: Language) -> dict[str, Any]:
-    """What a page's context needs to speak ``lang``."""
+@cache
+def page_context(lang: Language) -> Mapping[str, Any]:
+    """What a page's context needs to speak ``lang``: made once per language (pages copy
+    it into their context, never change it)."""
 
     @pass_context
     def gettext(context: Context, message: str, **fields: Any) -> str:

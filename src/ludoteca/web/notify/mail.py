@@ -30,7 +30,7 @@ import anyio
 from sqlalchemy import or_, select, update
 
 from ludoteca.core.messages import Text
-from ludoteca.web.i18n.catalogs import language
+from ludoteca.web.i18n.catalogs import account_language
 from ludoteca.web.infra.store import Store, User, utcnow
 from ludoteca.web.notify.models import MailOut
 
@@ -118,8 +118,7 @@ class Mailer:
     def message(self, row: MailOut) -> EmailMessage:
         unsubscribe = self.unsubscribe_url(row.user_id, row.kind)
         with self.store.reading() as db:
-            account = db.get(User, row.user_id)
-        words = language(account.language if account is not None and account.language else "en")
+            words = account_language(db.get(User, row.user_id))
         what = {
             "turns": words.gettext("your turns in correspondence games"),
             "challenges": words.gettext("challenges and rematches"),

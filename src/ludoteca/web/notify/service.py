@@ -9,16 +9,15 @@ for :mod:`ludoteca.web.notify.mail` to send.
 
 from __future__ import annotations
 
-import json
 import re
 from typing import Any
 
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
-from ludoteca.core.messages import Text
+from ludoteca.core.messages import Text, from_stored, to_stored
 from ludoteca.core.protocol import State
-from ludoteca.web.i18n.catalogs import Language, language
+from ludoteca.web.i18n.catalogs import Language, account_language
 from ludoteca.web.infra.store import GameRow, User, utcnow
 from ludoteca.web.lobby.summary import result_line
 from ludoteca.web.notify.models import MailOut, Notification, NotificationPrefs
@@ -40,18 +39,13 @@ def notify(db: Session, user_id: int, kind: str, text: Text, link: str) -> Notif
     it in its reader's language; the e-mail is written in the language of the account."""
     if kind not in KINDS:
         raise ValueError(f"unknown notification kind {kind!r}")
-    stored = json.dumps(text.to_json(), ensure_ascii=False)
-    if len(stored) > 2000:  # a field far too long (a thread title is cut at 80)
-        stored = json.dumps(Text("{text}", {"text": str(text)[:500]}).to_json())
-    row = Notification(user_id=user_id, kind=kind, text=stored, link=link[:200])
+    row = Notification(user_id=user_id, kind=kind, text=to_stored(text), link=link[:200])
     db.add(row)
     setting = EMAIL_KINDS.get(kind)
     if setting is not None:
         prefs = db.get(NotificationPrefs, user_id)
         if prefs is not None and prefs.email and getattr(prefs, f"email_{setting}"):
-            account = db.get(User, user_id)
-            words = language(account.language if account and account.language else "en")
-            said = words.text(text)
+            said = account_language(db.get(User, user_id)).text(text)
             db.add(
                 MailOut(
                     user_id=user_id,
@@ -100,10 +94,7 @@ def mark_read(db: Session, user_id: int, up_to: int | None = None) -> None:
 
 def stored_text(row: Notification) -> Text:
     """A notification's text as kept (notifications older than the languages are English)."""
-    try:
-        return Text.from_json(json.loads(row.text))
-    except ValueError:
-        return Text("{text}", {"text": row.text})
+    return from_stored(row.text)
 
 
 def as_json(row: Notification, words: Language | None = None) -> dict[str, Any]:

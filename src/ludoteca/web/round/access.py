@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ludoteca.core.messages import Text
+from ludoteca.core.protocol import State
 from ludoteca.web.infra.store import GameRow, Seat, User
 from ludoteca.web.round.errors import ClubError
 
@@ -20,6 +21,17 @@ def seat_text(seat: Seat) -> Text:
     if seat.reserved is not None:
         return Text("waiting for {name}", {"name": seat.reserved.name})
     return Text("open seat")
+
+
+def is_to_move(row: GameRow, state: State, user: User | None) -> bool:
+    """Whether ``user`` is the person to move in ``row``'s game in progress."""
+    to_move = state.to_move
+    return (
+        row.status == "active"
+        and 0 <= to_move < len(row.seats)
+        and user is not None
+        and row.seats[to_move].user_id == user.id
+    )
 
 
 def is_player(row: GameRow, user: User | None) -> bool:

@@ -3,9 +3,11 @@ request and turned into a page or JSON by the app's handler."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from ludoteca.core.messages import Text
+from ludoteca.web.i18n.catalogs import language
 
 
 class ClubError(Exception):
@@ -24,7 +26,7 @@ class ClubError(Exception):
         retry_after: int | None = None,
         **fields: Any,
     ) -> None:
-        self.text = message if isinstance(message, Text) else Text(message, fields)
+        self.text = Text.of(message, fields)
         self.message: str = self.text
         super().__init__(str(self.text))
         self.status = status
@@ -37,3 +39,12 @@ class ClubError(Exception):
 class NewGameRefused(ClubError):
     """A new game refused by a quota (:mod:`ludoteca.web.round.quotas`): the new-game form is
     shown again with the reason."""
+
+
+def socket_refusal(message: str, lang: str, about: str | None = None) -> str:
+    """A refusal sent over a websocket (``{"type": "error", "message"}``) in the language
+    ``lang`` of the page that opened it; ``about`` names the feature whose message it
+    answers (``chat``), so that the page shows it there."""
+    text = language(lang).text(message)
+    payload = {"type": "error", "message": text, **({"about": about} if about else {})}
+    return json.dumps(payload, ensure_ascii=False)

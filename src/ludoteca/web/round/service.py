@@ -12,7 +12,6 @@ database never act on a stale board. Within a process a lock per game orders the
 
 from __future__ import annotations
 
-import json
 import logging
 import secrets
 import threading
@@ -27,7 +26,7 @@ from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ludoteca.core.errors import GameError, IllegalMoveError, MalformedError
-from ludoteca.core.messages import Text
+from ludoteca.core.messages import to_stored
 from ludoteca.core.protocol import CHANCE, TERMINAL, Game, Result, State
 from ludoteca.core.registry import get as get_game
 from ludoteca.core.table import draw_at, ply_rng, start_from
@@ -82,30 +81,6 @@ def keep_recent(cache: dict, key, value) -> None:
     cache[key] = value
     while len(cache) > MAX_CACHED_GAMES:
         cache.pop(next(iter(cache)))
-
-
-def stored_note(note: object) -> str | None:
-    """A move's note (the engine's summary of it) as stored: a translatable
-    :class:`~ludoteca.core.messages.Text` as its JSON, so every reader sees it in their
-    language (:func:`shown_note`); plain text cut to 500 characters."""
-    if isinstance(note, Text):
-        kept = json.dumps(note.to_json(), ensure_ascii=False)
-        if len(kept) <= 2000:
-            return kept
-    return note[:500] if isinstance(note, str) else None
-
-
-def shown_note(note: str | None) -> str:
-    """The stored note as a page shows it (a :class:`~ludoteca.core.messages.Text` to
-    translate, or the plain text of notes stored before the languages)."""
-    if not note:
-        return ""
-    if note.startswith('{"t":'):
-        try:
-            return Text.from_json(json.loads(note))
-        except ValueError:
-            return note
-    return note
 
 
 class PlayedMove(NamedTuple):
@@ -754,7 +729,7 @@ class GameService:
         ply = first_ply
         added = []
         for text, player, note in new:
-            kept = stored_note(note)
+            kept = to_stored(note) if isinstance(note, str) else None  # see from_stored
             added.append(MoveRow(game_id=row.id, ply=ply, text=text, player=player, note=kept))
             ply += 1
         db.add_all(added)

@@ -26,7 +26,6 @@ open; a session that ends (log-out, expiry) closes its sockets.
 from __future__ import annotations
 
 import asyncio
-import json
 import logging
 import time
 from collections import defaultdict, deque
@@ -53,9 +52,9 @@ from ludoteca.web.infra.store import GameRow, User
 from ludoteca.web.infra.throttle import address_key
 from ludoteca.web.ratings.service import seat_ratings
 from ludoteca.web.requests import SignedIn, Visitor, check_csrf, language
-from ludoteca.web.round.access import check_may_watch
+from ludoteca.web.round.access import check_may_watch, is_to_move
 from ludoteca.web.round.botqueue import FairQueue
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.round.errors import ClubError, socket_refusal
 from ludoteca.web.round.seats import choose_move
 from ludoteca.web.round.view import (
     completions,
@@ -133,14 +132,6 @@ class SessionEnded(ClubError):
 
     def __init__(self) -> None:
         super().__init__(SESSION_ENDED, 401)
-
-
-def _error(message: str, about: str | None = None, lang: str = "en") -> str:
-    """An error message for a socket in its reader's language ``lang``; ``about`` names the
-    feature whose message it answers (``chat``), so that the page shows it there."""
-    text = language_of(lang).text(message)
-    payload = {"type": "error", "message": text, **({"about": about} if about else {})}
-    return json.dumps(payload, ensure_ascii=False)
 
 
 class MessageRate:
@@ -264,7 +255,7 @@ class Hub:
             try:
                 out[key] = joined(shared[lang], personal_view(row, state, user, compact), words)
             except ClubError as exc:
-                out[key] = _error(exc.message, lang=lang)
+                out[key] = socket_refusal(exc.message, lang)
         return out
 
     # --- telling watchers ---------------------------------------------------------------------
@@ -354,7 +345,7 @@ class Hub:
         try:
             texts = await self.play(self.encoded_views, pk, users)
         except ClubError as exc:
-            texts = {key: _error(exc.message, lang=key[1]) for key in users}
+            texts = {key: socket_refusal(exc.message, key[1]) for key in users}
         for conn in conns:
             conn.send_state(texts[conn.view_key])
 
@@ -413,7 +404,7 @@ class Hub:
                 key = conn.view_key
                 text = (await self.play(self.encoded_views, conn.pk, {key: conn.user}))[key]
             except ClubError as exc:
-                text = _error(exc.message, lang=conn.lang)
+                text = socket_refusal(exc.message, conn.lang)
             conn.send_state(text)
 
     # --- sessions that end --------------------------------------------------------------------
@@ -423,7 +414,7 @@ class Hub:
         for conns in list(self.connections.values()):
             for conn in list(conns):
                 if conn.session is not None and conn.session in hashes:
-                    conn.send_reply(_error(SESSION_ENDED, lang=conn.lang))
+                    conn.send_reply(socket_refusal(SESSION_ENDED, conn.lang))
                     conn.close(SESSION_CLOSED)
         inbox = getattr(self.club, "inbox", None)
         if inbox is not None:
@@ -545,8 +536,7 @@ def api_moves_with_cell(pk: int, request: Request, user: Visitor) -> JSONRespons
     hub = _hub(request)
     row, state, _ = hub.club.games.snapshot(pk)
     check_may_watch(row, user)
-    seat = row.seats[state.to_move] if 0 <= state.to_move < len(row.seats) else None
-    if row.status != "active" or user is None or seat is None or seat.user_id != user.id:
+    if not is_to_move(row, state, user):
         raise ClubError("It is not your turn.", 409)
     moves = localized(completions(state, cell), language(request))
     return JSONResponse({"ply": row.ply, "cell": cell, "moves": moves})
@@ -659,11 +649,12 @@ async def game_socket(ws: WebSocket, pk: int) -> None:
         return
     if hub.sockets_per_address[address] >= WS_CONNECTIONS_PER_ADDRESS:
         await ws.accept()
-        text = (
-            f"Too many open game pages from your address (at most {WS_CONNECTIONS_PER_ADDRESS}"
-            "); close some and reload this one."
+        text = Text(
+            "Too many open game pages from your address (at most {count}); close some and "
+            "reload this one.",
+            {"count": WS_CONNECTIONS_PER_ADDRESS},
         )
-        await ws.send_json({"type": "error", "message": text})
+        await ws.send_text(socket_refusal(text, choose(ws, None)))
         await ws.close(code=1008)
         return
     hub.sockets_per_address[address] += 1
@@ -695,11 +686,11 @@ async def _serve_socket(ws: WebSocket, pk: int, address: str) -> None:
         try:
             await hub.join(conn)
         except ClubError as exc:
-            conn.send_reply(_error(exc.message, lang=conn.lang))
+            conn.send_reply(socket_refusal(exc.message, conn.lang))
             conn.close(4403 if exc.status == 403 else 4404)
         except Exception:
             log.exception("game %s: the view for a new connection failed", pk)
-            conn.send_reply(_error(SORRY, lang=conn.lang))
+            conn.send_reply(socket_refusal(SORRY, conn.lang))
             conn.close(1011)
         else:
             base_token = session if user is not None else ws.cookies.get(ANON_COOKIE)
@@ -725,7 +716,7 @@ async def _read(conn: Connection, session: str | None, base_token: str | None) -
             if message["type"] == "websocket.disconnect":
                 break
             if not rate.allow():
-                conn.send_reply(_error(TOO_MANY_MESSAGES, lang=conn.lang))
+                conn.send_reply(socket_refusal(TOO_MANY_MESSAGES, conn.lang))
                 conn.close(1008)
                 ws.app.state.club.hub.flooded(conn.address)
                 break
@@ -762,7 +753,7 @@ async def answer(
             if not refreshes.allow() or not hub.refresh_allowed(conn.address):
                 conn.refused_refreshes += 1
                 if conn.refused_refreshes >= REFRESHES_REFUSED_BEFORE_CLOSE:
-                    conn.send_reply(_error(TOO_MANY_REFRESHES, lang=conn.lang))
+                    conn.send_reply(socket_refusal(TOO_MANY_REFRESHES, conn.lang))
                     conn.close(1008)
                     hub.flooded(conn.address)
                     return
@@ -794,21 +785,21 @@ async def answer(
 
         await hub.play(act)
     except SessionEnded as exc:
-        conn.send_reply(_error(exc.message, lang=conn.lang))
+        conn.send_reply(socket_refusal(exc.message, conn.lang))
         conn.close(SESSION_CLOSED)
         return
     except ClubError as exc:
         kind = data.get("type")
         if isinstance(kind, str) and kind in hub.message_handlers:
-            conn.send_reply(_error(exc.message, about=kind, lang=conn.lang))
+            conn.send_reply(socket_refusal(exc.message, conn.lang, kind))
             return
-        conn.send_reply(_error(exc.message, lang=conn.lang))
+        conn.send_reply(socket_refusal(exc.message, conn.lang))
         if exc.changed:  # refused, but the game ended on time
             await hub.publish(pk)
         return
     except Exception:
         log.exception("game %s: a websocket message failed", pk)
-        conn.send_reply(_error(SORRY, lang=conn.lang))
+        conn.send_reply(socket_refusal(SORRY, conn.lang))
         return
     await hub.publish(pk)
     hub.kick_bots(pk)

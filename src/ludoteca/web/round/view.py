@@ -22,13 +22,13 @@ from functools import cache
 from typing import Any
 
 from ludoteca.core.errors import GameError
-from ludoteca.core.messages import N_, Text
+from ludoteca.core.messages import N_, Text, from_stored
 from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State, joined_names
 from ludoteca.web.i18n.catalogs import Language, language
 from ludoteca.web.infra.store import GameRow, User, utcnow
 from ludoteca.web.round import clocks
-from ludoteca.web.round.access import check_may_watch, seat_text
-from ludoteca.web.round.service import PlayedMove, shown_note
+from ludoteca.web.round.access import check_may_watch, is_to_move, seat_text
+from ludoteca.web.round.service import PlayedMove
 
 MAX_LEGAL_SENT = 20000
 COMPACT_OVER = 300
@@ -131,7 +131,7 @@ def shared_view(
                 "text": m.text,
                 "player": m.player,
                 "side": side(state, m.player),
-                "note": shown_note(m.note),
+                "note": from_stored(m.note) if m.note else "",
             }
             for m in moves
         ],
@@ -148,7 +148,6 @@ def personal_view(
     """The part of a view that depends on who watches (and the clock, which runs).
     ``compact``: the legal moves as :data:`COMPACT_OVER` says, for the game page."""
     check_may_watch(row, viewer)
-    to_move = state.to_move if row.status == "active" else TERMINAL
     seats = []
     for s in row.seats:
         seats.append(
@@ -162,18 +161,14 @@ def personal_view(
                 "timed_out": s.timed_out,
             }
         )
-    your_turn = (
-        row.status == "active"
-        and 0 <= to_move < len(row.seats)
-        and viewer is not None
-        and row.seats[to_move].user_id == viewer.id
-    )
+    your_turn = is_to_move(row, state, viewer)
+    hints = ui_hints(state) if your_turn else {"prompt": "", "first": "any"}
     legal: list[dict[str, Any]] = []
     partial: dict[str, Any] = {}
     if your_turn:
         moves = state.legal_moves()[:MAX_LEGAL_SENT]
         if compact and len(moves) > COMPACT_OVER:
-            legal, partial = compact_moves(state, moves)
+            legal, partial = compact_moves(state, moves, hints["first"] == "origin")
         else:
             legal = [offered_move(state, m) for m in moves]
     return {
@@ -184,7 +179,7 @@ def personal_view(
         "seats": seats,
         "legal": legal,
         "result_you": result_for(row, state, viewer),
-        "hints": ui_hints(state) if your_turn else {"prompt": "", "first": "any"},
+        "hints": hints,
     }
 
 
@@ -245,11 +240,12 @@ def view_text(
     return joined(shared_text(row, state, moves, lang), personal, lang)
 
 
-def compact_moves(state: State, moves: list) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+def compact_moves(
+    state: State, moves: list, origin: bool
+) -> tuple[list[dict[str, Any]], dict[str, Any]]:
     """The compact form of many legal moves: those naming no cell whole (a pass), and the
-    cells a first click may take (``targets``: every cell of a move, or each move's first
-    cell when the game moves a piece from its origin); ``legal_count`` says how many."""
-    origin = state.game.ui_hints(state).get("first") == "origin"
+    cells a first click may take (``targets``: every cell of a move, or, ``origin``, each
+    move's first cell, as when a piece moves from it); ``legal_count`` says how many."""
     cells: set[str] = set()
     plain = []
     for move in moves:
