@@ -157,6 +157,23 @@ def outcome(land: int, sea: int) -> int:
     return DRAW
 
 
+def outcome_after(land: int, sea: int, placed: int) -> int:
+    """:func:`outcome` of a board that held no closed group before square ``placed`` was filled.
+
+    Filling one square can only close a group that touches it: its own side's group through
+    it, or a group of either side next to it. Every other group keeps the empty neighbours
+    it had. So when each occupied square of ``placed`` and its neighbours still touches an
+    empty square, every group that could have closed is open and nothing is over; only
+    otherwise are the groups worked out in full. Same answer as :func:`outcome`, in a few
+    operations on most moves.
+    """
+    empty = FULL & ~(land | sea)
+    touched = (placed | neighbours(placed)) & ~empty
+    if touched & ~neighbours(empty) == 0:
+        return NOT_OVER
+    return outcome(land, sea)
+
+
 # --- setup and moves --------------------------------------------------------------------------
 def setup_kind(placed: int) -> int:
     """The kind of the next setup piece after ``placed`` pieces (order E, S, l, l, s, s)."""
@@ -189,14 +206,13 @@ def setup_targets(land: int, sea: int, kind: int) -> int:
     while e:
         b = e & -e
         e &= e - 1
-        rest = empty & ~b
         nl = land
         ns = sea
         if side == LAND:
             nl = land | b
         else:
             ns = sea | b
-        if closed_pieces(nl, rest) == 0 and closed_pieces(ns, rest) == 0:
+        if outcome_after(nl, ns, b) == NOT_OVER:
             targets |= b
     return targets
 
@@ -301,7 +317,7 @@ def playout(
         else:
             sea |= to
             sea_god = to
-        won = outcome(land, sea)
+        won = outcome_after(land, sea, to)
         if won != NOT_OVER:
             if won == DRAW:
                 return DRAW, plies, s

@@ -30,6 +30,7 @@ HOT = (
     "closed_pieces",
     "largest_group",
     "outcome",
+    "outcome_after",
     "setup_kind",
     "kind_side",
     "setup_targets",

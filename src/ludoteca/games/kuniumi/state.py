@@ -56,7 +56,7 @@ def squares_of(board: int) -> tuple[int, ...]:
     return _LOW[board & 0xFFF] + _MID[(board >> 12) & 0xFFF] + _HIGH[board >> 24]
 
 
-_SNAPSHOT = ("land", "sea", "earth_god", "sea_god", "phase", "first", "side", "_summary")
+_SNAPSHOT = ("land", "sea", "earth_god", "sea_god", "phase", "first", "side", "_last")
 """What a move changes, saved before it so :meth:`KuniumiState.undo` can restore it."""
 _snapshot = attrgetter(*_SNAPSHOT)
 
@@ -91,7 +91,7 @@ class KuniumiState(State):
         "_result",
         "_targets",
         "_history",
-        "_summary",
+        "_last",
     )
 
     def __init__(
@@ -114,7 +114,7 @@ class KuniumiState(State):
         self.first = first
         self.side = side
         self._history: list[tuple] = []
-        self._summary: str | None = None
+        self._last: int | None = None  # the last action played, for the summary
         self._settle()
 
     # --- whose turn ---------------------------------------------------------------------------
@@ -159,8 +159,12 @@ class KuniumiState(State):
         return kind
 
     # --- the end of the game --------------------------------------------------------------------
-    def _settle(self) -> None:
-        """Work out the legal targets and whether the game is over, after any change."""
+    def _settle(self, placed: int = 0) -> None:
+        """Work out the legal targets and whether the game is over, after any change.
+
+        ``placed``: the square a God move just filled, when the board before it held no
+        closed group; the end is then checked around that square only (same answer).
+        """
         self._result = None
         self._targets = 0
         if self.phase == SETUP:
@@ -173,7 +177,10 @@ class KuniumiState(State):
             return
         if self.phase == CHOOSE_PHASE:
             return
-        won = bits.outcome(self.land, self.sea)
+        if placed:
+            won = bits.outcome_after(self.land, self.sea, placed)
+        else:
+            won = bits.outcome(self.land, self.sea)
         if won != NOT_OVER:
             self._result = self._closure_result(won)
             return
@@ -371,6 +378,7 @@ class KuniumiState(State):
     def _apply(self, action: int) -> None:
         """Play a legal action (unchecked: callers check first)."""
         self._history.append(_snapshot(self))
+        self._last = action
         if action < CHOOSE:
             kind, square = divmod(action, SQUARES)
             bit = 1 << square
@@ -384,38 +392,52 @@ class KuniumiState(State):
                 self.sea_god = bit
             if bits.popcount(self.land | self.sea) == SETUP_PIECES:
                 self.phase = CHOOSE_PHASE
-            self._summary = Text(
+            self._settle()
+        elif action < MOVE:
+            self.first = 1 - (action - CHOOSE)
+            self.side = self.first
+            self.phase = PLAY
+            self._settle()
+        else:
+            bit = 1 << (action - MOVE) % SQUARES
+            if self.side == LAND:
+                self.land |= bit
+                self.earth_god = bit
+            else:
+                self.sea |= bit
+                self.sea_god = bit
+            self.side = 1 - self.side
+            self._settle(bit)
+
+    def _summary(self) -> str | None:
+        """The last move in words, worked out when asked (playouts never ask)."""
+        action = self._last
+        if action is None:
+            return None
+        if action < CHOOSE:
+            kind, square = divmod(action, SQUARES)
+            summary = Text(
                 "{piece} placed on {square}",
                 {"piece": PIECE_NAMES[kind], "square": square_name(square)},
             )
         elif action < MOVE:
             chosen = action - CHOOSE
-            self.first = 1 - chosen
-            self.side = self.first
-            self.phase = PLAY
-            self._summary = Text(
+            summary = Text(
                 "the second player chose {chosen}; the first player plays {first} and moves first",
-                {"chosen": SIDE_NAMES[chosen], "first": SIDE_NAMES[self.first]},
+                {"chosen": SIDE_NAMES[chosen], "first": SIDE_NAMES[1 - chosen]},
             )
         else:
             origin, dest = divmod(action - MOVE, SQUARES)
-            bit = 1 << dest
             moved = {"origin": square_name(origin), "dest": square_name(dest)}
-            if self.side == LAND:
+            if self.side != LAND:  # the side that moved is the one not to move now
                 summary = Text("Earth God {origin}-{dest}, land token left on {origin}", moved)
-                self.land |= bit
-                self.earth_god = bit
             else:
                 summary = Text("Sea God {origin}-{dest}, sea token left on {origin}", moved)
-                self.sea |= bit
-                self.sea_god = bit
-            self.side = 1 - self.side
-            self._summary = summary
-        self._settle()
         if self._result is not None and self.phase == PLAY:
-            self._summary = Text(
-                "{summary}; {reason}", {"summary": self._summary, "reason": self._result.reason}
+            summary = Text(
+                "{summary}; {reason}", {"summary": summary, "reason": self._result.reason}
             )
+        return summary
 
     def undo(self) -> None:
         """Take back the last move played on this state (or on the state it was cloned from)."""
@@ -438,11 +460,11 @@ class KuniumiState(State):
         other._result = self._result
         other._targets = self._targets
         other._history = list(self._history)
-        other._summary = self._summary
+        other._last = self._last
         return other
 
     def last_move_summary(self) -> str | None:
-        return self._summary
+        return self._summary()
 
     # --- fast random playouts --------------------------------------------------------------------
     def fast_playout(self, rng) -> tuple[float, ...]:
