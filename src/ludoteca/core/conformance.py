@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 
 from .errors import GameError, IllegalMoveError
 from .protocol import CHANCE, TERMINAL, Game, Move, State
@@ -82,7 +83,7 @@ def _chance_moves(state: State) -> list:
     return [m for m, _ in outcomes]
 
 
-def _player_moves(state: State, copy: State) -> list:
+def _player_moves(state: State, copy: State) -> Sequence:
     if not 0 <= state.to_move < state.num_players:
         raise _fail(state, f"to_move {state.to_move} is not a player")
     moves = state.legal_moves()
@@ -93,7 +94,7 @@ def _player_moves(state: State, copy: State) -> list:
     return moves
 
 
-def _check_notation(state: State, moves: list) -> list[str]:
+def _check_notation(state: State, moves: Sequence) -> list[str]:
     texts = [state.move_to_str(m) for m in moves]
     if len(set(texts)) != len(texts):
         raise _fail(state, "a move is listed twice (or two moves share a notation)")

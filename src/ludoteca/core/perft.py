@@ -6,10 +6,12 @@ sequences beyond their end. Uses ``undo`` where the game has it, else clones.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from .protocol import CHANCE, State
 
 
-def _legal(state: State) -> list:
+def _legal(state: State) -> Sequence:
     if state.to_move == CHANCE:
         return [m for m, _ in state.chance_outcomes()]
     return state.legal_moves()

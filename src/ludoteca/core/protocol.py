@@ -260,8 +260,13 @@ class State(ABC):
         """The player index to move, :data:`CHANCE` at a chance node, :data:`TERMINAL` after."""
 
     @abstractmethod
-    def legal_moves(self) -> list[Move]:
-        """Every legal move (at a chance node: every outcome). Empty once the game is over."""
+    def legal_moves(self) -> Sequence[Move]:
+        """Every legal move (at a chance node: every outcome). Empty once the game is over.
+
+        A sequence: it may be a list, or (where moves run into the thousands, as Comune's
+        whole turns) a lazy sequence that counts and indexes moves without listing them, so
+        ``len()`` and ``random.choice`` stay cheap. Use ``list()`` to hold a copy.
+        """
 
     @abstractmethod
     def play(self, move: Move | str) -> None:

@@ -46,7 +46,7 @@ def test_cells_of_lists_the_bits_of_a_bitboard():
 
     rng = random.Random(4)
     for mask in [0, 1, 1 << 60, (1 << 61) - 1, *(rng.getrandbits(61) for _ in range(200))]:
-        assert cells_of(mask) == [i for i in range(61) if mask >> i & 1]
+        assert cells_of(mask) == tuple(i for i in range(61) if mask >> i & 1)
 
 
 def test_each_player_has_35_pieces_in_supply():

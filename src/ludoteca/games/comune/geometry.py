@@ -69,22 +69,24 @@ ROWS: tuple[tuple[int, ...], ...] = tuple(
 CENTRE = INDEX[(4, 4)]
 
 
-_BYTE_BITS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(shift + b for b in range(8) if byte >> b & 1) for byte in range(256))
-    for shift in range(0, 64, 8)
+_CHUNKS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
+    tuple(tuple(shift + b for b in range(12) if chunk >> b & 1) for chunk in range(4096))
+    for shift in range(0, len(CELLS), 12)
 )
-"""``_BYTE_BITS[k][byte]``: the cell indices of ``byte`` taken as bits ``8k .. 8k+7``."""
+"""``_CHUNKS[k][chunk]``: the cell indices of ``chunk`` taken as bits ``12k .. 12k+11``."""
 
 
-def cells_of(mask: int) -> list[int]:
+def cells_of(mask: int) -> tuple[int, ...]:
     """The indices of the cells in a bitboard, ascending (move lists, rendering).
 
-    A byte at a time through a table: eight lookups instead of one step per cell.
+    Twelve bits at a time through a table: six look-ups instead of one step per cell.
     """
-    out: list[int] = []
-    for table in _BYTE_BITS:
-        if not mask:
-            break
-        out.extend(table[mask & 0xFF])
-        mask >>= 8
-    return out
+    c = _CHUNKS
+    return (
+        c[0][mask & 0xFFF]
+        + c[1][mask >> 12 & 0xFFF]
+        + c[2][mask >> 24 & 0xFFF]
+        + c[3][mask >> 36 & 0xFFF]
+        + c[4][mask >> 48 & 0xFFF]
+        + c[5][mask >> 60]
+    )

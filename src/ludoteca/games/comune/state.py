@@ -17,6 +17,7 @@ Two ways to move:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import cast
 
 from ludoteca.core.errors import IllegalMoveError, MalformedError
@@ -48,10 +49,10 @@ from .notation import (
     placement_to_str,
     turn_to_str,
 )
+from .turns import Turns
 
 SIDES = (Text("light"), Text("dark"))
 _TITLES = (Text("Light"), Text("Dark"))
-_PAIRS = ((0, 1), (0, 2), (1, 2))
 _DRAWN = ("\u2014", "/", "\\")
 """The angles as a label draws them (a dash as long as the piece looks)."""
 
@@ -110,12 +111,13 @@ class ComuneState(State):
     def _codes(self, player: int, angle: int) -> list[int]:
         return [cell * 3 + angle for cell in cells_of(placement_mask(self._s, player, angle))]
 
-    def legal_moves(self) -> list[int]:
+    def legal_moves(self) -> Sequence[int]:
         """Every distinct legal turn once: ``pass``, then single placements, then pairs.
 
-        Mid-turn (see :meth:`place`), the turn's possible completions instead: ``pass``
-        (end the turn here) and each second placement of :meth:`legal_placements` as a
-        single-placement value.
+        At the start of a turn this is a lazy :class:`~.turns.Turns`: thousands of pairs are
+        counted and indexed without being listed (see there). Mid-turn (see :meth:`place`),
+        the turn's possible completions instead: ``pass`` (end the turn here) and each
+        second placement of :meth:`legal_placements` as a single-placement value.
         """
         s = self._s
         if s[OVER]:
@@ -123,20 +125,12 @@ class ComuneState(State):
         player = s[TO_MOVE]
         if s[PENDING] >= 0:
             return [PASS] + [1 + code for code in self._second_codes()]
-        per_angle = [self._codes(player, angle) for angle in range(3)]
-        moves = [PASS]
-        for codes in per_angle:
-            moves.extend([1 + code for code in codes])
-        if s[SUPPLY + player] >= 2 and not is_opening(s):
-            for a, b in _PAIRS:
-                highs = [STRIDE * (1 + code) for code in per_angle[b]]
-                if not highs:
-                    continue
-                for code in per_angle[a]:
-                    low = 1 + code
-                    same_cell = STRIDE * (1 + (code // 3) * 3 + b)
-                    moves.extend([low + high for high in highs if high != same_cell])
-        return moves
+        if s[SUPPLY + player] <= 0:
+            return [PASS]
+        free = bits.FULL & ~s[OCC]  # placement_mask() of the three angles, in one go
+        blocked = bits.BLOCKED + 3 * player
+        masks = (free & ~s[blocked], free & ~s[blocked + 1], free & ~s[blocked + 2])
+        return Turns(masks, s[SUPPLY + player] >= 2 and not is_opening(s))
 
     def legal_placements(self) -> list[tuple[int, int]]:
         """Single placements ``(cell index, angle)`` the side to move may make now.
@@ -182,9 +176,11 @@ class ComuneState(State):
 
     def play(self, move: Move | str) -> None:
         """Play a whole turn (value or notation); checks everything before changing anything."""
-        text = move if isinstance(move, str) else None
-        value = parse_turn(move) if text is not None else move
-        codes = self._check_turn(value, text)
+        codes = self._quick_codes(move) if type(move) is int else None
+        if codes is None:  # notation, or a move to refuse: the full check names the rule
+            text = move if isinstance(move, str) else None
+            value = parse_turn(move) if text is not None else move
+            codes = self._check_turn(value, text)
         s = self._s
         player = s[TO_MOVE]
         self._push()
@@ -247,6 +243,33 @@ class ComuneState(State):
         self._finish_turn(s[TO_MOVE])
 
     # --- validation -----------------------------------------------------------------------
+    def _quick_codes(self, value: int) -> tuple[int, ...] | None:
+        """The placement codes of a legal whole turn value at the start of a turn, or ``None``.
+
+        The common case (a value from :meth:`legal_moves`) in a few mask tests; ``None``
+        sends the move to :meth:`_check_turn`, which accepts or refuses it with its reason.
+        """
+        s = self._s
+        if s[OVER] or s[PENDING] >= 0 or not 0 <= value < STRIDE * STRIDE:
+            return None
+        if value == PASS:
+            return ()
+        player = s[TO_MOVE]
+        low, high = value % STRIDE - 1, value // STRIDE - 1
+        if low < 0 or high >= STRIDE - 1 or not placement_mask(s, player, low % 3) >> low // 3 & 1:
+            return None
+        if high < 0:
+            return (low,)
+        if (
+            low % 3 == high % 3
+            or low // 3 == high // 3
+            or s[SUPPLY + player] < 2
+            or is_opening(s)
+            or not placement_mask(s, player, high % 3) >> high // 3 & 1
+        ):
+            return None
+        return (low, high)
+
     def _check_turn(self, value: Move, text: str | None) -> tuple[int, ...]:
         codes = decode_turn(value)
         shown = text if text is not None else turn_to_str(cast(int, value))
@@ -292,7 +315,6 @@ class ComuneState(State):
     def _check_placement(self, player: int, code: int, shown: str) -> None:
         s = self._s
         cell, angle = divmod(code, 3)
-        name = placement_to_str(code)
         if s[SUPPLY + player] <= 0:
             raise IllegalMoveError(
                 shown, "{TITLES} has no pieces left in supply", TITLES=_TITLES[player]
@@ -311,7 +333,7 @@ class ComuneState(State):
                 shown,
                 "{name} would stand next to the opponent's {CELL_NAMES}{ANGLE_SYMBOLS}: a piece "
                 "may not be placed next to an opponent piece at a different angle",
-                name=name,
+                name=placement_to_str(code),
                 CELL_NAMES=CELL_NAMES[culprit[0]],
                 ANGLE_SYMBOLS=ANGLE_SYMBOLS[culprit[1]],
             )

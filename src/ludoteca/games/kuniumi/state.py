@@ -238,7 +238,7 @@ class KuniumiState(State):
             return [base + sq for sq in squares_of(self._targets)]
         if self.phase == CHOOSE_PHASE:
             return [CHOOSE + LAND, CHOOSE + SEA]
-        base = MOVE + SQUARES * bits.square_of(self._god())
+        base = MOVE + SQUARES * (self._god().bit_length() - 1)  # the God's square
         return [base + sq for sq in squares_of(self._targets)]
 
     def move_to_str(self, move: int | str) -> str:
@@ -288,6 +288,14 @@ class KuniumiState(State):
         return int(move)
 
     def play(self, move: int | str) -> None:
+        if (
+            type(move) is int
+            and 0 <= move < NUM_ACTIONS
+            and self._result is None
+            and self._fast_legal(move)
+        ):  # the common case first: a legal action number
+            self._apply(move)
+            return
         if isinstance(move, str):
             text = move
             action = notation.str_to_move(move)

@@ -1,0 +1,150 @@
+"""Comune's whole turns as a lazy sequence: counted, indexed and iterated without listing them.
+
+When both players have pieces on the board, a turn may be any unordered pair of placements at
+different angles: up to about 10,000 turns, of which a random player, a perft count or a
+``len()`` needs one or none. :class:`Turns` keeps only the placement cells per angle and works
+out the ``k``-th turn by arithmetic, in the very order a list would hold them (``pass``, the
+single placements by angle then cell, then the pairs by angle pair, first piece, second
+piece). It is a :class:`~collections.abc.Sequence` of turn values, equal to the list of the
+same turns, and is turned into one (cached) only when iterated or searched.
+"""
+
+from __future__ import annotations
+
+import operator
+from collections.abc import Iterator, Sequence
+from typing import overload
+
+from .geometry import cells_of
+from .notation import PASS, STRIDE
+
+
+class Turns(Sequence[int]):
+    """Every distinct legal turn of a position, worked out on demand.
+
+    ``masks[angle]``: the cells where the side to move may place at ``angle``, as a bitboard;
+    ``pairs``: whether two-piece turns are allowed. The cells of an angle are listed only
+    when an index needs them.
+    """
+
+    __slots__ = ("_masks", "_cells", "_singles", "_segments", "_len", "_list", "_set")
+
+    def __init__(self, masks: tuple[int, int, int], pairs: bool) -> None:
+        self._masks = masks
+        self._cells: list[tuple[int, ...] | None] = [None, None, None]
+        m0, m1, m2 = masks
+        n0, n1, n2 = m0.bit_count(), m1.bit_count(), m2.bit_count()
+        total = self._singles = 1 + n0 + n1 + n2
+        segments: list[tuple[int, int, int]] = []  # (first index, angle a, angle b)
+        if pairs:
+            for a, b, size in (
+                (0, 1, n0 * n1 - (m0 & m1).bit_count()),
+                (0, 2, n0 * n2 - (m0 & m2).bit_count()),
+                (1, 2, n1 * n2 - (m1 & m2).bit_count()),
+            ):
+                if size:
+                    segments.append((total, a, b))
+                    total += size
+        self._segments = segments
+        self._len = total
+        self._list: list[int] | None = None
+        self._set: frozenset[int] | None = None
+
+    def _cells_at(self, angle: int) -> tuple[int, ...]:
+        cells = self._cells[angle]
+        if cells is None:
+            cells = self._cells[angle] = cells_of(self._masks[angle])
+        return cells
+
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> int: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> list[int]: ...
+
+    def __getitem__(self, index: int | slice) -> int | list[int]:
+        if type(index) is int:
+            k = index
+        elif isinstance(index, slice):
+            return self.as_list()[index]
+        else:
+            k = operator.index(index)  # TypeError for anything not an integer
+        if k < 0:
+            k += self._len
+        if not 0 <= k < self._len:
+            raise IndexError("turn index out of range")
+        if k == 0:
+            return PASS
+        if k < self._singles:
+            k -= 1
+            for angle in range(3):
+                cells = self._cells_at(angle)
+                if k < len(cells):
+                    return 1 + cells[k] * 3 + angle
+                k -= len(cells)
+        for start, a, b in reversed(self._segments):
+            if k >= start:
+                return self._pair(k - start, a, b)
+        raise AssertionError("unreachable: the index was checked against the length")
+
+    def _pair(self, k: int, a: int, b: int) -> int:
+        """The ``k``-th pair of angles ``a`` < ``b``: first piece at ``a``, second at ``b``.
+
+        The first piece on its ``i``-th cell comes after ``i * nb`` pairs, less one for each
+        earlier first cell that is also a ``b`` cell (a cell takes one piece). That count is
+        at most ``k``, so the search starts at ``k // nb`` and moves up a step or two.
+        """
+        lows, highs = self._cells_at(a), self._cells_at(b)
+        both = self._masks[a] & self._masks[b]
+        nb = len(highs)
+        i = k // nb
+        while (
+            i + 1 < len(lows) and (i + 1) * nb - (both & ((1 << lows[i + 1]) - 1)).bit_count() <= k
+        ):
+            i += 1
+        cell = lows[i]
+        j = k - (i * nb - (both & ((1 << cell) - 1)).bit_count())
+        if both >> cell & 1 and j >= (self._masks[b] & ((1 << cell) - 1)).bit_count():
+            j += 1  # skip the second piece's own cell: it cannot take both pieces
+        return 1 + cell * 3 + a + STRIDE * (1 + highs[j] * 3 + b)
+
+    def as_list(self) -> list[int]:
+        """Every turn in order, as a list (made once, then kept)."""
+        if self._list is None:
+            moves = [PASS]
+            for angle in range(3):
+                moves.extend([1 + cell * 3 + angle for cell in self._cells_at(angle)])
+            for _, a, b in self._segments:
+                highs = [STRIDE * (1 + cell * 3 + b) for cell in self._cells_at(b)]
+                for cell in self._cells_at(a):
+                    low = 1 + cell * 3 + a
+                    same = STRIDE * (1 + cell * 3 + b)
+                    moves.extend([low + high for high in highs if high != same])
+            self._list = moves
+        return self._list
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self.as_list())
+
+    def __reversed__(self) -> Iterator[int]:
+        return reversed(self.as_list())
+
+    def __contains__(self, move: object) -> bool:
+        if self._set is None:
+            self._set = frozenset(self.as_list())
+        return move in self._set
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, Turns):
+            return self.as_list() == other.as_list()
+        if isinstance(other, Sequence) and not isinstance(other, str):
+            return len(other) == self._len and self.as_list() == list(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # equal to a list, so unhashable like one
+
+    def __repr__(self) -> str:
+        return f"<{self._len} Comune turns>"
