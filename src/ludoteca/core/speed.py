@@ -7,6 +7,7 @@ ratio, measured in the same run.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import random
@@ -14,6 +15,7 @@ import shutil
 import subprocess
 import tempfile
 import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from .protocol import Game
@@ -65,11 +67,26 @@ def find_limit_source(game_id: str, where: str | None = None) -> Path | None:
 
 def c_limit_rate(source: Path, seconds: float) -> dict | None:
     """Compile and run a C limit; its JSON line, or ``None`` when no compiler is present."""
+    with compiled_limit(source) as run:
+        return None if run is None else run(seconds)
+
+
+@contextlib.contextmanager
+def compiled_limit(source: Path | None) -> Iterator[Callable[[float], dict] | None]:
+    """A C limit compiled once, to run for some seconds as often as asked (``None``: no
+    source or no compiler). Each run gives the program's JSON line."""
     cc = shutil.which("cc") or shutil.which("gcc")
-    if cc is None:
-        return None
+    if source is None or cc is None:
+        yield None
+        return
     with tempfile.TemporaryDirectory() as tmp:
         exe = Path(tmp) / source.stem
         subprocess.run([cc, "-O2", "-march=native", "-o", str(exe), str(source)], check=True)
-        out = subprocess.run([str(exe), str(seconds)], check=True, capture_output=True, text=True)
-    return json.loads(out.stdout.strip().splitlines()[-1])
+
+        def run(seconds: float) -> dict:
+            out = subprocess.run(
+                [str(exe), str(seconds)], check=True, capture_output=True, text=True
+            )
+            return json.loads(out.stdout.strip().splitlines()[-1])
+
+        yield run

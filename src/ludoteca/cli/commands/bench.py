@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 import json
+from statistics import median
 
-from ludoteca.core.speed import api_rate, c_limit_rate, find_limit_source, kernel_rate
+from ludoteca.core.speed import api_rate, compiled_limit, find_limit_source, kernel_rate
 
 from ..common import add_game_argument, add_seed_argument, game_from_args, seconds
 
@@ -26,6 +27,16 @@ def register(sub) -> None:
         default=3.0,
         help="time per measurement, above 0 and at most 3600 (default 3)",
     )
+    p.add_argument(
+        "--rounds",
+        type=int,
+        choices=range(1, 101),
+        metavar="N",
+        default=3,
+        help="measure each path N times, taking turns, and report medians (default 3, at most "
+        "100); the ratios to C are the medians of each round's ratio, so a busy moment on a "
+        "shared machine falls on both sides of a ratio",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object")
     p.add_argument("--limits", metavar="DIR", help="folder holding limit_GAME.c")
     p.add_argument("--no-limit", action="store_true", help="do not run the C limit")
@@ -41,27 +52,37 @@ def register(sub) -> None:
 def run(args) -> int:
     game = game_from_args(args)
     out: dict = {"game": game.id, "options": game.options, "seconds": args.seconds}
+    out["rounds"] = args.rounds
     if not args.json:  # say what is being measured before the seconds of measuring
-        print(f"{game.title}: {args.seconds:g} s per measurement, one core", flush=True)
-    games, moves, elapsed = api_rate(game, args.seconds, args.seed)
-    out["api_games_per_s"] = round(games / elapsed, 1)
-    out["api_moves_per_s"] = round(moves / elapsed, 1)
-    kernel = kernel_rate(game, args.seconds, args.seed)
-    if kernel is not None:
-        games, moves, elapsed = kernel
-        out["path"] = "kernel"
-    else:
-        out["path"] = "api"
-    out["games_per_s"] = round(games / elapsed, 1)
-    out["moves_per_s"] = round(moves / elapsed, 1)
-    out["moves_per_game"] = round(moves / games, 2) if games else None
+        print(
+            f"{game.title}: {args.seconds:g} s per measurement, {args.rounds} round(s), one core",
+            flush=True,
+        )
     source = None if args.no_limit else find_limit_source(game.id, args.limits)
-    if source is not None:
-        limit = c_limit_rate(source, args.seconds)
-        if limit is not None:
-            out["c_limit_games_per_s"] = limit["games_per_s"]
-            out["ratio_to_c_limit"] = round(out["games_per_s"] / limit["games_per_s"], 4)
-            out["api_ratio_to_c_limit"] = round(out["api_games_per_s"] / limit["games_per_s"], 5)
+    api, fast, limits = [], [], []
+    with compiled_limit(source) as limit:
+        for _ in range(args.rounds):
+            api.append(api_rate(game, args.seconds, args.seed))
+            fast.append(kernel_rate(game, args.seconds, args.seed) or api[-1])
+            if limit is not None:
+                limits.append(limit(args.seconds)["games_per_s"])
+    out["path"] = "kernel" if game.playout_kernel() is not None else "api"
+    api_games = [g / t for g, _, t in api]
+    fast_games = [g / t for g, _, t in fast]
+    out["api_games_per_s"] = round(median(api_games), 1)
+    out["api_moves_per_s"] = round(median(m / t for _, m, t in api), 1)
+    out["games_per_s"] = round(median(fast_games), 1)
+    out["moves_per_s"] = round(median(m / t for _, m, t in fast), 1)
+    games, moves = sum(g for g, _, _ in fast), sum(m for _, m, _ in fast)
+    out["moves_per_game"] = round(moves / games, 2) if games else None
+    if limits:
+        out["c_limit_games_per_s"] = round(median(limits), 1)
+        out["ratio_to_c_limit"] = round(
+            median(f / c for f, c in zip(fast_games, limits, strict=True)), 4
+        )
+        out["api_ratio_to_c_limit"] = round(
+            median(a / c for a, c in zip(api_games, limits, strict=True)), 5
+        )
     if args.mcts:
         from ludoteca.bots.mcts import simulation_rate
 
@@ -80,7 +101,8 @@ def run(args) -> int:
     if "c_limit_games_per_s" in out:
         print(
             f"  C limit ({source}): {out['c_limit_games_per_s']:,.0f} games/s; "
-            f"ratio {out['ratio_to_c_limit']:.3f} (protocol {out['api_ratio_to_c_limit']:.4f})"
+            f"ratio {out['ratio_to_c_limit']:.3f} (protocol {out['api_ratio_to_c_limit']:.4f}, "
+            f"1/{1 / out['api_ratio_to_c_limit']:,.0f})"
         )
     if args.mcts:
         print(f"  MCTS from the start: {out['mcts_simulations_per_s']:,.0f} simulations/s")
