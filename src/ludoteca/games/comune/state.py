@@ -177,6 +177,15 @@ class ComuneState(State):
     def play(self, move: Move | str) -> None:
         """Play a whole turn (value or notation); checks everything before changing anything."""
         codes = self._quick_codes(move) if type(move) is int else None
+        if codes is not None:  # a legal value at the start of a turn: the common case, fast
+            s = self._s
+            player = s[TO_MOVE]
+            self._history.append((tuple(s), (), self._last))  # _push() with no turn begun
+            for code in codes:
+                put(s, player, code // 3, code % 3)
+            end_turn(s, bool(codes))
+            self._last = (player, codes)
+            return
         if codes is None:  # notation, or a move to refuse: the full check names the rule
             text = move if isinstance(move, str) else None
             value = parse_turn(move) if text is not None else move
@@ -256,7 +265,11 @@ class ComuneState(State):
             return ()
         player = s[TO_MOVE]
         low, high = value % STRIDE - 1, value // STRIDE - 1
-        if low < 0 or high >= STRIDE - 1 or not placement_mask(s, player, low % 3) >> low // 3 & 1:
+        if low < 0 or s[SUPPLY + player] <= 0:
+            return None
+        taken = s[OCC]  # placement_mask(), written out: free and not blocked at the angle
+        blocked = bits.BLOCKED + 3 * player
+        if (taken | s[blocked + low % 3]) >> low // 3 & 1:
             return None
         if high < 0:
             return (low,)
@@ -265,7 +278,7 @@ class ComuneState(State):
             or low // 3 == high // 3
             or s[SUPPLY + player] < 2
             or is_opening(s)
-            or not placement_mask(s, player, high % 3) >> high // 3 & 1
+            or (taken | s[blocked + high % 3]) >> high // 3 & 1
         ):
             return None
         return (low, high)

@@ -27,26 +27,23 @@ class Turns(Sequence[int]):
     when an index needs them.
     """
 
-    __slots__ = ("_masks", "_cells", "_singles", "_segments", "_len", "_list", "_set")
+    __slots__ = ("_masks", "_cells", "_singles", "_sizes", "_len", "_list", "_set")
 
     def __init__(self, masks: tuple[int, int, int], pairs: bool) -> None:
         self._masks = masks
         self._cells: list[tuple[int, ...] | None] = [None, None, None]
         m0, m1, m2 = masks
         n0, n1, n2 = m0.bit_count(), m1.bit_count(), m2.bit_count()
-        total = self._singles = 1 + n0 + n1 + n2
-        segments: list[tuple[int, int, int]] = []  # (first index, angle a, angle b)
-        if pairs:
-            for a, b, size in (
-                (0, 1, n0 * n1 - (m0 & m1).bit_count()),
-                (0, 2, n0 * n2 - (m0 & m2).bit_count()),
-                (1, 2, n1 * n2 - (m1 & m2).bit_count()),
-            ):
-                if size:
-                    segments.append((total, a, b))
-                    total += size
-        self._segments = segments
-        self._len = total
+        self._singles = 1 + n0 + n1 + n2
+        if pairs:  # how many pairs at angles (0, 1), (0, 2), (1, 2): one per two cells
+            self._sizes = (
+                n0 * n1 - (m0 & m1).bit_count(),
+                n0 * n2 - (m0 & m2).bit_count(),
+                n1 * n2 - (m1 & m2).bit_count(),
+            )
+        else:
+            self._sizes = (0, 0, 0)
+        self._len = self._singles + self._sizes[0] + self._sizes[1] + self._sizes[2]
         self._list: list[int] | None = None
         self._set: frozenset[int] | None = None
 
@@ -85,10 +82,13 @@ class Turns(Sequence[int]):
                 if k < len(cells):
                     return 1 + cells[k] * 3 + angle
                 k -= len(cells)
-        for start, a, b in reversed(self._segments):
-            if k >= start:
-                return self._pair(k - start, a, b)
-        raise AssertionError("unreachable: the index was checked against the length")
+        k -= self._singles
+        s01, s02, _ = self._sizes
+        if k < s01:
+            return self._pair(k, 0, 1)
+        if k < s01 + s02:
+            return self._pair(k - s01, 0, 2)
+        return self._pair(k - s01 - s02, 1, 2)
 
     def _pair(self, k: int, a: int, b: int) -> int:
         """The ``k``-th pair of angles ``a`` < ``b``: first piece at ``a``, second at ``b``.
@@ -97,17 +97,19 @@ class Turns(Sequence[int]):
         earlier first cell that is also a ``b`` cell (a cell takes one piece). That count is
         at most ``k``, so the search starts at ``k // nb`` and moves up a step or two.
         """
-        lows, highs = self._cells_at(a), self._cells_at(b)
-        both = self._masks[a] & self._masks[b]
+        cells, masks = self._cells, self._masks
+        lows = cells[a] or self._cells_at(a)
+        highs = cells[b] or self._cells_at(b)
+        both = masks[a] & masks[b]
         nb = len(highs)
         i = k // nb
-        while (
-            i + 1 < len(lows) and (i + 1) * nb - (both & ((1 << lows[i + 1]) - 1)).bit_count() <= k
-        ):
+        last = len(lows) - 1
+        while i < last and (i + 1) * nb - (both & ((1 << lows[i + 1]) - 1)).bit_count() <= k:
             i += 1
         cell = lows[i]
-        j = k - (i * nb - (both & ((1 << cell) - 1)).bit_count())
-        if both >> cell & 1 and j >= (self._masks[b] & ((1 << cell) - 1)).bit_count():
+        below = (1 << cell) - 1
+        j = k - i * nb + (both & below).bit_count()
+        if both >> cell & 1 and j >= (masks[b] & below).bit_count():
             j += 1  # skip the second piece's own cell: it cannot take both pieces
         return 1 + cell * 3 + a + STRIDE * (1 + highs[j] * 3 + b)
 
@@ -117,7 +119,9 @@ class Turns(Sequence[int]):
             moves = [PASS]
             for angle in range(3):
                 moves.extend([1 + cell * 3 + angle for cell in self._cells_at(angle)])
-            for _, a, b in self._segments:
+            for (a, b), size in zip(((0, 1), (0, 2), (1, 2)), self._sizes, strict=True):
+                if not size:
+                    continue
                 highs = [STRIDE * (1 + cell * 3 + b) for cell in self._cells_at(b)]
                 for cell in self._cells_at(a):
                     low = 1 + cell * 3 + a

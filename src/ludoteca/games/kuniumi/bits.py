@@ -162,19 +162,24 @@ def outcome_after(land: int, sea: int, placed: int) -> int:
 
     Filling one square can only close a group that touches it: its own side's group through
     it, or a group of either side next to it. Every other group keeps the empty neighbours
-    it had. So when each occupied square of ``placed`` and its neighbours still touches an
-    empty square, every group that could have closed is open and nothing is over; only
-    otherwise are the groups worked out in full. Same answer as :func:`outcome`, in a few
-    operations on most moves.
+    it had. An occupied square there that still touches an empty square keeps its group
+    open; only the groups of the others are flooded, and only when one of them is closed
+    is the board worked out in full. Same answer as :func:`outcome`, in a few operations on
+    most moves.
     """
     empty = FULL & ~(land | sea)
     near = (
         ((placed & NOT_F) << 1) | ((placed & NOT_A) >> 1) | ((placed << 6) & FULL) | (placed >> 6)
     )
     open_ = ((empty & NOT_F) << 1) | ((empty & NOT_A) >> 1) | ((empty << 6) & FULL) | (empty >> 6)
-    if (placed | near) & ~empty & ~open_ == 0:  # neighbours() written out, as in fill()
-        return NOT_OVER
-    return outcome(land, sea)
+    risky = (placed | near) & ~empty & ~open_  # neighbours() written out, as in fill()
+    while risky:  # a touched piece with no empty neighbour: is its whole group closed?
+        sq = risky & -risky
+        group = fill(sq, land) if land & sq else fill(sq, sea)
+        if neighbours(group) & empty == 0:
+            return outcome(land, sea)
+        risky &= ~group
+    return NOT_OVER
 
 
 # --- setup and moves --------------------------------------------------------------------------

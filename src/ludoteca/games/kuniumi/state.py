@@ -34,6 +34,9 @@ from .bits import (
     SETUP,
     SETUP_PIECES,
     SQUARES,
+    fill,
+    lines_of,
+    outcome_after,
 )
 from .notation import PIECE_LETTERS, PIECE_NAMES, SIDE_NAMES, square_name
 
@@ -126,11 +129,10 @@ class KuniumiState(State):
     def to_move(self) -> int:
         if self._result is not None:
             return TERMINAL
-        if self.phase == SETUP:
-            return 0
-        if self.phase == CHOOSE_PHASE:
-            return 1
-        return self.player_of(self.side)
+        phase = self.phase
+        if phase == PLAY:
+            return 0 if self.side == self.first else 1  # player_of(side)
+        return 0 if phase == SETUP else 1
 
     def side_name(self, player: int) -> str:
         if self.first == NO_SIDE:
@@ -233,12 +235,14 @@ class KuniumiState(State):
     def legal_moves(self) -> list[int]:
         if self._result is not None:
             return []
-        if self.phase == SETUP:
+        phase = self.phase
+        if phase == PLAY:  # the God's square, then each free square in its lines
+            god = self.earth_god if self.side == LAND else self.sea_god
+            base = MOVE + SQUARES * (god.bit_length() - 1)
+        elif phase == SETUP:
             base = self._setup_kind() * SQUARES
-            return [base + sq for sq in squares_of(self._targets)]
-        if self.phase == CHOOSE_PHASE:
+        else:
             return [CHOOSE + LAND, CHOOSE + SEA]
-        base = MOVE + SQUARES * (self._god().bit_length() - 1)  # the God's square
         return [base + sq for sq in squares_of(self._targets)]
 
     def move_to_str(self, move: int | str) -> str:
@@ -288,14 +292,18 @@ class KuniumiState(State):
         return int(move)
 
     def play(self, move: int | str) -> None:
-        if (
-            type(move) is int
-            and 0 <= move < NUM_ACTIONS
-            and self._result is None
-            and self._fast_legal(move)
-        ):  # the common case first: a legal action number
-            self._apply(move)
-            return
+        if type(move) is int and 0 <= move < NUM_ACTIONS and self._result is None:
+            # the common case first: a legal action number (_fast_legal, written out)
+            if self.phase == PLAY:
+                if move >= MOVE:
+                    origin, dest = divmod(move - MOVE, SQUARES)
+                    god = self.earth_god if self.side == LAND else self.sea_god
+                    if 1 << origin == god and self._targets >> dest & 1:
+                        self._apply(move)
+                        return
+            elif self._fast_legal(move):
+                self._apply(move)
+                return
         if isinstance(move, str):
             text = move
             action = notation.str_to_move(move)
@@ -406,16 +414,28 @@ class KuniumiState(State):
             self.side = self.first
             self.phase = PLAY
             self._settle()
-        else:
+        else:  # a God move: _settle(bit), written out for the hottest path of every game
             bit = 1 << (action - MOVE) % SQUARES
             if self.side == LAND:
-                self.land |= bit
+                land = self.land = self.land | bit
+                sea = self.sea
                 self.earth_god = bit
+                self.side = SEA
+                god, mine = self.sea_god, sea
             else:
-                self.sea |= bit
+                sea = self.sea = self.sea | bit
+                land = self.land
                 self.sea_god = bit
-            self.side = 1 - self.side
-            self._settle(bit)
+                self.side = LAND
+                god, mine = self.earth_god, land
+            won = outcome_after(land, sea, bit)
+            if won != NOT_OVER:
+                self._targets = 0
+                self._result = self._closure_result(won)
+                return
+            self._targets = lines_of(fill(god, mine)) & ~(land | sea)
+            if not self._targets:
+                self._settle()  # no move for the side to move: _settle words the loss
 
     def _summary(self) -> str | None:
         """The last move in words, worked out when asked (playouts never ask)."""
