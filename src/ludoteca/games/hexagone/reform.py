@@ -2,116 +2,144 @@
 
 The rules make a placement legal only if the whole pool can still be placed afterwards, and
 end the game when no order of placements completes the reform. That is a search over
-orders; it is made cheap by three facts:
+orders; it is made cheap by these facts:
 
 - pieces of one colour are interchangeable, so the pool is a count per colour;
 - a configuration reached by different orders is the same configuration, so failures are
   remembered by the set of placements made (orders are never searched twice);
 - hard colours first (the colour with most pieces left) and well-supported cells first
-  usually complete the reform on the first descent, so feasible reforms cost one pass.
+  usually complete the reform on the first descent, so feasible reforms cost one pass;
+- once one completion is known, most placements are proved legal by that completion with
+  one piece of their colour left out, and whether that replay works is decided by looking
+  only at the cells around the placement and around the piece left out (see
+  :meth:`ReformSearch.legal_placements`): a handful of lookups instead of a search;
+- when the position itself cannot be completed, no placement can be: nothing is searched.
 
-The search keeps, for every empty cell next to the block, how many pieces it touches and a
-bit mask of the colours it touches, updated as pieces are placed and removed.
+The search keeps, for every empty cell next to the block, how many pieces it touches and how
+many of each colour (three bits per colour packed in one int), updated as pieces are placed
+and removed: taking a piece back is a subtraction, not a recount.
 """
 
 from __future__ import annotations
 
 from .geometry import NEIGHBOURS
 
+SHIFT = tuple(3 * k for k in range(7))
+"""Where colour ``k``'s count of touching pieces sits in a packed neighbourhood."""
+UNIT = tuple(1 << s for s in SHIFT)
+_NEAR = frozenset(NEIGHBOURS)
+
 
 class ReformSearch:
     """Placements onto ``cells`` (never changed) of the pieces counted in ``pool``."""
 
+    __slots__ = (
+        "cells",
+        "pool",
+        "touch",
+        "near",
+        "placed",
+        "failed",
+        "solution",
+        "_saved",
+        "_proof",
+    )
+
     def __init__(self, cells: dict[int, int], pool: list[int]) -> None:
         self.cells = dict(cells)
         self.pool = list(pool)
-        self.touch: dict[int, int] = {}
-        self.mask: dict[int, int] = {}
+        touch: dict[int, int] = {}
+        near: dict[int, int] = {}
         for c, colour in self.cells.items():
-            self._add_around(c, colour)
+            unit = UNIT[colour]
+            for d in NEIGHBOURS:
+                n = c + d
+                if n not in cells:
+                    touch[n] = touch.get(n, 0) + 1
+                    near[n] = near.get(n, 0) + unit
+        self.touch = touch
+        """Empty cell next to the block -> number of pieces it touches."""
+        self.near = near
+        """Empty cell next to the block -> its touching pieces counted per colour (packed)."""
         self.placed: list[tuple[int, int]] = []
+        self._saved: list[tuple[int, int]] = []
         self.failed: set[frozenset[tuple[int, int]]] = set()
         self.solution: list[tuple[int, int]] = []
         """The placements (cell, colour) of the last completion found, from the start."""
+        self._proof: tuple | None = None
 
     # --- incremental bookkeeping ------------------------------------------------------------
-    def _add_around(self, c: int, colour: int) -> None:
-        cells, touch, mask = self.cells, self.touch, self.mask
-        bit = 1 << colour
+    def place(self, colour: int, c: int) -> None:
+        cells, touch, near = self.cells, self.touch, self.near
+        self._saved.append((touch.pop(c), near.pop(c)))
+        cells[c] = colour
+        self.pool[colour] -= 1
+        self.placed.append((c, colour))
+        self._proof = None
+        unit = UNIT[colour]
         for d in NEIGHBOURS:
             n = c + d
             if n not in cells:
                 touch[n] = touch.get(n, 0) + 1
-                mask[n] = mask.get(n, 0) | bit
-
-    def place(self, colour: int, c: int) -> None:
-        cells, touch, mask = self.cells, self.touch, self.mask
-        del touch[c]
-        del mask[c]
-        cells[c] = colour
-        self.pool[colour] -= 1
-        self.placed.append((c, colour))
-        self._add_around(c, colour)
+                near[n] = near.get(n, 0) + unit
 
     def unplace(self) -> None:
         c, colour = self.placed.pop()
-        cells, touch, mask = self.cells, self.touch, self.mask
+        cells, touch, near = self.cells, self.touch, self.near
         del cells[c]
         self.pool[colour] += 1
+        self._proof = None
+        unit = UNIT[colour]
         for d in NEIGHBOURS:
             n = c + d
             if n in cells:
                 continue
             t = touch[n] - 1
-            if t == 0:
+            if t:
+                touch[n] = t
+                near[n] -= unit
+            else:
                 del touch[n]
-                del mask[n]
-                continue
-            touch[n] = t
-            m = 0
-            for e in NEIGHBOURS:
-                k = cells.get(n + e)
-                if k is not None:
-                    m |= 1 << k
-            mask[n] = m
-        # the cell itself becomes empty again: recount what it touches
-        t = m = 0
-        for e in NEIGHBOURS:
-            k = cells.get(c + e)
-            if k is not None:
-                t += 1
-                m |= 1 << k
-        touch[c] = t
-        mask[c] = m
+                del near[n]
+        touch[c], near[c] = self._saved.pop()
 
     # --- queries ----------------------------------------------------------------------------
+    def touches(self, c: int, colour: int) -> bool:
+        """Does the empty cell ``c`` touch a piece of ``colour``?"""
+        return bool(self.near.get(c, 0) >> SHIFT[colour] & 7)
+
     def options(self) -> list[tuple[int, int]]:
-        """Every (colour, cell) placement the setup rules allow now (feasibility aside)."""
+        """Every (colour, cell) placement the setup rules allow now (feasibility aside), in
+        ``(cell, colour)`` order: the order depends on the position only, never on what was
+        searched before, so a seeded draw from it is reproducible."""
         pool = self.pool
-        colours = [k for k in range(7) if pool[k]]
-        mask = self.mask
-        return [
-            (k, c) for c, t in self.touch.items() if t >= 2 for k in colours if not mask[c] >> k & 1
-        ]
+        colours = [(k, SHIFT[k]) for k in range(7) if pool[k]]
+        near = self.near
+        out = []
+        for c in sorted([c for c, t in self.touch.items() if t >= 2]):
+            v = near[c]
+            out.extend([(k, c) for k, s in colours if not v >> s & 7])
+        return out
 
     def remaining(self) -> int:
         return sum(self.pool)
 
     def feasible(self) -> bool:
         """Can every pool piece still be placed, in some order?"""
-        if not any(self.pool):
+        pool = self.pool
+        if not any(pool):
             self.solution = list(self.placed)
             return True
         key = frozenset(self.placed)
         if key in self.failed:
             return False
-        pool, touch, mask = self.pool, self.touch, self.mask
+        touch, near = self.touch, self.near
         colours = sorted((k for k in range(7) if pool[k]), key=lambda k: -pool[k])
-        cells = sorted((c for c, t in touch.items() if t >= 2), key=lambda c: -touch[c])
+        cells = sorted([c for c, t in touch.items() if t >= 2], key=touch.__getitem__, reverse=True)
         for k in colours:
-            bit = 1 << k
+            shift = SHIFT[k]
             for c in cells:
-                if mask[c] & bit:
+                if near[c] >> shift & 7:
                     continue
                 self.place(k, c)
                 ok = self.feasible()
@@ -131,49 +159,114 @@ class ReformSearch:
         return None
 
     def legal_placements(self) -> list[tuple[int, int]]:
-        """Placements after which the rest of the pool can still be placed, sorted.
+        """Placements after which the rest of the pool can still be placed, sorted by
+        ``(cell, colour)``.
 
-        One completion from here is found first; most other placements are then proved
-        legal by replaying that completion after them (skipping one piece of their colour),
-        which costs a pass instead of a search. Only when the replay breaks is one searched.
+        One completion from here is found first (none: no placement is legal). Most other
+        placements are then proved legal by that completion with one piece of their colour
+        left out (:meth:`_replays`); only when that proof fails is a search run.
         """
+        proof = self._proof_data()
+        if proof is None:
+            return []
+        proofs = [proof]
+        replays = self._replays
+        n = len(self.placed)
         out = []
-        path = self.completion()
         for k, c in self.options():
-            self.place(k, c)
-            if (path and self._replays(path, k)) or self.feasible():
+            if any(replays(p, k, c) for p in proofs):
                 out.append((k, c))
+                continue
+            self.place(k, c)
+            ok = self.feasible()
             self.unplace()
-        out.sort(key=lambda kc: (kc[1], kc[0]))
+            if ok:
+                out.append((k, c))
+                # the completion just found starts with this placement: one more proof
+                proofs.append(self._prove(self.solution[n:]))
         return out
 
     def placement_ok(self, colour: int, c: int) -> bool:
         """Is this one placement legal (allowed now and completable)?"""
-        if not self.pool[colour] or self.touch.get(c, 0) < 2 or self.mask[c] >> colour & 1:
+        if not self.pool[colour] or self.touch.get(c, 0) < 2 or self.near[c] >> SHIFT[colour] & 7:
             return False
-        path = self.completion()
+        proof = self._proof_data()
+        if proof is None:
+            return False
+        if self._replays(proof, colour, c):
+            return True
         self.place(colour, c)
-        ok = bool(path and self._replays(path, colour)) or self.feasible()
+        ok = self.feasible()
         self.unplace()
         return ok
 
-    def _replays(self, path: list[tuple[int, int]], colour: int) -> bool:
-        """After a placement of ``colour``, does ``path`` minus its last piece of that colour
-        still place the whole pool, every piece by the setup rules? State is restored."""
-        skip = max(i for i, (_, k) in enumerate(path) if k == colour)
-        done = 0
-        ok = True
+    def _proof_data(self) -> tuple | None:
+        """What :meth:`_replays` needs of the known completion from here (``None`` when
+        the reform cannot be completed): for each of its cells the step that fills it, its
+        colour, and how many pieces it touches when placed; and each colour's steps, last
+        first.
+        Kept until the next placement or take-back."""
+        if self._proof is not None:
+            return self._proof
+        path = self.completion()
+        if path is None:
+            return None
+        self._proof = self._prove(path)
+        return self._proof
+
+    def _prove(self, path: list[tuple[int, int]]) -> tuple:
+        """The proof data of a completion ``path`` from the current placements."""
+        cells = self.cells
+        step = {c: i for i, (c, _) in enumerate(path)}
+        colour = [k for _, k in path]
+        support = []
+        steps_of: list[list[int]] = [[] for _ in range(7)]
         for i, (c, k) in enumerate(path):
-            if i == skip:
-                continue
-            if c in self.cells or self.touch.get(c, 0) < 2 or self.mask[c] >> k & 1:
-                ok = False
-                break
-            self.place(k, c)
-            done += 1
-        for _ in range(done):
-            self.unplace()
-        return ok
+            s = 0
+            for d in NEIGHBOURS:
+                n = c + d
+                if n in cells or step.get(n, i) < i:
+                    s += 1
+            support.append(s)
+            steps_of[k].insert(0, i)
+        return (path, step, colour, support, steps_of)
+
+    @staticmethod
+    def _replays(proof: tuple, k: int, c: int) -> bool:
+        """After placing ``k`` on ``c`` (allowed now), does the known completion, less one of
+        its pieces of colour ``k``, still place every piece by the setup rules?
+
+        Only three things can break that replay: a step wants the cell ``c``; a step puts
+        colour ``k`` next to ``c``; a step after the piece left out touched that piece and,
+        without it (and unless ``c`` makes up for it), touches fewer than two. Every other
+        step touches at least what it touched in the completion and no new colour. The first
+        two say which piece must be left out, if any; otherwise each is tried, last first."""
+        path, step, colour, support, steps_of = proof
+        j = step.get(c)
+        if j is not None:
+            if colour[j] != k:
+                return False
+            candidates: tuple[int, ...] | list[int] = (j,)
+        else:
+            candidates = steps_of[k]
+        for d in NEIGHBOURS:
+            j = step.get(c + d)
+            if j is not None and colour[j] == k:
+                if j not in candidates:
+                    return False
+                candidates = (j,)
+        for s in candidates:
+            gone = path[s][0]
+            if gone == c:
+                return True
+            for d in NEIGHBOURS:
+                n = gone + d
+                j = step.get(n)
+                if j is not None and j > s and support[j] - 1 + ((n - c) in _NEAR) < 2:
+                    break
+            else:
+                return True
+        return False
 
 
 def reform_possible(cells: dict[int, int], pool: list[int]) -> bool:

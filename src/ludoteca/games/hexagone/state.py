@@ -369,7 +369,7 @@ class HexagoneState(State):
             return Text(
                 "a piece on {cell} would touch fewer than two pieces", {"cell": cell_to_str(c)}
             )
-        if search.mask[c] >> k & 1:
+        if search.touches(c, k):
             return Text(
                 "a piece on {cell} would touch a piece of its own colour {colour}",
                 {"cell": cell_to_str(c), "colour": COLOURS[k]},
@@ -442,8 +442,10 @@ class HexagoneState(State):
         size = len(max(parts, key=len))
         largest = [p for p in parts if len(p) == size]
         if len(largest) == 1:
-            if _reform_search(self.cells, largest[0]).feasible():
-                self._choose_main(largest[0][0])
+            search = _reform_search(self.cells, largest[0])
+            if search.feasible():
+                self._choose_main(largest[0][0], largest[0])
+                self._search = search  # its cells and pool are now the state's: keep it
             else:
                 self._reform_impossible(largest[0])
             return
@@ -464,8 +466,9 @@ class HexagoneState(State):
             self._to_pool(set(main))
         self._finish(REASON_REFORM)
 
-    def _choose_main(self, lowest: int) -> None:
-        part = next(p for p in sections(self.cells) if p[0] == lowest)
+    def _choose_main(self, lowest: int, part: list[int] | None = None) -> None:
+        if part is None:
+            part = next(p for p in sections(self.cells) if p[0] == lowest)
         self._to_pool(set(part))
         self._choices = None
         self._search = None

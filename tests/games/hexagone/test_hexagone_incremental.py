@@ -1,0 +1,88 @@
+"""What the engine keeps up to date as it plays agrees with what it would compute afresh.
+
+The reform search updates, place by place, what every empty cell touches; the proof of a
+placement's legality by replaying a known completion is a shortcut for a search. Both are
+checked here against a computation from scratch on the positions of many random games.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ludoteca import core
+from ludoteca.games.hexagone.geometry import NEIGHBOURS
+from ludoteca.games.hexagone.kernel import random_move
+from ludoteca.games.hexagone.reform import SHIFT, ReformSearch
+from ludoteca.games.hexagone.state import REFORM
+
+
+def _fresh_neighbourhood(cells: dict[int, int]) -> tuple[dict[int, int], dict[int, int]]:
+    touch: dict[int, int] = {}
+    near: dict[int, int] = {}
+    for c, k in cells.items():
+        for d in NEIGHBOURS:
+            n = c + d
+            if n not in cells:
+                touch[n] = touch.get(n, 0) + 1
+                near[n] = near.get(n, 0) + (1 << SHIFT[k])
+    return touch, near
+
+
+def _reform_positions(games: int, players: int = 2):
+    rng = random.Random(7)
+    for seed in range(games):
+        state = core.get("hexagone", players=players).new_state(seed=seed)
+        while not state.is_over:
+            if state.phase == REFORM:
+                yield state
+            state.apply(random_move(state, rng))
+
+
+def test_touch_counts_kept_by_place_and_unplace_equal_a_recount():
+    rng = random.Random(3)
+    checked = 0
+    for state in _reform_positions(12):
+        search = state.search()
+        depth = 0
+        for _ in range(6):
+            options = search.options()
+            if options and search.remaining() > 1 and rng.random() < 0.6:
+                search.place(*rng.choice(options))
+                depth += 1
+            elif depth:
+                search.unplace()
+                depth -= 1
+            assert (search.touch, search.near) == _fresh_neighbourhood(search.cells)
+            checked += 1
+        while depth:
+            search.unplace()
+            depth -= 1
+        assert search.cells == state.cells
+        assert (search.touch, search.near) == _fresh_neighbourhood(state.cells)
+    assert checked > 100
+
+
+def test_the_state_kept_search_agrees_with_a_fresh_one():
+    """The search a state keeps across placements (and the one carried over from the check
+    made at the capture) lists what a search built from the position alone lists."""
+    checked = 0
+    for players in (2, 3):
+        for state in _reform_positions(8, players):
+            kept = state.search()
+            fresh = ReformSearch(state.cells, state.pool)
+            assert kept.cells == state.cells and kept.pool == state.pool
+            assert kept.legal_placements() == fresh.legal_placements()
+            assert kept.options() == fresh.options()
+            legal = set(fresh.legal_placements())
+            for k, c in fresh.options():
+                assert kept.placement_ok(k, c) == ((k, c) in legal)
+            checked += 1
+    assert checked > 30
+
+
+def test_options_come_in_cell_order_whatever_was_searched():
+    for state in _reform_positions(4):
+        search = state.search()
+        before = search.options()
+        search.legal_placements()
+        assert search.options() == before == sorted(before, key=lambda kc: (kc[1], kc[0]))
