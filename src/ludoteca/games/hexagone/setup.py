@@ -16,6 +16,8 @@ The generator may change between versions; game records store the block, not the
 from __future__ import annotations
 
 import random
+from bisect import bisect
+from itertools import accumulate
 
 from .geometry import NEIGHBOURS, cell, holes
 
@@ -25,6 +27,8 @@ _AROUND = tuple(
 )
 """The six neighbours in order around a cell, each touching the next."""
 _RING = tuple(cell(0, 0) + d for d in _AROUND)
+_CUBES = tuple(s**3 for s in range(7))
+"""The weight of an empty cell touching ``s`` cells of a compact shape."""
 
 
 def generate_block(rng: random.Random, counts: list[int], gaps: bool = False) -> dict[int, int]:
@@ -50,12 +54,15 @@ def _grow_shape(rng: random.Random, n: int, gaps: bool) -> list[int] | None:
             e = c + d
             if e not in shape and e not in forbidden:
                 support[e] = support.get(e, 0) + 1
+    random_ = rng.random
     while len(shape) < n:
         candidates = [c for c, s in support.items() if s >= 2]
         # compact blocks prefer well-supported cells; blocks with gaps take any
-        weights = [1 if gaps else support[c] ** 3 for c in candidates]
+        weights = [1] * len(candidates) if gaps else [_CUBES[support[c]] for c in candidates]
         while candidates:
-            i = rng.choices(range(len(candidates)), weights=weights)[0]
+            # what rng.choices(range(len(candidates)), weights)[0] draws, without its overhead
+            cumulative = list(accumulate(weights))
+            i = bisect(cumulative, random_() * (cumulative[-1] + 0.0), 0, len(cumulative) - 1)
             c = candidates.pop(i)
             weights.pop(i)
             shape.add(c)
@@ -85,19 +92,28 @@ def _colour_shape(rng: random.Random, shape: list[int], counts: list[int]) -> di
     colour: dict[int, int] = {}
     order = list(shape)
     rng.shuffle(order)  # ties between equally constrained cells go by this random order
-    banned: dict[int, set[int]] = {c: set() for c in order}
+    # colours each uncoloured cell touches, as a bit mask and as a count (its saturation)
+    banned = dict.fromkeys(order, 0)
+    saturation = dict.fromkeys(order, 0)
+    rest = list(order)
+    colours = range(len(left))
     for _ in range(len(order)):
-        # the uncoloured cell touching most distinct colours (DSatur)
-        best = max((c for c in order if c not in colour), key=lambda c: len(banned[c]))
-        options = [k for k in range(len(left)) if left[k] and k not in banned[best]]
+        # the uncoloured cell touching most distinct colours (DSatur), first in ``order``
+        best = max(rest, key=saturation.__getitem__)
+        rest.remove(best)
+        mask = banned[best]
+        options = [k for k in colours if left[k] and not mask >> k & 1]
         if not options:
             return None
-        top = max(left[k] for k in options)
+        top = max([left[k] for k in options])
         k = rng.choice([k for k in options if left[k] == top])
         colour[best] = k
         left[k] -= 1
+        bit = 1 << k
         for d in NEIGHBOURS:
             n = best + d
-            if n in banned:
-                banned[n].add(k)
+            m = banned.get(n)
+            if m is not None and not m & bit:
+                banned[n] = m | bit
+                saturation[n] += 1
     return colour
