@@ -86,3 +86,65 @@ def test_options_come_in_cell_order_whatever_was_searched():
         before = search.options()
         search.legal_placements()
         assert search.options() == before == sorted(before, key=lambda kc: (kc[1], kc[0]))
+
+
+def _states(games: int, players: int = 2):
+    rng = random.Random(5)
+    for seed in range(games):
+        state = core.get("hexagone", players=players).new_state(seed=seed)
+        while not state.is_over:
+            yield state
+            state.apply(random_move(state, rng))
+
+
+def test_swaps_listed_in_order_without_a_sort_equal_the_sorted_swaps():
+    checked = 0
+    for state in _states(10):
+        if state.phase == "swap":
+            assert state.legal_moves() == sorted(state.swap_list())
+            checked += 1
+    assert checked > 500
+
+
+def test_the_quick_check_of_play_agrees_with_the_full_check():
+    """``play`` accepts a move value in a few lookups when it can; that shortcut accepts
+    exactly what the full check accepts, on legal moves and on near misses."""
+    rng = random.Random(9)
+    checked = 0
+    for state in _states(6):
+        legal = state.legal_moves()
+        cells = sorted(state.cells)
+        tries = list(legal[:5])
+        for _ in range(20):  # moves shaped like the legal ones, mostly illegal
+            kind = rng.choice(legal)[0] if legal else 0
+            tries.append((kind, rng.randrange(7), rng.randrange(7)))
+            tries.append((kind, rng.choice(cells), rng.choice(cells)))
+            tries.append((kind, rng.randrange(7), rng.choice(cells) + rng.choice(NEIGHBOURS)))
+        tries += [(2,), (3,), (True, cells[0], cells[1]), (1, True, 2)]
+        for m in tries:
+            quick = state._quick_legal(m)
+            if quick:
+                assert m in legal, m
+            elif (
+                m in legal[:5] and m[0] != 4 and all(type(v) is int for v in m)
+            ):  # every legal value but ``main`` is quick
+                raise AssertionError(f"{m} is legal but not accepted quickly")
+            checked += 1
+    assert checked > 5000
+
+
+def test_undo_restores_every_move_including_those_that_move_no_piece():
+    rng = random.Random(4)
+    state = core.get("hexagone", players=2).new_state(seed=3)
+    seen = []
+    from ludoteca.core.table import sample_chance
+
+    while not state.is_over and len(seen) < 300:
+        seen.append(state.position())
+        if state.to_move < 0:
+            state.play(sample_chance(state, rng))
+        else:
+            state.play(rng.choice(state.legal_moves()))
+    while seen:
+        state.undo()
+        assert state.position() == seen.pop()

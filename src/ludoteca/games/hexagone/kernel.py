@@ -26,8 +26,14 @@ def random_move(state: HexagoneState, rng: random.Random) -> tuple:
     phase = state.phase
     if phase == ROLL_PHASE:
         counts = state.counts
+        bits = rng.getrandbits
         while True:
-            a, b = rng.randrange(6), rng.randrange(6)
+            a = bits(3)  # rng.randrange(6), written out: the same draws, no call overhead
+            while a >= 6:
+                a = bits(3)
+            b = bits(3)
+            while b >= 6:
+                b = bits(3)
             if counts[a] or counts[b]:
                 return (ROLL, a, b) if a <= b else (ROLL, b, a)
     if phase == SECOND:
@@ -48,10 +54,11 @@ def _random_swap(state: HexagoneState, rng: random.Random) -> tuple:
     """A swap uniform over the legal swaps, without listing them.
 
     On a double, a piece of the doubled colour and any piece of another colour are drawn
-    independently (every pair once). Otherwise a rolled-colour piece and a direction are
-    drawn and kept when the neighbour there has another colour; a pair of two rolled colours
-    can be drawn from either end, so it is kept half the time: every legal pair has the same
-    chance.
+    independently (every pair once). Otherwise a piece is drawn, kept if it has a rolled
+    colour (so it is uniform over those), and a direction drawn and kept when the neighbour
+    there has another colour; a pair of two rolled colours can be drawn from either end, so
+    it is kept half the time: every legal pair has the same chance. Drawing among all pieces
+    and striking off the others spares listing the rolled ones at every swap.
     """
     a, b = state.dice  # type: ignore[misc]
     cells = state.cells
@@ -61,14 +68,27 @@ def _random_swap(state: HexagoneState, rng: random.Random) -> tuple:
         others = [c for c, k in cells.items() if k != a]
         x, y = mine[randrange(len(mine))], others[randrange(len(others))]
         return (SWAP, x, y) if x < y else (SWAP, y, x)
-    rolled = [c for c, k in cells.items() if k in (a, b)]
-    for _ in range(10_000):
-        c = rolled[randrange(len(rolled))]
-        n = c + NEIGHBOURS[randrange(6)]
-        j = cells.get(n)
-        if j is None or j == cells[c]:
+    pieces = list(cells)
+    size = len(pieces)
+    width = size.bit_length()
+    bits = rng.getrandbits
+    get = cells.get
+    for _ in range(100_000):
+        i = bits(width)  # rng.randrange(size) and rng.randrange(6), written out
+        if i >= size:
             continue
-        if (j in (a, b)) and rng.random() < 0.5:
+        c = pieces[i]
+        k = cells[c]
+        if k != a and k != b:
+            continue
+        d = bits(3)
+        while d >= 6:
+            d = bits(3)
+        n = c + NEIGHBOURS[d]
+        j = get(n)
+        if j is None or j == k:
+            continue
+        if j in (a, b) and rng.random() < 0.5:
             continue
         return (SWAP, c, n) if c < n else (SWAP, n, c)
     swaps = state.swap_list()  # pragma: no cover - a legal swap always exists

@@ -174,7 +174,7 @@ class ReformSearch:
         n = len(self.placed)
         out = []
         for k, c in self.options():
-            if any(replays(p, k, c) for p in proofs):
+            if any(replays(p, k, c) >= 0 for p in proofs):
                 out.append((k, c))
                 continue
             self.place(k, c)
@@ -193,12 +193,23 @@ class ReformSearch:
         proof = self._proof_data()
         if proof is None:
             return False
-        if self._replays(proof, colour, c):
+        if self._replays(proof, colour, c) >= 0:
             return True
         self.place(colour, c)
         ok = self.feasible()
         self.unplace()
         return ok
+
+    def commit(self, colour: int, c: int) -> None:
+        """Place a piece for good (a move played), keeping a completion from the new position
+        when the known one proves the placement: then the next listing starts from it instead
+        of searching one afresh."""
+        proof = self._proof
+        skip = -1 if proof is None else self._replays(proof, colour, c)
+        self.place(colour, c)
+        if skip >= 0:
+            path = proof[0]  # type: ignore[index]
+            self.solution = self.placed + path[:skip] + path[skip + 1 :]
 
     def _proof_data(self) -> tuple | None:
         """What :meth:`_replays` needs of the known completion from here (``None`` when
@@ -232,7 +243,7 @@ class ReformSearch:
         return (path, step, colour, support, steps_of)
 
     @staticmethod
-    def _replays(proof: tuple, k: int, c: int) -> bool:
+    def _replays(proof: tuple, k: int, c: int) -> int:
         """After placing ``k`` on ``c`` (allowed now), does the known completion, less one of
         its pieces of colour ``k``, still place every piece by the setup rules?
 
@@ -240,12 +251,13 @@ class ReformSearch:
         colour ``k`` next to ``c``; a step after the piece left out touched that piece and,
         without it (and unless ``c`` makes up for it), touches fewer than two. Every other
         step touches at least what it touched in the completion and no new colour. The first
-        two say which piece must be left out, if any; otherwise each is tried, last first."""
+        two say which piece must be left out, if any; otherwise each is tried, last first.
+        Returns the step of the piece left out, or -1 when no replay works."""
         path, step, colour, support, steps_of = proof
         j = step.get(c)
         if j is not None:
             if colour[j] != k:
-                return False
+                return -1
             candidates: tuple[int, ...] | list[int] = (j,)
         else:
             candidates = steps_of[k]
@@ -253,20 +265,20 @@ class ReformSearch:
             j = step.get(c + d)
             if j is not None and colour[j] == k:
                 if j not in candidates:
-                    return False
+                    return -1
                 candidates = (j,)
         for s in candidates:
             gone = path[s][0]
             if gone == c:
-                return True
+                return s
             for d in NEIGHBOURS:
                 n = gone + d
                 j = step.get(n)
                 if j is not None and j > s and support[j] - 1 + ((n - c) in _NEAR) < 2:
                     break
             else:
-                return True
-        return False
+                return s
+        return -1
 
 
 def reform_possible(cells: dict[int, int], pool: list[int]) -> bool:

@@ -33,6 +33,10 @@ from .notation import (
 )
 from .reform import ReformSearch
 
+_NEAR = frozenset(NEIGHBOURS)
+_FORWARD = tuple(sorted(d for d in NEIGHBOURS if d > 0))
+"""The neighbours above a cell in cell order: each touching pair is met once, in order."""
+
 ROLL_PHASE, SWAP_PHASE, SECOND, MAIN_PHASE, REFORM, OVER = (
     "roll",
     "swap",
@@ -158,8 +162,23 @@ class HexagoneState(State):
         return []
 
     def _swaps(self) -> list:
-        out = self.swap_list()
-        out.sort()
+        """The legal swaps in notation order, built in that order when the roll is mixed
+        (each touching pair met once, from its lower cell: no sort)."""
+        a, b = self.dice  # type: ignore[misc]
+        if a == b:
+            out = self.swap_list()
+            out.sort()
+            return out
+        cells = self.cells
+        get = cells.get
+        out = []
+        for c in sorted(cells):
+            k = cells[c]
+            mine = k in (a, b)
+            for d in _FORWARD:
+                j = get(c + d)
+                if j is not None and j != k and (mine or j in (a, b)):
+                    out.append((SWAP, c, c + d))
         return out
 
     def swap_list(self) -> list:
@@ -189,10 +208,17 @@ class HexagoneState(State):
     def chance_outcomes(self) -> list[tuple[tuple, float]]:
         if self.phase != ROLL_PHASE:
             return []
-        rolls = self.legal_moves()
-        weights = [1 if m[1] == m[2] else 2 for m in rolls]
-        total = sum(weights)
-        return [(m, w / total) for m, w in zip(rolls, weights, strict=True)]
+        counts = self.counts
+        present = sum(1 << k for k in range(6) if counts[k])
+        outcomes = _OUTCOMES.get(present)
+        if outcomes is None:
+            rolls = self.legal_moves()
+            weights = [1 if m[1] == m[2] else 2 for m in rolls]
+            total = sum(weights)
+            outcomes = _OUTCOMES[present] = [
+                (m, w / total) for m, w in zip(rolls, weights, strict=True)
+            ]
+        return list(outcomes)
 
     def main_choices(self) -> list[int]:
         """The main blocks the mover may name: lowest cells of the largest sections whose
@@ -259,21 +285,66 @@ class HexagoneState(State):
 
     # --- playing --------------------------------------------------------------------------
     def play(self, move) -> None:
+        if type(move) is tuple and self._quick_legal(move):
+            # a legal move value, the common case: checked in a few lookups
+            self._history.append(self._snapshot(move[0] in _KEEPS_PIECES))
+            self.apply(move)
+            return
         m, text = self._coerce(move)
         why = self.illegal_reason(m)
         if why is not None:
             raise IllegalMoveError(text if text is not None else move_to_str(m), why)
-        self._history.append(self._snapshot())
+        self._history.append(self._snapshot(m[0] in _KEEPS_PIECES))
         self.apply(m)
 
-    def _snapshot(self) -> tuple:
+    def _quick_legal(self, m: tuple) -> bool:
+        """Is ``m`` a legal move value? ``False`` also for whatever needs a closer look: the
+        full check (:meth:`illegal_reason`) then accepts it or names the rule it breaks.
+
+        The rules' tests written out for the moves of a random game, without building the
+        words of a refusal: a move from :meth:`legal_moves` is accepted in a few lookups."""
+        n = len(m)
+        if n == 3:
+            kind, x, y = m
+            if type(x) is not int or type(y) is not int or type(kind) is not int:
+                return False
+            phase = self.phase
+            if kind == SWAP:
+                if phase != SWAP_PHASE or not x < y:
+                    return False
+                cells = self.cells
+                k1, k2 = cells.get(x), cells.get(y)
+                if k1 is None or k2 is None or k1 == k2:
+                    return False
+                a, b = self.dice  # type: ignore[misc]
+                if a == b:
+                    return k1 == a or k2 == a
+                return (y - x) in _NEAR and (k1 in (a, b) or k2 in (a, b))
+            if kind == ROLL:
+                counts = self.counts
+                return phase == ROLL_PHASE and 0 <= x <= y < 6 and bool(counts[x] or counts[y])
+            if kind == PLACE:
+                return phase == REFORM and 0 <= x < 7 and self.search().placement_ok(x, y)
+            return False
+        if n == 1 and (m[0] == AGAIN or m[0] == STOP) and type(m[0]) is int:
+            return self.phase == SECOND
+        return False
+
+    def _snapshot(self, keeps_pieces: bool = False) -> tuple:
+        """What :meth:`undo` restores. A roll, ``again`` and ``stop`` move no piece, so their
+        snapshots share the piece lists instead of copying them (``None``: as they are)."""
+        if keeps_pieces:
+            cells = counts = pool = captured = None
+        else:
+            cells, counts = dict(self.cells), list(self.counts)
+            pool, captured = list(self.pool), [list(p) for p in self.captured]
         return (
-            dict(self.cells),
-            list(self.counts),
+            cells,
+            counts,
             self.phase,
             self.dice,
-            list(self.pool),
-            [list(p) for p in self.captured],
+            pool,
+            captured,
             self.rolled,
             self.rolls_left,
             self.since,
@@ -288,11 +359,12 @@ class HexagoneState(State):
         if not self._history:
             raise IllegalMoveError("undo", "there is no move to take back")
         snap = self._history.pop()
-        self.cells = dict(snap[0])
-        self.counts = list(snap[1])
+        if snap[0] is not None:
+            self.cells = dict(snap[0])
+            self.counts = list(snap[1])
+            self.pool = list(snap[4])
+            self.captured = [list(p) for p in snap[5]]
         self.phase, self.dice = snap[2], snap[3]
-        self.pool = list(snap[4])
-        self.captured = [list(p) for p in snap[5]]
         self.rolled, self.rolls_left, self.since, self.player, self.reason = snap[6:11]
         self._choices, self._summary = snap[11], snap[12]
         self._search = None
@@ -304,15 +376,7 @@ class HexagoneState(State):
         if phase == OVER:
             return Text("the game is over")
         kind = m[0]
-        expected = {
-            ROLL: ROLL_PHASE,
-            SWAP: SWAP_PHASE,
-            AGAIN: SECOND,
-            STOP: SECOND,
-            MAIN: MAIN_PHASE,
-            PLACE: REFORM,
-        }[kind]
-        if phase != expected:
+        if phase != _MOVE_PHASE[kind]:
             return Text("it is not the moment for that: {help}", {"help": _PHASE_HELP[phase]})
         if kind == ROLL:
             a, b = m[1], m[2]
@@ -345,9 +409,9 @@ class HexagoneState(State):
         if k1 == k2:
             return Text("the two pieces have the same colour (such a swap changes nothing)")
         a, b = self.dice  # type: ignore[misc]
-        rolled = COLOURS[a] if a == b else Text("{a} or {b}", {"a": COLOURS[a], "b": COLOURS[b]})
         if a == b and (k1 == a or k2 == a):
             return None
+        rolled = COLOURS[a] if a == b else Text("{a} or {b}", {"a": COLOURS[a], "b": COLOURS[b]})
         if not touching(c1, c2):
             if a == b:
                 return Text(
@@ -394,7 +458,7 @@ class HexagoneState(State):
         elif kind == PLACE:
             k, c = m[1], m[2]
             search = self.search()
-            search.place(k, c)
+            search.commit(k, c)
             self.cells[c] = k
             self.counts[k] += 1
             self.pool[k] -= 1
@@ -415,9 +479,10 @@ class HexagoneState(State):
         self.dice = None
         taken: list[int] = []
         for c in (c1, c2):
-            g = group(cells, c)
-            if len(g) >= 3:
-                taken.extend(g)
+            if _may_capture(cells, c):
+                g = group(cells, c)
+                if len(g) >= 3:
+                    taken.extend(g)
         if not taken:
             if self.solo or self.rolled >= 2:
                 self._end_turn(captured=False)
@@ -621,6 +686,37 @@ class HexagoneState(State):
 
 
 _ARITY = {ROLL: 3, SWAP: 3, AGAIN: 1, STOP: 1, MAIN: 2, PLACE: 3}
+_MOVE_PHASE = {
+    ROLL: ROLL_PHASE,
+    SWAP: SWAP_PHASE,
+    AGAIN: SECOND,
+    STOP: SECOND,
+    MAIN: MAIN_PHASE,
+    PLACE: REFORM,
+}
+"""The phase in which each kind of move is played."""
+_KEEPS_PIECES = frozenset((ROLL, AGAIN, STOP))
+"""Moves that move no piece (their undo snapshots copy no piece list)."""
+_OUTCOMES: dict[int, list[tuple[tuple, float]]] = {}
+"""Chance outcomes by the set of die colours present in the block (a bit mask): they
+depend on nothing else, and a random game asks for them at every roll."""
+
+
+def _may_capture(cells: dict[int, int], c: int) -> bool:
+    """Can the group of ``c``'s colour through ``c`` have three pieces or more? Only if ``c``
+    touches two pieces of its colour, or one that touches another: most swaps capture
+    nothing, and this says so without building the group."""
+    k = cells[c]
+    get = cells.get
+    first = 0
+    for d in NEIGHBOURS:
+        if get(c + d) == k:
+            if first:
+                return True
+            first = c + d
+    if not first:
+        return False
+    return any(get(first + d) == k and first + d != c for d in NEIGHBOURS)
 
 
 def _well_formed(move) -> bool:
