@@ -246,3 +246,21 @@ def test_a_move_is_judged_by_what_another_process_did_after_this_ones_last(two_p
     with pytest.raises(ClubError, match="the game is over"):
         here.submit(pk, second, "a2")
     assert [m.text for m in here.moves(pk)][1:] == ["b2", "a1", "c3"]
+
+
+@pytest.mark.parametrize(("setting", "pragma"), [("normal", 1), ("full", 2)])
+def test_sqlite_sync_sets_the_pragma_on_every_connection(tmp_path, setting, pragma):
+    from sqlalchemy import text
+
+    store = Store(f"sqlite:///{tmp_path}/club.db", sqlite_sync=setting)
+    try:
+        with store.engine.connect() as conn:
+            assert conn.execute(text("PRAGMA synchronous")).scalar() == pragma
+            assert conn.execute(text("PRAGMA journal_mode")).scalar() == "wal"
+    finally:
+        store.dispose()
+
+
+def test_sqlite_sync_refuses_other_settings(tmp_path):
+    with pytest.raises(ValueError, match="normal, full"):
+        Store(f"sqlite:///{tmp_path}/club.db", sqlite_sync="off")

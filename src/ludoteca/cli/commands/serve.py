@@ -76,6 +76,15 @@ def register(subparsers) -> None:
         help="the club's address as players reach it, for links in e-mails "
         "(default http://HOST:PORT)",
     )
+    p.add_argument(
+        "--sqlite-sync",
+        choices=("normal", "full"),
+        default=os.environ.get("LUDOTECA_SQLITE_SYNC", "normal"),
+        help="with SQLite: 'normal' (default, or $LUDOTECA_SQLITE_SYNC) keeps every move "
+        "through a crash of the club and never corrupts the file, but a power cut may take "
+        "back the last moments' moves; 'full' waits for the disk on every commit, which "
+        "makes a busy club queue moves",
+    )
     p.set_defaults(func=run)
 
 
@@ -91,6 +100,12 @@ def run(args: argparse.Namespace) -> int:
 
     url = database_url(args.database)
     _check_url(url)
+    if args.sqlite_sync not in ("normal", "full"):  # a default from the environment
+        print(
+            f"ludoteca serve: LUDOTECA_SQLITE_SYNC={args.sqlite_sync!r}: use normal or full",
+            file=sys.stderr,
+        )
+        return 2
     limits = Limits(register_per_address=Limit(args.registrations_per_hour, 60))
     smtp = args.smtp or os.environ.get("LUDOTECA_SMTP") or None
     if smtp:
@@ -102,7 +117,14 @@ def run(args: argparse.Namespace) -> int:
             print(f"ludoteca serve: {exc}", file=sys.stderr)
             return 2
     public = args.public_url or f"http://{args.host}:{args.port}"
-    app = create_app(url, bot_pool=args.bot_pool, limits=limits, smtp=smtp, public_url=public)
+    app = create_app(
+        url,
+        bot_pool=args.bot_pool,
+        limits=limits,
+        smtp=smtp,
+        public_url=public,
+        sqlite_sync=args.sqlite_sync,
+    )
     print(f"ludoteca web club on http://{args.host}:{args.port}/ (database {_safe(url)})")
     uvicorn.run(
         app,

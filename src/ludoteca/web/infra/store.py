@@ -230,8 +230,22 @@ def normalise_url(url: str) -> str:
     return url
 
 
-def make_engine(url: str) -> Engine:
-    """An engine for ``url``; a SQLite file's directory is created on first use."""
+SQLITE_SYNC = ("normal", "full")
+"""SQLite's ``synchronous`` settings the club offers (see :func:`make_engine`)."""
+
+
+def make_engine(url: str, sqlite_sync: str = "normal") -> Engine:
+    """An engine for ``url``; a SQLite file's directory is created on first use.
+
+    SQLite runs in WAL mode. ``sqlite_sync`` is its ``synchronous`` setting: with ``normal``
+    (SQLite's advice for WAL) a commit is written to the log but not flushed to the disk
+    each time, so a crash of the club loses nothing and the file is never corrupted, while
+    a power cut or an operating-system crash may take back the last moments' moves; with
+    ``full`` every commit waits for the disk (1 to 10 ms here), and since commits take
+    turns, a busy club queues moves behind those waits.
+    """
+    if sqlite_sync not in SQLITE_SYNC:
+        raise ValueError(f"sqlite_sync must be one of {', '.join(SQLITE_SYNC)}")
     url = normalise_url(url)
     parsed = make_url(url)
     if parsed.get_backend_name() == "sqlite":
@@ -253,7 +267,7 @@ def make_engine(url: str) -> Engine:
             cur = conn.cursor()
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA journal_mode=WAL")
-            cur.execute("PRAGMA synchronous=FULL")
+            cur.execute(f"PRAGMA synchronous={sqlite_sync.upper()}")  # one of SQLITE_SYNC
             cur.close()
 
         return engine
@@ -289,9 +303,11 @@ def database_url(explicit: str | None = None) -> str:
 class Store:
     """The engine and session factory the app works through."""
 
-    def __init__(self, url: str, *, migrate_schema: bool = True) -> None:
+    def __init__(
+        self, url: str, *, migrate_schema: bool = True, sqlite_sync: str = "normal"
+    ) -> None:
         self.url = normalise_url(url)
-        self.engine = make_engine(self.url)
+        self.engine = make_engine(self.url, sqlite_sync)
         if migrate_schema:
             migrate(self.engine)
         self.session = sessionmaker(self.engine, expire_on_commit=False)

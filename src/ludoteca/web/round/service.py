@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, NamedTuple
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import delete, func, insert, select, update
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -710,11 +710,24 @@ class GameService:
         # Claim the game at the ply it was read at, before anything else is written: of a move
         # and a time-out (or another move) racing in other processes, one changes nothing.
         # The claim writes the game's new ply, turn and clock too: one statement, not two.
+        # Core statements on the tables, not the ORM's bulk update and unit of work: they run
+        # while this process's write lock (and SQLite's) is held, so every step counts.
+        games = GameRow.__table__
+        added = [
+            {
+                "game_id": row.id,
+                "ply": ply,
+                "text": text,
+                "player": player,
+                "note": to_stored(note) if isinstance(note, str) else None,  # see from_stored
+                "created": utcnow(),
+            }
+            for ply, (text, player, note) in enumerate(new, start=first_ply)
+        ]
         claimed = db.execute(
-            update(GameRow)
-            .where(GameRow.id == row.id, GameRow.ply == first_ply, GameRow.status != "finished")
-            .values(**moved),
-            execution_options={"synchronize_session": False},
+            update(games)
+            .where(games.c.id == row.id, games.c.ply == first_ply, games.c.status != "finished")
+            .values(**moved)
         )
         if claimed.rowcount != 1:
             db.rollback()
@@ -726,18 +739,14 @@ class GameService:
             )
         for name, value in moved.items():  # written above: nothing left for the flush to do
             set_committed_value(row, name, value)
-        ply = first_ply
-        added = []
-        for text, player, note in new:
-            kept = to_stored(note) if isinstance(note, str) else None  # see from_stored
-            added.append(MoveRow(game_id=row.id, ply=ply, text=text, player=player, note=kept))
-            ply += 1
-        db.add_all(added)
-        if state.is_over:
-            self._finish(db, row, state, state.result)
-        for hook in self.on_moves:
-            hook(db, row, state, mover)
+        ply = first_ply + len(added)
         try:
+            if added:
+                db.execute(insert(MoveRow.__table__), added)
+            if state.is_over:
+                self._finish(db, row, state, state.result)
+            for hook in self.on_moves:
+                hook(db, row, state, mover)
             db.commit()
         except (IntegrityError, OperationalError):
             # Another process stored a move at this ply first (primary key), or SQLite refused
@@ -749,7 +758,10 @@ class GameService:
         with self._locks_guard:
             known = self._moves_read.get(row.id)
             if known is not None and len(known) == first_ply:
-                self._moves_read[row.id] = (*known, *map(PlayedMove.of, added))
+                self._moves_read[row.id] = (
+                    *known,
+                    *(PlayedMove(m["ply"], m["text"], m["player"], m["note"]) for m in added),
+                )
             self._committed.pop(row.id, None)
             if row.status == "active":
                 keep_recent(self._committed, row.id, row)
