@@ -5,10 +5,11 @@ built by :func:`ludoteca.web.app.create_app` and handed to what needs it."""
 from __future__ import annotations
 
 from concurrent.futures import Executor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from ludoteca.web.accounts.service import Accounts
+from ludoteca.web.infra.briefly import Briefly
 from ludoteca.web.infra.store import Store
 from ludoteca.web.round.service import GameService
 from ludoteca.web.round.socket import Hub
@@ -44,3 +45,7 @@ class Club:
     """Where the analysis board and game reviews search: one worker of its own, so that
     they never take a worker from a live game's computer player."""
     reviews: Reviews | None = None
+    lists: Briefly = field(default_factory=lambda: Briefly(seconds=1.0))
+    """The lobby's public lists, the same for every visitor (see :mod:`.infra.briefly`)."""
+    boards: Briefly = field(default_factory=lambda: Briefly(seconds=10.0))
+    """The leaderboards: they change only as rated games end."""

@@ -91,8 +91,8 @@ def unread_notifications(request: Request, user: User) -> int:
     """The bell's count for ``user``'s page."""
     from ludoteca.web.notify.service import unread
 
-    with club(request).store.reading() as db:
-        return unread(db, user.id)
+    with club(request).store.read_connection() as conn:
+        return unread(conn, user.id)
 
 
 def render(request: Request, template: str, status: int = 200, **context: Any):

@@ -28,6 +28,8 @@ SHIFT = tuple(3 * k for k in range(7))
 """Where colour ``k``'s count of touching pieces sits in a packed neighbourhood."""
 UNIT = tuple(1 << s for s in SHIFT)
 _NEAR = frozenset(NEIGHBOURS)
+NO_PROOF = -1
+"""What :meth:`ReformSearch._replays` returns when it proves nothing."""
 
 
 class ReformSearch:
@@ -130,11 +132,12 @@ class ReformSearch:
         if not any(pool):
             self.solution = list(self.placed)
             return True
-        key = frozenset(self.placed)
-        if key in self.failed:
+        failed = self.failed
+        if failed and frozenset(self.placed) in failed:
             return False
         touch, near = self.touch, self.near
-        colours = sorted((k for k in range(7) if pool[k]), key=lambda k: -pool[k])
+        # most pieces first, ties in colour order (a reversed sort keeps ties in order)
+        colours = sorted([k for k in range(7) if pool[k]], key=pool.__getitem__, reverse=True)
         cells = sorted([c for c, t in touch.items() if t >= 2], key=touch.__getitem__, reverse=True)
         for k in colours:
             shift = SHIFT[k]
@@ -146,7 +149,7 @@ class ReformSearch:
                 self.unplace()
                 if ok:
                     return True
-        self.failed.add(key)
+        failed.add(frozenset(self.placed))
         return False
 
     def completion(self) -> list[tuple[int, int]] | None:
@@ -163,8 +166,9 @@ class ReformSearch:
         ``(cell, colour)``.
 
         One completion from here is found first (none: no placement is legal). Most other
-        placements are then proved legal by that completion with one piece of their colour
-        left out (:meth:`_replays`); only when that proof fails is a search run.
+        placements are then proved legal by rearranging that completion a little
+        (:meth:`_replays`); only when that proof fails is a search run, and the completion it
+        finds proves the placements after it.
         """
         proof = self._proof_data()
         if proof is None:
@@ -174,7 +178,7 @@ class ReformSearch:
         n = len(self.placed)
         out = []
         for k, c in self.options():
-            if any(replays(p, k, c) >= 0 for p in proofs):
+            if any(replays(p, k, c) != NO_PROOF for p in proofs):
                 out.append((k, c))
                 continue
             self.place(k, c)
@@ -184,6 +188,7 @@ class ReformSearch:
                 out.append((k, c))
                 # the completion just found starts with this placement: one more proof
                 proofs.append(self._prove(self.solution[n:]))
+        self._proof = proof  # still true here: every search above took back what it placed
         return out
 
     def placement_ok(self, colour: int, c: int) -> bool:
@@ -193,7 +198,7 @@ class ReformSearch:
         proof = self._proof_data()
         if proof is None:
             return False
-        if self._replays(proof, colour, c) >= 0:
+        if self._replays(proof, colour, c) != NO_PROOF:
             return True
         self.place(colour, c)
         ok = self.feasible()
@@ -205,18 +210,23 @@ class ReformSearch:
         when the known one proves the placement: then the next listing starts from it instead
         of searching one afresh."""
         proof = self._proof
-        skip = -1 if proof is None else self._replays(proof, colour, c)
+        how = NO_PROOF if proof is None else self._replays(proof, colour, c)
         self.place(colour, c)
-        if skip >= 0:
-            path = proof[0]  # type: ignore[index]
-            self.solution = self.placed + path[:skip] + path[skip + 1 :]
+        if how == NO_PROOF:
+            return
+        path = proof[0]  # type: ignore[index]
+        if how >= 0:  # the completion less its step ``how``
+            rest = path[:how] + path[how + 1 :]
+        else:  # the step on ``c`` done now; step ``s`` takes the colour it had
+            s = -2 - how
+            j = proof[1][c]  # type: ignore[index]
+            rest = [(cell, path[j][1]) if i == s else (cell, k) for i, (cell, k) in enumerate(path)]
+            del rest[j]
+        self.solution = self.placed + rest
 
     def _proof_data(self) -> tuple | None:
-        """What :meth:`_replays` needs of the known completion from here (``None`` when
-        the reform cannot be completed): for each of its cells the step that fills it, its
-        colour, and how many pieces it touches when placed; and each colour's steps, last
-        first.
-        Kept until the next placement or take-back."""
+        """The proof data (:meth:`_prove`) of the known completion from here, ``None`` when
+        the reform cannot be completed; kept until the next placement or take-back."""
         if self._proof is not None:
             return self._proof
         path = self.completion()
@@ -226,8 +236,12 @@ class ReformSearch:
         return self._proof
 
     def _prove(self, path: list[tuple[int, int]]) -> tuple:
-        """The proof data of a completion ``path`` from the current placements."""
-        cells = self.cells
+        """What :meth:`_replays` needs of a completion ``path`` from the current placements:
+        for each of its cells the step that fills it; each step's colour; each colour's steps,
+        last first; for each step the later steps touching it that touch only two pieces
+        (they would fall below two without it: *fragile*); and for each step the colours of
+        the block's pieces around its cell."""
+        cells, near = self.cells, self.near
         step = {c: i for i, (c, _) in enumerate(path)}
         colour = [k for _, k in path]
         support = []
@@ -240,45 +254,72 @@ class ReformSearch:
                     s += 1
             support.append(s)
             steps_of[k].insert(0, i)
-        return (path, step, colour, support, steps_of)
+        fragile = []
+        for i, (c, _) in enumerate(path):
+            weak = []
+            for d in NEIGHBOURS:
+                j = step.get(c + d)
+                if j is not None and j > i and support[j] == 2:
+                    weak.append(c + d)
+            fragile.append(weak)
+        around = [near.get(c, 0) for c, _ in path]
+        return (path, step, colour, steps_of, fragile, around)
 
     @staticmethod
     def _replays(proof: tuple, k: int, c: int) -> int:
-        """After placing ``k`` on ``c`` (allowed now), does the known completion, less one of
-        its pieces of colour ``k``, still place every piece by the setup rules?
+        """After placing ``k`` on ``c`` (allowed now), does a small change of the known
+        completion place the rest of the pool by the setup rules? Returns how (for
+        :meth:`commit`), or :data:`NO_PROOF`.
 
-        Only three things can break that replay: a step wants the cell ``c``; a step puts
-        colour ``k`` next to ``c``; a step after the piece left out touched that piece and,
-        without it (and unless ``c`` makes up for it), touches fewer than two. Every other
-        step touches at least what it touched in the completion and no new colour. The first
-        two say which piece must be left out, if any; otherwise each is tried, last first.
-        Returns the step of the piece left out, or -1 when no replay works."""
-        path, step, colour, support, steps_of = proof
-        j = step.get(c)
-        if j is not None:
-            if colour[j] != k:
-                return -1
-            candidates: tuple[int, ...] | list[int] = (j,)
+        - ``c`` is not in the completion: leave out one of its steps ``s`` of colour ``k``
+          (returns ``s``). Only three things can break that replay: a step wants ``c`` (not
+          here); a step puts colour ``k`` next to ``c``; a later step touched the piece left
+          out and, without it and unless ``c`` makes up for it, touches fewer than two. Every
+          other step touches at least what it touched and no new colour.
+        - the completion puts colour ``k`` on ``c`` at step ``j``: the same, leaving out
+          ``j``; that is the completion with step ``j`` done first.
+        - the completion puts another colour ``k2`` on ``c``: do step ``j`` now with colour
+          ``k``, and give colour ``k2`` to a step ``s`` of colour ``k`` instead (returns
+          ``-2 - s``). No piece is missing, so every step touches as many as before; only
+          colours can clash: around ``c`` with ``k``, around step ``s`` with ``k2``.
+
+        A step of colour ``k`` next to ``c`` must be the one changed (left out or recoloured)."""
+        path, step, colour, steps_of, fragile, around = proof
+        j0 = step.get(c)
+        candidates: tuple[int, ...] | list[int]
+        if j0 is None or colour[j0] == k:
+            candidates = steps_of[k] if j0 is None else (j0,)
         else:
             candidates = steps_of[k]
         for d in NEIGHBOURS:
             j = step.get(c + d)
             if j is not None and colour[j] == k:
                 if j not in candidates:
-                    return -1
+                    return NO_PROOF
                 candidates = (j,)
+        if j0 is not None and colour[j0] != k:
+            k2 = colour[j0]
+            shift = SHIFT[k2]
+            for s in candidates:
+                cell = path[s][0]
+                if around[s] >> shift & 7:
+                    continue
+                for d in NEIGHBOURS:
+                    j = step.get(cell + d)
+                    if j is not None and j != j0 and colour[j] == k2:
+                        break
+                else:
+                    return -2 - s
+            return NO_PROOF
         for s in candidates:
-            gone = path[s][0]
-            if gone == c:
+            if path[s][0] == c:
                 return s
-            for d in NEIGHBOURS:
-                n = gone + d
-                j = step.get(n)
-                if j is not None and j > s and support[j] - 1 + ((n - c) in _NEAR) < 2:
+            for n in fragile[s]:
+                if (n - c) not in _NEAR:
                     break
             else:
                 return s
-        return -1
+        return NO_PROOF
 
 
 def reform_possible(cells: dict[int, int], pool: list[int]) -> bool:

@@ -34,8 +34,6 @@ from .notation import (
 from .reform import ReformSearch
 
 _NEAR = frozenset(NEIGHBOURS)
-_FORWARD = tuple(sorted(d for d in NEIGHBOURS if d > 0))
-"""The neighbours above a cell in cell order: each touching pair is met once, in order."""
 
 ROLL_PHASE, SWAP_PHASE, SECOND, MAIN_PHASE, REFORM, OVER = (
     "roll",
@@ -162,23 +160,8 @@ class HexagoneState(State):
         return []
 
     def _swaps(self) -> list:
-        """The legal swaps in notation order, built in that order when the roll is mixed
-        (each touching pair met once, from its lower cell: no sort)."""
-        a, b = self.dice  # type: ignore[misc]
-        if a == b:
-            out = self.swap_list()
-            out.sort()
-            return out
-        cells = self.cells
-        get = cells.get
-        out = []
-        for c in sorted(cells):
-            k = cells[c]
-            mine = k in (a, b)
-            for d in _FORWARD:
-                j = get(c + d)
-                if j is not None and j != k and (mine or j in (a, b)):
-                    out.append((SWAP, c, c + d))
+        out = self.swap_list()
+        out.sort()
         return out
 
     def swap_list(self) -> list:
@@ -190,19 +173,20 @@ class HexagoneState(State):
             others = [c for c, k in cells.items() if k != a]
             return [(SWAP, x, y) if x < y else (SWAP, y, x) for x in mine for y in others]
         out = []
+        get = cells.get
+        rolled = (a, b)
         for c, k in cells.items():
-            if k != a and k != b:
+            if k not in rolled:
                 continue
             for d in NEIGHBOURS:
                 n = c + d
-                j = cells.get(n)
+                j = get(n)
                 if j is None or j == k:
                     continue
-                if j in (a, b):
-                    if c < n:  # both rolled colours: count the pair once
-                        out.append((SWAP, c, n))
-                else:
-                    out.append((SWAP, c, n) if c < n else (SWAP, n, c))
+                if c < n:
+                    out.append((SWAP, c, n))
+                elif j not in rolled:  # two rolled colours: the pair is met from its lower cell
+                    out.append((SWAP, n, c))
         return out
 
     def chance_outcomes(self) -> list[tuple[tuple, float]]:

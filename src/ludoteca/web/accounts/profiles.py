@@ -95,30 +95,36 @@ def pool_or_404(name: str) -> Pool:
     return pools[name]
 
 
+def board(store, pool: Pool, size: int) -> dict[str, Any]:
+    """One leaderboard: its pool, its ``size`` best players and how many are rated."""
+    with store.session() as db:
+        return {
+            "pool": pool,
+            "players": top_players(db, pool.name, size),
+            "count": db.scalar(select(func.count()).where(Rating.pool == pool.name)) or 0,
+        }
+
+
+def kept_board(request: Request, pool: Pool, size: int) -> dict[str, Any]:
+    """:func:`board`, kept for a few seconds (``Club.boards``): a leaderboard sorts its whole
+    pool and changes only as rated games end, however many people look at it. A game ending
+    in this process makes it again at once (``GameService.listed``)."""
+    c = club(request)
+    return c.boards.get((pool.name, size, c.games.listed), lambda: board(c.store, pool, size))
+
+
 @router.get("/leaderboard")
 def leaderboards(request: Request):
-    with club(request).store.session() as db:
-        boards = [
-            {
-                "pool": pool,
-                "players": top_players(db, pool.name, BOARD_PREVIEW),
-                "count": db.scalar(select(func.count()).where(Rating.pool == pool.name)) or 0,
-            }
-            for pool in known_pools().values()
-        ]
+    boards = [kept_board(request, pool, BOARD_PREVIEW) for pool in known_pools().values()]
     return render(request, "leaderboard.html", boards=boards, single=False)
 
 
 @router.get("/leaderboard/{pool}")
 def leaderboard(pool: str, request: Request):
     info = pool_or_404(pool)
-    with club(request).store.session() as db:
-        board = {
-            "pool": info,
-            "players": top_players(db, info.name, BOARD_SIZE),
-            "count": db.scalar(select(func.count()).where(Rating.pool == info.name)) or 0,
-        }
-    return render(request, "leaderboard.html", boards=[board], single=True)
+    return render(
+        request, "leaderboard.html", boards=[kept_board(request, info, BOARD_SIZE)], single=True
+    )
 
 
 # --- profiles ------------------------------------------------------------------------------------

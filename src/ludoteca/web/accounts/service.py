@@ -30,6 +30,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
 from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import make_transient_to_detached
 
 from ludoteca.core.messages import Text
 from ludoteca.web.accounts.devices import remember_device, trusted_device
@@ -230,12 +231,21 @@ class Accounts:
         if not token or len(token) > 128:
             return None
         key = hash_token(token)
-        with self.store.reading() as db:
-            row = db.get(Session, key)
-            if row is None:
-                return None
-            if row.expires >= utcnow():
-                return row.user
+        users, sessions = User.__table__, Session.__table__
+        with self.store.read_connection() as conn:  # a Core read: every request makes it
+            found = conn.execute(
+                select(users, sessions.c.expires)
+                .join(sessions, sessions.c.user_id == users.c.id)
+                .where(sessions.c.token_hash == key)
+            ).first()
+        if found is None:
+            return None
+        if found.expires >= utcnow():
+            # The same detached User a closed ORM session would hand back, without the ORM's
+            # query machinery.
+            user = User(**{column.name: found._mapping[column] for column in users.c})
+            make_transient_to_detached(user)
+            return user
         with self.store.session() as db:  # expired: removed, as log-out would
             db.execute(delete(Session).where(Session.token_hash == key))
             db.commit()

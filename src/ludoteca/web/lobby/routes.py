@@ -12,7 +12,7 @@ from typing import Any
 import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
-from sqlalchemy import or_, select
+from sqlalchemy import select
 
 from ludoteca.core.errors import GameError
 from ludoteca.core.messages import N_, Text
@@ -166,38 +166,20 @@ async def logout(request: Request):
 
 
 # --- lobby ---------------------------------------------------------------------------------------
-@router.get("/")
-def lobby(request: Request):
-    user = current_user(request)
-    store = club(request).store
+def _newest(row: GameRow) -> int:
+    return -row.id
+
+
+def public_lists(store) -> tuple[list[GameRow], list[GameRow], list[GameRow]]:
+    """What the lobby shows every visitor: open public games, the last finished ones and the
+    games in progress, each with its seats (kept a second: see ``Club.lists``)."""
     with store.session() as db:
-        listed = GameRow.private.is_(False)  # a private game is shown only to whom it awaits
-        if user is not None:
-            invited = select(Seat.game_id).where(
-                Seat.reserved_for == user.id, Seat.user_id.is_(None)
-            )
-            listed = or_(listed, GameRow.id.in_(invited))
         open_rows = db.scalars(
             select(GameRow)
-            .where(GameRow.status == "open", listed)
+            .where(GameRow.status == "open", GameRow.private.is_(False))
             .order_by(GameRow.id.desc())
             .limit(50)
         ).all()
-        mine_active: list[GameRow] = []
-        mine_finished: list[GameRow] = []
-        if user is not None:
-            mine = select(Seat.game_id).where(Seat.user_id == user.id)
-            mine_active = db.scalars(
-                select(GameRow)
-                .where(GameRow.id.in_(mine), GameRow.status.in_(["active", "open"]))
-                .order_by(GameRow.id.desc())
-            ).all()
-            mine_finished = db.scalars(
-                select(GameRow)
-                .where(GameRow.id.in_(mine), GameRow.status == "finished")
-                .order_by(GameRow.finished.desc())
-                .limit(30)
-            ).all()
         recent = db.scalars(
             select(GameRow)
             .where(GameRow.status == "finished", GameRow.private.is_(False))
@@ -210,9 +192,49 @@ def lobby(request: Request):
             .order_by(GameRow.id.desc())
             .limit(30)
         ).all()
+    return list(open_rows), list(recent), list(watchable)
+
+
+@router.get("/")
+def lobby(request: Request):
+    user = current_user(request)
+    c = club(request)
+    open_rows, recent, watchable = c.lists.get(
+        ("lobby", c.games.listed), lambda: public_lists(c.store)
+    )
+    mine_active: list[GameRow] = []
+    mine_finished: list[GameRow] = []
+    if user is not None:
+        with c.store.session() as db:
+            # private games waiting for this member (the public list has the others)
+            invited = select(Seat.game_id).where(
+                Seat.reserved_for == user.id, Seat.user_id.is_(None)
+            )
+            waiting = db.scalars(
+                select(GameRow).where(
+                    GameRow.status == "open",
+                    GameRow.private.is_(True),
+                    GameRow.id.in_(invited),
+                )
+            ).all()
+            if waiting:
+                merged = sorted({g.id: g for g in [*open_rows, *waiting]}.values(), key=_newest)
+                open_rows = merged[:50]
+            mine = select(Seat.game_id).where(Seat.user_id == user.id)
+            mine_active = db.scalars(
+                select(GameRow)
+                .where(GameRow.id.in_(mine), GameRow.status.in_(["active", "open"]))
+                .order_by(GameRow.id.desc())
+            ).all()
+            mine_finished = db.scalars(
+                select(GameRow)
+                .where(GameRow.id.in_(mine), GameRow.status == "finished")
+                .order_by(GameRow.finished.desc())
+                .limit(30)
+            ).all()
     incoming, outgoing = [], []
-    if user is not None and club(request).challenges is not None:
-        incoming, outgoing = club(request).challenges.waiting(user)
+    if user is not None and c.challenges is not None:
+        incoming, outgoing = c.challenges.waiting(user)
     joinable = [
         g
         for g in open_rows

@@ -13,6 +13,7 @@ import re
 from typing import Any
 
 from sqlalchemy import func, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from ludoteca.core.messages import Text, from_stored, to_stored
@@ -60,7 +61,7 @@ def notify(db: Session, user_id: int, kind: str, text: Text, link: str) -> Notif
     return row
 
 
-def unread(db: Session, user_id: int) -> int:
+def unread(db: Session | Connection, user_id: int) -> int:
     return (
         db.scalar(
             select(func.count())

@@ -103,6 +103,9 @@ class GameService:
     def __init__(self, store: Store) -> None:
         self.store = store
         self._cache: dict[int, Live] = {}
+        self.listed = 0
+        """Counts changes to which games are open, in progress or finished here, so that the
+        lobby's lists kept for a second (``Club.lists``) are made again at once after one."""
         self._locks: dict[int, threading.Lock] = {}
         self._locks_guard = threading.Lock()
         self.on_finish: list[FinishHook] = []
@@ -236,6 +239,7 @@ class GameService:
             db.add(row)
             db.commit()
             pk = row.id
+        self.listed += 1
         self._maybe_start(pk)
         return pk
 
@@ -264,6 +268,7 @@ class GameService:
         with self._locks_guard:
             for kept in (self._cache, self._moves_read, self._committed):
                 kept.pop(pk, None)
+        self.listed += 1
 
     def join(self, pk: int, user: User, index: int | None = None) -> None:
         with self.lock(pk), self.store.session() as db:
@@ -288,6 +293,7 @@ class GameService:
             seat.kind = "user"
             seat.user_id = user.id
             db.commit()
+        self.listed += 1
         self._maybe_start(pk)
 
     def _maybe_start(self, pk: int) -> None:
@@ -303,6 +309,7 @@ class GameService:
             row.started = utcnow()
             clocks.start(row)
             self._commit_moves(db, row, state, new)
+        self.listed += 1
 
     # --- playing --------------------------------------------------------------------------------
     def submit(
@@ -672,6 +679,7 @@ class GameService:
         """End a game with ``result`` (not yet committed) and run the finish hooks (ratings)
         in the same transaction: every way a game ends comes through here. The database
         keeps the result's one JSON form (:meth:`Result.to_json`), as records do."""
+        self.listed += 1
         row.status = "finished"
         row.finished = utcnow()
         row.to_move = TERMINAL

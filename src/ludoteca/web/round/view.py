@@ -87,8 +87,9 @@ def game_view(
     watcher shares (the board, the moves, the result) and what is theirs (their seat, their
     turn, their legal moves, in the compact form if asked)."""
     lang = lang or language("en")
-    view = {**shared_view(row, state, moves, lang), **personal_view(row, state, viewer, compact)}
-    return localized(view, lang)
+    personal = personal_view(row, state, viewer, compact)  # refuses a private game's visitor first
+    # the shared part as every watcher gets it: drawn once per version (see shared_text)
+    return {**json.loads(shared_text(row, state, moves, lang)), **localized(personal, lang)}
 
 
 def localized(value: Any, lang: Language) -> Any:
