@@ -148,3 +148,25 @@ def test_undo_restores_every_move_including_those_that_move_no_piece():
     while seen:
         state.undo()
         assert state.position() == seen.pop()
+
+
+def test_a_capture_seen_not_to_split_the_block_does_not_split_it():
+    """``_still_whole`` may only say yes when the sections say one piece."""
+    from ludoteca.games.hexagone.geometry import sections
+    from ludoteca.games.hexagone.state import _still_whole
+
+    rng = random.Random(2)
+    seen = {True: 0, False: 0}
+    for state in _states(4):
+        if state.phase != "roll" or len(sections(state.cells)) != 1:
+            continue
+        for _ in range(3):
+            start = rng.choice(sorted(state.cells))
+            taken = [start] + [start + d for d in rng.sample(NEIGHBOURS, 2)]
+            taken = [c for c in taken if c in state.cells]
+            rest = {c: k for c, k in state.cells.items() if c not in taken}
+            whole = _still_whole(rest, taken)
+            if whole:
+                assert len(sections(rest)) == 1
+            seen[whole] += 1
+    assert seen[True] > 100 and seen[False] > 10

@@ -47,18 +47,20 @@ class ReformSearch:
         "_proof",
     )
 
-    def __init__(self, cells: dict[int, int], pool: list[int]) -> None:
-        self.cells = dict(cells)
+    def __init__(self, cells: dict[int, int], pool: list[int], *, own: bool = False) -> None:
+        """``own``: ``cells`` is a fresh dictionary the search may keep (no copy)."""
+        self.cells = cells = cells if own else dict(cells)
         self.pool = list(pool)
         touch: dict[int, int] = {}
         near: dict[int, int] = {}
-        for c, colour in self.cells.items():
+        tget, nget = touch.get, near.get
+        for c, colour in cells.items():
             unit = UNIT[colour]
             for d in NEIGHBOURS:
                 n = c + d
                 if n not in cells:
-                    touch[n] = touch.get(n, 0) + 1
-                    near[n] = near.get(n, 0) + unit
+                    touch[n] = tget(n, 0) + 1
+                    near[n] = nget(n, 0) + unit
         self.touch = touch
         """Empty cell next to the block -> number of pieces it touches."""
         self.near = near
@@ -178,7 +180,12 @@ class ReformSearch:
         n = len(self.placed)
         out = []
         for k, c in self.options():
-            if any(replays(p, k, c) != NO_PROOF for p in proofs):
+            for p in proofs:
+                if replays(p, k, c) != NO_PROOF:
+                    break
+            else:
+                p = None
+            if p is not None:
                 out.append((k, c))
                 continue
             self.place(k, c)

@@ -55,10 +55,18 @@ def _grow_shape(rng: random.Random, n: int, gaps: bool) -> list[int] | None:
             if e not in shape and e not in forbidden:
                 support[e] = support.get(e, 0) + 1
     random_ = rng.random
+    get = support.get
     while len(shape) < n:
-        candidates = [c for c, s in support.items() if s >= 2]
         # compact blocks prefer well-supported cells; blocks with gaps take any
-        weights = [1] * len(candidates) if gaps else [_CUBES[support[c]] for c in candidates]
+        if gaps:
+            candidates = [c for c, s in support.items() if s >= 2]
+            weights = [1] * len(candidates)
+        else:
+            candidates, weights = [], []
+            for c, s in support.items():
+                if s >= 2:
+                    candidates.append(c)
+                    weights.append(_CUBES[s])
         while candidates:
             # what rng.choices(range(len(candidates)), weights)[0] draws, without its overhead
             cumulative = list(accumulate(weights))
@@ -75,16 +83,29 @@ def _grow_shape(rng: random.Random, n: int, gaps: bool) -> list[int] | None:
         for d in NEIGHBOURS:
             e = c + d
             if e not in shape and e not in forbidden:
-                support[e] = support.get(e, 0) + 1
+                support[e] = get(e, 0) + 1
     return sorted(shape)
 
 
 def _may_enclose(shape: set[int], c: int) -> bool:
     """Can adding ``c`` have enclosed a gap? Only if the empty cells around it now form two
     or more separate arcs (one arc or none leaves the outside connected around ``c``)."""
-    ring = [c + d for d in _AROUND]
-    arcs = sum(1 for i in range(6) if ring[i] in shape and ring[(i + 1) % 6] not in shape)
-    return arcs >= 2
+    ring = 0
+    for bit, d in _AROUND_BITS:
+        if c + d in shape:
+            ring |= bit
+    return _SPLIT_RINGS[ring]
+
+
+def _arcs(ring: int) -> int:
+    """Places around a cell where a piece of the shape is followed by an empty cell; bit
+    ``i`` of ``ring`` says whether the ``i``-th neighbour of :data:`_AROUND` is in."""
+    return sum(1 for i in range(6) if ring >> i & 1 and not ring >> (i + 1) % 6 & 1)
+
+
+_AROUND_BITS = tuple((1 << i, d) for i, d in enumerate(_AROUND))
+_SPLIT_RINGS = tuple(_arcs(ring) >= 2 for ring in range(64))
+"""For each of the 64 ways the six neighbours can be in or out: two arcs or more?"""
 
 
 def _colour_shape(rng: random.Random, shape: list[int], counts: list[int]) -> dict[int, int] | None:

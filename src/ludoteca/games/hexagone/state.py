@@ -481,9 +481,12 @@ class HexagoneState(State):
             pile[k] += 1
             got[k] += 1
         self._summary = (self.player, (SWAP, c1, c2), got)
-        self._after_capture()
+        self._after_capture(taken)
 
-    def _after_capture(self) -> None:
+    def _after_capture(self, taken: list[int]) -> None:
+        if _still_whole(self.cells, taken):
+            self._end_turn(captured=True)
+            return
         parts = sections(self.cells)
         if len(parts) <= 1:
             self._end_turn(captured=True)
@@ -686,6 +689,33 @@ _OUTCOMES: dict[int, list[tuple[tuple, float]]] = {}
 depend on nothing else, and a random game asks for them at every roll."""
 
 
+def _still_whole(cells: dict[int, int], taken: list[int]) -> bool:
+    """Is a block that was in one piece still in one piece after ``taken`` left it?
+
+    Yes if the pieces that touched the taken ones are connected among themselves: any path
+    through the taken cells can go round them that way. Usually they are (a capture seldom
+    cuts the block), and that is seen from a dozen cells instead of the whole block; when
+    they are not, ``False`` leaves the answer to :func:`~.geometry.sections`."""
+    rim = set()
+    for c in taken:
+        for d in NEIGHBOURS:
+            n = c + d
+            if n in cells:
+                rim.add(n)
+    if not rim:
+        return not cells
+    start = rim.pop()
+    stack = [start]
+    while stack and rim:
+        c = stack.pop()
+        for d in NEIGHBOURS:
+            n = c + d
+            if n in rim:
+                rim.discard(n)
+                stack.append(n)
+    return not rim
+
+
 def _may_capture(cells: dict[int, int], c: int) -> bool:
     """Can the group of ``c``'s colour through ``c`` have three pieces or more? Only if ``c``
     touches two pieces of its colour, or one that touches another: most swaps capture
@@ -725,7 +755,7 @@ def _reform_search(cells: dict[int, int], main: list[int]) -> ReformSearch:
     for c, k in cells.items():
         if c not in keep:
             pool[k] += 1
-    return ReformSearch({c: cells[c] for c in main}, pool)
+    return ReformSearch({c: cells[c] for c in main}, pool, own=True)
 
 
 def _feasible_mains(cells: dict[int, int]) -> list[int]:
