@@ -1,7 +1,7 @@
 """What the player to move is sent when a turn offers thousands of moves: the whole legal
 list against the compact form (the cells to click) and one clicked cell's moves.
 
-    python -m bench.compact_view [--moves 6] [--seed 1] [--lang de] [--repeat 5]
+    python -m bench.compact_view [--moves 6] [--seed 1] [--lang de] [--repeat 5] [--json]
 
 It plays random moves of Comune from the start until the player to move has many legal
 moves, then builds and encodes, in-process, what each form sends (words translated into
@@ -33,6 +33,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--lang", default="de", help="the reader's language (en, de, ja)")
     parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     state = get_game("comune").new_state()
     rng = random.Random(args.seed)
@@ -45,7 +46,7 @@ def main(argv: list[str] | None = None) -> None:
         return json.dumps(localized([offered_move(state, m) for m in moves], words))
 
     def compact() -> str:
-        legal, extra = compact_moves(state, moves)
+        legal, extra = compact_moves(state, moves, False)  # Comune: any cell of a move
         return json.dumps(localized({"legal": legal, **extra}, words))
 
     cell = state.move_cells(moves[-1])[0]
@@ -53,11 +54,17 @@ def main(argv: list[str] | None = None) -> None:
     def one_cell() -> str:
         return json.dumps(localized(completions(state, cell), words))
 
-    print(f"Comune after {args.moves} random moves: {len(moves)} legal moves")
-    print(f"{'form':<28}{'JSON KB':>10}{'ms':>10}")
+    rows = []
     for name, work in (("whole legal list", whole), ("compact", compact), ("one cell", one_cell)):
         seconds, out = timed(work, args.repeat)
-        print(f"{name:<28}{len(out.encode()) / 1024:>10.1f}{1000 * seconds:>10.1f}")
+        rows.append({"form": name, "kb": len(out.encode()) / 1024, "ms": 1000 * seconds})
+    if args.json:
+        print(json.dumps({"legal_moves": len(moves), "rows": rows}))
+        return
+    print(f"Comune after {args.moves} random moves: {len(moves)} legal moves")
+    print(f"{'form':<28}{'JSON KB':>10}{'ms':>10}")
+    for row in rows:
+        print(f"{row['form']:<28}{row['kb']:>10.1f}{row['ms']:>10.1f}")
 
 
 if __name__ == "__main__":

@@ -1,0 +1,66 @@
+"""The benchmark scripts keep working: each runs for a moment and prints what ``make bench``
+reads. (The figures themselves are measured by ``make bench``, never asserted here.)"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BENCH = ROOT / "bench"
+sys.path.insert(0, str(BENCH))
+
+
+def run_json(*args: str, timeout: float = 300) -> object:
+    out = subprocess.run(
+        [sys.executable, *args], cwd=ROOT, capture_output=True, text=True, timeout=timeout
+    )
+    assert out.stdout.strip(), out.stderr[-2000:]
+    return json.loads(out.stdout)
+
+
+def test_compact_view_reports_each_form():
+    found = run_json(str(BENCH / "compact_view.py"), "--json", "--repeat", "1")
+    forms = {row["form"]: row for row in found["rows"]}
+    assert found["legal_moves"] > 1000
+    assert forms["compact"]["kb"] < forms["whole legal list"]["kb"] / 100
+
+
+def test_pages_renders_every_page_for_a_visitor_and_a_member():
+    rows = run_json(str(BENCH / "pages.py"), "--json", "--renders", "3")
+    pages = {(row["page"], row["who"]) for row in rows}
+    expected = {"/", "/rules", "/leaderboard", *(f"/rules/{g}" for g in ("comune", "kuniumi"))}
+    assert {(page, who) for page in expected for who in ("visitor", "member")} <= pages
+    assert sum(page.startswith("/games/") for page, _ in pages) == 8  # four games, two readers
+    assert all(row["p50_ms"] > 0 and row["bytes"] > 0 for row in rows)
+
+
+def test_the_summary_reads_each_benchmark_and_judges_its_targets():
+    import run_all
+
+    results = {
+        "engines": [
+            {"game": "comune", "games_per_s": 900.0, "api_games_per_s": 10.0,
+             "ratio_to_c_limit": 1.1, "api_ratio_to_c_limit": 0.011},
+            {"game": "kuniumi", "games_per_s": 5000.0, "api_games_per_s": 10.0,
+             "ratio_to_c_limit": 2.0, "api_ratio_to_c_limit": 0.009},
+        ],
+        "hexagone": {"max_ms": 12.5},
+        "startup": {"target": 0.5, "rows": [{"command": "play", "median": 0.3,
+                                             "meets_target": True}]},
+        "pages": [{"page": "/", "who": "visitor", "p50_ms": 0.8, "p99_ms": 6.0}],
+        "browser": [{"game": "comune", "dcl_p50_ms": 90.0}],
+        "load": {"concurrent_games": 200, "moves_per_s": 99.0, "p99_ms": 80.0,
+                 "verify": {"ok": True}},
+    }  # fmt: skip
+    met = {row["figure"]: row["met"] for row in run_all.figures(results)}
+    assert met["comune: protocol / C"] is True and met["kuniumi: protocol / C"] is False
+    assert met["comune: games/s (fastest; protocol)"] is False  # 900 < 1,000
+    assert met["hexagone: reform listing, worst of corpus"] is False
+    assert met["pages as visitor: worst p50 (/)"] is True
+    assert met["pages as visitor: worst p99 (/)"] is False
+    assert met["game page DOMContentLoaded p50, worst (comune)"] is True
+    assert met["load, 200 games: moves/s; move->view p99"] is True
+    assert "1/111" in run_all.table(run_all.figures(results))
