@@ -430,13 +430,14 @@ class Load:
             await ws.send(json.dumps(message))
 
     async def _move_over_http(self, player: Player, pk: int, text: str, ply: int) -> None:
-        """The page's way without a socket to send on: POST the move, then GET the view."""
+        """The page's way without a socket to send on (static/game.js, sendMove): POST the
+        move, asking for the new view in the answer, which the page then shows."""
         started = time.perf_counter()
         try:
             r = await self._request(
                 player,
                 "POST",
-                f"/api/games/{pk}/move",
+                f"/api/games/{pk}/move?view=1&compact=1",
                 json={"move": text, "ply": ply},
                 headers={"X-CSRF-Token": player.csrf},
             )
@@ -444,9 +445,9 @@ class Load:
             if r.status_code != 200:
                 self.metrics.refusal(str(r.json().get("error", r.status_code)))
                 return
-            r = await self._request(player, "GET", f"/api/games/{pk}")
-            if r.status_code != 200:
-                self.metrics.error(f"view: {r.status_code}")
+            shown = r.json().get("view")
+            if not isinstance(shown, dict) or shown.get("type") != "state" or shown["ply"] <= ply:
+                self.metrics.error("the move's answer holds no view after the move")
         except (LoadError, ValueError) as exc:
             self.metrics.error(f"http move: {type(exc).__name__}")
 

@@ -354,3 +354,28 @@ def test_pages_and_views_are_sent_compressed(make_user):
     assert page.headers.get("content-encoding") == "gzip" and "initial-view" in page.text
     plain = a.get(f"/api/games/{pk}", headers={"Accept-Encoding": "identity"})
     assert "content-encoding" not in plain.headers
+
+
+def test_a_move_may_ask_for_the_movers_new_view_in_its_answer(make_user):
+    a, b, pk = two_player_game(make_user)
+    mover, other = players(a, b, pk)
+    before = view(mover, pk)
+    r = mover.post(
+        f"/api/games/{pk}/move?view=1&compact=1",
+        json={"move": legal_texts(before)[0], "ply": before["ply"]},
+        headers={"X-CSRF-Token": page_csrf(mover)},
+    )
+    assert r.status_code == 200
+    answer = r.json()
+    shown = answer["view"]
+    assert answer["ok"] and answer["ply"] == shown["ply"] > before["ply"]
+    assert shown["type"] == "state" and not shown["your_turn"] and shown["legal"] == []
+    assert shown == view(mover, pk)  # exactly what asking again gives
+    # without ?view=1 the answer stays small
+    again = view(other, pk)
+    r = other.post(
+        f"/api/games/{pk}/move",
+        json={"move": legal_texts(again)[0], "ply": again["ply"]},
+        headers={"X-CSRF-Token": page_csrf(other)},
+    )
+    assert r.status_code == 200 and set(r.json()) == {"ok", "ply"}

@@ -286,6 +286,10 @@ class Hub:
         (the commit itself has told the other processes)."""
         await self.deliver(pk)
 
+    def publish_soon(self, pk: int) -> None:
+        """:meth:`publish` in the background: the mover's answer does not wait for it."""
+        self._spawn(self._guarded("game", pk, self.deliver))
+
     def _spawn(self, coro) -> None:
         task = asyncio.create_task(coro)
         self._background.add(task)
@@ -547,16 +551,25 @@ async def _json_body(request: Request) -> dict[str, Any]:
 
 
 @router.post("/api/games/{pk:id}/move")
-async def api_move(pk: int, request: Request, user: SignedIn) -> JSONResponse:
+async def api_move(pk: int, request: Request, user: SignedIn) -> Response:
+    """Play a move. The answer is ``{"ok": true, "ply": N}``; with ``?view=1`` it also holds
+    the mover's new view (``?compact=1`` as for ``GET /api/games/PK``), so that a page
+    without a socket shows the board after its move without asking again. The watchers are
+    told after the mover is answered."""
     data = await _json_body(request)
     check_csrf(request, request.headers.get("x-csrf-token"))
     ply = seen_ply(data, required=True)
     games = request.app.state.club.games
     hub = _hub(request)
     new_ply = await hub.play(lambda: games.submit(pk, user, data.get("move"), expected_ply=ply))
-    await hub.publish(pk)
     hub.kick_bots(pk)
-    return JSONResponse({"ok": True, "ply": new_ply})
+    if request.query_params.get("view") != "1":
+        hub.publish_soon(pk)
+        return JSONResponse({"ok": True, "ply": new_ply})
+    compact = request.query_params.get("compact") == "1"
+    text = await hub.play(hub.view, pk, user, language(request).code, compact)
+    hub.publish_soon(pk)
+    return Response(f'{{"ok":true,"ply":{new_ply},"view":{text}}}', media_type="application/json")
 
 
 @router.post("/api/games/{pk:id}/resign")

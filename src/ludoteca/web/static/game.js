@@ -46,13 +46,15 @@ export function sendMove(text) {
     socket.send(JSON.stringify(msg));
     return;
   }
-  fetch(`/api/games/${gameId}/move`, {
+  // Without a socket: the answer to the move holds the new view (?view=1), no second request.
+  fetch(`/api/games/${gameId}/move?view=1&compact=1`, {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
     body: JSON.stringify({ move: text, ply: view.ply }),
   }).then(async (r) => {
     const data = await r.json().catch(() => ({}));
     if (!r.ok) showMessage(data.error || t("The move was refused."));
+    else if (data.view && data.view.type === "state") render(data.view);
     else refresh();
   });
 }
