@@ -72,9 +72,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--page-like",
         action="store_true",
-        help="behave as game pages do over HTTP: each move a POST then a GET of the whole "
+        help="behave as game pages do over HTTP: each move a POST whose answer holds the new "
         "view, compressed websockets, and an anonymous watcher on every game (the measure "
         "of the club's capacity)",
+    )
+    p.add_argument(
+        "--register-over-http",
+        action="store_true",
+        help="register every player through the sign-up form (argon2: minutes for hundreds "
+        "of players) instead of writing their accounts and sessions into the database",
     )
     p.add_argument("--seed", type=int, default=1, help="seed for moves and think times")
     p.add_argument("--progress", type=float, default=5.0, help="seconds between progress lines")
@@ -188,6 +194,7 @@ def run(args: argparse.Namespace) -> int:
             progress=say,
             progress_every=args.progress or 5.0,
             page_like=args.page_like,
+            accounts_in=None if args.register_over_http else url,
         )
         cpu: dict[str, list] = {}
 

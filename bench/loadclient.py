@@ -264,6 +264,54 @@ class Player:
         return "; ".join(f"{k}={v}" for k, v in self.http.cookies.items())
 
 
+def open_accounts(url: str, names: list[str]) -> list[str]:
+    """Accounts ``names`` (password :data:`PASSWORD`) with an open session each, written into
+    the club's database as registering would: their session cookies, in order."""
+    import secrets
+    from datetime import timedelta
+
+    from argon2 import PasswordHasher
+    from sqlalchemy import create_engine, insert, select
+
+    from ludoteca.web.accounts.service import hash_token
+    from ludoteca.web.infra.store import Session, User, normalise_url, utcnow
+
+    password_hash = PasswordHasher().hash(PASSWORD)  # one hash serves them all
+    now = utcnow()
+    tokens = [secrets.token_urlsafe(32) for _ in names]
+    engine = create_engine(normalise_url(url))
+    try:
+        with engine.begin() as conn:
+            conn.execute(
+                insert(User),
+                [
+                    {
+                        "name": n,
+                        "name_key": n.lower(),
+                        "password_hash": password_hash,
+                        "created": now,
+                    }
+                    for n in names
+                ],
+            )
+            ids = dict(conn.execute(select(User.name, User.id).where(User.name.in_(names))).all())
+            conn.execute(
+                insert(Session),
+                [
+                    {
+                        "token_hash": hash_token(token),
+                        "user_id": ids[name],
+                        "created": now,
+                        "expires": now + timedelta(days=1),
+                    }
+                    for name, token in zip(names, tokens, strict=True)
+                ],
+            )
+    finally:
+        engine.dispose()
+    return tokens
+
+
 def _page_message(html: str) -> str:
     """The club's message on an error page (its ``<p>`` text), not the whole page."""
     found = re.findall(r"<p[^>]*>(.*?)</p>", html, re.S)
@@ -301,6 +349,7 @@ class Load:
         progress_every: float = 5.0,
         name_prefix: str = "",
         page_like: bool = False,
+        accounts_in: str | None = None,
     ) -> None:
         if games < 1 or seconds <= 0 or think < 0:
             raise ValueError("games must be at least 1, seconds positive and think not negative")
@@ -319,8 +368,14 @@ class Load:
         self.prefix = name_prefix or f"p{os.getpid() % 10000}x{random.randrange(10**6)}x"
         self.page_like = page_like
         """Behave as the game page does when it sends over HTTP: each move a ``POST
-        /api/games/PK/move`` and then a ``GET /api/games/PK`` of the whole view, compressed
-        websockets, and an anonymous watcher on every game."""
+        /api/games/PK/move?view=1`` whose answer holds the new view, compressed websockets,
+        and an anonymous watcher on every game."""
+        self.accounts_in = accounts_in
+        """A database URL: write the players' accounts and open sessions straight into it
+        instead of registering over HTTP. Registering hashes a password with argon2 (a tenth
+        of a second of a core, on purpose), so a thousand players took minutes of set-up
+        that measured nothing; the sessions are exactly what a log-in would store."""
+        self._tokens: list[str] = []
         self.metrics = Metrics()
         self.seen: dict[int, GameSeen] = {}
         self.go = asyncio.Event()
@@ -360,13 +415,17 @@ class Load:
 
     async def register(self, index: int) -> Player:
         address = loopback_address(index)
+        seeded = {SESSION_COOKIE: self._tokens[index]} if self._tokens else None
         http = httpx.AsyncClient(
             timeout=60,
             limits=httpx.Limits(max_connections=4),
             transport=httpx.AsyncHTTPTransport(local_address=address),
+            cookies=seeded,
         )
         home = index % len(self.bases)
         player = Player(f"{self.prefix}{index}", http, self.bases, home, address)
+        if seeded:
+            return player
         token = await self._csrf(player, "/register")
         r = await self._request(
             player,
@@ -627,6 +686,10 @@ class Load:
         t0 = time.perf_counter()
         count = self.games * self.seats
         gate = asyncio.Semaphore(16)
+
+        if self.accounts_in:
+            names = [f"{self.prefix}{i}" for i in range(count)]
+            self._tokens = await asyncio.to_thread(open_accounts, self.accounts_in, names)
 
         async def register(i: int) -> Player:
             async with gate:
