@@ -62,8 +62,9 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/ruff format --check src tests bench
 	$(BIN)/python -m mypy
 
-## bench: every game's speed, with the C limits where they exist
-bench: $(VENV)/.installed-run
+## bench: every benchmark (engines against the C limits, start-up, pages, a browser, the club
+## under load) and one table of figures against their targets; about 8 minutes
+bench: $(VENV)/.installed-dev catalogs
 	$(BIN)/python bench/run_all.py
 
 clean:
