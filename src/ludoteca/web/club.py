@@ -45,7 +45,8 @@ class Club:
     """Where the analysis board and game reviews search: one worker of its own, so that
     they never take a worker from a live game's computer player."""
     reviews: Reviews | None = None
-    lists: Briefly = field(default_factory=lambda: Briefly(seconds=1.0))
-    """The lobby's public lists, the same for every visitor (see :mod:`.infra.briefly`)."""
+    lists: Briefly = field(default_factory=lambda: Briefly(seconds=1.0, size=2048))
+    """The lobby's public lists and the players' line of each game page with their ratings:
+    the same for every visitor (see :mod:`.infra.briefly`)."""
     boards: Briefly = field(default_factory=lambda: Briefly(seconds=10.0))
     """The leaderboards: they change only as rated games end."""

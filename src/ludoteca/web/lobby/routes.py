@@ -432,8 +432,10 @@ def game_page(pk: int, request: Request):
         and all(s.user_id in (None, user.id) for s in row.seats)
     )
     rules = rules_context(row.game, language(request).code)
-    with c.store.reading() as db:
-        players = seat_ratings(db, row)  # names link to profiles, with their rating
+    players = c.lists.get(  # names link to profiles, with their rating (kept a second)
+        ("players", pk, tuple(s.user_id for s in row.seats), c.games.listed),
+        lambda: _seat_ratings(c.store, row),
+    )
     to_me = mine = None
     if row.status == "finished" and c.challenges is not None:
         to_me, mine = c.challenges.rematch_offers(pk, user)
@@ -449,6 +451,11 @@ def game_page(pk: int, request: Request):
         rematch_to_me=to_me,
         rematch_mine=mine,
     )
+
+
+def _seat_ratings(store, row: GameRow) -> list[dict]:
+    with store.reading() as db:
+        return seat_ratings(db, row)
 
 
 # --- replays -------------------------------------------------------------------------------------
