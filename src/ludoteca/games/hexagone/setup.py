@@ -27,8 +27,10 @@ _AROUND = tuple(
 )
 """The six neighbours in order around a cell, each touching the next."""
 _RING = tuple(cell(0, 0) + d for d in _AROUND)
-_CUBES = tuple(s**3 for s in range(7))
+_WEIGHTS = tuple(s**3 if s >= 2 else 0 for s in range(7))
 """The weight of an empty cell touching ``s`` cells of a compact shape."""
+_GAP_WEIGHTS = tuple(1 if s >= 2 else 0 for s in range(7))
+"""The same when gaps are allowed: every cell touching two or more alike."""
 
 
 def generate_block(rng: random.Random, counts: list[int], gaps: bool = False) -> dict[int, int]:
@@ -56,20 +58,18 @@ def _grow_shape(rng: random.Random, n: int, gaps: bool) -> list[int] | None:
                 support[e] = support.get(e, 0) + 1
     random_ = rng.random
     get = support.get
+    table = _GAP_WEIGHTS if gaps else _WEIGHTS
     while len(shape) < n:
-        # compact blocks prefer well-supported cells; blocks with gaps take any
-        if gaps:
-            candidates = [c for c, s in support.items() if s >= 2]
-            weights = [1] * len(candidates)
-        else:
-            candidates, weights = [], []
-            for c, s in support.items():
-                if s >= 2:
-                    candidates.append(c)
-                    weights.append(_CUBES[s])
-        while candidates:
+        # compact blocks prefer well-supported cells; blocks with gaps take any. Cells
+        # touching fewer than two weigh nothing: they are never drawn, and the others are
+        # drawn exactly as from the list of the touching-two cells alone.
+        candidates = list(support)
+        weights = list(map(table.__getitem__, support.values()))
+        while True:
             # what rng.choices(range(len(candidates)), weights)[0] draws, without its overhead
             cumulative = list(accumulate(weights))
+            if not cumulative or not cumulative[-1]:
+                return None
             i = bisect(cumulative, random_() * (cumulative[-1] + 0.0), 0, len(cumulative) - 1)
             c = candidates.pop(i)
             weights.pop(i)
@@ -77,8 +77,6 @@ def _grow_shape(rng: random.Random, n: int, gaps: bool) -> list[int] | None:
             if gaps or not _may_enclose(shape, c) or not holes(shape):
                 break
             shape.discard(c)
-        else:
-            return None
         del support[c]
         for d in NEIGHBOURS:
             e = c + d
