@@ -10,9 +10,12 @@ orders; it is made cheap by these facts:
 - hard colours first (the colour with most pieces left) and well-supported cells first
   usually complete the reform on the first descent, so feasible reforms cost one pass;
 - once one completion is known, most placements are proved legal by that completion with
-  one piece of their colour left out, and whether that replay works is decided by looking
-  only at the cells around the placement and around the piece left out (see
-  :meth:`ReformSearch.legal_placements`): a handful of lookups instead of a search;
+  one piece of their colour left out, or with two of its steps trading colours, and
+  whether that works is decided by looking only at the cells around the two cells
+  concerned (see :meth:`ReformSearch._replays`): a handful of lookups instead of a search;
+- a placement those proofs miss is tried by replaying what still fits of the known
+  completion and searching only the pieces left (:meth:`ReformSearch._repair`); the full
+  search runs only when that fails, so every answer stays exact;
 - when the position itself cannot be completed, no placement can be: nothing is searched.
 
 The search keeps, for every empty cell next to the block, how many pieces it touches and how
