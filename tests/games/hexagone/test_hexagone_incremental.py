@@ -170,3 +170,18 @@ def test_a_capture_seen_not_to_split_the_block_does_not_split_it():
                 assert len(sections(rest)) == 1
             seen[whole] += 1
     assert seen[True] > 100 and seen[False] > 10
+
+
+def test_chance_outcomes_kept_per_colour_set_equal_a_fresh_count():
+    from ludoteca.games.hexagone.notation import ROLLS
+
+    checked = 0
+    for state in _states(6, players=3):
+        if state.phase != "roll":
+            continue
+        rolls = [m for m in ROLLS if state.counts[m[1]] or state.counts[m[2]]]
+        weights = [1 if m[1] == m[2] else 2 for m in rolls]
+        expected = [(m, w / sum(weights)) for m, w in zip(rolls, weights, strict=True)]
+        assert state.chance_outcomes() == expected
+        checked += 1
+    assert checked > 300

@@ -192,8 +192,15 @@ class HexagoneState(State):
     def chance_outcomes(self) -> list[tuple[tuple, float]]:
         if self.phase != ROLL_PHASE:
             return []
-        counts = self.counts
-        present = sum(1 << k for k in range(6) if counts[k])
+        c = self.counts
+        present = (
+            (c[0] > 0)
+            + 2 * (c[1] > 0)
+            + 4 * (c[2] > 0)
+            + 8 * (c[3] > 0)
+            + 16 * (c[4] > 0)
+            + 32 * (c[5] > 0)
+        )  # which die colours are in the block, as a bit mask
         outcomes = _OUTCOMES.get(present)
         if outcomes is None:
             rolls = self.legal_moves()
