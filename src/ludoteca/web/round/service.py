@@ -21,6 +21,7 @@ from datetime import timedelta
 from typing import Any, NamedTuple
 
 from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
@@ -554,7 +555,9 @@ class GameService:
         """The stored game, a copy of its state and its moves, read together in one session
         under the game's lock: everything a view is made of, consistent with each other. It
         runs after every move for every watcher, so it reads only the moves it has not seen."""
-        with self.lock(pk), self.store.reading() as db:
+        # a plain connection: the kept row and state usually answer, and a read through an ORM
+        # session cost more than the statements (see _fresh_row for when it is needed)
+        with self.lock(pk), self.store.read_connection() as db:
             row = self._fresh_row(db, pk)
             state = self._state(db, row).clone()
             known = self._moves_read.get(pk, ())
@@ -621,13 +624,17 @@ class GameService:
         narrow query checks that instead of loading the game with its seats and players."""
         kept = self._committed.get(pk)
         if kept is not None:
+            games = GameRow.__table__
             head = db.execute(
-                select(GameRow.ply, GameRow.status).where(GameRow.id == pk)
+                select(games.c.ply, games.c.status).where(games.c.id == pk)
             ).one_or_none()
             if head is not None and tuple(head) == (kept.ply, "active"):
                 return kept
             with self._locks_guard:
                 self._committed.pop(pk, None)
+        if isinstance(db, Connection):  # a plain connection cannot load ORM rows
+            with self.store.reading() as orm:
+                return self._row(orm, pk)
         return self._row(db, pk)
 
     def _row_to_change(self, db, pk: int) -> GameRow:

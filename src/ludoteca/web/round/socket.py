@@ -561,14 +561,19 @@ async def api_move(pk: int, request: Request, user: SignedIn) -> Response:
     ply = seen_ply(data, required=True)
     games = request.app.state.club.games
     hub = _hub(request)
-    new_ply = await hub.play(lambda: games.submit(pk, user, data.get("move"), expected_ply=ply))
-    hub.kick_bots(pk)
-    if request.query_params.get("view") != "1":
-        hub.publish_soon(pk)
-        return JSONResponse({"ok": True, "ply": new_ply})
+    want_view = request.query_params.get("view") == "1"
     compact = request.query_params.get("compact") == "1"
-    text = await hub.play(hub.view, pk, user, language(request).code, compact)
+    lang = language(request).code
+
+    def move_then_view() -> tuple[int, str | None]:  # one trip to play's threads, not two
+        new_ply = games.submit(pk, user, data.get("move"), expected_ply=ply)
+        return new_ply, hub.view(pk, user, lang, compact) if want_view else None
+
+    new_ply, text = await hub.play(move_then_view)
+    hub.kick_bots(pk)
     hub.publish_soon(pk)
+    if text is None:
+        return JSONResponse({"ok": True, "ply": new_ply})
     return Response(f'{{"ok":true,"ply":{new_ply},"view":{text}}}', media_type="application/json")
 
 
