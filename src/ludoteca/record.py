@@ -412,6 +412,8 @@ def check_result(state: State, stored: dict[str, Any] | None) -> None:
 
 
 def _seats(state: State, stored: dict[str, Any], key: str) -> list[int]:
+    if key not in stored:
+        raise RecordError("result", f"{key} is missing: a game that ended this way names its seats")
     seats = stored[key]
     if (
         not isinstance(seats, list)

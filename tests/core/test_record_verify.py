@@ -98,6 +98,12 @@ def test_an_edited_resignation_is_refused(result, words):
     refused(data, "result", *words)
 
 
+def test_a_resignation_that_names_no_seat_is_refused():
+    data = load("club-comino-resigned.json")
+    del data["result"]["resigned"]
+    refused(data, "result", "resigned is missing")
+
+
 def test_a_resignation_after_the_end_is_refused():
     data = load("club-comune.json")
     data["result"] = load("club-comino-resigned.json")["result"]
