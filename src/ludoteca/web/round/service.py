@@ -739,11 +739,12 @@ class GameService:
             }
             for ply, (text, player, note) in enumerate(new, start=first_ply)
         ]
-        claimed = db.execute(
-            update(games)
-            .where(games.c.id == row.id, games.c.ply == first_ply, games.c.status != "finished")
-            .values(**moved)
-        )
+        with db.no_autoflush:  # the clock's new values go in the claim, not in a flush before
+            claimed = db.execute(
+                update(games)
+                .where(games.c.id == row.id, games.c.ply == first_ply, games.c.status != "finished")
+                .values(**moved)
+            )
         if claimed.rowcount != 1:
             db.rollback()
             self._cache.pop(row.id, None)
