@@ -102,7 +102,7 @@ def figures(results: dict[str, Any]) -> list[dict[str, Any]]:
         )
     reform = results.get("hexagone")
     if reform:
-        worst = reform.get("max_ms")
+        worst = reform.get("legal_moves", {}).get("max_ms")
         if worst is not None:
             add("hexagone: reform listing, worst of corpus", f"{worst:.1f} ms", "<= 10 ms",
                 worst <= 10)  # fmt: skip

@@ -47,7 +47,7 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
             {"game": "kuniumi", "games_per_s": 5000.0, "api_games_per_s": 10.0,
              "ratio_to_c_limit": 2.0, "api_ratio_to_c_limit": 0.009},
         ],
-        "hexagone": {"max_ms": 12.5},
+        "hexagone": {"legal_moves": {"max_ms": 12.5}},
         "startup": {"target": 0.5, "rows": [{"command": "play", "median": 0.3,
                                              "meets_target": True}]},
         "pages": [{"page": "/", "who": "visitor", "p50_ms": 0.8, "p99_ms": 6.0}],

@@ -310,3 +310,29 @@ def test_a_process_whose_listener_is_cut_off_reconnects_and_catches_up(cluster, 
             seen = next_state(player_on_b, max(0.01, deadline - time.monotonic()))
         assert seen["moves"][-1]["text"] == "c1" and seen["ply"] == start["ply"] + 1
     assert "lost the game-change listener" in (tmp / "b.log").read_text()
+
+
+def test_a_move_written_with_core_statements_notifies_the_other_processes(postgres):
+    """A move's claim and rows are Core statements, which no ORM flush sees: the commit must
+    still send the game's NOTIFY (without it, other processes saw moves only at a resync)."""
+    import psycopg
+
+    from ludoteca.web.infra.fanout import CHANNEL, games_written, libpq_url, notify_on_commit
+    from ludoteca.web.infra.store import Store
+
+    store = Store(postgres.fresh_database("corenotify"))
+    notify_on_commit(store, "origin-a")
+    listener = psycopg.connect(libpq_url(store), autocommit=True)
+    try:
+        listener.execute(f"LISTEN {CHANNEL}")
+        with store.session() as db:
+            games_written(db, 4242)
+            db.rollback()  # a rollback tells nobody
+        with store.session() as db:
+            games_written(db, 4243)
+            db.commit()
+        heard = [n.payload for n in listener.notifies(timeout=5, stop_after=1)]
+        assert heard == ["4243 origin-a"]
+    finally:
+        listener.close()
+        store.dispose()

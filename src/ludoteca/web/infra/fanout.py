@@ -71,17 +71,24 @@ def changed_games(objects: Iterable[object]) -> set[int]:
     return ids
 
 
+WRITTEN_KEY = "ludoteca_games_written"
+"""``session.info`` key: the games a session changed with Core statements, which no flush
+sees (:func:`games_written`)."""
+
+
+def games_written(session, pk: int) -> None:
+    """Say that ``session`` changed game ``pk`` with Core statements (a move's claim and its
+    rows): its commit must notify the other processes as a flush of the rows would."""
+    session.info.setdefault(WRITTEN_KEY, set()).add(pk)
+
+
 def notify_on_commit(store: Store, origin: str) -> None:
     """Make every session of ``store`` that writes a game notify the other processes when
     (and only if) it commits. A no-op on anything but PostgreSQL."""
     if not is_postgres(store):
         return
 
-    @event.listens_for(store.session, "after_flush")
-    def _queue_notifications(session, _context) -> None:
-        ids = changed_games([*session.new, *session.dirty, *session.deleted])
-        if not ids:
-            return
+    def send(session, ids: Iterable[int]) -> None:
         connection = session.connection()
         for pk in sorted(ids):
             # Sent when the transaction commits; identical ones in one transaction merge.
@@ -89,6 +96,22 @@ def notify_on_commit(store: Store, origin: str) -> None:
                 text("SELECT pg_notify(:channel, :payload)"),
                 {"channel": CHANNEL, "payload": f"{pk} {origin}"},
             )
+
+    @event.listens_for(store.session, "after_flush")
+    def _queue_notifications(session, _context) -> None:
+        ids = changed_games([*session.new, *session.dirty, *session.deleted])
+        if ids:
+            send(session, ids)
+
+    @event.listens_for(store.session, "before_commit")
+    def _queue_core_writes(session) -> None:
+        ids = session.info.pop(WRITTEN_KEY, None)
+        if ids:
+            send(session, ids)
+
+    @event.listens_for(store.session, "after_rollback")
+    def _forget_core_writes(session) -> None:
+        session.info.pop(WRITTEN_KEY, None)
 
 
 EventOf = Callable[[object], tuple[str, int] | None]

@@ -32,6 +32,7 @@ from ludoteca.core.protocol import CHANCE, TERMINAL, Game, Result, State
 from ludoteca.core.registry import get as get_game
 from ludoteca.core.table import draw_at, ply_rng, start_from
 from ludoteca.record import Record
+from ludoteca.web.infra.fanout import games_written
 from ludoteca.web.infra.store import GameRow, MoveRow, Seat, Store, User, utcnow
 from ludoteca.web.round import clocks, quotas
 from ludoteca.web.round.catalog import available_games, bot_levels
@@ -753,6 +754,7 @@ class GameService:
                 "look again.",
                 409,
             )
+        games_written(db, row.id)  # no flush sees Core statements: the commit tells the others
         for name, value in moved.items():  # written above: nothing left for the flush to do
             set_committed_value(row, name, value)
         ply = first_ply + len(added)
