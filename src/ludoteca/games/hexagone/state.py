@@ -711,16 +711,7 @@ def _still_whole(cells: dict[int, int], taken: list[int]) -> bool:
                 rim.add(n)
     if not rim:
         return not cells
-    start = rim.pop()
-    stack = [start]
-    while stack and rim:
-        c = stack.pop()
-        for d in NEIGHBOURS:
-            n = c + d
-            if n in rim:
-                rim.discard(n)
-                stack.append(n)
-    return not rim
+    return len(sections(rim)) == 1
 
 
 def _may_capture(cells: dict[int, int], c: int) -> bool:
