@@ -78,7 +78,7 @@ def register(subparsers) -> None:
     )
     p.add_argument(
         "--sqlite-sync",
-        choices=("normal", "full"),
+        choices=("normal", "full"),  # store.SQLITE_SYNC, not imported: parsing loads no database
         default=os.environ.get("LUDOTECA_SQLITE_SYNC", "normal"),
         help="with SQLite: 'normal' (default, or $LUDOTECA_SQLITE_SYNC) keeps every move "
         "through a crash of the club and never corrupts the file, but a power cut may take "
@@ -94,13 +94,13 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ludoteca.web.app import create_app
-    from ludoteca.web.infra.store import database_url
+    from ludoteca.web.infra.store import SQLITE_SYNC, database_url
     from ludoteca.web.infra.throttle import Limit, Limits
     from ludoteca.web.infra.wsprotocol import WebSocketProtocol
 
     url = database_url(args.database)
     _check_url(url)
-    if args.sqlite_sync not in ("normal", "full"):  # a default from the environment
+    if args.sqlite_sync not in SQLITE_SYNC:  # a default from the environment: not checked yet
         print(
             f"ludoteca serve: LUDOTECA_SQLITE_SYNC={args.sqlite_sync!r}: use normal or full",
             file=sys.stderr,

@@ -24,7 +24,6 @@ class Briefly:
     """A time-limited cache (``cachetools.TTLCache``) shared by a process's request threads."""
 
     def __init__(self, seconds: float, size: int = 256) -> None:
-        self.seconds = seconds
         self._kept: TTLCache[Hashable, Any] = TTLCache(maxsize=size, ttl=seconds)
         self._lock = threading.Lock()
 
@@ -40,7 +39,3 @@ class Briefly:
         with self._lock:
             self._kept[key] = value
         return value
-
-    def clear(self) -> None:
-        with self._lock:
-            self._kept.clear()

@@ -166,10 +166,6 @@ async def logout(request: Request):
 
 
 # --- lobby ---------------------------------------------------------------------------------------
-def _newest(row: GameRow) -> int:
-    return -row.id
-
-
 def public_lists(store) -> tuple[list[GameRow], list[GameRow], list[GameRow]]:
     """What the lobby shows every visitor: open public games, the last finished ones and the
     games in progress, each with its seats (kept a second: see ``Club.lists``)."""
@@ -218,8 +214,8 @@ def lobby(request: Request):
                 )
             ).all()
             if waiting:
-                merged = sorted({g.id: g for g in [*open_rows, *waiting]}.values(), key=_newest)
-                open_rows = merged[:50]
+                merged = {g.id: g for g in [*open_rows, *waiting]}
+                open_rows = [merged[pk] for pk in sorted(merged, reverse=True)[:50]]
             mine = select(Seat.game_id).where(Seat.user_id == user.id)
             mine_active = db.scalars(
                 select(GameRow)
