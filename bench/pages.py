@@ -34,30 +34,39 @@ from typing import Any
 GAMES = ("comune", "comino", "kuniumi", "hexagone")
 
 
-def _seed_club(client, rng: random.Random) -> dict[str, int]:
-    """Two members at one game of each kind, a few moves played: the game numbers."""
-    from starlette.testclient import TestClient
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "web"))
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests" / "web"))
-    from helpers import create_game, join, legal_texts, move, register, view
+
+def play_openings(alice, bob, rng: random.Random) -> dict[str, int]:
+    """Seat ``alice`` and ``bob`` (HTTP clients of two members, ``bob`` named so) at one game
+    of each kind and play a few moves in each: the game numbers, by game."""
+    from helpers import create_game, join, legal_texts, move, view
+
+    games = {}
+    for game in GAMES:
+        pk = create_game(alice, game, [("me", ""), ("user", "bob")], players=2)
+        joined = join(bob, pk)
+        assert joined.status_code == 303, (game, joined.status_code)
+        for _ in range(6):
+            for player in (alice, bob):
+                seen = view(player, pk)
+                if seen.get("your_turn") and legal_texts(seen):
+                    move(player, pk, rng.choice(legal_texts(seen)), ply=seen["ply"])
+        if view(alice, pk)["ply"] < 6:
+            raise SystemExit(f"the {game} game did not get its first moves")
+        games[game] = pk
+    return games
+
+
+def _seed_club(client, rng: random.Random) -> dict[str, int]:
+    """Two members registered on the app ``client`` drives, at :func:`play_openings`."""
+    from helpers import register
+    from starlette.testclient import TestClient
 
     other = TestClient(client.app)
     assert register(client, "alice").status_code == 303
     assert register(other, "bob").status_code == 303
-    games = {}
-    for game in GAMES:
-        pk = create_game(client, game, [("me", ""), ("user", "bob")], players=2)
-        joined = join(other, pk)
-        assert joined.status_code == 303, (game, joined.status_code)
-        for _ in range(6):
-            for player in (client, other):
-                seen = view(player, pk)
-                if seen.get("your_turn") and legal_texts(seen):
-                    move(player, pk, rng.choice(legal_texts(seen)), ply=seen["ply"])
-        if view(client, pk)["ply"] < 6:
-            raise SystemExit(f"the {game} game did not get its first moves")
-        games[game] = pk
-    return games
+    return play_openings(client, other, rng)
 
 
 async def _render(app, path: str, headers: list[tuple[bytes, bytes]]) -> tuple[float, int, int]:
