@@ -186,10 +186,10 @@ class ComuneState(State):
             end_turn(s, bool(codes))
             self._last = (player, codes)
             return
-        if codes is None:  # notation, or a move to refuse: the full check names the rule
-            text = move if isinstance(move, str) else None
-            value = parse_turn(move) if text is not None else move
-            codes = self._check_turn(value, text)
+        # notation, mid-turn, or a move to refuse: the full check, which names the rule
+        text = move if isinstance(move, str) else None
+        value = parse_turn(move) if text is not None else move
+        codes = self._check_turn(value, text)
         s = self._s
         player = s[TO_MOVE]
         self._push()
