@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from comune_reference import CELLS as REF_CELLS
 from comune_reference import Ref, from_text
 
 from ludoteca.core import get
 from ludoteca.games.comune import bits, kernel
-from ludoteca.games.comune.geometry import CELL_NAMES, INDEX, cells_of
+from ludoteca.games.comune.geometry import CELL_NAMES, INDEX, NEIGH, cells_of
 from ludoteca.games.comune.notation import format_position
 
 GAME = get("comune")
@@ -76,16 +77,18 @@ def _turn_between(before, after_slots) -> str:
     return " ".join(placed) if placed else "pass"
 
 
-def test_kernel_turns_are_legal_and_follow_the_policy():
+@pytest.mark.parametrize("k", [1, 4])
+def test_kernel_turns_are_legal_and_follow_the_policy(k):
     """Replay the kernel's random turns through the engine: each is a legal turn, the
-    positions and game ends match, and it passes only when it cannot place."""
+    positions and game ends match, and it passes only when it cannot place (with the
+    search's ``grow`` policy, ``k`` 4, too)."""
     rng = kernel._seeded(12345)
     for game_number in range(60):
         state = GAME.new_state()
         arr = kernel.to_array(state.slots())
         while not state.is_over:
             placements = state.legal_placements()
-            placed = kernel.random_turn(arr, rng)
+            placed = kernel.random_turn(arr, rng, k)
             turn = _turn_between(state, arr)
             assert (0 if turn == "pass" else len(turn.split())) == placed
             assert (placed == 0) == (not placements), f"game {game_number}: {turn}"
@@ -148,3 +151,53 @@ def test_playout_kernel_hook_runs():
 
 def test_reference_cells_match_board():
     assert [INDEX[c] for c in REF_CELLS] == list(range(61))
+
+
+def _neighbours_alike(slots, player) -> float:
+    """Mean number of same-angle own neighbours over ``player``'s pieces."""
+    pieces = [int(slots[bits.PIECES + 3 * player + a]) for a in range(3)]
+    counts = [bin(NEIGH[c] & board).count("1") for board in pieces for c in cells_of(board)]
+    return sum(counts) / max(1, len(counts))
+
+
+def test_the_grow_policy_grows_groups():
+    """Each placement the best of k draws by own pieces of its angle around it: finished
+    games hold more pieces next to pieces like them than uniform ones, and score higher."""
+    start = kernel.to_array(bits.new_slots())
+    alike = {1: 0.0, 4: 0.0}
+    score = {1: 0, 4: 0}
+    for k in alike:
+        for seed in range(300):
+            arr = start.copy()
+            kernel.search_playout(arr, seed, k, kernel.NO_TRACE)
+            alike[k] += _neighbours_alike(arr, 0) + _neighbours_alike(arr, 1)
+            light, dark, *_ = kernel.scores(arr)
+            score[k] += light + dark
+    assert alike[4] > 1.3 * alike[1]
+    assert score[4] > 1.5 * score[1]
+
+
+@pytest.mark.parametrize("plies", [0, 5, 12])
+def test_a_traced_playout_notes_every_placement_by_its_player(plies):
+    state = GAME.new_state()
+    rng = random.Random(plies)
+    for _ in range(plies):
+        state.play(rng.choice(state.legal_moves()))
+    assert not state.is_over
+    arr = kernel.to_array(state.slots())
+    trace = kernel.new_trace()
+    kernel.search_playout(arr, 5, 2, trace)
+    boards = [[0, 0, 0], [0, 0, 0]]
+    for note in trace[1 : 1 + trace[0]].tolist():
+        player, code = divmod(note, 256)
+        cell, angle = divmod(code, 3)
+        assert not boards[player][angle] >> cell & 1, "a cell is placed on once"
+        boards[player][angle] |= 1 << cell
+    for player in (0, 1):
+        for angle in range(3):
+            before = state.pieces(player, angle)
+            after = int(arr[bits.PIECES + 3 * player + angle])
+            assert after & ~before == boards[player][angle]
+    assert trace[0] == 70 - int(arr[bits.SUPPLY]) - int(arr[bits.SUPPLY + 1]) - sum(
+        bin(state.pieces(p, a)).count("1") for p in (0, 1) for a in range(3)
+    )

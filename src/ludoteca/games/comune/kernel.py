@@ -31,7 +31,8 @@ from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic, overload, register_jitable
 
 from . import bits, geometry
-from .bits import OVER, PENDING, SUPPLY, TO_MOVE, can_place, end_turn, placement_mask, put
+from .bits import OVER, PENDING, PIECES, SUPPLY, TO_MOVE, can_place, end_turn, placement_mask, put
+from .geometry import NEIGH
 
 
 def _drop_stale_cache(folder: Path) -> None:
@@ -149,72 +150,113 @@ def _nth_cell(mask, k):
 
 
 @njit(cache=True)
-def _second_piece(s, rng, player, first_angle):
-    """Place the second piece of a turn uniformly at another angle, if any; return 1 or 0."""
-    m0 = placement_mask(s, player, 0) if first_angle != 0 else 0
-    m1 = placement_mask(s, player, 1) if first_angle != 1 else 0
-    m2 = placement_mask(s, player, 2) if first_angle != 2 else 0
+def _drawn(s, rng, player, m0, m1, m2, k):
+    """A placement ``(cell, angle)`` drawn among the masks' pairs: uniformly with ``k`` 1, else
+    the one of ``k`` uniform draws with the most of ``player``'s pieces at its angle around
+    it (the first drawn on a tie), which grows groups as a player would. ``cell`` is -1 when
+    the masks are empty."""
     c0 = popcount(m0)
     c1 = popcount(m1)
     total = c0 + c1 + popcount(m2)
+    best_cell = -1
+    best_angle = -1
+    best = -1
     if total == 0:
+        return best_cell, best_angle
+    for _ in range(k):
+        j = _below(rng, total)
+        if j < c0:
+            angle = 0
+            cell = _nth_cell(m0, j)
+        elif j < c0 + c1:
+            angle = 1
+            cell = _nth_cell(m1, j - c0)
+        else:
+            angle = 2
+            cell = _nth_cell(m2, j - c0 - c1)
+        if k == 1:
+            return cell, angle
+        near = popcount(NEIGH[cell] & s[PIECES + 3 * player + angle])
+        if near > best:
+            best = near
+            best_cell = cell
+            best_angle = angle
+    return best_cell, best_angle
+
+
+@njit(cache=True)
+def _put(s, player, cell, angle, trace):
+    """Place the piece, noting ``player * 256 + placement code`` in ``trace`` if it has room
+    (``trace[0]`` counts the notes, which follow it)."""
+    put(s, player, cell, angle)
+    if trace.size:
+        trace[0] += 1
+        trace[trace[0]] = player * 256 + 3 * cell + angle
+
+
+@njit(cache=True)
+def _second_piece(s, rng, player, first_angle, k, trace):
+    """Place the second piece of a turn at another angle, if any (see :func:`_drawn` for
+    ``k``); return 1 or 0."""
+    m0 = placement_mask(s, player, 0) if first_angle != 0 else 0
+    m1 = placement_mask(s, player, 1) if first_angle != 1 else 0
+    m2 = placement_mask(s, player, 2) if first_angle != 2 else 0
+    cell, angle = _drawn(s, rng, player, m0, m1, m2, k)
+    if cell < 0:
         return 0
-    k = _below(rng, total)
-    if k < c0:
-        put(s, player, _nth_cell(m0, k), 0)
-    elif k < c0 + c1:
-        put(s, player, _nth_cell(m1, k - c0), 1)
-    else:
-        put(s, player, _nth_cell(m2, k - c0 - c1), 2)
+    _put(s, player, cell, angle, trace)
     return 1
 
 
 @njit(cache=True)
-def random_turn(s, rng):
-    """Play one turn by the random policy; return the number of pieces placed."""
+def _turn(s, rng, k, trace):
+    """One turn by the random policy (``k`` > 1: each placement the best of ``k`` draws, see
+    :func:`_drawn`), its placements noted in ``trace`` (see :func:`_put`); the number of
+    pieces placed."""
     player = s[TO_MOVE]
     if s[PENDING] >= 0:  # finish a turn begun one placement at a time
-        placed = 1 + _second_piece(s, rng, player, s[PENDING])
+        placed = 1 + _second_piece(s, rng, player, s[PENDING], k, trace)
         end_turn(s, True)
         return placed
     m0 = placement_mask(s, player, 0)
     m1 = placement_mask(s, player, 1)
     m2 = placement_mask(s, player, 2)
-    c0 = popcount(m0)
-    c1 = popcount(m1)
-    total = c0 + c1 + popcount(m2)
-    if total == 0:
+    opening = is_opening(s)
+    cell, angle = _drawn(s, rng, player, m0, m1, m2, k)
+    if cell < 0:
         end_turn(s, False)  # forced pass
         return 0
-    opening = is_opening(s)
-    k = _below(rng, total)
-    if k < c0:
-        angle = 0
-        cell = _nth_cell(m0, k)
-    elif k < c0 + c1:
-        angle = 1
-        cell = _nth_cell(m1, k - c0)
-    else:
-        angle = 2
-        cell = _nth_cell(m2, k - c0 - c1)
-    put(s, player, cell, angle)
+    _put(s, player, cell, angle, trace)
     placed = 1
     if not opening and s[SUPPLY + player] > 0:
-        placed += _second_piece(s, rng, player, angle)
+        placed += _second_piece(s, rng, player, angle, k, trace)
     end_turn(s, True)
     return placed
 
 
 @njit(cache=True)
-def playout(s, seed):
-    """Play ``s`` (changed in place) to the end; return ``(winner, turns)``.
+def random_turn(s, rng, k=1):
+    """Play one turn by the random policy (see :func:`_turn`); the number of pieces placed."""
+    return _turn(s, rng, k, np.empty(0, dtype=np.int64))
 
-    ``winner`` is 0 (Light), 1 (Dark) or -1 (draw).
-    """
+
+@njit(cache=True)
+def playout(s, seed):
+    """Play ``s`` (changed in place) to the end by the uniform policy; return ``(winner,
+    turns)``, ``winner`` 0 (Light), 1 (Dark) or -1 (draw)."""
+    return search_playout(s, seed, 1, np.empty(0, dtype=np.int64))
+
+
+@njit(cache=True)
+def search_playout(s, seed, k, trace):
+    """:func:`playout` for a search: ``k`` as in :func:`_turn`; ``trace`` (empty, or room
+    for every placement and their count) gets the placements (see :func:`_put`)."""
     rng = _seeded(seed)
     turns = 0
+    if trace.size:
+        trace[0] = 0
     while s[OVER] == 0:
-        random_turn(s, rng)
+        _turn(s, rng, k, trace)
         turns += 1
     return winner(s), turns
 
@@ -227,6 +269,7 @@ def playout_batch(start, seed, games):
     """
     rng = _seeded(seed)
     s = start.copy()
+    untraced = np.empty(0, dtype=np.int64)
     turns = 0
     placements = 0
     light = 0
@@ -234,7 +277,7 @@ def playout_batch(start, seed, games):
     for _ in range(games):
         s[:] = start
         while s[OVER] == 0:
-            placements += random_turn(s, rng)
+            placements += _turn(s, rng, 1, untraced)
             turns += 1
         w = winner(s)
         if w == 0:
@@ -276,6 +319,15 @@ SEED_MASK = (1 << 63) - 1
 # once every cached kernel is defined and before any is called (numba reads its cache at a
 # kernel's first call)
 _drop_stale_cache(_cache_folder(playout))
+
+
+NO_TRACE = np.empty(0, dtype=np.int64)
+"""The trace of a playout that notes nothing."""
+
+
+def new_trace() -> np.ndarray:
+    """Room for every placement of a game and their count (see :func:`search_playout`)."""
+    return np.zeros(2 * geometry.PIECES_PER_PLAYER + 1, dtype=np.int64)
 
 
 def to_array(slots) -> np.ndarray:

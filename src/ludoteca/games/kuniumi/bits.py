@@ -262,6 +262,19 @@ def pick_index(s: int, n: int) -> int:
     return (s * n) >> 32
 
 
+# --- what a search learns across moves ----------------------------------------------------------
+AMAF_SIZE = MOVE + SQUARES
+"""The number of :func:`amaf_index` values."""
+
+
+def amaf_index(action: int) -> int:
+    """The action as "all moves as first" statistics know it: a God move by the square it
+    fills (the same square filled from another origin counts alike), any other as itself."""
+    if action < MOVE:
+        return action
+    return MOVE + (action - MOVE) % SQUARES
+
+
 # --- one random game --------------------------------------------------------------------------
 def playout(
     land: int,

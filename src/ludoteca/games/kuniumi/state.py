@@ -34,6 +34,7 @@ from .bits import (
     SETUP,
     SETUP_PIECES,
     SQUARES,
+    amaf_index,
     fill,
     lines_of,
     outcome_after,
@@ -495,17 +496,21 @@ class KuniumiState(State):
         return self._summary()
 
     # --- fast random playouts --------------------------------------------------------------------
-    def fast_playout(self, rng) -> tuple[float, ...]:
+    def fast_playout(
+        self, rng, *, policy: str = "uniform", amaf: list | None = None
+    ) -> tuple[float, ...]:
         """Payoffs of one uniform random playout by the compiled kernel (state unchanged).
 
         The kernel's generator is seeded from ``rng``, so a seeded caller stays deterministic.
+        With ``amaf`` a list, each action played is appended as ``(player, amaf_index)``.
         """
         if self._result is not None:
             return self._result.payoffs()
         from .kernel import compiled, new_trace
 
         k = compiled()
-        winner, _, _ = k.playout(
+        trace = new_trace()
+        winner, plies, _ = k.playout(
             self.land,
             self.sea,
             self.earth_god,
@@ -514,11 +519,29 @@ class KuniumiState(State):
             self.first,
             self.side,
             k.rng_seed(rng.getrandbits(32)),
-            new_trace(),
+            trace,
         )
+        if amaf is not None:
+            amaf.extend(self._traced(trace, plies))
         if winner == DRAW:
             return (0.5, 0.5)
         return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
+
+    def _traced(self, trace, plies: int) -> list[tuple[int, int]]:
+        """A playout's actions as ``(player, amaf_index(action))``: the set-up is the first
+        player's, the choice the second's, then the players alternate from whoever is to
+        move (the first player once the sides are chosen)."""
+        mover = self.to_move if self.phase == PLAY else 0
+        out = []
+        for action in trace[:plies].tolist():
+            if action < CHOOSE:
+                out.append((0, action))
+            elif action < MOVE:
+                out.append((1, action))
+            else:
+                out.append((mover, amaf_index(action)))
+                mover = 1 - mover
+        return out
 
     # --- position text ---------------------------------------------------------------------------
     def position(self) -> str:
