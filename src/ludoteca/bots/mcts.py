@@ -24,6 +24,19 @@
   says more than a noisy whole game. With ``best_of=k`` (games whose states set
   ``best_of_playouts``, Comino) each playout move is the best-scoring of k drawn at random,
   closer to how people play.
+- **RAVE** (``rave=K``, the game's default where its search knowledge sets one): a decision
+  node keeps, for every move index (:attr:`ludoteca.core.ai.SearchKnowledge.amaf_index`),
+  how the simulations through it went in which its mover played that move *later*, in the
+  tree or in the playout ("all moves as first"). A child's mean is blended with that
+  statistic by ``sqrt(K / (3 n + K))`` after ``n`` visits. Untried moves are added best
+  statistic first, and only while that statistic is at least the best child's score, so at
+  a node of a hundred placements the simulations go to the ones that did well elsewhere
+  instead of one to each in turn. Games whose moves mean much the same whenever they are
+  played (Comune's placements) gain most; playouts report their moves through
+  ``fast_playout(..., amaf=list)``.
+- **Playout policies** (``playout=NAME``, one of the state's ``playout_policies``; the
+  game's default where its search knowledge names one): besides uniform random moves, a
+  game may offer playouts with some sense of the game, such as Comune's ``grow``.
 - **Bounded memory.** A tree stops growing at ``max_nodes`` nodes (:data:`MAX_NODES`);
   further simulations still run, from the leaves they reach, and refine the values of the
   nodes already there. The root's visits bound the tree's size (each simulation adds at
@@ -59,6 +72,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Any
 
 from ludoteca.core.errors import MalformedError
 from ludoteca.core.protocol import CHANCE, TERMINAL, Move, State
@@ -90,6 +104,10 @@ and 0.244-0.260 s with no limit (measured as ``python bench/budgets.py --games c
 --levels medium --moves 80`` measures): no clear difference on a machine that noisy, and
 the search keeps at least nine tenths of its time."""
 
+EXPLORATION = 0.7
+"""UCT's exploration constant where neither the bot nor the game sets one: about
+``sqrt(2) / 2``, the textbook ``sqrt(2)`` for payoffs in ``[0, 1]`` instead of ``[-1, 1]``."""
+
 TYPICAL_WEIGHT = 1 / 16
 """The weight of each new simulation time in the moving average of a typical one."""
 
@@ -101,7 +119,9 @@ MAX_NODES = 400_000
 """The default cap on a tree's size (``max_nodes=`` overrides). A Comune node costs some
 1.2 kB (a 100,000-node tree added 113 MB), so a full tree holds about half a gigabyte; a
 Comune search adds some 17,000 nodes a second on this machine, so only searches of half a
-minute and more meet the cap (``python bench/mcts_memory.py`` measures a run of games)."""
+minute and more meet the cap (``python bench/mcts_memory.py`` measures a run of games). With
+RAVE (Comune's default) a node that simulations pass through holds 1.5 kB more of
+statistics, and nodes come some three times more slowly."""
 
 
 class Node:
@@ -126,6 +146,10 @@ class Node:
         "trie",
         "prefix",
         "is_step",
+        "key",
+        "untried_keys",
+        "amaf_n",
+        "amaf_w",
     )
 
     def __init__(self, move: Move | None, state: State, n: int, bot: MCTSBot):
@@ -143,6 +167,14 @@ class Node:
         self.trie: MoveTrie | None = None
         self.prefix: tuple = ()
         self.is_step = False
+        self.key = -1
+        """The move's index in the parent's "all moves as first" statistics (RAVE)."""
+        self.untried_keys: Any = None
+        """With RAVE, the indices of the ``untried`` moves, in the same order (an array)."""
+        self.amaf_n: Any = None
+        """Per move index: simulations through here in which the mover played it later."""
+        self.amaf_w: Any = None
+        """Per move index: the mover's payoffs summed over those simulations."""
         if self.player == TERMINAL:
             self.proven = bot.final_value(state)
         elif self.player == CHANCE:
@@ -178,10 +210,27 @@ class Node:
         node.proven = node.proof = None
         node.children, node.outcomes, node.weights = [], [], []
         node.trie, node.prefix, node.is_step = parent.trie, (*parent.prefix, step), True
+        node.key = -1
+        node.amaf_n = node.amaf_w = None
         assert node.trie is not None  # a node of parts always has its trie
         node.untried = list(node.trie.next_steps[node.prefix])
         bot.rng.shuffle(node.untried)
+        node.untried_keys = None
         return node
+
+    def take_untried(self, i: int) -> Move:
+        """Remove and return the ``i``-th untried move (and its RAVE index)."""
+        assert self.untried is not None
+        if self.untried_keys is not None:
+            self.untried_keys = _without(self.untried_keys, i)
+        return self.untried.pop(i)
+
+    def give_back(self, move: Move, key: int) -> None:
+        """Put an untried move taken by a simulation that was then abandoned back."""
+        assert self.untried is not None
+        self.untried.append(move)
+        if self.untried_keys is not None:
+            self.untried_keys = _with(self.untried_keys, key)
 
     def child_for(self, move: Move) -> Node | None:
         for child in self.children:
@@ -203,16 +252,21 @@ class MCTSBot(Bot):
         self,
         seed=None,
         *,
-        c: float = 0.7,
+        c: float | None = None,
         reuse: int = 1,
         step: int = 1,
         cutoff: int | None = None,
         max_nodes: int = MAX_NODES,
         best_of: int = 1,
+        playout: str | None = None,
+        rave: float | None = None,
         **budget,
     ) -> None:
         super().__init__(seed, **budget)
-        self.c = float(c)
+        self.own_c = None if c is None else float(c)
+        """UCT's exploration constant as given; ``None``: the game's
+        (:attr:`ludoteca.core.ai.SearchKnowledge.exploration`), else :data:`EXPLORATION`."""
+        self.c = EXPLORATION if c is None else float(c)
         self.reuse = _switch("reuse", reuse)
         self.step = _switch("step", step)
         self.cutoff = None if cutoff is None else int(cutoff)
@@ -223,6 +277,20 @@ class MCTSBot(Bot):
         """Playouts in which each move is the best-scoring of this many drawn at random (1:
         uniform), in games whose states set ``best_of_playouts`` (see
         :data:`ludoteca.bots.levels.COMINO_SPECS` for what it is worth)."""
+        self.playout = None if playout is None else str(playout)
+        """The playout policy (one of the state's ``playout_policies``); ``None``: the game's
+        own (:attr:`ludoteca.core.ai.SearchKnowledge.playout_policy`)."""
+        self.rave = None if rave is None else float(rave)
+        """RAVE's equivalence parameter k: a child's "all moves as first" mean weighs
+        ``sqrt(k / (3 n + k))`` against its own mean after ``n`` visits (0: off); ``None``:
+        the game's (:attr:`ludoteca.core.ai.SearchKnowledge.rave`)."""
+        if self.rave is not None and not 0 <= self.rave < math.inf:
+            raise MalformedError(f"rave={rave}", "rave is a number of simulations, 0 or more")
+        self._policy = "uniform"
+        self._rave = 0.0
+        self._amaf_size = 0
+        self._amaf_index: Any = None
+        self._events: list[tuple[int, int]] | None = None
         self._cutoff = 0
         self._root: Node | None = None
         self._root_state: State | None = None
@@ -274,6 +342,12 @@ class MCTSBot(Bot):
         if self.best_of > 1:
             self.last_fast += 1
             return tuple(state.fast_playout(self.rng, best_of=self.best_of))
+        if self._events is not None:
+            self.last_fast += 1
+            return tuple(state.fast_playout(self.rng, policy=self._policy, amaf=self._events))
+        if self._policy != "uniform":
+            self.last_fast += 1
+            return tuple(state.fast_playout(self.rng, policy=self._policy))
         if state.num_players == 1:  # the score counts, which fast_playout does not give
             draw, play, rng = random_move_for(state), unchecked_play_for(state), self.rng
             while not state.is_over:
@@ -296,6 +370,42 @@ class MCTSBot(Bot):
             play(draw(state, rng))
             left -= 1
         return self.final_value(state)
+
+    def _playout_policy(self, state: State) -> str:
+        """The playout policy of a search from ``state``: the bot's, else the game's."""
+        policy = self.playout or state.game.search_knowledge().playout_policy
+        if policy not in state.playout_policies:
+            raise BotError(
+                state.game.id,
+                f"playout={policy} is not a playout of this game "
+                f"(it has: {', '.join(state.playout_policies)})",
+            )
+        return policy
+
+    def _set_rave(self, state: State) -> None:
+        """Whether this search keeps "all moves as first" statistics, and how."""
+        knowledge = state.game.search_knowledge()
+        self._rave = knowledge.rave if self.rave is None else self.rave
+        if self._rave and not knowledge.amaf_size:
+            if self.rave is not None:
+                raise BotError(state.game.id, "rave needs move statistics this game lacks")
+            self._rave = 0.0
+        self._amaf_size, self._amaf_index = knowledge.amaf_size, knowledge.amaf_index
+
+    def _with_amaf(self, node: Node) -> Node:
+        """The decision ``node``, given its RAVE statistics when a simulation first passes
+        through it (most leaves never see one, so they hold none: 1.5 kB a node in Comune)."""
+        if node.amaf_n is not None:
+            return node
+        import numpy as np
+
+        size = self._amaf_size
+        node.amaf_n, node.amaf_w = np.zeros(size, np.float32), np.zeros(size, np.float32)
+        assert node.untried is not None
+        index = self._amaf_index
+        keys = [index(move) for move in node.untried]
+        node.untried_keys = np.array(keys, dtype=np.intp)
+        return node
 
     def stepper(self, state: State):
         return stepper_for(state) if self.step else None
@@ -350,6 +460,11 @@ class MCTSBot(Bot):
         self._deadline = deadline
         own = self.cutoff
         self._cutoff = own if own is not None else default_cutoff(root_state)
+        self._policy = self._playout_policy(root_state)
+        self._set_rave(root_state)
+        if self.own_c is None:
+            game_c = root_state.game.search_knowledge().exploration
+            self.c = EXPLORATION if game_c is None else game_c
         if self.best_of > 1 and not root_state.best_of_playouts:
             raise BotError(
                 root_state.game.id,
@@ -395,6 +510,8 @@ class MCTSBot(Bot):
         path = [root]
         n = state.num_players
         grown: tuple[Node, Move | None] | None = None  # (parent, item to give back) if grown
+        events = self._events = [] if self._rave else None  # (player, move index) for RAVE
+        marks: list[tuple[Node, int]] = []  # nodes with RAVE statistics, and their moves' start
         while True:
             if node.proven is not None:
                 value = node.proven
@@ -426,27 +543,18 @@ class MCTSBot(Bot):
                 continue
             if node.untried is None:
                 node.list_moves(state, self)
-            if node.untried and grow:
-                move = node.untried.pop()
+            if events is not None:
+                marks.append((self._with_amaf(node), len(events)))
+            pick, best = self._to_expand(node, solo) if node.untried and grow else (None, None)
+            if pick is not None:
+                move = node.take_untried(pick)
                 grown = (node, move)
-                if node.trie is not None:
-                    prefix = (*node.prefix, move)
-                    full = node.trie.moves.get(prefix)
-                    if full is None:  # part of a move: value it by a random completion
-                        child = Node.step_child(node, move, self)
-                        node.children.append(child)
-                        path.append(child)
-                        state.play(self._completion(node.trie, prefix))
-                        value = self.playout_value(state)
-                        break
-                    move = full
-                state.play(move)
-                child = Node(move, state, n, self)
-                node.children.append(child)
+                child, value = self._add_child(node, move, state, events)
                 path.append(child)
-                value = self._leaf_value(child, state)
                 break
-            node = self._select(node, solo)
+            parent, node = node, best or self._select(node, solo)
+            if events is not None:
+                events.append((parent.player, node.key))
             if not node.is_step:
                 state.play(node.move)
             path.append(node)
@@ -454,9 +562,11 @@ class MCTSBot(Bot):
             if grown is not None:
                 parent, item = grown
                 parent.children.pop()
-                if item is not None and parent.untried is not None:
-                    parent.untried.append(item)
+                if item is not None:
+                    parent.give_back(item, path[-1].key)
             return False
+        if marks:
+            _amaf_backup(marks, events, value)
         for visited in path:
             visited.visits += 1
             totals = visited.totals
@@ -467,6 +577,32 @@ class MCTSBot(Bot):
                 break
         return True
 
+    def _add_child(
+        self, node: Node, move, state: State, events: list | None
+    ) -> tuple[Node, tuple[float, ...] | None]:
+        """Add the child of the decision ``node`` for its untried ``move`` (a part of one
+        where the node has a trie), play there in ``state`` and value it (``None``: the
+        playout was abandoned). A part is valued by a random completion of the move."""
+        key = -1
+        if events is not None:
+            key = self._amaf_index(move)
+            events.append((node.player, key))
+        if node.trie is not None:
+            prefix = (*node.prefix, move)
+            full = node.trie.moves.get(prefix)
+            if full is None:
+                child = Node.step_child(node, move, self)
+                child.key = key
+                node.children.append(child)
+                state.play(self._completion(node.trie, prefix))
+                return child, self.playout_value(state)
+            move = full
+        state.play(move)
+        child = Node(move, state, len(node.totals), self)
+        child.key = key
+        node.children.append(child)
+        return child, self._leaf_value(child, state)
+
     @staticmethod
     def _at_frontier(node: Node) -> bool:
         """Whether a capped tree ends at the decision ``node``: nothing below it to select
@@ -474,18 +610,69 @@ class MCTSBot(Bot):
         return node.untried is None or all(ch.proven is not None for ch in node.children)
 
     def _select(self, node: Node, solo: bool) -> Node:
+        best, _ = self._best_scored(node, solo)
+        assert best is not None, "a node whose children are all proven is proven"
+        return best
+
+    def _best_scored(self, node: Node, solo: bool) -> tuple[Node | None, float]:
+        """The unproven child UCT (with RAVE where the node keeps its statistics) would
+        select, and its score; ``(None, -inf)`` if there is none."""
         p = node.player
-        log_n = math.log(node.visits)
+        log_n = math.log(node.visits) if node.visits else 0.0
         c = self.c * (self._solo_scale(node) if solo else 1.0)
         best, best_score = None, float("-inf")
+        sqrt = math.sqrt
+        if node.amaf_n is None:
+            for child in node.children:
+                if child.proven is None:
+                    visits = child.visits
+                    score = child.totals[p] / visits + c * sqrt(log_n / visits)
+                    if score > best_score:
+                        best, best_score = child, score
+            return best, best_score
+        amaf_n, amaf_w, k = node.amaf_n.tolist(), node.amaf_w.tolist(), self._rave
         for child in node.children:
             if child.proven is not None:
                 continue
-            score = child.totals[p] / child.visits + c * math.sqrt(log_n / child.visits)
+            visits = child.visits
+            mean = child.totals[p] / visits
+            seen = amaf_n[child.key]
+            if seen:
+                beta = sqrt(k / (3 * visits + k))
+                mean += beta * (amaf_w[child.key] / seen - mean)
+            score = mean + c * sqrt(log_n / visits)
             if score > best_score:
                 best, best_score = child, score
-        assert best is not None, "a node whose children are all proven is proven"
-        return best
+        return best, best_score
+
+    def _to_expand(self, node: Node, solo: bool) -> tuple[int | None, Node | None]:
+        """Whether to add an untried move of ``node`` now: ``(its index in untried, None)``,
+        or ``(None, the child to select instead)``.
+
+        Without RAVE statistics every move is added once, the last of the (shuffled) list
+        first, before any child is selected again. With them the untried move with the best
+        "all moves as first" mean is the candidate (a move never seen later in a simulation
+        first of all), and it is added only while that mean is at least the score the best
+        child would be selected by: at a node of a hundred placements, the simulations go
+        to the moves that did well elsewhere, not one to each move in turn.
+        """
+        untried = node.untried
+        assert untried
+        if node.amaf_n is None:
+            return len(untried) - 1, None
+        import numpy as np
+
+        seen = node.amaf_n[node.untried_keys]
+        means = np.divide(
+            node.amaf_w[node.untried_keys], seen, where=seen > 0, out=np.full(len(seen), 2.0)
+        )
+        pick = int(means.argmax())
+        if means[pick] > 1.0 or not node.children:
+            return pick, None
+        best, score = self._best_scored(node, solo)
+        if best is None or means[pick] >= score:
+            return pick, None
+        return None, best
 
     @staticmethod
     def _solo_scale(node: Node) -> float:
@@ -610,6 +797,37 @@ class MCTSBot(Bot):
             if not frontier:
                 break
         return None
+
+
+def _without(keys, i: int):
+    """An index array without its ``i``-th entry."""
+    import numpy as np
+
+    return np.delete(keys, i)
+
+
+def _with(keys, key: int):
+    """An index array with ``key`` appended."""
+    import numpy as np
+
+    return np.append(keys, key)
+
+
+def _amaf_backup(marks: list[tuple[Node, int]], events, value: tuple[float, ...]) -> None:
+    """Credit each node in ``marks`` (with where its moves start in ``events``) with the
+    simulation's value for every move its mover played from there on ("all moves as
+    first"; a move played twice counts once)."""
+    later: dict[int, list[int]] = {}
+    j = len(events)
+    for node, start in reversed(marks):
+        while j > start:
+            j -= 1
+            player, key = events[j]
+            later.setdefault(player, []).append(key)
+        keys = later.get(node.player)
+        if keys:
+            node.amaf_n[keys] += 1.0
+            node.amaf_w[keys] += value[node.player]
 
 
 def _switch(name: str, value) -> bool:

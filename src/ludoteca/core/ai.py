@@ -61,6 +61,21 @@ class SearchKnowledge:
     listing the parts directly from the engine (cheaper than listing whole moves); preferred
     to :attr:`steps` when present. See :class:`LazySteps` and :class:`LazyMoves`."""
 
+    playout_policy: str = "uniform"
+    """The policy of MCTS playouts (one of the state's ``playout_policies``): ``"uniform"``,
+    or a game's own policy with some sense of the game, which makes each simulation say more
+    about a position than a uniform one for a little more time."""
+    amaf_size: int = 0
+    """How many move indices :attr:`amaf_index` gives (0: the game keeps no "all moves as
+    first" statistics, and its search no RAVE)."""
+    amaf_index: Callable[[Any], int] | None = None
+    """A move, or part of one, as an index below :attr:`amaf_size`: moves alike enough that
+    playing one later says something of playing the other now share it. The state's
+    ``fast_playout(..., amaf=list)`` appends ``(player, index)`` for each move it plays."""
+    rave: float = 0.0
+    """The search's RAVE equivalence parameter for this game (0: off)."""
+    exploration: float | None = None
+    """UCT's exploration constant for this game's search; ``None``: the search's own."""
     cutoff: int = 0
     """Playouts stop after this many moves and :attr:`evaluate` judges (0: to the end)."""
 

@@ -339,8 +339,24 @@ class State(ABC):
     """Whether :meth:`fast_playout` takes ``best_of=k``: each move the best-scoring of k drawn
     at random instead of a uniform one (a game that can says so and overrides it)."""
 
-    def fast_playout(self, rng: random.Random, *, best_of: int = 1) -> tuple[float, ...]:
+    playout_policies: tuple[str, ...] = ("uniform",)
+    """The playout policies :meth:`fast_playout` takes as ``policy=NAME``: ``"uniform"``
+    (every legal move alike) and any a game adds, named by its search knowledge
+    (:attr:`ludoteca.core.ai.SearchKnowledge.playout_policy`)."""
+
+    def fast_playout(
+        self,
+        rng: random.Random,
+        *,
+        best_of: int = 1,
+        policy: str = "uniform",
+        amaf: list[tuple[int, int]] | None = None,
+    ) -> tuple[float, ...]:
         """Payoffs (see :meth:`Result.payoffs`) of one uniform random playout from here.
+
+        A game with RAVE statistics (:attr:`ludoteca.core.ai.SearchKnowledge.amaf_size`)
+        appends ``(player, amaf_index)`` to ``amaf`` for each move its playout plays; this
+        default plays none of them and reports nothing.
 
         The state is not changed. Search calls this millions of times, so games override it
         with their fastest path (a compiled kernel); this default plays through the protocol.

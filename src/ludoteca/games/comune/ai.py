@@ -7,6 +7,15 @@ placement or ``end``; ``pass`` alone), so the tree shares what it learns about a
 placement among every turn that starts with it. The sequences are prefix-free thanks to the
 explicit end marker.
 
+The search also keeps RAVE statistics by placement (:func:`amaf_index`): in Comune a
+placement made later in a simulation says much of making it now, since the score counts
+groups, not the order they grew in. With them, and with playouts that grow groups
+(``grow``, see :meth:`.state.ComuneState.fast_playout`) and a lower exploration constant,
+the search at 1,000 simulations a move beat the plain one 94-4 with 2 draws, and at 200
+simulations 93-6 with 1 draw (``ludoteca arena comune
+mcts:iterations=1000,rave=0,playout=uniform,c=0.7 mcts:iterations=1000 --games 100 --jobs
+2 --seed 5``, and the same with 200).
+
 :func:`steps` maps a whole turn to its parts; :class:`TurnParts` lists the parts of a
 position directly from the engine's single placements, one level at a time, instead of from
 every whole turn (a search expands few of them).
@@ -20,6 +29,7 @@ from functools import partial
 from ludoteca.core.ai import LazyMoves, LazySteps, SearchKnowledge
 from ludoteca.core.protocol import Move, State
 
+from .geometry import NUM_CELLS
 from .notation import decode_turn, encode_turn, placement_code
 
 END = "end"
@@ -77,4 +87,28 @@ def _complete(prefix: tuple) -> Move | None:
     return None
 
 
-KNOWLEDGE = SearchKnowledge(steps=steps, lazy_steps=TurnParts)
+PLACEMENTS = 3 * NUM_CELLS
+"""Placement codes (``3 * cell + angle``) run below this; ``end`` and ``pass`` follow."""
+
+
+def amaf_index(part: Hashable) -> int:
+    """A part of a turn as RAVE's statistics know it: a placement by its code, then ``end``
+    and ``pass``. A placement made later in a simulation says much of making it now: the
+    score counts groups, not the order in which they grew."""
+    if part == END:
+        return PLACEMENTS
+    if part == PASS:
+        return PLACEMENTS + 1
+    assert isinstance(part, int)
+    return part
+
+
+KNOWLEDGE = SearchKnowledge(
+    steps=steps,
+    lazy_steps=TurnParts,
+    amaf_size=PLACEMENTS + 2,
+    amaf_index=amaf_index,
+    rave=300,
+    playout_policy="grow",
+    exploration=0.35,
+)

@@ -83,5 +83,9 @@ def evaluate(state) -> tuple[float, ...]:
     return squash(shares)
 
 
-KNOWLEDGE = SearchKnowledge(evaluate=evaluate)
-"""Kuniumi's search uses its evaluation (alpha-beta and greedy); MCTS plays whole playouts."""
+KNOWLEDGE = SearchKnowledge(evaluate=evaluate, amaf_size=bits.AMAF_SIZE, amaf_index=bits.amaf_index)
+"""Kuniumi's search uses its evaluation (alpha-beta and greedy); MCTS plays whole playouts.
+
+Its moves have RAVE indices (a God move by the square it fills), so ``mcts:rave=K`` works
+here, but the search's default keeps it off: see :data:`ludoteca.bots.levels` for what it
+was measured at."""
