@@ -65,6 +65,14 @@ mcts:seconds=0.25,rave=0,playout=uniform,c=0.7 mcts:seconds=0.25 --games 60 --jo
 7``), though it runs about a third as many simulations. The level table below was measured
 with the plain search.
 
+Kuniumi's moves have RAVE statistics too, but its levels keep the plain search. At 1,000
+simulations a move RAVE with ``c=0.35`` beat the plain search 59-9-32 (63.5%; RAVE alone
+48-9-43; ``ludoteca arena kuniumi mcts:iterations=1000 mcts:iterations=1000,rave=300
+mcts:iterations=1000,rave=300,c=0.35 --games 100 --jobs 2 --seed 5``), but it runs about a
+third as many simulations, and at a quarter of a second a move it lost 21-4-35 (``ludoteca
+arena kuniumi mcts:seconds=0.25 mcts:seconds=0.25,rave=300,c=0.35 --games 60 --jobs 2
+--seed 7``).
+
 MCTS brings its per-game tuning (in Hexagone for two to four players, playouts cut at 6
 moves and judged by each player's chance of ending with the most captures; in the solo
 puzzle cut at 20 and scored by the captures, see ``ludoteca.games.hexagone.ai``). In
