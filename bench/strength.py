@@ -86,6 +86,8 @@ def play_one(args: tuple[str, str, int, int, int]) -> Outcome:
     table = np.random.default_rng(base + 2)
     seat = index % 2
     state = game.new_initial_state()
+    # compiled playouts are loaded before the clock runs, as the arena and the club do
+    ours.warm_up(game.new_initial_state().engine)
     plan: list[int] = []
     times = {True: 0.0, False: 0.0}
     counts = {True: 0, False: 0}
