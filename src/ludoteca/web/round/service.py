@@ -239,10 +239,10 @@ class GameService:
             )
             row.seats = rows
             db.add(row)
-            db.commit()
+            db.flush()
             pk = row.id
+            self._start_or_commit(db, row)
         self.listed += 1
-        self._maybe_start(pk)
         return pk
 
     def cancel(self, pk: int, user: User) -> None:
@@ -273,12 +273,17 @@ class GameService:
         self.listed += 1
 
     def join(self, pk: int, user: User, index: int | None = None) -> None:
+        """Seat ``user`` at an open game, starting it if that was the last free seat.
+
+        Joining a game one already sits at changes nothing and is not an error: a join whose
+        answer was lost (a server gone mid-request, a double click) is simply sent again.
+        """
         with self.lock(pk), self.store.session() as db:
             row = self._row(db, pk)
+            if any(s.user_id == user.id for s in row.seats):
+                return
             if row.status != "open":
                 raise ClubError("This game is not waiting for players.", 409)
-            if any(s.user_id == user.id for s in row.seats):
-                raise ClubError("You already have a seat at this game.", 409)
             free = [
                 s
                 for s in row.seats
@@ -294,24 +299,29 @@ class GameService:
             seat = free[0]
             seat.kind = "user"
             seat.user_id = user.id
-            db.commit()
+            self._start_or_commit(db, row)
         self.listed += 1
-        self._maybe_start(pk)
 
-    def _maybe_start(self, pk: int) -> None:
-        with self.lock(pk), self.store.session() as db:
-            row = self._row(db, pk)
-            if row.status != "open":
-                return
-            if any(s.kind == "open" or (s.kind == "user" and s.user_id is None) for s in row.seats):
-                return
-            state = self._state(db, row)
-            new = self._resolve_chance(row, state)
-            row.status = "active"
-            row.started = utcnow()
-            clocks.start(row)
-            self._commit_moves(db, row, state, new)
-        self.listed += 1
+    def _start_or_commit(self, db, row: GameRow) -> None:
+        """Commit the seats, starting the game in the same transaction once none is free.
+
+        One transaction, so that a process dying between filling the last seat and starting
+        cannot leave a full game waiting for players forever.
+        """
+        if any(s.kind == "open" or (s.kind == "user" and s.user_id is None) for s in row.seats):
+            db.commit()
+            return
+        # Read back as every other path reads a game (seats with their users loaded): the row
+        # may be kept as this process's last committed one, and read after its session.
+        db.flush()
+        db.expire_all()
+        row = self._row(db, row.id)
+        state = self._state(db, row)
+        new = self._resolve_chance(row, state)
+        row.status = "active"
+        row.started = utcnow()
+        clocks.start(row)
+        self._commit_moves(db, row, state, new)
 
     # --- playing --------------------------------------------------------------------------------
     def submit(
