@@ -34,6 +34,8 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, sessionmaker
 
+from ludoteca.web.infra.sqlite_checkpoints import Checkpointer
+
 DEFAULT_DATABASE = "sqlite:///var/ludoteca.sqlite3"
 MIGRATION_LOCK = 0x6C75646F
 """The PostgreSQL advisory lock that one migrating process holds at a time."""
@@ -234,7 +236,9 @@ SQLITE_SYNC = ("normal", "full")
 """SQLite's ``synchronous`` settings the club offers (see :func:`make_engine`)."""
 
 
-def make_engine(url: str, sqlite_sync: str = "normal") -> Engine:
+def make_engine(
+    url: str, sqlite_sync: str = "normal", *, background_checkpoints: bool = False
+) -> Engine:
     """An engine for ``url``; a SQLite file's directory is created on first use.
 
     SQLite runs in WAL mode. ``sqlite_sync`` is its ``synchronous`` setting: with ``normal``
@@ -243,6 +247,10 @@ def make_engine(url: str, sqlite_sync: str = "normal") -> Engine:
     a power cut or an operating-system crash may take back the last moments' moves; with
     ``full`` every commit waits for the disk (1 to 10 ms here), and since commits take
     turns, a busy club queues moves behind those waits.
+
+    With ``background_checkpoints`` no commit copies the log into the database: the caller
+    runs a :class:`~ludoteca.web.infra.sqlite_checkpoints.Checkpointer` (as :class:`Store`
+    does).
     """
     if sqlite_sync not in SQLITE_SYNC:
         raise ValueError(f"sqlite_sync must be one of {', '.join(SQLITE_SYNC)}")
@@ -268,6 +276,8 @@ def make_engine(url: str, sqlite_sync: str = "normal") -> Engine:
             cur.execute("PRAGMA foreign_keys=ON")
             cur.execute("PRAGMA journal_mode=WAL")
             cur.execute(f"PRAGMA synchronous={sqlite_sync.upper()}")  # one of SQLITE_SYNC
+            if background_checkpoints:
+                cur.execute("PRAGMA wal_autocheckpoint=0")
             cur.close()
 
         return engine
@@ -307,7 +317,14 @@ class Store:
         self, url: str, *, migrate_schema: bool = True, sqlite_sync: str = "normal"
     ) -> None:
         self.url = normalise_url(url)
-        self.engine = make_engine(self.url, sqlite_sync)
+        database = make_url(self.url).database if self.url.startswith("sqlite") else None
+        on_file = bool(database) and database != ":memory:"
+        self.engine = make_engine(self.url, sqlite_sync, background_checkpoints=on_file)
+        self.checkpointer: Checkpointer | None = None
+        """For a SQLite file, the thread that copies its log into it (no commit does)."""
+        if on_file:
+            assert database is not None
+            self.checkpointer = Checkpointer(database).start()
         if migrate_schema:
             migrate(self.engine)
         self.session = sessionmaker(self.engine, expire_on_commit=False)
@@ -348,6 +365,8 @@ class Store:
             return db.get(Setting, key).value  # type: ignore[union-attr]
 
     def dispose(self) -> None:
+        if self.checkpointer is not None:
+            self.checkpointer.stop()
         self.engine.dispose()
 
 
