@@ -51,7 +51,7 @@ from ludoteca.web.infra.periodic import watch
 from ludoteca.web.infra.store import GameRow, User
 from ludoteca.web.infra.throttle import address_key
 from ludoteca.web.ratings.service import seat_ratings
-from ludoteca.web.requests import SignedIn, Visitor, check_csrf, language
+from ludoteca.web.requests import SignedIn, Visitor, check_csrf, language, require_user
 from ludoteca.web.round.access import check_may_watch, is_to_move
 from ludoteca.web.round.botqueue import FairQueue
 from ludoteca.web.round.errors import ClubError, socket_refusal
@@ -551,22 +551,27 @@ async def _json_body(request: Request) -> dict[str, Any]:
 
 
 @router.post("/api/games/{pk:id}/move")
-async def api_move(pk: int, request: Request, user: SignedIn) -> Response:
+async def api_move(pk: int, request: Request) -> Response:
     """Play a move. The answer is ``{"ok": true, "ply": N}``; with ``?view=1`` it also holds
     the mover's new view (``?compact=1`` as for ``GET /api/games/PK``), so that a page
     without a socket shows the board after its move without asking again. The watchers are
     told after the mover is answered."""
+    if not request.cookies.get(SESSION_COOKIE):
+        raise ClubError("Please log in first.", 401)
     data = await _json_body(request)
-    check_csrf(request, request.headers.get("x-csrf-token"))
-    ply = seen_ply(data, required=True)
     games = request.app.state.club.games
     hub = _hub(request)
     want_view = request.query_params.get("view") == "1"
     compact = request.query_params.get("compact") == "1"
-    lang = language(request).code
 
-    def move_then_view() -> tuple[int, str | None]:  # one trip to play's threads, not two
+    def move_then_view() -> tuple[int, str | None]:
+        # One trip to play's threads, not three: whose session it is (a read), the move and
+        # the view. A signed-in dependency would make its read in a thread of its own first.
+        user = require_user(request)
+        check_csrf(request, request.headers.get("x-csrf-token"))
+        ply = seen_ply(data, required=True)
         new_ply = games.submit(pk, user, data.get("move"), expected_ply=ply)
+        lang = language(request).code
         return new_ply, hub.view(pk, user, lang, compact) if want_view else None
 
     new_ply, text = await hub.play(move_then_view)
