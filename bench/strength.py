@@ -165,9 +165,20 @@ def summary(args, simulations: int, outcomes: list[Outcome], elapsed: float) -> 
         "ours_seconds_per_move": sum(o.ours_seconds for o in outcomes) / ours_moves,
         "theirs_seconds_per_move": sum(o.theirs_seconds for o in outcomes) / theirs_moves,
         "ours_slowest_move": max((o.ours_slowest for o in outcomes), default=0.0),
+        "by_seat": _by_seat(outcomes),
         "elapsed_seconds": elapsed,
         "results": [asdict(o) for o in sorted(outcomes, key=lambda o: o.index)],
     }
+
+
+def _by_seat(outcomes: list[Outcome]) -> dict[str, dict[str, float]]:
+    """Our score in each seat: where a game's first player has a role of its own (Kuniumi's
+    first player places the set-up), this shows which role loses the points."""
+    seats: dict[str, dict[str, float]] = {}
+    for seat in sorted({o.ours_seat for o in outcomes}):
+        mine = [o for o in outcomes if o.ours_seat == seat]
+        seats[str(seat)] = {"games": len(mine), "score": sum(o.score for o in mine) / len(mine)}
+    return seats
 
 
 def table(s: dict) -> str:
@@ -176,7 +187,11 @@ def table(s: dict) -> str:
         [
             f"{s['game']}: {s['ours']} against {s['theirs']}",
             f"  games {s['games']}: {s['wins']} won, {s['draws']} drawn, {s['losses']} lost",
-            f"  score {s['score']:.1%} (95% interval {low:.1%}-{high:.1%})",
+            f"  score {s['score']:.1%} (95% interval {low:.1%}-{high:.1%}); "
+            + ", ".join(
+                f"as player {int(seat) + 1}: {v['score']:.1%} of {v['games']}"
+                for seat, v in s["by_seat"].items()
+            ),
             f"  seconds per move: ours {s['ours_seconds_per_move']:.3f}, "
             f"theirs {s['theirs_seconds_per_move']:.3f}; our slowest {s['ours_slowest_move']:.3f}",
             f"  elapsed {s['elapsed_seconds']:.1f} s",

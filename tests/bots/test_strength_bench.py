@@ -40,6 +40,9 @@ def test_a_small_match_is_reproducible_and_summarised():
     assert sorted(r["index"] for r in parallel["results"]) == [0, 1, 2, 3]
     assert one["games"] == 4 == one["wins"] + one["draws"] + one["losses"]
     assert [r["ours_seat"] for r in one["results"]] == [0, 1, 0, 1]
+    by_seat = one["by_seat"]
+    assert {seat: v["games"] for seat, v in by_seat.items()} == {"0": 2, "1": 2}
+    assert by_seat["0"]["score"] + by_seat["1"]["score"] == 2 * one["score"]
     low, high = one["interval95"]
     assert 0 <= low <= one["score"] <= high <= 1
     keep = ("index", "ours_seat", "score", "moves")
