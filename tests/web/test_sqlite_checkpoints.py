@@ -62,4 +62,3 @@ def test_stop_ends_the_thread(tmp_path):
     assert checkpointer is not None and checkpointer._thread.is_alive()
     store.dispose()
     assert not checkpointer._thread.is_alive()
-
