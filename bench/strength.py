@@ -223,6 +223,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="calibrate OpenSpiel's simulations to SECONDS a move on this machine",
     )
     p.add_argument("--games", type=int, default=100, help="default: %(default)s")
+    p.add_argument(
+        "--seat",
+        type=int,
+        choices=(1, 2),
+        default=None,
+        help="play only the games where ours is this player (the same games, by number and "
+        "seed, as in a run with seats alternating): to study one role",
+    )
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default: 1)")
     p.add_argument("--seed", type=int, default=1, help="default: %(default)s")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
@@ -252,7 +260,12 @@ def main(argv: list[str] | None = None) -> int:
             f"OpenSpiel's MCTSBot: {simulations} simulations for {args.equal_time} s a move",
             file=sys.stderr,
         )
-    jobs = [(args.game, args.ours, simulations, args.seed, i) for i in range(args.games)]
+    numbers = (
+        range(args.games)
+        if args.seat is None
+        else range(args.seat - 1, 2 * args.games, 2)  # game i has ours in seat i % 2
+    )
+    jobs = [(args.game, args.ours, simulations, args.seed, i) for i in numbers]
     started = time.perf_counter()
     outcomes: list[Outcome] = []
     if args.jobs == 1:

@@ -34,6 +34,9 @@
   instead of one to each in turn. Games whose moves mean much the same whenever they are
   played (Comune's placements) gain most; playouts report their moves through
   ``fast_playout(..., amaf=list)``.
+- **Candidate moves** (``candidates=0`` turns them off): where a game's search knowledge
+  knows some legal moves to be no better than others, the tree considers only the rest
+  (Kuniumi's first player places a set-up alike for both sides).
 - **Playout policies** (``playout=NAME``, one of the state's ``playout_policies``; the
   game's default where its search knowledge names one): besides uniform random moves, a
   game may offer playouts with some sense of the game, such as Comune's ``grow``.
@@ -193,6 +196,9 @@ class Node:
             bot.rng.shuffle(self.untried)
             return
         moves = state.legal_moves()
+        candidates = state.game.search_knowledge().candidate_moves if bot.candidates else None
+        if candidates is not None:
+            moves = candidates(state, moves) or moves
         stepper = bot.stepper(state)
         if stepper is not None and len(moves) > 1:
             self.trie = MoveTrie(moves, stepper)
@@ -260,6 +266,7 @@ class MCTSBot(Bot):
         best_of: int = 1,
         playout: str | None = None,
         rave: float | None = None,
+        candidates: int = 1,
         **budget,
     ) -> None:
         super().__init__(seed, **budget)
@@ -280,6 +287,9 @@ class MCTSBot(Bot):
         self.playout = None if playout is None else str(playout)
         """The playout policy (one of the state's ``playout_policies``); ``None``: the game's
         own (:attr:`ludoteca.core.ai.SearchKnowledge.playout_policy`)."""
+        self.candidates = _switch("candidates", candidates)
+        """Whether the tree considers only the moves the game's knowledge names as candidates
+        (:attr:`ludoteca.core.ai.SearchKnowledge.candidate_moves`; 0: every legal move)."""
         self.rave = None if rave is None else float(rave)
         """RAVE's equivalence parameter k: a child's "all moves as first" mean weighs
         ``sqrt(k / (3 n + k))`` against its own mean after ``n`` visits (0: off); ``None``:

@@ -15,7 +15,7 @@ This module also holds the small helpers an evaluation is built from (:func:`squ
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Hashable, Mapping
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -60,6 +60,11 @@ class SearchKnowledge:
     """Builds, for a position, an object with ``next_steps[prefix]`` and ``moves.get(prefix)``
     listing the parts directly from the engine (cheaper than listing whole moves); preferred
     to :attr:`steps` when present. See :class:`LazySteps` and :class:`LazyMoves`."""
+
+    candidate_moves: Callable[[Any, Sequence[Any]], Sequence[Any]] | None = None
+    """The legal moves a tree search considers in a position, where the game knows some to
+    be no better than others (e.g. a set-up whose sides are alike); an empty answer means
+    all of them. ``None``: every legal move."""
 
     playout_policy: str = "uniform"
     """The policy of MCTS playouts (one of the state's ``playout_policies``): ``"uniform"``,
