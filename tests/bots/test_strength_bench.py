@@ -60,3 +60,15 @@ def test_a_bad_bot_spec_is_refused_in_one_line():
     )
     assert out.returncode == 2 and "Traceback" not in out.stderr
     assert "nobody" in out.stderr
+
+
+def test_one_seat_plays_the_same_games_as_the_alternating_run():
+    common = ["kuniumi", "--ours", "mcts:iterations=20", "--theirs-simulations", "20"]
+    second = run(*common, "--games", "2", "--seat", "2", "--seed", "5")
+    assert [r["index"] for r in second["results"]] == [1, 3]
+    assert {r["ours_seat"] for r in second["results"]} == {1}
+    both = run(*common, "--games", "4", "--seed", "5")
+    keep = ("index", "score", "moves")
+    assert [{k: r[k] for k in keep} for r in second["results"]] == [
+        {k: r[k] for k in keep} for r in both["results"] if r["index"] in (1, 3)
+    ]
