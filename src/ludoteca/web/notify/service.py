@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sqlalchemy import func, select, update
+from sqlalchemy import delete, func, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
@@ -29,6 +29,10 @@ KINDS = ("turn", "challenge", "reply", "ended", "rematch")
 EMAIL_KINDS = {"turn": "turns", "challenge": "challenges", "rematch": "challenges"}
 """Which notifications may also be e-mailed, and the setting each falls under."""
 LIST_LENGTH = 50
+KEPT = 4 * LIST_LENGTH
+"""Notifications kept per user once read. The bell lists the latest :data:`LIST_LENGTH`;
+older read ones are deleted whenever the user reads (nothing shows them), so a member of
+many correspondence games, told of every turn, does not grow the table without end."""
 EMAIL_RE = re.compile(r"^[^@\s<>\"',;]{1,64}@[A-Za-z0-9.-]{1,189}\.[A-Za-z]{2,}$")
 
 
@@ -84,13 +88,29 @@ def latest(db: Session, user_id: int, limit: int = LIST_LENGTH) -> list[Notifica
 
 
 def mark_read(db: Session, user_id: int, up_to: int | None = None) -> None:
-    """Mark the user's notifications read (those up to id ``up_to``, or all)."""
+    """Mark the user's notifications read (those up to id ``up_to``, or all), and delete the
+    read ones beyond the newest :data:`KEPT`."""
     query = update(Notification).where(
         Notification.user_id == user_id, Notification.read.is_(False)
     )
     if up_to is not None:
         query = query.where(Notification.id <= up_to)
     db.execute(query.values(read=True))
+    oldest_kept = db.scalar(
+        select(Notification.id)
+        .where(Notification.user_id == user_id)
+        .order_by(Notification.id.desc())
+        .offset(KEPT - 1)
+        .limit(1)
+    )
+    if oldest_kept is not None:
+        db.execute(
+            delete(Notification).where(
+                Notification.user_id == user_id,
+                Notification.read.is_(True),
+                Notification.id < oldest_kept,
+            )
+        )
 
 
 def stored_text(row: Notification) -> Text:
