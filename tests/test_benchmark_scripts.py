@@ -37,6 +37,16 @@ def test_pages_renders_every_page_for_a_visitor_and_a_member():
     assert all(row["p50_ms"] > 0 and row["bytes"] > 0 for row in rows)
 
 
+def test_sqlite_commits_measures_both_ways_of_checkpointing():
+    found = run_json(str(BENCH / "sqlite_commits.py"), "--json", "--commits", "300")
+    assert isinstance(found, dict) and found["commits"] == 300
+    ways = found["checkpoints"]
+    assert set(ways) == {"in commits", "background thread"}
+    for f in ways.values():
+        assert 0 < f["p50_ms"] <= f["p99_ms"] <= f["p999_ms"] <= f["max_ms"]
+        assert 0 <= f["over_5ms"] <= 300
+
+
 def test_the_summary_reads_each_benchmark_and_judges_its_targets():
     import run_all
 
