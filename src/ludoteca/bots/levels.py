@@ -52,10 +52,15 @@ playouts taking the best of two at the same time per move (``mcts:iterations=300
 best_of=2``) 74%, the best of three (``iterations=2200,best_of=3``) 77%; a lower exploration
 constant (``c=0.35``) did not help (65.5% over 55 games), nor did valuing playouts partly
 by their score margin (59.7% over 67 games; not kept). Master keeps the best of two, which
-runs more simulations than the best of three; the levels below keep plain playouts, so that
-each step stays a clear one. At the levels' own budgets master then beat hard 78-22
+runs more simulations than the best of three. (Since then Comino's search plays out with
+the best of ten by default, the ``scoring`` policy of :mod:`ludoteca.games.comino.ai`, so
+medium and hard play those playouts too; at a quarter of a second a move the best of two
+and the best of ten were level, 17-1-22 over 40 games, ``ludoteca arena comino
+mcts:seconds=0.25,best_of=2 mcts:seconds=0.25 --games 40 --jobs 2 --seed 9``.) With plain
+playouts below master, as then, at the levels' own budgets master beat hard 78-22
 (``ludoteca arena comino hard master --games 100 --jobs 2 --seed 97``), winning 31 of its
-50 games as the first player; its slowest move took 3.88 s of its 4 s.
+50 games as the first player; its slowest move took 3.88 s of its 4 s. That step is still
+to be measured again with hard's new playouts.
 
 In Comune the search keeps RAVE statistics by placement, plays out with ``grow`` playouts and
 explores less (``c=0.35``), the game's own defaults (:mod:`ludoteca.games.comune.ai`). At
