@@ -5,42 +5,28 @@ from __future__ import annotations
 import random
 
 import pytest
+from comino_playouts import after, assert_replays
 
 from ludoteca.bots import make_bot
 from ludoteca.bots.base import BotError
 from ludoteca.core import get
-from ludoteca.core.table import resolve_chance
 from ludoteca.games.comino.kernel import playout_from_state
-
-GAME = get("comino")
-
-
-def _after(seed: int, turns: int):
-    s = GAME.new_state(seed=seed)
-    rng = random.Random(seed)
-    resolve_chance(s, rng)
-    for _ in range(turns):
-        s.play(rng.choice(s.legal_moves()))
-    return s
 
 
 @pytest.mark.parametrize("best_of", [2, 3, 8])
 def test_best_of_playouts_are_legal_games_the_engine_scores_alike(best_of):
     for seed in range(12):
-        s = _after(seed, seed % 9)
+        s = after(seed, seed % 9)
         before = s.position()
         log: list[str] = []
         scores = playout_from_state(s, random.Random(seed), log, best_of=best_of)
         assert s.position() == before
-        probe = s.clone()
-        for text in log:
-            probe.play(text)  # raises if the kernel played anything illegal
-        assert probe.is_over and tuple(probe.score) == scores
+        assert_replays(s, log, scores)
 
 
 def test_each_placement_is_the_best_of_those_drawn():
     """With many draws a placement scores as much as the best legal placement at that turn."""
-    s = _after(4, 5)
+    s = after(4, 5)
     log: list[str] = []
     playout_from_state(s, random.Random(1), log, best_of=500)
     probe = s.clone()
@@ -60,7 +46,7 @@ def test_each_placement_is_the_best_of_those_drawn():
 
 
 def test_best_of_one_is_the_uniform_playout():
-    s = _after(6, 3)
+    s = after(6, 3)
     for seed in range(5):
         assert playout_from_state(s, random.Random(seed)) == playout_from_state(
             s, random.Random(seed), best_of=1
@@ -68,7 +54,7 @@ def test_best_of_one_is_the_uniform_playout():
 
 
 def test_best_of_playouts_score_more():
-    s = _after(2, 0)
+    s = after(2, 0)
     rng_u, rng_b = random.Random(7), random.Random(7)
     uniform = sum(sum(playout_from_state(s, rng_u)) for _ in range(300))
     informed = sum(sum(playout_from_state(s, rng_b, best_of=3)) for _ in range(300))
@@ -76,7 +62,7 @@ def test_best_of_playouts_score_more():
 
 
 def test_mcts_with_best_of_plays_comino_and_refuses_other_games():
-    s = _after(3, 2)
+    s = after(3, 2)
     bot = make_bot("mcts:iterations=200,best_of=2", seed=1)
     before = s.position()
     assert bot.choose(s) in s.legal_moves()

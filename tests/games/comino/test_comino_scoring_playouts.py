@@ -5,28 +5,16 @@ from __future__ import annotations
 import random
 
 import pytest
+from comino_playouts import GAME, after, assert_replays
 
 from ludoteca.bots import make_bot
 from ludoteca.bots.base import Budget
 from ludoteca.bots.mcts import MCTSBot
-from ludoteca.core import get
-from ludoteca.core.table import resolve_chance
 from ludoteca.games.comino import ai as comino_ai
 from ludoteca.games.comino.kernel import playout_from_state
 from ludoteca.games.comino.state import CominoState
 
-GAME = get("comino")
 DRAWS = CominoState.SCORING_DRAWS
-
-
-def _after(seed: int, turns: int) -> CominoState:
-    s = GAME.new_state(seed=seed)
-    assert isinstance(s, CominoState)
-    rng = random.Random(seed)
-    resolve_chance(s, rng)
-    for _ in range(turns):
-        s.play(rng.choice(s.legal_moves()))
-    return s
 
 
 def _payoffs(scores: tuple[int, int]) -> tuple[float, float]:
@@ -38,7 +26,7 @@ def test_the_search_plays_out_by_scoring_by_default():
     knowledge = GAME.search_knowledge()
     assert knowledge is comino_ai.KNOWLEDGE
     assert knowledge.playout_policy == "scoring"
-    assert knowledge.playout_policy in _after(1, 0).playout_policies
+    assert knowledge.playout_policy in after(1, 0).playout_policies
     assert DRAWS > 1
 
 
@@ -48,21 +36,18 @@ def test_scoring_playouts_are_the_kernel_s_best_of_draws_and_legal_games(turns):
     for draw; that playout's moves replay through the engine to the scores it reports, and
     the state is left as it was."""
     for seed in range(6):
-        s = _after(seed, turns)
+        s = after(seed, turns)
         before = s.position()
         got = s.fast_playout(random.Random(seed), policy="scoring")
         log: list[str] = []
         scores = playout_from_state(s, random.Random(seed), log, best_of=DRAWS)
         assert got == _payoffs(scores)
         assert s.position() == before
-        probe = s.clone()
-        for text in log:
-            probe.play(text)  # raises if the kernel played anything illegal
-        assert probe.is_over and tuple(probe.score) == scores
+        assert_replays(s, log, scores)
 
 
 def test_an_explicit_best_of_wins_over_the_policy_and_uniform_is_unchanged():
-    s = _after(5, 4)
+    s = after(5, 4)
     for seed in range(8):
         assert s.fast_playout(random.Random(seed), best_of=2, policy="scoring") == _payoffs(
             playout_from_state(s, random.Random(seed), best_of=2)
@@ -73,7 +58,7 @@ def test_an_explicit_best_of_wins_over_the_policy_and_uniform_is_unchanged():
 
 
 def test_scoring_playouts_score_more_than_uniform_ones():
-    s = _after(2, 0)
+    s = after(2, 0)
     uniform = scoring = 0
     for seed in range(200):
         uniform += sum(playout_from_state(s, random.Random(seed)))
@@ -84,7 +69,7 @@ def test_scoring_playouts_score_more_than_uniform_ones():
 def test_amaf_is_accepted_and_left_empty_and_unknown_policies_are_refused():
     """Comino keeps no move statistics: a playout asked for them reports none and plays
     the same game."""
-    s = _after(3, 6)
+    s = after(3, 6)
     amaf: list[tuple[int, int]] = []
     assert s.fast_playout(random.Random(9), policy="scoring", amaf=amaf) == s.fast_playout(
         random.Random(9), policy="scoring"
@@ -103,7 +88,7 @@ def test_the_default_search_asks_for_scoring_playouts(monkeypatch):
         return real(self, rng, best_of=best_of, policy=policy, amaf=amaf)
 
     monkeypatch.setattr(CominoState, "fast_playout", spy)
-    s = _after(4, 2)
+    s = after(4, 2)
     MCTSBot(seed=1).search(s, Budget(iterations=40))
     assert asked and set(asked) == {(1, "scoring")}
     asked.clear()
@@ -117,7 +102,7 @@ def test_the_default_search_asks_for_scoring_playouts(monkeypatch):
 def test_a_scoring_search_is_seeded_and_plays_legal_moves():
     def line(seed: int) -> list[str]:
         bot = make_bot("mcts:iterations=150", seed=seed)
-        state = _after(8, 0)
+        state = after(8, 0)
         out = []
         for _ in range(3):
             move = bot.choose(state)
