@@ -156,6 +156,7 @@ def summary(args, simulations: int, outcomes: list[Outcome], elapsed: float) -> 
         "theirs": f"open_spiel MCTSBot (uct_c=sqrt2, solve, {simulations} simulations)",
         "equal_time": args.equal_time,
         "seed": args.seed,
+        "first_game": args.first,
         "games": n,
         "wins": sum(o.score == 1.0 for o in outcomes),
         "draws": sum(o.score == 0.5 for o in outcomes),
@@ -231,13 +232,21 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         help="play only the games where ours is this player (the same games, by number and "
         "seed, as in a run with seats alternating): to study one role",
     )
+    p.add_argument(
+        "--first",
+        type=int,
+        default=1,
+        metavar="N",
+        help="start at game number N of the run (default: 1): to finish a run that was "
+        "stopped, playing the games it had left, by number and seed",
+    )
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default: 1)")
     p.add_argument("--seed", type=int, default=1, help="default: %(default)s")
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--out", default=None, help="also write the JSON summary to this file")
     args = p.parse_args(argv)
-    if args.games < 1 or args.jobs < 1 or args.theirs_simulations < 1:
-        p.error("--games, --jobs and --theirs-simulations are at least 1")
+    if args.games < 1 or args.jobs < 1 or args.theirs_simulations < 1 or args.first < 1:
+        p.error("--games, --first, --jobs and --theirs-simulations are at least 1")
     if args.equal_time is not None and not 0 < args.equal_time < 3600:
         p.error("--equal-time is a number of seconds above 0")
     return args
@@ -260,10 +269,11 @@ def main(argv: list[str] | None = None) -> int:
             f"OpenSpiel's MCTSBot: {simulations} simulations for {args.equal_time} s a move",
             file=sys.stderr,
         )
+    start = args.first - 1
     numbers = (
-        range(args.games)
+        range(start, start + args.games)
         if args.seat is None
-        else range(args.seat - 1, 2 * args.games, 2)  # game i has ours in seat i % 2
+        else range(2 * start + args.seat - 1, 2 * (start + args.games), 2)  # ours in seat i % 2
     )
     jobs = [(args.game, args.ours, simulations, args.seed, i) for i in numbers]
     started = time.perf_counter()

@@ -72,3 +72,17 @@ def test_one_seat_plays_the_same_games_as_the_alternating_run():
     assert [{k: r[k] for k in keep} for r in second["results"]] == [
         {k: r[k] for k in keep} for r in both["results"] if r["index"] in (1, 3)
     ]
+
+
+def test_a_stopped_run_is_finished_with_the_games_it_had_left():
+    common = ["kuniumi", "--ours", "mcts:iterations=20", "--theirs-simulations", "20"]
+    rest = run(*common, "--first", "3", "--games", "2", "--seed", "5")
+    assert [r["index"] for r in rest["results"]] == [2, 3]
+    assert rest["first_game"] == 3
+    whole = run(*common, "--games", "4", "--seed", "5")
+    keep = ("index", "ours_seat", "score", "moves")
+    assert [{k: r[k] for k in keep} for r in rest["results"]] == [
+        {k: r[k] for k in keep} for r in whole["results"] if r["index"] >= 2
+    ]
+    second_seat = run(*common, "--first", "2", "--games", "1", "--seat", "2", "--seed", "5")
+    assert [r["index"] for r in second_seat["results"]] == [3]
