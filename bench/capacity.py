@@ -1,12 +1,15 @@
 """The club's capacity curve: how the move-to-view p99 grows with the number of live games.
 
     python bench/capacity.py [--games 50,100,200,300,400,500] [--seconds 30]
-                             [--setups sqlite1,postgres2] [--png capacity.png] [--json]
+                             [--setups sqlite1,postgres2] [--http-moves]
+                             [--png capacity.png] [--json]
 
 For each set-up (``sqlite1``: one server process on SQLite; ``postgres2``: two processes on
 a throw-away PostgreSQL) and each number of games, it runs ``bench/load.py --page-like``
-(pages' behaviour: HTTP moves answered with the new view, compressed sockets, a watcher on
-every game; 2 s mean think time, so N games offer about N/2 moves a second), and reports
+(pages' behaviour: moves sent over the page's socket, compressed sockets, a watcher on every
+game; with ``--http-moves`` each move is a POST answered with the new view, as a page whose
+socket is down sends it; 2 s mean think time, so N games offer about N/2 moves a second), and
+reports
 moves per second, the worst p99 of mover, opponent and watcher, the servers' CPU and
 whether anything was lost. The table ends with the number of games at which each set-up's
 p99 first exceeds 100 ms; ``--png`` draws the curves (matplotlib). Operators read it to know
@@ -28,9 +31,13 @@ SETUPS = {"sqlite1": [], "sqlite2": None, "postgres1": ["--postgres"],
 LIMIT_MS = 100.0
 
 
-def point(setup: str, games: int, seconds: float, think: float) -> dict[str, Any]:
+def point(
+    setup: str, games: int, seconds: float, think: float, http_moves: bool = False
+) -> dict[str, Any]:
     extra = SETUPS[setup]
     assert extra is not None, "SQLite takes one server process (see load.py)"
+    if http_moves:
+        extra = [*extra, "--http-moves"]
     command = [sys.executable, str(BENCH / "load.py"), "--page-like", "--json",
                "--games", str(games), "--seconds", str(seconds), "--think", str(think),
                "--ramp", "10", "--progress", "1000", *extra]  # fmt: skip
@@ -85,6 +92,9 @@ def main() -> int:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--think", type=float, default=2.0)
     parser.add_argument("--setups", default="sqlite1,postgres2")
+    parser.add_argument(
+        "--http-moves", action="store_true", help="moves as POSTs, as a page without a socket"
+    )
     parser.add_argument("--png", type=Path, default=None, help="draw the curves here")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
@@ -100,11 +110,16 @@ def main() -> int:
     for setup in setups:
         for games in counts:
             print(f"{setup}: {games} games …", file=sys.stderr, flush=True)
-            rows.append(point(setup, games, args.seconds, args.think))
+            rows.append(point(setup, games, args.seconds, args.think, args.http_moves))
     if args.png:
         plot(rows, args.png)
     crossings = {s: crossing([r for r in rows if r["setup"] == s]) for s in setups}
-    result = {"rows": rows, "limit_ms": LIMIT_MS, "crossing": crossings}
+    result = {
+        "rows": rows,
+        "limit_ms": LIMIT_MS,
+        "crossing": crossings,
+        "moves_over": "http" if args.http_moves else "socket",
+    }
     if args.json:
         print(json.dumps(result, indent=2))
         return 0

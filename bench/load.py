@@ -72,9 +72,15 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--page-like",
         action="store_true",
-        help="behave as game pages do over HTTP: each move a POST whose answer holds the new "
-        "view, compressed websockets, and an anonymous watcher on every game (the measure "
-        "of the club's capacity)",
+        help="behave as game pages do: compressed websockets, an anonymous watcher on every "
+        "game, and each move sent over the page's socket as static/game.js sends it (the "
+        "measure of the club's capacity)",
+    )
+    p.add_argument(
+        "--http-moves",
+        action="store_true",
+        help="with --page-like: send each move as a page without a socket does, a POST "
+        "whose answer holds the new view",
     )
     p.add_argument(
         "--register-over-http",
@@ -103,6 +109,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("--think must be 0 to 60 seconds")
     if args.servers > 1 and not args.postgres and not (args.database or "").startswith("postgres"):
         p.error("several servers share one club through PostgreSQL: add --postgres")
+    if args.http_moves and not args.page_like:
+        p.error("--http-moves goes with --page-like")
     return args
 
 
@@ -139,8 +147,13 @@ def table(result: dict) -> str:
         ("opponent p50/p99/max", lat("opponent_latency")),
         *(
             [
+                ("moves sent over", result["moves_over"]),
                 ("watcher p50/p99/max", lat("watcher_latency")),
-                ("HTTP move p50/p99/max", lat("http_move_latency")),
+                *(
+                    [("HTTP move p50/p99/max", lat("http_move_latency"))]
+                    if result["moves_over"] == "http"
+                    else []
+                ),
             ]
             if result.get("page_like")
             else []
@@ -194,6 +207,7 @@ def run(args: argparse.Namespace) -> int:
             progress=say,
             progress_every=args.progress or 5.0,
             page_like=args.page_like,
+            http_moves=args.http_moves,
             accounts_in=None if args.register_over_http else url,
         )
         cpu: dict[str, list] = {}

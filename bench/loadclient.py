@@ -349,6 +349,7 @@ class Load:
         progress_every: float = 5.0,
         name_prefix: str = "",
         page_like: bool = False,
+        http_moves: bool = False,
         accounts_in: str | None = None,
     ) -> None:
         if games < 1 or seconds <= 0 or think < 0:
@@ -367,9 +368,13 @@ class Load:
         self.progress_every = progress_every
         self.prefix = name_prefix or f"p{os.getpid() % 10000}x{random.randrange(10**6)}x"
         self.page_like = page_like
-        """Behave as the game page does when it sends over HTTP: each move a ``POST
-        /api/games/PK/move?view=1`` whose answer holds the new view, compressed websockets,
-        and an anonymous watcher on every game."""
+        """Behave as the game page does: compressed websockets, an anonymous watcher on
+        every game, and each move sent as ``static/game.js``'s ``sendMove`` sends it (over
+        the page's socket, which is open while the page shows the game)."""
+        self.http_moves = http_moves
+        """With ``page_like``: send every move as a page whose socket is down does, a
+        ``POST /api/games/PK/move?view=1`` whose answer holds the new view (the views still
+        come over the socket as well, as they do to a page whose socket is back)."""
         self.accounts_in = accounts_in
         """A database URL: write the players' accounts and open sessions straight into it
         instead of registering over HTTP. Registering hashes a password with argon2 (a tenth
@@ -481,7 +486,7 @@ class Load:
         gs = self.seen[seat["pk"]]
         gs.sent[ply] = Sent(time.perf_counter(), text, player.name)
         self.metrics.sent += 1
-        if self.page_like:
+        if self.http_moves:
             await self._move_over_http(player, seat["pk"], text, ply)
             return
         message = {"type": "move", "move": text, "ply": ply, "csrf": player.csrf}
@@ -778,6 +783,7 @@ class Load:
             **(
                 {
                     "page_like": True,
+                    "moves_over": "http" if self.http_moves else "socket",
                     "watcher_latency": latency_summary(m.watcher),
                     "http_move_latency": latency_summary(m.http_move),
                 }

@@ -17,7 +17,9 @@ and whether it is met:
 - ``pages``: server time of the lobby, rules, leaderboard and game pages, in process
   (``bench/pages.py``);
 - ``browser``: a game page's DOMContentLoaded in Chromium on loopback (``bench/page_load.py``);
-- ``load``: the club under 200 live games as pages behave (``bench/load.py --page-like``).
+- ``load``: the club under 200 live games as pages behave (``bench/load.py --page-like``), and
+  ``load_http`` the same with every move sent as a page without a socket sends it
+  (``--http-moves``).
 
 ``--quick`` shortens every measurement (for a look, not for a release note). Figures on a
 shared machine are noisy: ratios measured in one run are the figures to quote. Exit status
@@ -41,6 +43,13 @@ MIN_GAMES_PER_S = {"kuniumi": 2000, "comune": 1000, "comino": 300}
 """Random complete games per second each game's issue asks for (fastest path)."""
 
 
+def load_command(quick: bool) -> list[str]:
+    """``bench/load.py`` as pages behave: 200 games (50 when quick), 2 s think time."""
+    return [PY, str(BENCH / "load.py"), "--page-like", "--json", "--think", "2",
+            "--games", "50" if quick else "200", "--seconds", "10" if quick else "30",
+            "--ramp", "5" if quick else "10", "--progress", "1000"]  # fmt: skip
+
+
 def commands(quick: bool) -> dict[str, list[list[str]]]:
     """Each benchmark's command lines (a few have one per game)."""
     seconds, rounds = ("0.5", "1") if quick else ("1", "3")
@@ -59,11 +68,8 @@ def commands(quick: bool) -> dict[str, list[list[str]]]:
         "startup": [[PY, str(BENCH / "startup.py"), "--json", "--runs", "1" if quick else "3"]],
         "pages": [[PY, str(BENCH / "pages.py"), "--json", "--renders", "100" if quick else "1000"]],
         "browser": [[PY, str(BENCH / "page_load.py"), "--json", "--loads", "5" if quick else "20"]],
-        "load": [
-            [PY, str(BENCH / "load.py"), "--page-like", "--json", "--think", "2",
-             "--games", "50" if quick else "200", "--seconds", "10" if quick else "30",
-             "--ramp", "5" if quick else "10", "--progress", "1000"]
-        ],
+        "load": [load_command(quick)],
+        "load_http": [[*load_command(quick), "--http-moves"]],
     }  # fmt: skip
 
 
@@ -137,15 +143,16 @@ def figures(results: dict[str, Any]) -> list[dict[str, Any]]:
         worst = max(browser, key=lambda row: row["dcl_p50_ms"])
         add(f"game page DOMContentLoaded p50, worst ({worst['game']})",
             f"{worst['dcl_p50_ms']:.0f} ms", "< 150 ms", worst["dcl_p50_ms"] < 150)  # fmt: skip
-    load = results.get("load")
-    if load:
-        p99 = load["p99_ms"]  # the worst of mover, opponent and watcher
-        add(
-            f"load, {load['concurrent_games']} games: moves/s; move->view p99",
-            f"{load['moves_per_s']:.0f}; {p99:.0f} ms",
-            "p99 < 100 ms, nothing lost",
-            p99 < 100 and bool(load["verify"]["ok"]),
-        )
+    for key, how in (("load", "moves over sockets"), ("load_http", "moves over HTTP")):
+        load = results.get(key)
+        if load:
+            p99 = load["p99_ms"]  # the worst of mover, opponent and watcher
+            add(
+                f"load, {load['concurrent_games']} games, {how}: moves/s; p99",
+                f"{load['moves_per_s']:.0f}; {p99:.0f} ms",
+                "p99 < 100 ms, nothing lost",
+                p99 < 100 and bool(load["verify"]["ok"]),
+            )
     return rows
 
 

@@ -64,6 +64,8 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
         "browser": [{"game": "comune", "dcl_p50_ms": 90.0}],
         "load": {"concurrent_games": 200, "moves_per_s": 99.0, "p99_ms": 80.0,
                  "verify": {"ok": True}},
+        "load_http": {"concurrent_games": 200, "moves_per_s": 80.0, "p99_ms": 900.0,
+                      "verify": {"ok": True}},
     }  # fmt: skip
     met = {row["figure"]: row["met"] for row in run_all.figures(results)}
     assert met["comune: protocol / C"] is True and met["kuniumi: protocol / C"] is False
@@ -72,5 +74,6 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
     assert met["pages as visitor: worst p50 (/)"] is True
     assert met["pages as visitor: worst p99 (/)"] is False
     assert met["game page DOMContentLoaded p50, worst (comune)"] is True
-    assert met["load, 200 games: moves/s; move->view p99"] is True
+    assert met["load, 200 games, moves over sockets: moves/s; p99"] is True
+    assert met["load, 200 games, moves over HTTP: moves/s; p99"] is False
     assert "1/111" in run_all.table(run_all.figures(results))

@@ -1,0 +1,48 @@
+"""The load benchmark's page-like players send their moves as ``static/game.js`` does.
+
+A page whose socket is open sends each move over it; a page without one POSTs it and shows
+the view in the answer (``--http-moves``). Both run here against a real ``ludoteca serve``
+on SQLite, with a watcher on every game, and every stored record must hold every move a
+client saw accepted."""
+
+from __future__ import annotations
+
+import asyncio
+
+import pytest
+
+from bench.loadclient import ClubProcesses, Load, verify
+
+GAMES = 3
+SECONDS = 4.0
+
+
+@pytest.mark.parametrize("http_moves", [False, True], ids=["socket", "http"])
+def test_page_like_players_move_as_the_page_does(tmp_path, http_moves):
+    url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    club = ClubProcesses(url, 1, tmp_path).start()
+    try:
+        load = Load(
+            club.bases,
+            games=GAMES,
+            seconds=SECONDS,
+            think=0.05,
+            seed=3,
+            page_like=True,
+            http_moves=http_moves,
+            accounts_in=url,
+        )
+        result = asyncio.run(load.run())
+        checked = verify(url, load.seen)
+    finally:
+        club.stop()
+    assert checked["problems"] == [], club.log_tail(0)
+    assert result["moves_accepted"] > 2 * GAMES, result
+    assert result["moves_over"] == ("http" if http_moves else "socket")
+    http_moves_sent = result["http_move_latency"]["count"]
+    if http_moves:
+        assert http_moves_sent >= result["moves_accepted"] - GAMES
+    else:
+        assert http_moves_sent == 0
+    assert result["watcher_latency"]["count"] > 0
+    assert not result["errors"] and result["refused"] == 0, result
