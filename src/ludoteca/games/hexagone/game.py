@@ -124,6 +124,8 @@ class HexagoneGame(Game):
         return KNOWLEDGE
 
     def playout_kernel(self):
-        from .kernel import kernel
+        """Random complete games in compiled code (:mod:`.jit`), imported only now: numba
+        takes a third of a second to import, which no command should pay at start-up."""
+        from .jit import playout_kernel
 
-        return kernel(self.new_state)
+        return playout_kernel(self.num_players, self.gaps)

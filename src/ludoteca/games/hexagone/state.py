@@ -670,13 +670,15 @@ class HexagoneState(State):
         return position_text(self)
 
     def fast_playout(self, rng) -> tuple[float, ...]:
-        from .kernel import random_playout
+        """Payoffs of one uniform random playout, played by the compiled kernel (:mod:`.jit`,
+        imported only when first asked: numba is slow to import); the state is unchanged."""
+        if self.phase == OVER:
+            result = self.result
+            assert result is not None
+            return result.payoffs()
+        from .jit import fast_playout
 
-        probe = self.clone()
-        random_playout(probe, rng)
-        result = probe.result
-        assert result is not None
-        return result.payoffs()
+        return fast_playout(self, rng)
 
 
 _ARITY = {ROLL: 3, SWAP: 3, AGAIN: 1, STOP: 1, MAIN: 2, PLACE: 3}

@@ -1,0 +1,232 @@
+"""The compiled Hexagone kernel: :mod:`.flat` compiled by numba, function for function.
+
+Each function of :mod:`.flat` is rebuilt from its own code object with a globals table in
+which its sibling functions are the compiled ones, then handed to ``numba.njit(cache=True)``
+(as :mod:`ludoteca.games.kuniumi.kernel` does), so numba's on-disk cache beside ``flat.py``
+means compilation is paid once per machine, not once per process.
+
+Importing numba is slow (a third of a second and more), so nothing imports this module at
+start-up: the engine asks for it only when a fast playout or the benchmark kernel is
+wanted, and the command line stays quick. Without numba, :func:`compiled` falls back to the
+plain functions: far slower, same results.
+
+This is the *fastest path* of ``ludoteca bench hexagone`` and of
+:meth:`.state.HexagoneState.fast_playout`; the engine itself (and the bots' one-move draws,
+:mod:`.kernel`) stays on dictionaries, where the rules are easiest to read and check. The
+tests replay traced kernel games move by move through the engine.
+"""
+
+from __future__ import annotations
+
+import time
+import types
+from functools import cache
+
+import numpy as np
+
+from . import flat
+
+HOT = (
+    "rand",
+    "seed",
+    "init",
+    "new_stamp",
+    "put",
+    "take",
+    "recolour",
+    "clear",
+    "engine_cell",
+    "grid_cell",
+    "put_all",
+    "recentre",
+    "add_support",
+    "weight",
+    "encloses",
+    "grow_shape",
+    "colour_shape",
+    "new_game",
+    "flood_group",
+    "label_sections",
+    "to_pool",
+    "from_pool",
+    "begin_reform",
+    "memo_has",
+    "memo_add",
+    "place",
+    "unplace",
+    "gather",
+    "open_frame",
+    "feasible",
+    "pick_placement",
+    "find_mains",
+    "finish",
+    "end_turn",
+    "choose_main",
+    "after_capture",
+    "swap",
+    "list_swaps",
+    "nth_piece",
+    "record",
+    "step",
+    "playout",
+    "run_games",
+)
+"""The functions of :mod:`.flat` that the kernel compiles."""
+
+TRACE_MOVES = 4096
+"""Room in a trace for every move of a game (the engine bounds a game at 4,000 moves)."""
+
+
+@cache
+def compiled() -> types.SimpleNamespace:
+    """The :data:`HOT` functions of :mod:`.flat`, compiled; attribute ``jit`` says whether."""
+    try:
+        import numba
+    except ImportError:  # pragma: no cover - numba is a dependency; this keeps tools working
+        return types.SimpleNamespace(jit=False, **{name: getattr(flat, name) for name in HOT})
+    table = {k: v for k, v in vars(flat).items() if not isinstance(v, types.FunctionType)}
+    out = {}
+    for name in HOT:
+        original = getattr(flat, name)
+        twin = types.FunctionType(
+            original.__code__, table, original.__name__, original.__defaults__
+        )
+        twin.__qualname__ = original.__qualname__
+        twin.__module__ = original.__module__
+        out[name] = numba.njit(cache=True)(twin)
+    table.update(out)  # siblings resolve to compiled functions when numba types the callers
+    return types.SimpleNamespace(jit=True, **out)
+
+
+def new_array() -> np.ndarray:
+    """A fresh game array (see :mod:`.flat`), its board empty."""
+    g = np.zeros(flat.size(), dtype=np.int64)
+    compiled().init(g)
+    return g
+
+
+def new_trace(moves: int = TRACE_MOVES) -> np.ndarray:
+    return np.zeros(3 * moves, dtype=np.int64)
+
+
+@cache
+def _shared() -> tuple[np.ndarray, np.ndarray]:
+    """One game array and trace per process for fast playouts (allocating the 3 MB array and
+    its Zobrist keys for every playout would cost more than the playout)."""
+    return new_array(), new_trace(0)
+
+
+def cells_of(g: np.ndarray) -> dict[int, int]:
+    """The pieces on the table, as the engine's ``cells`` (packed cell -> colour)."""
+    k = compiled()
+    n = int(g[flat.SC + flat.NPIECES])
+    out = {}
+    for i in range(n):
+        c = int(g[flat.PIECES + i])
+        out[int(k.engine_cell(g, c))] = int(g[flat.COL + c])
+    return dict(sorted(out.items()))
+
+
+def pool_of(g: np.ndarray) -> list[int]:
+    return [int(v) for v in g[flat.POOL : flat.POOL + 7]]
+
+
+def captured_of(g: np.ndarray) -> list[list[int]]:
+    n = int(g[flat.SC + flat.NPLAYERS])
+    return [[int(v) for v in g[flat.CAPT + 8 * p : flat.CAPT + 8 * p + 7]] for p in range(n)]
+
+
+def traced_moves(trace: np.ndarray, plies: int) -> list[tuple]:
+    """The move values written to ``trace`` by a playout of ``plies`` moves."""
+    arity = (3, 3, 1, 1, 2, 3)
+    out = []
+    for i in range(plies):
+        kind, x, y = (int(v) for v in trace[3 * i : 3 * i + 3])
+        out.append((kind, x, y)[: arity[kind]])
+    return out
+
+
+def load(g: np.ndarray, state) -> None:
+    """Put a :class:`~.state.HexagoneState` (not over) into the game array ``g``."""
+    from .geometry import coords
+    from .state import PHASES
+
+    k = compiled()
+    k.clear(g)
+    points = [coords(c) for c in state.cells]
+    qs = [q for q, _ in points]
+    rs = [r for _, r in points]
+    sc = flat.SC
+    g[sc + flat.OQ] = flat.CENTRE - (min(qs) + max(qs)) // 2
+    g[sc + flat.OR] = flat.CENTRE - (min(rs) + max(rs)) // 2
+    k.put_all(
+        g,
+        np.fromiter(state.cells.keys(), np.int64, len(state.cells)),
+        np.fromiter(state.cells.values(), np.int64, len(state.cells)),
+        len(state.cells),
+    )
+    for colour in range(7):
+        g[flat.POOL + colour] = state.pool[colour]
+    for p, pile in enumerate(state.captured):
+        for colour in range(7):
+            g[flat.CAPT + 8 * p + colour] = pile[colour]
+    g[sc + flat.NPLAYERS] = len(state.captured)
+    g[sc + flat.PHASE] = PHASES.index(state.phase)
+    g[sc + flat.DICE_A], g[sc + flat.DICE_B] = state.dice if state.dice else (-1, -1)
+    g[sc + flat.ROLLED] = state.rolled
+    g[sc + flat.ROLLS_LEFT] = -1 if state.rolls_left is None else state.rolls_left
+    g[sc + flat.SINCE] = state.since
+    g[sc + flat.PLAYER] = state.player
+    g[sc + flat.REASON] = flat.NOT_OVER
+    if state.phase == "main":
+        k.label_sections(g)
+        k.find_mains(g)
+    elif state.phase == "reform":
+        k.begin_reform(g)
+
+
+def payoffs(captured: list[list[int]]) -> tuple[float, ...]:
+    """Each player's share of the point, from the captured piles (the engine's ranking:
+    most pieces, then most of one colour; ties share)."""
+    keys = [(sum(p), max(p)) for p in captured]
+    best = max(keys)
+    winners = [i for i, key in enumerate(keys) if key == best]
+    return tuple(1.0 / len(winners) if i in winners else 0.0 for i in range(len(keys)))
+
+
+def fast_playout(state, rng) -> tuple[float, ...]:
+    """Payoffs of one uniform random playout of ``state`` (unchanged) by the kernel, its
+    generator seeded from ``rng`` so that a seeded caller stays deterministic."""
+    k = compiled()
+    g, trace = _shared()
+    load(g, state)
+    k.seed(g, rng.getrandbits(32))
+    g[flat.SC + flat.TRACE_CAP] = 0
+    if k.playout(g, trace) < 0:  # pragma: no cover - the rules guarantee a move
+        raise RuntimeError("the Hexagone kernel met a position without a legal move")
+    return payoffs(captured_of(g))
+
+
+def playout_kernel(players: int, gaps: bool):
+    """``f(seed, seconds) -> (games, moves)``: random complete games of ``players`` players
+    from fresh start blocks, played in batches inside compiled code (the clock is read
+    between batches)."""
+
+    def run(seed: int, seconds: float) -> tuple[int, int]:
+        k = compiled()
+        g, trace = new_array(), new_trace(0)
+        k.seed(g, seed)
+        games = moves = 0
+        batch = 4
+        start = time.perf_counter()
+        deadline = start + seconds
+        while True:
+            moves += int(k.run_games(g, batch, players, int(gaps), trace))
+            games += batch
+            now = time.perf_counter()
+            if now >= deadline:
+                return games, moves
+            if now - start < seconds / 4:
+                batch = min(batch * 2, 1 << 12)
+
+    return run
