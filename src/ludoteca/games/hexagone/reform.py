@@ -175,6 +175,9 @@ class ReformSearch:
         (:meth:`_replays`); only when that proof fails is a search run, and the completion it
         finds proves the placements after it.
         """
+        left = self.remaining()
+        if left <= 2:
+            return self._last_two() if left == 2 else self.options()
         proof = self._proof_data()
         if proof is None:
             return []
@@ -201,6 +204,39 @@ class ReformSearch:
         self._proof = proof  # still true here: every search above took back what it placed
         return out
 
+    def _last_two(self) -> list[tuple[int, int]]:
+        """:meth:`legal_placements` with two pieces in the pool, decided by the rules alone:
+        a placement is legal when the last piece then has a cell (empty, touching two pieces,
+        none of its colour). Those cells are the ones it has now, less the cell taken and,
+        if both pieces have one colour, the cells around it; plus, for another colour, the
+        empty cells around it that touched one piece and now touch two."""
+        pool, touch, near, cells = self.pool, self.touch, self.near, self.cells
+        fits = {}
+        for k in range(7):
+            if pool[k]:
+                s = SHIFT[k]
+                fits[k] = [c for c, t in touch.items() if t >= 2 and not near[c] >> s & 7]
+        out = []
+        for k, c in self.options():
+            pool[k] -= 1
+            last = next(j for j in range(7) if pool[j])
+            pool[k] += 1
+            ok = False
+            for e in fits[last]:
+                if e != c and (last != k or (e - c) not in _NEAR):
+                    ok = True
+                    break
+            if not ok and last != k:
+                s = SHIFT[last]
+                for d in NEIGHBOURS:
+                    e = c + d
+                    if e not in cells and touch.get(e, 0) == 1 and not near[e] >> s & 7:
+                        ok = True
+                        break
+            if ok:
+                out.append((k, c))
+        return out
+
     def _repair(self, path: list[tuple[int, int]]) -> bool:
         """Can the pool be completed by first replaying, in order, the steps of ``path`` that
         are still allowed, then searching the rest? ``True`` is a proof (the completion is in
@@ -221,6 +257,8 @@ class ReformSearch:
         """Is this one placement legal (allowed now and completable)?"""
         if not self.pool[colour] or self.touch.get(c, 0) < 2 or self.near[c] >> SHIFT[colour] & 7:
             return False
+        if self.remaining() == 1:  # the last piece: allowed is legal
+            return True
         proof = self._proof_data()
         if proof is None:
             return False

@@ -34,6 +34,8 @@ from .notation import (
 from .reform import ReformSearch
 
 _NEAR = frozenset(NEIGHBOURS)
+_UP = tuple(sorted(d for d in NEIGHBOURS if d > 0))
+"""The three neighbours above a cell in move order: each touching pair met once, in order."""
 
 ROLL_PHASE, SWAP_PHASE, SECOND, MAIN_PHASE, REFORM, OVER = (
     "roll",
@@ -75,6 +77,7 @@ class HexagoneState(State):
         "_choices",
         "_search",
         "_legal",
+        "_pairs",
         "_summary",
         "_history",
     )
@@ -113,6 +116,7 @@ class HexagoneState(State):
         self._choices: list[int] | None = None
         self._search: ReformSearch | None = None
         self._legal: list | None = None
+        self._pairs: list[tuple[tuple, int, int]] | None = None
         self._summary: tuple | None = None
         self._history: list[tuple] = []
 
@@ -160,9 +164,46 @@ class HexagoneState(State):
         return []
 
     def _swaps(self) -> list:
-        out = self.swap_list()
-        out.sort()
-        return out
+        """The legal swaps in move order.
+
+        A mixed roll's swaps are read off the touching pairs (:meth:`touching_pairs`, in
+        move order and kept while no piece comes or goes): no sort, no move built. A double's
+        pair every piece of the doubled colour with every piece of another colour; walking
+        the cells in order, each cell's partners above it are a tail of one of the two
+        sorted lists, so the moves come out in order without a sort."""
+        a, b = self.dice  # type: ignore[misc]
+        cells = self.cells
+        if a == b:
+            order = sorted(cells)
+            mine = [c for c in order if cells[c] == a]
+            others = [c for c in order if cells[c] != a]
+            out: list = []
+            seen_mine = seen_others = 0
+            for low in order:
+                if cells[low] == a:
+                    seen_mine += 1
+                    out += [(SWAP, low, high) for high in others[seen_others:]]
+                else:
+                    seen_others += 1
+                    out += [(SWAP, low, high) for high in mine[seen_mine:]]
+            return out
+        rolled = (1 << a) | (1 << b)
+        return [
+            m
+            for m, x, y in self.touching_pairs()
+            if (k := cells[x]) != (j := cells[y]) and (rolled >> k | rolled >> j) & 1
+        ]
+
+    def touching_pairs(self) -> list[tuple[tuple, int, int]]:
+        """Every two touching pieces as ``(swap move, lower cell, higher cell)``, in move
+        order. A swap exchanges colours, not places, so the list is kept until a piece is
+        taken, set aside or placed."""
+        if self._pairs is None:
+            cells = self.cells
+            self._pairs = [
+                ((SWAP, c, n), c, n) for c in sorted(cells) for d in _UP if (n := c + d) in cells
+            ]
+        return self._pairs
 
     def swap_list(self) -> list:
         """The legal swaps in no particular order (playouts need no sorting)."""
@@ -355,6 +396,7 @@ class HexagoneState(State):
             self.counts = list(snap[1])
             self.pool = list(snap[4])
             self.captured = [list(p) for p in snap[5]]
+            self._pairs = None
         self.phase, self.dice = snap[2], snap[3]
         self.rolled, self.rolls_left, self.since, self.player, self.reason = snap[6:11]
         self._choices, self._summary = snap[11], snap[12]
@@ -451,6 +493,7 @@ class HexagoneState(State):
             search = self.search()
             search.commit(k, c)
             self.cells[c] = k
+            self._pairs = None
             self.counts[k] += 1
             self.pool[k] -= 1
             if not any(self.pool):
@@ -481,6 +524,9 @@ class HexagoneState(State):
                 self.phase = SECOND
             return
         pile = self.captured[self.player]
+        if self._pairs is not None:  # the touching pairs less those of the taken pieces
+            gone = set(taken)
+            self._pairs = [p for p in self._pairs if p[1] not in gone and p[2] not in gone]
         got = [0] * 7
         for c in taken:
             k = cells.pop(c)
@@ -536,6 +582,7 @@ class HexagoneState(State):
     def _to_pool(self, keep: set[int]) -> None:
         """Every piece outside the main block ``keep`` leaves the table for the pool."""
         cells = self.cells
+        self._pairs = None
         for c in [c for c in cells if c not in keep]:
             k = cells.pop(c)
             self.counts[k] -= 1
@@ -660,6 +707,7 @@ class HexagoneState(State):
         other._choices = self._choices
         other._search = None
         other._legal = self._legal
+        other._pairs = self._pairs
         other._summary = self._summary
         other._history = list(self._history)
         return other
