@@ -86,3 +86,17 @@ def test_views_that_fail_after_a_move_are_sent_again(table):
     send_move(mover, wm, vm, legal_texts(vm)[0])
     assert [states(w)["ply"] for w in (wm, wo, ww)] == [vm["ply"] + 1] * 3
     assert failures
+
+
+def test_a_move_over_http_and_the_sockets_views_take_one_trip(table):
+    _, trips, (mover, wm, vm), (_, wo, _), (ww, _) = table
+    trips.clear()
+    answer = mover.post(
+        f"/api/games/{vm['id']}/move?view=1",
+        json={"move": legal_texts(vm)[0], "ply": vm["ply"]},
+        headers={"X-CSRF-Token": page_csrf(mover)},
+    )
+    assert answer.status_code == 200, answer.text
+    assert answer.json()["view"]["ply"] == vm["ply"] + 1
+    assert [states(w)["ply"] for w in (wm, wo, ww)] == [vm["ply"] + 1] * 3
+    assert len(trips) == 1, trips

@@ -33,7 +33,7 @@ from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from functools import partial
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import anyio
 from fastapi import APIRouter, Request, WebSocket, WebSocketDisconnect
@@ -115,6 +115,7 @@ open: a log-out on another process, or a session that expired, closes them withi
 SESSION_CLOSED = 4401
 """Close code of a socket whose session ended: the page reconnects as a visitor."""
 ViewKey = tuple[int | None, str, bool]
+T = TypeVar("T")
 """What a watcher's view depends on besides the game: user id, language, compact form."""
 
 SORRY = N_("Something went wrong on the server; sorry. Reload the page to go on.")
@@ -286,10 +287,6 @@ class Hub:
         (the commit itself has told the other processes)."""
         await self.deliver(pk)
 
-    def publish_soon(self, pk: int) -> None:
-        """:meth:`publish` in the background: the mover's answer does not wait for it."""
-        self._spawn(self._guarded("game", pk, self.deliver))
-
     def _spawn(self, coro) -> None:
         task = asyncio.create_task(coro)
         self._background.add(task)
@@ -341,36 +338,37 @@ class Hub:
         finally:
             self._queued.discard(pk)
 
-    async def change_and_deliver(self, pk: int, change: Callable[[], Any]) -> None:
+    async def change_and_deliver(self, pk: int, change: Callable[[], T]) -> T:
         """Run ``change`` (a move or resignation in ``pk``, in play's threads) and queue every
         watcher of ``pk`` in this process the game after it, all in one trip to the threads
         and one read of the game: what :meth:`publish` after the change would do, without a
         second hand-over and a second read per move. In the game's turn, so the views go
-        out in the order of the changes. Whatever ``change`` raises is raised here, and
-        nobody is told of a change that was refused. If the views fail after the change, the
-        watchers are told as :meth:`publish` would tell them."""
+        out in the order of the changes. Returns what ``change`` returns; whatever it raises
+        is raised here, and nobody is told of a change that was refused. If the views fail
+        after the change, the watchers are told as :meth:`publish` would tell them."""
         views_failed = False
         async with self._turn(pk):
             conns = list(self.connections.get(pk, ()))
             users = {conn.view_key: conn.user for conn in conns}
 
-            def change_then_views() -> dict[ViewKey, str] | None:
+            def change_then_views() -> tuple[T, dict[ViewKey, str] | None]:
                 nonlocal views_failed
-                change()
+                out = change()
                 if not users:
-                    return None
+                    return out, None
                 try:
-                    return self.encoded_views(pk, users)
+                    return out, self.encoded_views(pk, users)
                 except Exception:
                     log.exception("game %s: the views after a change failed", pk)
                     views_failed = True
-                    return None
+                    return out, None
 
-            texts = await self.play(change_then_views)
+            out, texts = await self.play(change_then_views)
             for conn in conns if texts is not None else ():
                 conn.send_state(texts[conn.view_key])
         if views_failed:
             await self.deliver(pk)
+        return out
 
     async def _queue_views(self, pk: int) -> None:
         conns = list(self.connections.get(pk, ()))
@@ -585,8 +583,8 @@ async def _json_body(request: Request) -> dict[str, Any]:
 async def api_move(pk: int, request: Request) -> Response:
     """Play a move. The answer is ``{"ok": true, "ply": N}``; with ``?view=1`` it also holds
     the mover's new view (``?compact=1`` as for ``GET /api/games/PK``), so that a page
-    without a socket shows the board after its move without asking again. The watchers are
-    told after the mover is answered."""
+    without a socket shows the board after its move without asking again. The watchers'
+    views are made in the same trip to play's threads, from the same read of the game."""
     if not request.cookies.get(SESSION_COOKIE):
         raise ClubError("Please log in first.", 401)
     data = await _json_body(request)
@@ -605,9 +603,8 @@ async def api_move(pk: int, request: Request) -> Response:
         lang = language(request).code
         return new_ply, hub.view(pk, user, lang, compact) if want_view else None
 
-    new_ply, text = await hub.play(move_then_view)
+    new_ply, text = await hub.change_and_deliver(pk, move_then_view)
     hub.kick_bots(pk)
-    hub.publish_soon(pk)
     if text is None:
         return JSONResponse({"ok": True, "ply": new_ply})
     return Response(f'{{"ok":true,"ply":{new_ply},"view":{text}}}', media_type="application/json")
