@@ -8,7 +8,8 @@ means compilation is paid once per machine, not once per process.
 Importing numba is slow (a third of a second and more), so nothing imports this module at
 start-up: the engine asks for it only when a fast playout or the benchmark kernel is
 wanted, and the command line stays quick. Without numba, :func:`compiled` falls back to the
-plain functions: far slower, same results.
+plain functions, far slower than the engine's own playout (:mod:`.kernel`), so the game
+and :func:`fast_playout` use that one instead.
 
 This is the *fastest path* of ``ludoteca bench hexagone`` and of
 :meth:`.state.HexagoneState.fast_playout`; the engine itself (and the bots' one-move draws,
@@ -198,6 +199,12 @@ def fast_playout(state, rng) -> tuple[float, ...]:
     """Payoffs of one uniform random playout of ``state`` (unchanged) by the kernel, its
     generator seeded from ``rng`` so that a seeded caller stays deterministic."""
     k = compiled()
+    if not k.jit:  # pragma: no cover - without numba the engine's playout is faster
+        from .kernel import random_playout
+
+        probe = state.clone()
+        random_playout(probe, rng)
+        return probe.result.payoffs()
     g, trace = _shared()
     load(g, state)
     k.seed(g, rng.getrandbits(32))
