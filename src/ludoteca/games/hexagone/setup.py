@@ -111,15 +111,18 @@ def _colour_shape(rng: random.Random, shape: list[int], counts: list[int]) -> di
     colour: dict[int, int] = {}
     order = list(shape)
     rng.shuffle(order)  # ties between equally constrained cells go by this random order
-    # colours each uncoloured cell touches, as a bit mask and as a count (its saturation)
+    # colours each cell touches, as a bit mask; the uncoloured cells in ``order`` and, side
+    # by side, how many distinct colours each touches (its saturation): the most saturated
+    # is then found by C code (max, index), not by a key function called per cell
     banned = dict.fromkeys(order, 0)
-    saturation = dict.fromkeys(order, 0)
     rest = list(order)
+    saturation = [0] * len(rest)
     colours = range(len(left))
     for _ in range(len(order)):
         # the uncoloured cell touching most distinct colours (DSatur), first in ``order``
-        best = max(rest, key=saturation.__getitem__)
-        rest.remove(best)
+        i = saturation.index(max(saturation))
+        best = rest.pop(i)
+        del saturation[i]
         mask = banned[best]
         options = [k for k in colours if left[k] and not mask >> k & 1]
         if not options:
@@ -134,5 +137,6 @@ def _colour_shape(rng: random.Random, shape: list[int], counts: list[int]) -> di
             m = banned.get(n)
             if m is not None and not m & bit:
                 banned[n] = m | bit
-                saturation[n] += 1
+                if n not in colour:
+                    saturation[rest.index(n)] += 1
     return colour
