@@ -157,6 +157,11 @@ class ReformSearch:
         failed.add(frozenset(self.placed))
         return False
 
+    def possible(self) -> bool:
+        """:meth:`feasible`, proved at once when the pool can be spread out over cells
+        apart (:meth:`_spread_all`), as it usually can; no completion is kept then."""
+        return self._spread_all(self._fits()) is not None or self.feasible()
+
     def completion(self) -> list[tuple[int, int]] | None:
         """A way found earlier to place the rest of the pool from here, or ``None``."""
         n = len(self.placed)
@@ -178,20 +183,35 @@ class ReformSearch:
         left = self.remaining()
         if left <= 2:
             return self._last_two() if left == 2 else self.options()
-        proof = self._proof_data()
-        if proof is None:
-            return []
-        proofs = [proof]
+        fits = self._fits()
+        spread = self._spread_all(fits)
+        proof = None
+        proofs: list[tuple] = []
         replays = self._replays
         n = len(self.placed)
         out = []
         for k, c in self.options():
+            if spread is not None:
+                # the pool spread out over cells apart (see _spread): drop one piece of colour
+                # ``k``, the one in the way if one is; the rest must keep clear of ``c``
+                clash = [e for e in (c, *[c + d for d in NEIGHBOURS]) if e in spread]
+                if not clash or len(clash) == 1 and spread[clash[0]] == k:
+                    out.append((k, c))
+                    continue
+            if proof is None:  # a completion, found only when the spread proves too little
+                proof = self._proof_data()
+                if proof is None:
+                    return []
+                proofs.append(proof)
             for p in proofs:
                 if replays(p, k, c) != NO_PROOF:
                     break
             else:
                 p = None
             if p is not None:
+                out.append((k, c))
+                continue
+            if self._spread(fits, k, c):
                 out.append((k, c))
                 continue
             self.place(k, c)
@@ -201,8 +221,66 @@ class ReformSearch:
                 out.append((k, c))
                 # the completion just found starts with this placement: one more proof
                 proofs.append(self._prove(self.solution[n:]))
-        self._proof = proof  # still true here: every search above took back what it placed
+        if proof is not None:
+            self._proof = proof  # still true here: every search above took back what it placed
         return out
+
+    def _fits(self) -> list[list[int]]:
+        """For each colour, the empty cells its pieces may go on now (touching two pieces,
+        none of that colour); empty for colours not in the pool."""
+        pool, touch, near = self.pool, self.touch, self.near
+        return [
+            [c for c, t in touch.items() if t >= 2 and not near[c] >> SHIFT[k] & 7]
+            if pool[k]
+            else []
+            for k in range(7)
+        ]
+
+    def _spread_all(self, fits: list[list[int]]) -> dict[int, int] | None:
+        """The whole pool on cells that do not touch each other, each allowed now (cell ->
+        colour), found greedily as :meth:`_spread` does, or ``None``."""
+        pool = self.pool
+        blocked: set[int] = set()
+        out = {}
+        for j in sorted((j for j in range(7) if pool[j]), key=lambda j: len(fits[j])):
+            need = pool[j]
+            for e in fits[j]:
+                if e not in blocked:
+                    blocked.add(e)
+                    blocked.update([e + d for d in NEIGHBOURS])
+                    out[e] = j
+                    need -= 1
+                    if not need:
+                        break
+            else:
+                return None
+        return out
+
+    def _spread(self, fits: list[list[int]], k: int, c: int) -> bool:
+        """After ``k`` on ``c``, can the rest of the pool go onto cells that touch neither
+        ``c`` nor each other, each allowed now (:meth:`_fits`)? Then it can be placed in any
+        order: a piece changes only the cells around it, and none of them is another's cell.
+        Tried greedily (colours with fewest cells first), so ``False`` proves nothing; it
+        spares most of the searches the replays of :meth:`_replays` cannot."""
+        pool = self.pool
+        blocked = {c + d for d in NEIGHBOURS}
+        blocked.add(c)
+        pool[k] -= 1
+        try:
+            for j in sorted((j for j in range(7) if pool[j]), key=lambda j: len(fits[j])):
+                need = pool[j]
+                for e in fits[j]:
+                    if e not in blocked:
+                        blocked.add(e)
+                        blocked.update([e + d for d in NEIGHBOURS])
+                        need -= 1
+                        if not need:
+                            break
+                else:
+                    return False
+            return True
+        finally:
+            pool[k] += 1
 
     def _last_two(self) -> list[tuple[int, int]]:
         """:meth:`legal_placements` with two pieces in the pool, decided by the rules alone:
@@ -262,7 +340,7 @@ class ReformSearch:
         proof = self._proof_data()
         if proof is None:
             return False
-        if self._replays(proof, colour, c) != NO_PROOF:
+        if self._replays(proof, colour, c) != NO_PROOF or self._spread(self._fits(), colour, c):
             return True
         self.place(colour, c)
         ok = self._repair(proof[0]) or self.feasible()

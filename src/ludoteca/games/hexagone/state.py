@@ -356,7 +356,10 @@ class HexagoneState(State):
                 counts = self.counts
                 return phase == ROLL_PHASE and 0 <= x <= y < 6 and bool(counts[x] or counts[y])
             if kind == PLACE:
-                return phase == REFORM and 0 <= x < 7 and self.search().placement_ok(x, y)
+                if phase != REFORM or not 0 <= x < 7:
+                    return False
+                legal = self._legal  # listed for this position: the search was done there
+                return m in legal if legal is not None else self.search().placement_ok(x, y)
             return False
         if n == 1 and (m[0] == AGAIN or m[0] == STOP) and type(m[0]) is int:
             return self.phase == SECOND
@@ -548,13 +551,13 @@ class HexagoneState(State):
         largest = [p for p in parts if len(p) == size]
         if len(largest) == 1:
             search = _reform_search(self.cells, largest[0])
-            if search.feasible():
+            if search.possible():
                 self._choose_main(largest[0][0], largest[0])
                 self._search = search  # its cells and pool are now the state's: keep it
             else:
                 self._reform_impossible(largest[0])
             return
-        choices = [p[0] for p in largest if _reform_search(self.cells, p).feasible()]
+        choices = [p[0] for p in largest if _reform_search(self.cells, p).possible()]
         if not choices:
             self._reform_impossible(None)
             return
@@ -811,7 +814,7 @@ def _feasible_mains(cells: dict[int, int]) -> list[int]:
     if len(parts) < 2:
         return []
     size = len(max(parts, key=len))
-    return [p[0] for p in parts if len(p) == size and _reform_search(cells, p).feasible()]
+    return [p[0] for p in parts if len(p) == size and _reform_search(cells, p).possible()]
 
 
 COLOUR_WORDS = (
