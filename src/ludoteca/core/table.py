@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import random
+from bisect import bisect
 from collections.abc import Callable, Sequence
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 from .errors import IllegalMoveError
@@ -41,11 +43,18 @@ def start_from(game: Game, seed: int | None, start: str | None) -> State:
 
 
 def sample_chance(state: State, rng: random.Random) -> Move:
-    """Draw one chance outcome by its probability with ``rng``."""
+    """Draw one chance outcome by its probability with ``rng``.
+
+    Exactly what ``rng.choices(moves, weights=weights, k=1)[0]`` draws (the same cumulative
+    sums, one ``rng.random()``, the same bisection), so seeded games and records keep their
+    outcomes; written out because a random game draws at every chance node and ``choices``
+    checks and builds more than one draw needs."""
     outcomes = state.chance_outcomes()
-    moves = [m for m, _ in outcomes]
-    weights = [p for _, p in outcomes]
-    return rng.choices(moves, weights=weights, k=1)[0]
+    cumulative = list(accumulate([p for _, p in outcomes]))
+    total = cumulative[-1] + 0.0
+    if not total > 0.0:
+        raise ValueError("chance outcomes must have a positive total probability")
+    return outcomes[bisect(cumulative, rng.random() * total, 0, len(cumulative) - 1)][0]
 
 
 def resolve_chance(
