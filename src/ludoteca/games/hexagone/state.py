@@ -116,7 +116,7 @@ class HexagoneState(State):
         self._choices: list[int] | None = None
         self._search: ReformSearch | None = None
         self._legal: list | None = None
-        self._pairs: list[tuple[tuple, int, int]] | None = None
+        self._pairs: tuple[list[int], list[tuple[tuple, int, int]]] | None = None
         self._summary: tuple | None = None
         self._history: list[tuple] = []
 
@@ -187,22 +187,33 @@ class HexagoneState(State):
                     seen_others += 1
                     out += [(SWAP, low, high) for high in mine[seen_mine:]]
             return out
-        rolled = (1 << a) | (1 << b)
+        order, pairs = self.touching_pairs()
+        colour: list = list(map(cells.get, order))  # indexing a list beats dict lookups
+        rolled = [(1 << a | 1 << b) >> k & 1 for k in range(7)]
         return [
             m
-            for m, x, y in self.touching_pairs()
-            if (k := cells[x]) != (j := cells[y]) and (rolled >> k | rolled >> j) & 1
+            for m, i, j in pairs
+            if (k := colour[i]) != (n := colour[j]) and (rolled[k] or rolled[n])
         ]
 
-    def touching_pairs(self) -> list[tuple[tuple, int, int]]:
-        """Every two touching pieces as ``(swap move, lower cell, higher cell)``, in move
-        order. A swap exchanges colours, not places, so the list is kept until a piece is
-        taken, set aside or placed."""
+    def touching_pairs(self) -> tuple[list[int], list[tuple[tuple, int, int]]]:
+        """The cells in order, and every two touching pieces as ``(swap move, index of the
+        lower cell, index of the higher)`` in move order. A swap exchanges colours, not
+        places, so both are kept until a piece comes or goes (a capture only strikes off
+        the pairs of the pieces taken: their cells stay listed, and empty)."""
         if self._pairs is None:
-            cells = self.cells
-            self._pairs = [
-                ((SWAP, c, n), c, n) for c in sorted(cells) for d in _UP if (n := c + d) in cells
-            ]
+            order = sorted(self.cells)
+            where = {c: i for i, c in enumerate(order)}
+            get = where.get
+            self._pairs = (
+                order,
+                [
+                    ((SWAP, c, n), i, j)
+                    for i, c in enumerate(order)
+                    for d in _UP
+                    if (j := get(n := c + d)) is not None
+                ],
+            )
         return self._pairs
 
     def swap_list(self) -> list:
@@ -529,7 +540,11 @@ class HexagoneState(State):
         pile = self.captured[self.player]
         if self._pairs is not None:  # the touching pairs less those of the taken pieces
             gone = set(taken)
-            self._pairs = [p for p in self._pairs if p[1] not in gone and p[2] not in gone]
+            order, pairs = self._pairs
+            self._pairs = (
+                order,
+                [p for p in pairs if order[p[1]] not in gone and order[p[2]] not in gone],
+            )
         got = [0] * 7
         for c in taken:
             k = cells.pop(c)
@@ -781,7 +796,11 @@ def _may_capture(cells: dict[int, int], c: int) -> bool:
             first = c + d
     if not first:
         return False
-    return any(get(first + d) == k and first + d != c for d in NEIGHBOURS)
+    for d in NEIGHBOURS:  # a loop, not any() over a generator: this runs at every swap
+        n = first + d
+        if n != c and get(n) == k:
+            return True
+    return False
 
 
 def _well_formed(move) -> bool:
