@@ -31,6 +31,7 @@ SHIFT = tuple(3 * k for k in range(7))
 """Where colour ``k``'s count of touching pieces sits in a packed neighbourhood."""
 UNIT = tuple(1 << s for s in SHIFT)
 _NEAR = frozenset(NEIGHBOURS)
+N0, N1, N2, N3, N4, N5 = NEIGHBOURS
 NO_PROOF = -1
 """What :meth:`ReformSearch._replays` returns when it proves nothing."""
 
@@ -185,6 +186,14 @@ class ReformSearch:
             return self._last_two() if left == 2 else self.options()
         fits = self._fits()
         spread = self._spread_all(fits)
+        reach: dict[int, list[int]] = {}  # cell -> the spread's cells on it or around it
+        if spread is not None:
+            for e in spread:
+                for x in (e, e + N0, e + N1, e + N2, e + N3, e + N4, e + N5):
+                    if x in reach:
+                        reach[x].append(e)
+                    else:
+                        reach[x] = [e]
         proof = None
         proofs: list[tuple] = []
         replays = self._replays
@@ -194,8 +203,8 @@ class ReformSearch:
             if spread is not None:
                 # the pool spread out over cells apart (see _spread): drop one piece of colour
                 # ``k``, the one in the way if one is; the rest must keep clear of ``c``
-                clash = [e for e in (c, *[c + d for d in NEIGHBOURS]) if e in spread]
-                if not clash or len(clash) == 1 and spread[clash[0]] == k:
+                clash = reach.get(c)
+                if clash is None or len(clash) == 1 and spread[clash[0]] == k:
                     out.append((k, c))
                     continue
             if proof is None:  # a completion, found only when the spread proves too little
@@ -228,12 +237,10 @@ class ReformSearch:
     def _fits(self) -> list[list[int]]:
         """For each colour, the empty cells its pieces may go on now (touching two pieces,
         none of that colour); empty for colours not in the pool."""
-        pool, touch, near = self.pool, self.touch, self.near
+        pool, near = self.pool, self.near
+        cells = [c for c, t in self.touch.items() if t >= 2]
         return [
-            [c for c, t in touch.items() if t >= 2 and not near[c] >> SHIFT[k] & 7]
-            if pool[k]
-            else []
-            for k in range(7)
+            [c for c in cells if not near[c] >> SHIFT[k] & 7] if pool[k] else [] for k in range(7)
         ]
 
     def _spread_all(self, fits: list[list[int]]) -> dict[int, int] | None:
