@@ -124,11 +124,12 @@ def _colour_shape(rng: random.Random, shape: list[int], counts: list[int]) -> di
         best = rest.pop(i)
         del saturation[i]
         mask = banned[best]
-        options = [k for k in colours if left[k] and not mask >> k & 1]
-        if not options:
+        # the colours it may take, by pieces left (0: banned or none left); the most left
+        allowed = [0 if mask >> k & 1 else left[k] for k in colours]
+        top = max(allowed)
+        if not top:
             return None
-        top = max([left[k] for k in options])
-        k = rng.choice([k for k in options if left[k] == top])
+        k = rng.choice([k for k in colours if allowed[k] == top])
         colour[best] = k
         left[k] -= 1
         bit = 1 << k
