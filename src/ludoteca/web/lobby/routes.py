@@ -24,7 +24,7 @@ from ludoteca.web.infra.inputs import check_text
 from ludoteca.web.infra.store import GameRow, Seat, User
 from ludoteca.web.infra.throttle import TooManyAttempts, request_address
 from ludoteca.web.lobby.summary import game_summary
-from ludoteca.web.ratings.service import seat_ratings
+from ludoteca.web.ratings.service import read_seat_ratings
 from ludoteca.web.requests import check_csrf, club, current_user, language, render, require_user
 from ludoteca.web.round.access import check_may_watch
 from ludoteca.web.round.catalog import available_games, bot_levels
@@ -430,7 +430,7 @@ def game_page(pk: int, request: Request):
     rules = rules_context(row.game, language(request).code)
     players = c.lists.get(  # names link to profiles, with their rating (kept a second)
         ("players", pk, tuple(s.user_id for s in row.seats), c.games.listed),
-        lambda: _seat_ratings(c.store, row),
+        lambda: read_seat_ratings(c.store, row),
     )
     to_me = mine = None
     if row.status == "finished" and c.challenges is not None:
@@ -447,11 +447,6 @@ def game_page(pk: int, request: Request):
         rematch_to_me=to_me,
         rematch_mine=mine,
     )
-
-
-def _seat_ratings(store, row: GameRow) -> list[dict]:
-    with store.reading() as db:
-        return seat_ratings(db, row)
 
 
 # --- replays -------------------------------------------------------------------------------------

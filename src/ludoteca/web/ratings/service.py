@@ -384,6 +384,13 @@ def update_ratings(db, row: GameRow, state=None) -> None:
         )
 
 
+def read_seat_ratings(store, row: GameRow) -> list[dict[str, Any]]:
+    """:func:`seat_ratings` in a read of its own: the game page and the views of a game
+    that is not being played both show this line."""
+    with store.reading() as db:
+        return seat_ratings(db, row)
+
+
 def seat_ratings(db, row: GameRow) -> list[dict[str, Any]]:
     """The people at a game with their rating in its pool, for the game page: ``rating`` is
     the shown text (``1523?`` while provisional), or None before their first rated game."""

@@ -50,7 +50,7 @@ from ludoteca.web.infra.outbox import Connection
 from ludoteca.web.infra.periodic import watch
 from ludoteca.web.infra.store import GameRow, User
 from ludoteca.web.infra.throttle import address_key
-from ludoteca.web.ratings.service import seat_ratings
+from ludoteca.web.ratings.service import read_seat_ratings
 from ludoteca.web.requests import SignedIn, Visitor, check_csrf, language, require_user
 from ludoteca.web.round.access import check_may_watch, is_to_move
 from ludoteca.web.round.botqueue import FairQueue
@@ -236,8 +236,7 @@ class Hub:
         if row.status == "active":
             return None
         assert self.club is not None
-        with self.club.store.reading() as db:
-            return {"rated": bool(row.rated), "players": seat_ratings(db, row)}
+        return {"rated": bool(row.rated), "players": read_seat_ratings(self.club.store, row)}
 
     def encoded_views(self, pk: int, users: dict[ViewKey, User | None]) -> dict[ViewKey, str]:
         """Each watcher's view of ``pk`` as JSON text, by user id, language and form, all from
