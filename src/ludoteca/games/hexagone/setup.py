@@ -59,39 +59,60 @@ def _grow_shape(rng: random.Random, n: int, gaps: bool) -> list[int] | None:
     random_ = rng.random
     get = support.get
     table = _GAP_WEIGHTS if gaps else _WEIGHTS
+    # the frontier in the order of ``support`` and the weights of its cells, kept step to
+    # step (a cell leaves, a few change, new ones come last) instead of rebuilt
+    frontier = list(support)
+    weighed = [table[s] for s in support.values()]
     while len(shape) < n:
         # compact blocks prefer well-supported cells; blocks with gaps take any. Cells
         # touching fewer than two weigh nothing: they are never drawn, and the others are
         # drawn exactly as from the list of the touching-two cells alone.
-        candidates = list(support)
-        weights = list(map(table.__getitem__, support.values()))
+        candidates, weights = frontier, weighed  # copied only if a cell is refused
+        refused = False
         while True:
             # what rng.choices(range(len(candidates)), weights)[0] draws, without its overhead
             cumulative = list(accumulate(weights))
             if not cumulative or not cumulative[-1]:
                 return None
             i = bisect(cumulative, random_() * (cumulative[-1] + 0.0), 0, len(cumulative) - 1)
-            c = candidates.pop(i)
-            weights.pop(i)
+            c = candidates[i]
             shape.add(c)
             if gaps or not _may_enclose(shape, c) or not holes(shape):
                 break
             shape.discard(c)
+            if not refused:
+                candidates, weights, refused = list(candidates), list(weights), True
+            del candidates[i]
+            del weights[i]
+        j = frontier.index(c) if refused else i
+        del frontier[j]
+        del weighed[j]
         del support[c]
         for d in NEIGHBOURS:
             e = c + d
             if e not in shape and e not in forbidden:
-                support[e] = get(e, 0) + 1
+                s = get(e, 0) + 1
+                support[e] = s
+                if s == 1:
+                    frontier.append(e)
+                    weighed.append(table[1])
+                else:
+                    weighed[frontier.index(e)] = table[s]
     return sorted(shape)
 
 
 def _may_enclose(shape: set[int], c: int) -> bool:
     """Can adding ``c`` have enclosed a gap? Only if the empty cells around it now form two
     or more separate arcs (one arc or none leaves the outside connected around ``c``)."""
-    ring = 0
-    for bit, d in _AROUND_BITS:
-        if c + d in shape:
-            ring |= bit
+    a0, a1, a2, a3, a4, a5 = _AROUND
+    ring = (
+        (c + a0 in shape)
+        | (c + a1 in shape) << 1
+        | (c + a2 in shape) << 2
+        | (c + a3 in shape) << 3
+        | (c + a4 in shape) << 4
+        | (c + a5 in shape) << 5
+    )
     return _SPLIT_RINGS[ring]
 
 
@@ -101,7 +122,8 @@ def _arcs(ring: int) -> int:
     return sum(1 for i in range(6) if ring >> i & 1 and not ring >> (i + 1) % 6 & 1)
 
 
-_AROUND_BITS = tuple((1 << i, d) for i, d in enumerate(_AROUND))
+_ALLOWED = tuple(tuple(k for k in range(7) if not mask >> k & 1) for mask in range(128))
+"""For each set of colours around a cell (a bit mask), the colours it may take, in order."""
 _SPLIT_RINGS = tuple(_arcs(ring) >= 2 for ring in range(64))
 """For each of the 64 ways the six neighbours can be in or out: two arcs or more?"""
 
@@ -117,19 +139,17 @@ def _colour_shape(rng: random.Random, shape: list[int], counts: list[int]) -> di
     banned = dict.fromkeys(order, 0)
     rest = list(order)
     saturation = [0] * len(rest)
-    colours = range(len(left))
     for _ in range(len(order)):
         # the uncoloured cell touching most distinct colours (DSatur), first in ``order``
         i = saturation.index(max(saturation))
         best = rest.pop(i)
         del saturation[i]
-        mask = banned[best]
-        # the colours it may take, by pieces left (0: banned or none left); the most left
-        allowed = [0 if mask >> k & 1 else left[k] for k in colours]
-        top = max(allowed)
+        # the colours it may take (not around it), and of those the ones with most left
+        allowed = _ALLOWED[banned[best]]
+        top = max(map(left.__getitem__, allowed), default=0)
         if not top:
             return None
-        k = rng.choice([k for k in colours if allowed[k] == top])
+        k = rng.choice([k for k in allowed if left[k] == top])
         colour[best] = k
         left[k] -= 1
         bit = 1 << k
