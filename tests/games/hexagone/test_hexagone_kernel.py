@@ -219,3 +219,14 @@ def test_fast_playout_uses_the_kernel_and_leaves_the_state_alone():
     assert len(payoffs) == 3 and abs(sum(payoffs) - 1) < 1e-9
     assert state.position() == before
     assert state.fast_playout(random.Random(2)) == payoffs  # seeded by the caller's rng
+
+
+def test_fast_playout_of_sections_far_apart_falls_back_to_the_engine():
+    """A position written by hand may put its sections farther apart than the grid holds;
+    the playout then runs on the engine instead of writing outside the grid."""
+    text = position({**line("ROYG", r=0), **line("GYOR", r=500)}, phase="main", rolled=1)
+    state = load(text, players=2)
+    assert not jit.fits(state)
+    payoffs = state.fast_playout(random.Random(4))
+    assert len(payoffs) == 2 and abs(sum(payoffs) - 1) < 1e-9
+    assert jit.fits(load(position(line("ROYGBPWROYGBR"))))

@@ -147,14 +147,26 @@ def traced_moves(trace: np.ndarray, plies: int) -> list[tuple]:
     return out
 
 
+def fits(state) -> bool:
+    """Does the block of ``state`` fit the grid's centre (:data:`.flat.LO` to
+    :data:`.flat.HI`)? Every position of a game does (see :mod:`.flat`); a position written
+    by hand may scatter its sections far apart."""
+    from .geometry import coords
+
+    points = [coords(c) for c in state.cells]
+    qs = [q for q, _ in points]
+    rs = [r for _, r in points]
+    return not points or max(max(qs) - min(qs), max(rs) - min(rs)) <= flat.HI - flat.LO
+
+
 def load(g: np.ndarray, state) -> None:
-    """Put a :class:`~.state.HexagoneState` (not over) into the game array ``g``."""
+    """Put a :class:`~.state.HexagoneState` (not over, :func:`fits`) into the game array."""
     from .geometry import coords
     from .state import PHASES
 
     k = compiled()
     k.clear(g)
-    points = [coords(c) for c in state.cells]
+    points = [coords(c) for c in state.cells] or [(0, 0)]
     qs = [q for q, _ in points]
     rs = [r for _, r in points]
     sc = flat.SC
@@ -199,7 +211,8 @@ def fast_playout(state, rng) -> tuple[float, ...]:
     """Payoffs of one uniform random playout of ``state`` (unchanged) by the kernel, its
     generator seeded from ``rng`` so that a seeded caller stays deterministic."""
     k = compiled()
-    if not k.jit:  # pragma: no cover - without numba the engine's playout is faster
+    if not k.jit or not fits(state):  # the engine's playout: faster than flat code in Python,
+        # and unbounded for a hand-written position whose sections lie far apart
         from .kernel import random_playout
 
         probe = state.clone()
