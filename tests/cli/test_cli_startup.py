@@ -26,7 +26,7 @@ print("numba" in sys.modules)
 """
 
 
-@pytest.mark.parametrize("game", ["kuniumi", "comune"])
+@pytest.mark.parametrize("game", ["kuniumi", "comune", "hexagone"])
 def test_play_against_random_never_imports_numba(tmp_path, game):
     script = SCRIPT.replace("GAME", repr(game)).replace("RECORD", repr(str(tmp_path / "r.json")))
     out = subprocess.run(
