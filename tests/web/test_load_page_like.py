@@ -10,7 +10,6 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-
 from bench.loadclient import ClubProcesses, Load, verify
 
 GAMES = 3
