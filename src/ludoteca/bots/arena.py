@@ -37,7 +37,6 @@ from ludoteca.core.registry import get
 from ludoteca.core.table import Table
 from ludoteca.record import Record, save
 
-from .mcts import warm_up
 from .registry import make_bot, parse_spec
 
 Z95 = 1.959963984540054
@@ -157,7 +156,8 @@ def play_game(job: GameJob) -> GameOutcome:
         make_bot(job.specs[entry], seed=seed_for(job.seed, 1000 + seat))
         for seat, entry in enumerate(job.seats)
     ]
-    warm_up(state)
+    for bot in bots:
+        bot.warm_up(state)
     times: list[list[float]] = [[] for _ in job.seats]
     cpu: list[list[float]] = [[] for _ in job.seats]
     branching: list[int] = []

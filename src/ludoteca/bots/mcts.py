@@ -321,7 +321,13 @@ class MCTSBot(Bot):
         self._root_state = None
 
     def warm_up(self, state: State) -> None:
-        """The game's fast playout, compiled (or loaded from numba's cache) once a process."""
+        """The game's fast playout, compiled (or loaded from numba's cache) once a process,
+        if this search plays whole playouts through it: playouts cut short (Hexagone's) and
+        solo playouts go move by move through the engine, and compiling a kernel they never
+        run would keep the first move of ``ludoteca play`` waiting for nothing."""
+        cutoff = self.cutoff if self.cutoff is not None else default_cutoff(state)
+        if cutoff > 0 or state.num_players == 1:
+            return
         warm_up(state)
 
     def tree_size(self) -> int:
@@ -890,8 +896,8 @@ def simulation_rate(game, seconds: float = 1.0, seed: int = 1) -> dict[str, floa
 
     state = game.new_state(seed=seed)
     resolve_chance(state, random.Random(seed))
-    warm_up(state)
     bot = MCTSBot(seed=seed, reuse=0)
+    bot.warm_up(state)
     start = time.perf_counter()
     bot.choose(state, seconds=seconds)
     elapsed = time.perf_counter() - start

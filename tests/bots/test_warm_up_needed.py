@@ -1,0 +1,32 @@
+"""A search warms up (compiles) its game's fast playout only when it will play through it:
+Hexagone's playouts are cut short and go move by move through the engine, so ``ludoteca
+play hexagone --vs master`` must not wait for a kernel its search never runs."""
+
+from __future__ import annotations
+
+from ludoteca.bots import mcts
+from ludoteca.bots.registry import make_bot
+from ludoteca.core.registry import get
+
+
+def warmed_by(monkeypatch, spec: str, game: str, **options) -> list[str]:
+    calls: list[str] = []
+    monkeypatch.setattr(mcts, "warm_up", lambda state: calls.append(state.game.id))
+    state = get(game, **options).new_state(seed=1)
+    make_bot(spec).warm_up(state)
+    return calls
+
+
+def test_whole_playouts_are_warmed_up(monkeypatch):
+    assert warmed_by(monkeypatch, "mcts", "kuniumi") == ["kuniumi"]
+    assert warmed_by(monkeypatch, "hard", "kuniumi") == ["kuniumi"]
+
+
+def test_playouts_cut_short_or_solo_need_no_warm_up(monkeypatch):
+    assert warmed_by(monkeypatch, "mcts", "hexagone", players=2) == []
+    assert warmed_by(monkeypatch, "master", "hexagone", players=2) == []
+    assert warmed_by(monkeypatch, "mcts", "hexagone", players=1) == []
+
+
+def test_a_search_told_to_play_whole_playouts_warms_up(monkeypatch):
+    assert warmed_by(monkeypatch, "mcts:cutoff=0", "hexagone", players=2) == ["hexagone"]
