@@ -37,6 +37,13 @@
 - **Candidate moves** (``candidates=0`` turns them off): where a game's search knowledge
   knows some legal moves to be no better than others, the tree considers only the rest
   (Kuniumi's first player places a set-up alike for both sides).
+- **Exact values** (``exact=0`` turns them off): where a game's search knowledge has an
+  exact solver (:attr:`ludoteca.core.ai.SearchKnowledge.exact_value`, Kuniumi's endgame),
+  each node the tree adds is asked first, and one it can solve is proven at once. This is
+  work beyond the simulations: an equal-simulation comparison says so. In a position proven
+  lost or drawn, the game's knowledge may pick among the moves that keep that value
+  (:attr:`ludoteca.core.ai.SearchKnowledge.proven_choice`), since any of them is as good
+  against perfect play and some give a fallible opponent more ways to go wrong.
 - **Playout policies** (``playout=NAME``, one of the state's ``playout_policies``; the
   game's default where its search knowledge names one): besides uniform random moves, a
   game may offer playouts with some sense of the game, such as Comune's ``grow``.
@@ -267,6 +274,7 @@ class MCTSBot(Bot):
         playout: str | None = None,
         rave: float | None = None,
         candidates: int = 1,
+        exact: int = 1,
         **budget,
     ) -> None:
         super().__init__(seed, **budget)
@@ -290,6 +298,10 @@ class MCTSBot(Bot):
         self.candidates = _switch("candidates", candidates)
         """Whether the tree considers only the moves the game's knowledge names as candidates
         (:attr:`ludoteca.core.ai.SearchKnowledge.candidate_moves`; 0: every legal move)."""
+        self.exact = _switch("exact", exact)
+        """Whether nodes the tree adds are valued by the game's exact solver where it has one
+        (:attr:`ludoteca.core.ai.SearchKnowledge.exact_value`; 0: never)."""
+        self._exact: Any = None
         self.rave = None if rave is None else float(rave)
         """RAVE's equivalence parameter k: a child's "all moves as first" mean weighs
         ``sqrt(k / (3 n + k))`` against its own mean after ``n`` visits (0: off); ``None``:
@@ -478,6 +490,7 @@ class MCTSBot(Bot):
         self._cutoff = own if own is not None else default_cutoff(root_state)
         self._policy = self._playout_policy(root_state)
         self._set_rave(root_state)
+        self._exact = root_state.game.search_knowledge().exact_value if self.exact else None
         if self.own_c is None:
             game_c = root_state.game.search_knowledge().exploration
             self.c = EXPLORATION if game_c is None else game_c
@@ -616,6 +629,8 @@ class MCTSBot(Bot):
         state.play(move)
         child = Node(move, state, len(node.totals), self)
         child.key = key
+        if child.proven is None and self._exact is not None and child.player != CHANCE:
+            child.proven = self._exact(state)
         node.children.append(child)
         return child, self._leaf_value(child, state)
 
@@ -739,6 +754,10 @@ class MCTSBot(Bot):
         below it first (see :meth:`_reuse`)."""
         node = root
         self._chosen = None
+        choice = self._proven_choice(root, state)
+        if choice is not None:
+            self._chosen = choice
+            return choice.move
         while True:
             child = self._best_child(node)
             if child is None:
@@ -749,6 +768,23 @@ class MCTSBot(Bot):
                 self._chosen = child
                 return child.move
             node = child
+
+    def _proven_choice(self, root: Node, state: State) -> Node | None:
+        """In a position proven lost or drawn, the child the game's knowledge picks among those
+        that keep the proven value (:attr:`ludoteca.core.ai.SearchKnowledge.proven_choice`);
+        ``None`` where it has no say."""
+        proven, proof = root.proven, root.proof
+        if proven is None or proof is None or proof.is_step or state.num_players == 1:
+            return None
+        chooser = state.game.search_knowledge().proven_choice
+        p = root.player
+        if chooser is None or proven[p] >= 1.0:
+            return None
+        equal = [ch for ch in root.children if ch.proven is not None and ch.proven[p] == proven[p]]
+        if len(equal) < 2:
+            return None
+        move = chooser(state, [ch.move for ch in equal])
+        return root.child_for(move)
 
     def _best_child(self, root: Node) -> Node | None:
         """The proven best if the root is proven; else the most visited unproven child, unless a

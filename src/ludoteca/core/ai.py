@@ -66,6 +66,17 @@ class SearchKnowledge:
     be no better than others (e.g. a set-up whose sides are alike); an empty answer means
     all of them. ``None``: every legal move."""
 
+    exact_value: Callable[[Any], tuple[float, ...] | None] | None = None
+    """The value of a position under perfect play (one payoff per player), where the game
+    can work it out cheaply, typically an endgame solver near the end; ``None`` from it: not
+    known here. A tree search marks the nodes it adds with it as proven. ``None``: the game
+    has no such solver."""
+
+    proven_choice: Callable[[Any, Sequence[Any]], Any] | None = None
+    """Where the search has proven its position lost or drawn, picks among the moves that
+    keep that value (``state, moves -> move``) the one a fallible opponent is likeliest to
+    answer badly. ``None``: the search's own pick."""
+
     playout_policy: str = "uniform"
     """The policy of MCTS playouts (one of the state's ``playout_policies``): ``"uniform"``,
     or a game's own policy with some sense of the game, which makes each simulation say more

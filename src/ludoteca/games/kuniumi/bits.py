@@ -366,3 +366,219 @@ def run_games(s: int, count: int, trace) -> tuple[int, int]:
         plies += result[1]
         s = result[2]
     return plies, s
+
+
+# --- exact endgame solver ---------------------------------------------------------------------
+UNKNOWN = 9
+"""What :func:`solve` returns when its work limit ran out before the value was known."""
+
+
+def empty_count(land: int, sea: int) -> int:
+    """How many squares are still empty."""
+    return SQUARES - popcount(land | sea)
+
+
+def tt_index(a: int, b: int, mask: int) -> int:
+    """A slot of the transposition table for the key ``(a, b)`` (both below 2**48)."""
+    h = a ^ (b << 7) ^ (b >> 11) ^ (a >> 23)
+    h ^= h >> 19
+    h ^= (h >> 5) & 0xFFFFFFFF
+    return h & mask
+
+
+def first_look(land: int, sea: int, side: int, targets: int) -> tuple[int, int]:
+    """How the God moves to ``targets`` end the game at once: ``(best, rest)``, the best
+    value among the moves that end it for ``side`` (1 as soon as one wins, -2 if none
+    ends it) and the squares of the moves that do not (none once a win is found)."""
+    best = -2
+    rest = 0
+    t = targets
+    while t:
+        to = t & -t
+        t &= t - 1
+        if side == LAND:
+            won = outcome_after(land | to, sea, to)
+        else:
+            won = outcome_after(land, sea | to, to)
+        if won == NOT_OVER:
+            rest |= to
+        elif won == side:
+            return 1, 0
+        elif won == DRAW:
+            if best < 0:
+                best = 0
+        elif best < -1:
+            best = -1
+    return best, rest
+
+
+def bound_entry(best: int, alpha: int, beta: int, lo: int, hi: int) -> int:
+    """The table entry after a fail-soft search of window ``(alpha, beta)`` returned
+    ``best`` in a position the table knew to lie in ``[lo, hi]``: the bounds, packed."""
+    if best <= alpha:
+        if best < hi:
+            hi = best
+    elif best >= beta:
+        if best > lo:
+            lo = best
+    else:
+        lo = best
+        hi = best
+    return (lo + 1) | ((hi + 1) << 2)
+
+
+def push_child(stack, f: int, to: int, alpha: int, beta: int) -> None:
+    """Write the frame after :func:`solve`'s frame at ``f``: its mover's God gone to
+    ``to``, the other side to move, searched with the window ``(alpha, beta)``."""
+    g = f + FRAME
+    land = stack[f]
+    sea = stack[f + 1]
+    if stack[f + 4] == LAND:
+        stack[g] = land | to
+        stack[g + 1] = sea
+        stack[g + 2] = to
+        stack[g + 3] = stack[f + 3]
+        stack[g + 4] = SEA
+    else:
+        stack[g] = land
+        stack[g + 1] = sea | to
+        stack[g + 2] = stack[f + 2]
+        stack[g + 3] = to
+        stack[g + 4] = LAND
+    stack[g + 5] = alpha
+    stack[g + 6] = beta
+
+
+FRAME = 16
+"""Fields of one ply in :func:`solve`'s stack (see there)."""
+SOLVE_STACK = FRAME * (SQUARES + 2)
+"""The length of the stack array :func:`solve` needs: a frame per empty square, and one."""
+
+
+def solve(
+    land: int,
+    sea: int,
+    earth_god: int,
+    sea_god: int,
+    side: int,
+    tt_a,
+    tt_b,
+    tt_v,
+    work,
+    stack,
+) -> int:
+    """The exact value of a play position for ``side``, to move: 1 win, 0 draw, -1 loss.
+
+    Negamax with alpha-beta (fail-soft) over the God moves, every move's immediate end
+    checked first (a winning move is taken at once, moves that end the game are not searched
+    below). It is written as a loop over an explicit ``stack`` (an int64 array of
+    :data:`SOLVE_STACK`), not as recursion, which numba's on-disk cache does not keep
+    reliably. ``tt_a``, ``tt_b``, ``tt_v`` (int64 arrays of one power-of-two length) are a
+    transposition table of bounds kept by the caller, so solving many positions of one game
+    shares the work. ``work`` is an int64 array ``[nodes so far, node limit]``: past the
+    limit the search gives up and returns :data:`UNKNOWN` (nothing uncertain is stored).
+
+    Frame fields: 0 land, 1 sea, 2 Earth God, 3 Sea God, 4 side, 5 alpha and 6 beta as
+    searched, 7 the running alpha, 8 best so far, 9 moves left, 10 table slot, 11 and 12 the
+    table key, 13 and 14 the bounds the table held.
+    """
+    mask = len(tt_a) - 1
+    d = 0
+    stack[0] = land
+    stack[1] = sea
+    stack[2] = earth_god
+    stack[3] = sea_god
+    stack[4] = side
+    stack[5] = -1
+    stack[6] = 1
+    entering = True
+    result = 0
+    while True:
+        f = d * FRAME
+        if entering:
+            work[0] += 1
+            if work[0] > work[1]:
+                return UNKNOWN
+            land = stack[f]
+            sea = stack[f + 1]
+            earth_god = stack[f + 2]
+            sea_god = stack[f + 3]
+            side = stack[f + 4]
+            alpha = stack[f + 5]
+            beta = stack[f + 6]
+            occupied = land | sea
+            if side == LAND:
+                targets = god_targets(earth_god, land, occupied)
+            else:
+                targets = god_targets(sea_god, sea, occupied)
+            finished = False
+            best = -2
+            rest = 0
+            lo = -1
+            hi = 1
+            key_a = land | (square_of(earth_god) << 36) | (square_of(sea_god) << 42)
+            key_b = sea | (side << 36) | (1 << 40)
+            slot = tt_index(key_a, key_b, mask)
+            if targets == 0:  # cannot happen in play (a God without a move is closed in)
+                result = -1
+                finished = True
+            elif tt_a[slot] == key_a and tt_b[slot] == key_b:
+                entry = tt_v[slot]
+                lo = (entry & 3) - 1
+                hi = ((entry >> 2) & 3) - 1
+                if lo >= beta or lo == hi:
+                    result = lo
+                    finished = True
+                elif hi <= alpha:
+                    result = hi
+                    finished = True
+                else:
+                    if lo > alpha:
+                        alpha = lo
+                    if hi < beta:
+                        beta = hi
+            if not finished:
+                best, rest = first_look(land, sea, side, targets)
+                a = alpha
+                if best > a:
+                    a = best
+                stack[f + 5] = alpha
+                stack[f + 6] = beta
+                stack[f + 7] = a
+                stack[f + 10] = slot
+                stack[f + 11] = key_a
+                stack[f + 12] = key_b
+                stack[f + 13] = lo
+                stack[f + 14] = hi
+        else:
+            finished = False
+            best = stack[f + 8]
+            rest = stack[f + 9]
+            a = stack[f + 7]
+            beta = stack[f + 6]
+            v = -result
+            if v > best:
+                best = v
+                if v > a:
+                    a = v
+                    stack[f + 7] = a
+        if not finished:
+            if rest and a < beta:  # search the next move
+                to = rest & -rest
+                rest &= rest - 1
+                stack[f + 8] = best
+                stack[f + 9] = rest
+                push_child(stack, f, to, -beta, -a)
+                d += 1
+                entering = True
+                continue
+            # every move searched (or a cut): store the bound proved, merged with the table's
+            slot = stack[f + 10]
+            tt_a[slot] = stack[f + 11]
+            tt_b[slot] = stack[f + 12]
+            tt_v[slot] = bound_entry(best, stack[f + 5], beta, stack[f + 13], stack[f + 14])
+            result = best
+        if d == 0:
+            return result
+        d -= 1
+        entering = False

@@ -40,6 +40,12 @@ HOT = (
     "pick_index",
     "playout",
     "run_games",
+    "empty_count",
+    "tt_index",
+    "first_look",
+    "bound_entry",
+    "push_child",
+    "solve",
 )
 """The functions of :mod:`.bits` that the kernel compiles."""
 
