@@ -253,15 +253,18 @@ plays :func:`hardest`'s pick. This is work beyond the simulations: a solve takes
 the shared table on later moves), so "1,000 simulations" here means 1,000 simulations
 plus those solves. Against OpenSpiel's MCTS (random rollouts, UCT c=sqrt2, solver on) at
 1,000 simulations each, the plain search scored 52.0% over 100 games (48 won, 8 drawn, 44
-lost; 40% as the first player, 64% as the second). With the solver (``python
-bench/strength.py kuniumi --games 40 --jobs 1 --seed S --ours mcts:iterations=1000
---theirs-simulations 1000``):
+lost; 40% as the first player, 64% as the second). With the solver, over 40 games a seed
+(``python bench/strength.py kuniumi --games 40 --jobs 1 --seed S --ours
+mcts:iterations=1000 --theirs-simulations 1000``):
 
-- seed 12, as here: 68.8% (27 won, 1 drawn, 12 lost; 57.5% as the first player, 80.0% as
-  the second; 0.28 s a move on average, the slowest 13 s);
-- seed 11, with a node limit of 200,000 instead of 20,000: 68.8% (26-3-11; 55.0% and
-  82.5%), but one move took 65 s; the same without :func:`hardest` (any move of a lost
-  position): 61.3% (23-3-14; 52.5% and 70.0%), its slowest move two minutes.
+- as here: seed 11 66.2% (24 won, 5 drawn, 11 lost), seed 12 68.8% (27-1-12), together
+  67.5% of 80 games (56% as the first player, 79% as the second); 0.25-0.28 s a move on
+  average, the slowest 14 s. The plain search on seed 12 scored 58.8% (23-1-16);
+- a node limit of 200,000 instead of 20,000, seed 11: 68.8% (26-3-11), but one move took
+  65 s; the same without :func:`hardest` (any move of a lost position): 61.3% (23-3-14),
+  its slowest move two minutes;
+- solving up to 18 empty squares (node limit 50,000), seed 12: 66.2% (24-5-11), the
+  slowest move 84 s: no better than 16.
 
 A position the solver gives up on is left to the playouts; ``mcts:exact=0`` turns the
 solver off.
