@@ -4,6 +4,9 @@ play hexagone --vs master`` must not wait for a kernel its search never runs."""
 
 from __future__ import annotations
 
+import subprocess
+import sys
+
 from ludoteca.bots import mcts
 from ludoteca.bots.registry import make_bot
 from ludoteca.core.registry import get
@@ -30,3 +33,18 @@ def test_playouts_cut_short_or_solo_need_no_warm_up(monkeypatch):
 
 def test_a_search_told_to_play_whole_playouts_warms_up(monkeypatch):
     assert warmed_by(monkeypatch, "mcts:cutoff=0", "hexagone", players=2) == ["hexagone"]
+
+
+def test_the_warm_up_compiles_kuniumis_endgame_solver_too():
+    """The first endgame a timed search solves must not wait for the compiler."""
+    code = (
+        "from ludoteca.core.registry import get\n"
+        "from ludoteca.bots.mcts import warm_up\n"
+        "from ludoteca.games.kuniumi.kernel import compiled\n"
+        "warm_up(get('kuniumi').new_state(seed=1))\n"
+        "print(len(compiled().solve.signatures))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=900, check=True
+    )
+    assert int(out.stdout.strip().splitlines()[-1]) >= 1, out.stdout

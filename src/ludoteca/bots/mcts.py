@@ -913,12 +913,16 @@ def warm_up(state: State) -> None:
 
     A game's fast playout path may be compiled on first use (numba), which takes far longer
     than a move's budget; whoever runs timed games (the arena, a server) calls this first so
-    that no move pays for it.
+    that no move pays for it. The game's endgame solver, where its search knowledge has one
+    (:attr:`~ludoteca.core.ai.SearchKnowledge.warm_up`), is compiled here too.
     """
     key = state.game.id
     if key in _warmed or state.is_over:
         return
     state.clone().fast_playout(random.Random(0))
+    prepare = state.game.search_knowledge().warm_up
+    if prepare is not None:  # the game's endgame solver, compiled too
+        prepare()
     _warmed.add(key)
 
 

@@ -72,6 +72,11 @@ class SearchKnowledge:
     known here. A tree search marks the nodes it adds with it as proven. ``None``: the game
     has no such solver."""
 
+    warm_up: Callable[[], None] | None = None
+    """Compiles (or loads from numba's cache) what :attr:`exact_value` runs, untimed: a
+    search calls it with its fast playout's warm-up, so that the first position it solves
+    in a timed move does not pay for the compiler. ``None``: nothing to prepare."""
+
     proven_choice: Callable[[Any, Sequence[Any]], Any] | None = None
     """Where the search has proven its position lost or drawn, picks among the moves that
     keep that value (``state, moves -> move``) the one a fallible opponent is likeliest to

@@ -149,6 +149,16 @@ def solved(state, spent: list[int] | None = None) -> int | None:
     return None if v == bits.UNKNOWN else int(v)
 
 
+def warm_up_solver() -> None:
+    """The solver compiled (or loaded from numba's cache) before a timed search needs it:
+    compiling it takes seconds on a machine's first run, and the first endgame a search
+    meets would otherwise pay for it inside a move. One node of the empty board does it."""
+    solve, tt_a, tt_b, tt_v, work, stack = _solver()
+    work[0] = 0
+    work[1] = 1
+    solve(1, 1 << 35, 1, 1 << 35, bits.LAND, tt_a, tt_b, tt_v, work, stack)
+
+
 def exact_value(state) -> tuple[float, ...] | None:
     """The payoffs of perfect play from a position with at most :data:`EXACT_EMPTIES` empty
     squares (``None`` elsewhere, and where the solver gave up): see :data:`KNOWLEDGE`."""
@@ -241,6 +251,7 @@ KNOWLEDGE = SearchKnowledge(
     amaf_index=bits.amaf_index,
     candidate_moves=symmetric_setup,
     exact_value=exact_value,
+    warm_up=warm_up_solver,
     proven_choice=hardest,
 )
 """Kuniumi's search uses its evaluation (alpha-beta and greedy); MCTS plays whole playouts
