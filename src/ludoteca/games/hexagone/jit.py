@@ -1,9 +1,9 @@
 """The compiled Hexagone kernel: :mod:`.flat` compiled by numba, function for function.
 
-Each function of :mod:`.flat` is rebuilt from its own code object with a globals table in
-which its sibling functions are the compiled ones, then handed to ``numba.njit(cache=True)``
-(as :mod:`ludoteca.games.kuniumi.kernel` does), so numba's on-disk cache beside ``flat.py``
-means compilation is paid once per machine, not once per process.
+Each function of :mod:`.flat` is compiled from its own code
+(:func:`ludoteca.core.compiled.compile_functions`, as Kuniumi's kernel is), so numba's
+on-disk cache beside ``flat.py`` means compilation is paid once per machine, not once per
+process.
 
 Importing numba is slow (a third of a second and more), so nothing imports this module at
 start-up: the engine asks for it only when a fast playout or the benchmark kernel is
@@ -24,6 +24,8 @@ import types
 from functools import cache
 
 import numpy as np
+
+from ludoteca.core.compiled import compile_functions
 
 from . import flat
 
@@ -81,22 +83,7 @@ TRACE_MOVES = 4096
 @cache
 def compiled() -> types.SimpleNamespace:
     """The :data:`HOT` functions of :mod:`.flat`, compiled; attribute ``jit`` says whether."""
-    try:
-        import numba
-    except ImportError:  # pragma: no cover - numba is a dependency; this keeps tools working
-        return types.SimpleNamespace(jit=False, **{name: getattr(flat, name) for name in HOT})
-    table = {k: v for k, v in vars(flat).items() if not isinstance(v, types.FunctionType)}
-    out = {}
-    for name in HOT:
-        original = getattr(flat, name)
-        twin = types.FunctionType(
-            original.__code__, table, original.__name__, original.__defaults__
-        )
-        twin.__qualname__ = original.__qualname__
-        twin.__module__ = original.__module__
-        out[name] = numba.njit(cache=True)(twin)
-    table.update(out)  # siblings resolve to compiled functions when numba types the callers
-    return types.SimpleNamespace(jit=True, **out)
+    return compile_functions(flat, HOT)
 
 
 def new_array() -> np.ndarray:

@@ -1,9 +1,9 @@
 """The compiled Kuniumi kernel: :mod:`.bits` compiled by numba, function for function.
 
-Each function of :mod:`.bits` is rebuilt from its own code object with a globals table in
-which its sibling functions are the compiled ones, then handed to ``numba.njit(cache=True)``.
-So the kernel runs exactly the source the engine runs, and numba's on-disk cache (kept beside
-``bits.py``) means compilation is paid once per machine, not once per process.
+Each function of :mod:`.bits` is compiled from its own code
+(:func:`ludoteca.core.compiled.compile_functions`), so the kernel runs exactly the source the
+engine runs, and numba's on-disk cache (kept beside ``bits.py``) means compilation is paid
+once per machine, not once per process.
 
 Importing numba is slow, so the engine imports this module only when a fast playout or the
 benchmark kernel is asked for. Without numba, :func:`compiled` falls back to the plain
@@ -17,6 +17,8 @@ import types
 from functools import cache
 
 import numpy as np
+
+from ludoteca.core.compiled import compile_functions
 
 from . import bits
 
@@ -56,22 +58,7 @@ TRACE_LENGTH = 64
 @cache
 def compiled() -> types.SimpleNamespace:
     """The :data:`HOT` functions of :mod:`.bits`, compiled; attribute ``jit`` says whether."""
-    try:
-        import numba
-    except ImportError:  # pragma: no cover - numba is a dependency; this keeps tools working
-        return types.SimpleNamespace(jit=False, **{name: getattr(bits, name) for name in HOT})
-    table = {k: v for k, v in vars(bits).items() if not isinstance(v, types.FunctionType)}
-    out = {}
-    for name in HOT:
-        original = getattr(bits, name)
-        twin = types.FunctionType(
-            original.__code__, table, original.__name__, original.__defaults__
-        )
-        twin.__qualname__ = original.__qualname__
-        twin.__module__ = original.__module__
-        out[name] = numba.njit(cache=True)(twin)
-    table.update(out)  # siblings resolve to compiled functions when numba types the callers
-    return types.SimpleNamespace(jit=True, **out)
+    return compile_functions(bits, HOT)
 
 
 def new_trace() -> np.ndarray:

@@ -1,0 +1,37 @@
+"""Plain functions of a game module compiled by numba, the module's own code unchanged.
+
+A game keeps its fast core as plain Python functions over integers and arrays (Kuniumi's
+``bits``, Hexagone's ``flat``) so that the engine, the tests and a machine without numba run
+exactly the code the compiled kernel runs. :func:`compile_functions` rebuilds each named
+function from its own code object with a globals table in which its sibling functions are
+the compiled ones, and hands it to ``numba.njit(cache=True)``: numba's on-disk cache, kept
+beside the module, means compilation is paid once per machine, not once per process.
+
+Importing numba is slow, so callers import this only when a fast playout or a benchmark
+kernel is asked for.
+"""
+
+from __future__ import annotations
+
+import types
+
+
+def compile_functions(module: types.ModuleType, names: tuple[str, ...]) -> types.SimpleNamespace:
+    """The functions ``names`` of ``module``, compiled; attribute ``jit`` says whether (without
+    numba they are the plain functions: slower, same results)."""
+    try:
+        import numba
+    except ImportError:  # pragma: no cover - numba is a dependency; this keeps tools working
+        return types.SimpleNamespace(jit=False, **{name: getattr(module, name) for name in names})
+    table = {k: v for k, v in vars(module).items() if not isinstance(v, types.FunctionType)}
+    out = {}
+    for name in names:
+        original = getattr(module, name)
+        twin = types.FunctionType(
+            original.__code__, table, original.__name__, original.__defaults__
+        )
+        twin.__qualname__ = original.__qualname__
+        twin.__module__ = original.__module__
+        out[name] = numba.njit(cache=True)(twin)
+    table.update(out)  # siblings resolve to compiled functions when numba types the callers
+    return types.SimpleNamespace(jit=True, **out)
