@@ -243,11 +243,14 @@ class ReformSearch:
             [c for c in cells if not near[c] >> SHIFT[k] & 7] if pool[k] else [] for k in range(7)
         ]
 
-    def _spread_all(self, fits: list[list[int]]) -> dict[int, int] | None:
-        """The whole pool on cells that do not touch each other, each allowed now (cell ->
-        colour), found greedily as :meth:`_spread` does, or ``None``."""
+    def _spread_all(
+        self, fits: list[list[int]], blocked: set[int] | None = None
+    ) -> dict[int, int] | None:
+        """The whole pool on cells that do not touch each other nor lie in ``blocked``, each
+        allowed now (cell -> colour), found greedily (colours with fewest cells first), or
+        ``None``."""
         pool = self.pool
-        blocked: set[int] = set()
+        blocked = set() if blocked is None else blocked
         out = {}
         for j in sorted((j for j in range(7) if pool[j]), key=lambda j: len(fits[j])):
             need = pool[j]
@@ -269,25 +272,13 @@ class ReformSearch:
         order: a piece changes only the cells around it, and none of them is another's cell.
         Tried greedily (colours with fewest cells first), so ``False`` proves nothing; it
         spares most of the searches the replays of :meth:`_replays` cannot."""
-        pool = self.pool
         blocked = {c + d for d in NEIGHBOURS}
         blocked.add(c)
-        pool[k] -= 1
+        self.pool[k] -= 1
         try:
-            for j in sorted((j for j in range(7) if pool[j]), key=lambda j: len(fits[j])):
-                need = pool[j]
-                for e in fits[j]:
-                    if e not in blocked:
-                        blocked.add(e)
-                        blocked.update([e + d for d in NEIGHBOURS])
-                        need -= 1
-                        if not need:
-                            break
-                else:
-                    return False
-            return True
+            return self._spread_all(fits, blocked) is not None
         finally:
-            pool[k] += 1
+            self.pool[k] += 1
 
     def _last_two(self) -> list[tuple[int, int]]:
         """:meth:`legal_placements` with two pieces in the pool, decided by the rules alone:
