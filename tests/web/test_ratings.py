@@ -321,7 +321,10 @@ def test_hexagone_played_to_its_end_is_rated_by_the_games_own_ranking(sqlite_url
         assert stored[person.id].rating == pytest.approx(team[0].mu, abs=1e-9)
         assert stored[person.id].deviation == pytest.approx(team[0].sigma, abs=1e-9)
     winners = set(state.result.winners)
-    assert {i for i, p in enumerate(people) if stored[p.id].wins} == winners
+    if winners >= {0, 1, 2}:  # all three tied first (the deal is the game's secret seed): a draw
+        assert all(stored[p.id].draws == 1 and not stored[p.id].wins for p in people)
+    else:
+        assert {i for i, p in enumerate(people) if stored[p.id].wins} == winners
     store.dispose()
 
 
