@@ -11,20 +11,12 @@ from __future__ import annotations
 import random
 
 import numpy as np
-import pytest
 
 from ludoteca.core import get
 from ludoteca.games.kuniumi import bits
-from ludoteca.games.kuniumi.kernel import compiled, new_trace, playout_kernel
+from ludoteca.games.kuniumi.kernel import new_trace, playout_kernel
 
 GAME = get("kuniumi")
-
-
-@pytest.fixture(scope="module")
-def k():
-    kernel = compiled()
-    assert kernel.jit, "numba is a dependency: the kernel must be compiled"
-    return kernel
 
 
 def random_states(count: int, seed: int):

@@ -10,7 +10,6 @@ import random
 from functools import cache
 
 import numpy as np
-import pytest
 
 from ludoteca.bots.mcts import MCTSBot
 from ludoteca.core import get
@@ -18,13 +17,6 @@ from ludoteca.games.kuniumi import ai, bits
 from ludoteca.games.kuniumi.kernel import compiled
 
 GAME = get("kuniumi")
-
-
-@pytest.fixture(scope="module")
-def k():
-    kernel = compiled()
-    assert kernel.jit, "numba is a dependency: the kernel must be compiled"
-    return kernel
 
 
 def brute(state) -> int:
