@@ -115,8 +115,8 @@ open: a log-out on another process, or a session that expired, closes them withi
 SESSION_CLOSED = 4401
 """Close code of a socket whose session ended: the page reconnects as a visitor."""
 ViewKey = tuple[int | None, str, bool]
-T = TypeVar("T")
 """What a watcher's view depends on besides the game: user id, language, compact form."""
+T = TypeVar("T")
 
 SORRY = N_("Something went wrong on the server; sorry. Reload the page to go on.")
 TOO_MANY_MESSAGES = Text(
@@ -583,7 +583,7 @@ async def api_move(pk: int, request: Request) -> Response:
     """Play a move. The answer is ``{"ok": true, "ply": N}``; with ``?view=1`` it also holds
     the mover's new view (``?compact=1`` as for ``GET /api/games/PK``), so that a page
     without a socket shows the board after its move without asking again. The watchers'
-    views are made in the same trip to play's threads, from the same read of the game."""
+    views are made in the same trip to play's threads (:meth:`Hub.change_and_deliver`)."""
     if not request.cookies.get(SESSION_COOKIE):
         raise ClubError("Please log in first.", 401)
     data = await _json_body(request)
