@@ -275,6 +275,68 @@ def amaf_index(action: int) -> int:
     return MOVE + (action - MOVE) % SQUARES
 
 
+# --- playout policies -------------------------------------------------------------------------
+UNIFORM = 0
+"""Playout policy: every God destination alike (that of the C speed limit)."""
+DECISIVE = 1
+"""Playout policy: a move that wins at once is played, moves that end the game otherwise
+(a loss or a draw) only when nothing else is left; the rest alike."""
+WARY = 2
+"""Playout policy: :data:`DECISIVE`, and among the moves that do not end the game, those
+after which the opponent cannot win at once are preferred."""
+
+
+def policy_targets(
+    land: int, sea: int, earth_god: int, sea_god: int, side: int, policy: int
+) -> int:
+    """The God destinations a playout of ``policy`` draws from (uniformly), for ``side`` to
+    move: every target (:data:`UNIFORM`); else one winning square if there is one, else the
+    squares that do not end the game (with :data:`WARY`, those of them that leave the
+    opponent no winning reply, where there are any), else every target."""
+    occupied = land | sea
+    if side == LAND:
+        targets = god_targets(earth_god, land, occupied)
+    else:
+        targets = god_targets(sea_god, sea, occupied)
+    if policy == UNIFORM or targets == 0:
+        return targets
+    rest = 0
+    t = targets
+    while t:  # first_look, keeping the winning square
+        to = t & -t
+        t &= t - 1
+        if side == LAND:
+            won = outcome_after(land | to, sea, to)
+        else:
+            won = outcome_after(land, sea | to, to)
+        if won == NOT_OVER:
+            rest |= to
+        elif won == side:
+            return to
+    if rest == 0:
+        return targets
+    if policy != WARY:
+        return rest
+    safe = 0
+    t = rest
+    while t:
+        to = t & -t
+        t &= t - 1
+        if side == LAND:
+            nl = land | to
+            replies = god_targets(sea_god, sea, nl | sea)
+            best, _ = first_look(nl, sea, SEA, replies)
+        else:
+            ns = sea | to
+            replies = god_targets(earth_god, land, land | ns)
+            best, _ = first_look(land, ns, LAND, replies)
+        if best != 1:
+            safe |= to
+    if safe == 0:
+        return rest
+    return safe
+
+
 # --- one random game --------------------------------------------------------------------------
 def playout(
     land: int,
@@ -286,12 +348,14 @@ def playout(
     side: int,
     s: int,
     trace,
+    policy: int = UNIFORM,
 ) -> tuple[int, int, int]:
-    """Play uniform random moves to the end from the given position.
+    """Play random moves to the end from the given position.
 
     The policy is that of the C speed limit: uniform over legal setup placements, over the
-    two sides at the choice, and over God destinations. ``first`` is the first player's side
-    (ignored before the choice), ``side`` the side to move in play; gods are single-bit
+    two sides at the choice, and over God destinations; with another ``policy``, uniform
+    over the God destinations :func:`policy_targets` keeps. ``first`` is the first player's
+    side (ignored before the choice), ``side`` the side to move in play; gods are single-bit
     boards (0 while not yet placed). Each action is written to ``trace`` (an int64 array of
     at least 40 entries). Returns ``(winner, plies, s)``: the winning *player* (0 first,
     1 second) or ``DRAW``, the number of actions played, and the generator state after.
@@ -333,7 +397,10 @@ def playout(
         else:
             god = sea_god
             mine = sea
-        targets = god_targets(god, mine, occupied)
+        if policy == UNIFORM:
+            targets = god_targets(god, mine, occupied)
+        else:
+            targets = policy_targets(land, sea, earth_god, sea_god, side, policy)
         if targets == 0:  # the player to move has no legal move: that player loses
             if side == first:
                 return 1, plies, s

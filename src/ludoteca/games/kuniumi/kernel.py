@@ -37,6 +37,7 @@ HOT = (
     "kind_side",
     "setup_targets",
     "god_targets",
+    "policy_targets",
     "rng_next",
     "rng_seed",
     "pick_index",

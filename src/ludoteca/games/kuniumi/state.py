@@ -55,6 +55,10 @@ def _chunk_table(offset: int) -> tuple[tuple[int, ...], ...]:
 _LOW, _MID, _HIGH = _chunk_table(0), _chunk_table(12), _chunk_table(24)
 
 
+POLICY_CODES = {"uniform": bits.UNIFORM, "decisive": bits.DECISIVE, "wary": bits.WARY}
+"""The kernel's code of each playout policy by name."""
+
+
 def squares_of(board: int) -> tuple[int, ...]:
     """The square indices of a board, lowest first (three table look-ups of 12 bits)."""
     return _LOW[board & 0xFFF] + _MID[(board >> 12) & 0xFFF] + _HIGH[board >> 24]
@@ -496,14 +500,22 @@ class KuniumiState(State):
         return self._summary()
 
     # --- fast random playouts --------------------------------------------------------------------
+    playout_policies = tuple(POLICY_CODES)
+    """``"decisive"``: a playout takes a win in one move and avoids a move that ends the game
+    otherwise; ``"wary"``: besides, it avoids moves that let the opponent win at once
+    (:func:`.bits.policy_targets`; see :mod:`.ai` for what they are worth)."""
+
     def fast_playout(
         self, rng, *, policy: str = "uniform", amaf: list | None = None
     ) -> tuple[float, ...]:
-        """Payoffs of one uniform random playout by the compiled kernel (state unchanged).
+        """Payoffs of one random playout by the compiled kernel (state unchanged): uniform,
+        or by another of :attr:`playout_policies` in play.
 
         The kernel's generator is seeded from ``rng``, so a seeded caller stays deterministic.
         With ``amaf`` a list, each action played is appended as ``(player, amaf_index)``.
         """
+        if policy not in POLICY_CODES:
+            raise ValueError(f"unknown Kuniumi playout policy {policy!r}")
         if self._result is not None:
             return self._result.payoffs()
         from .kernel import compiled, new_trace
@@ -520,6 +532,7 @@ class KuniumiState(State):
             self.side,
             k.rng_seed(rng.getrandbits(32)),
             trace,
+            POLICY_CODES[policy],
         )
         if amaf is not None:
             amaf.extend(self._traced(trace, plies))
