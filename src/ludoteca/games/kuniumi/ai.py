@@ -313,9 +313,10 @@ KNOWLEDGE = SearchKnowledge(
     exact_value=exact_value,
     warm_up=warm_up_solver,
     proven_choice=hardest,
+    playout_policy="wary",
 )
 """Kuniumi's search uses its evaluation (alpha-beta and greedy); MCTS plays whole playouts
-and solves the endgame exactly.
+that see a move ahead and solves the endgame exactly.
 
 Every node the tree adds with at most :data:`EXACT_EMPTIES` empty squares is solved
 (:func:`exact_value`) and proven at once; in a position proven lost or drawn the search
@@ -339,6 +340,18 @@ mcts:iterations=1000 --theirs-simulations 1000``):
 
 A position the solver gives up on is left to the playouts; ``mcts:exact=0`` turns the
 solver off.
+
+Playouts are ``wary`` (:func:`.bits.policy_targets`): each move wins at once where it can,
+else avoids the moves that end the game and, where it can, those that let the opponent win
+at once. A uniform playout closes a group by accident every few moves, so it judges who
+is ahead in the tempo fight hardly better than a coin; one that sees a move ahead plays
+that fight out. On seed 12's first 20 games, with the solver as above: ``wary`` 90.0%
+(18-0-2; 80% as the first player, 100% as the second); ``decisive`` (a win in one taken, a
+move that ends the game avoided, nothing more) only 45.0% (8-2-10; 20% and 70%): a playout
+that never gives a win away but walks into every one the opponent is offered misjudges
+positions worse than a uniform one. A wary playout costs some six times a uniform one
+(42 µs against 7), little beside the tree's own work: at a quarter of a second a move the
+search runs about as many simulations either way. ``mcts:playout=uniform`` turns it off.
 
 Its moves have RAVE indices (a God move by the square it fills), so ``mcts:rave=K`` works
 here, but the search's default keeps it off: measured in :mod:`ludoteca.bots.levels`, it
