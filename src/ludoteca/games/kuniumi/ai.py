@@ -348,8 +348,8 @@ is ahead in the tempo fight hardly better than a coin; one that sees a move ahea
 that fight out. On seed 12's first 20 games, with the solver as above: ``wary`` 90.0%
 (18-0-2; 80% as the first player, 100% as the second); ``decisive`` (a win in one taken, a
 move that ends the game avoided, nothing more) only 45.0% (8-2-10; 20% and 70%): a playout
-that never gives a win away but walks into every one the opponent is offered misjudges
-positions worse than a uniform one. A wary playout costs some six times a uniform one
+that takes every win it is offered but offers them at random is decided by its first slip,
+and misjudges positions worse than a uniform one (few games, but far below the rest). A wary playout costs some six times a uniform one
 (42 µs against 7), little beside the tree's own work: at a quarter of a second a move the
 search runs about as many simulations either way. ``mcts:playout=uniform`` turns it off.
 
