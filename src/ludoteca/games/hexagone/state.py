@@ -13,6 +13,8 @@ Phases (the ``phase`` field of the position):
 
 from __future__ import annotations
 
+from itertools import chain, compress, repeat
+
 from ludoteca.core.errors import IllegalMoveError, MalformedError
 from ludoteca.core.messages import Text
 from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State
@@ -36,6 +38,10 @@ from .reform import ReformSearch
 _NEAR = frozenset(NEIGHBOURS)
 _UP = tuple(sorted(d for d in NEIGHBOURS if d > 0))
 """The three neighbours above a cell in move order: each touching pair met once, in order."""
+_BITS = bytes.maketrans(b"01", b"\x00\x01")
+"""The digits of ``bin`` as the bytes 0 and 1, for :func:`itertools.compress`."""
+ALIVE = 14
+"""Where :attr:`HexagoneState._ends` keeps the pairs whose two pieces are on the table."""
 
 ROLL_PHASE, SWAP_PHASE, SECOND, MAIN_PHASE, REFORM, OVER = (
     "roll",
@@ -78,6 +84,8 @@ class HexagoneState(State):
         "_search",
         "_legal",
         "_pairs",
+        "_ends",
+        "_cross",
         "_summary",
         "_history",
     )
@@ -116,7 +124,11 @@ class HexagoneState(State):
         self._choices: list[int] | None = None
         self._search: ReformSearch | None = None
         self._legal: list | None = None
-        self._pairs: tuple[list[int], list[tuple[tuple, int, int]]] | None = None
+        self._pairs: tuple[list[tuple], dict[int, int], dict[int, int]] | None = None
+        self._ends: list[int] = []
+        self._cross: tuple[dict[int, int], list[int], list[int]] | None = None
+        """Every two cells of the table (when the pairs were listed) in move order: each
+        cell's index, the lower and the higher cell of each; for a double's swaps."""
         self._summary: tuple | None = None
         self._history: list[tuple] = []
 
@@ -167,54 +179,90 @@ class HexagoneState(State):
         """The legal swaps in move order.
 
         A mixed roll's swaps are read off the touching pairs (:meth:`touching_pairs`, in
-        move order and kept while no piece comes or goes): no sort, no move built. A double's
-        pair every piece of the doubled colour with every piece of another colour; walking
-        the cells in order, each cell's partners above it are a tail of one of the two
-        sorted lists, so the moves come out in order without a sort."""
+        move order and kept while no piece comes or goes) as bit masks: the pairs with an end
+        of a rolled colour, less those with both ends of one colour, is a few operations on
+        ints, and :func:`~itertools.compress` picks their moves without a Python loop over
+        the pairs. A double's swaps are read the same way off all pairs of pieces
+        (:meth:`_double_swaps`)."""
         a, b = self.dice  # type: ignore[misc]
-        cells = self.cells
         if a == b:
-            order = sorted(cells)
-            mine = [c for c in order if cells[c] == a]
-            others = [c for c in order if cells[c] != a]
-            out: list = []
-            seen_mine = seen_others = 0
-            for low in order:
-                if cells[low] == a:
-                    seen_mine += 1
-                    out += [(SWAP, low, high) for high in others[seen_others:]]
-                else:
-                    seen_others += 1
-                    out += [(SWAP, low, high) for high in mine[seen_mine:]]
-            return out
-        order, pairs = self.touching_pairs()
-        colour: list = list(map(cells.get, order))  # indexing a list beats dict lookups
-        rolled = [(1 << a | 1 << b) >> k & 1 for k in range(7)]
-        return [
-            m
-            for m, i, j in pairs
-            if (k := colour[i]) != (n := colour[j]) and (rolled[k] or rolled[n])
-        ]
+            return self._double_swaps(a)
+        moves = self.touching_pairs()
+        ends = self._ends
+        low_a, high_a, low_b, high_b = ends[a], ends[a + 7], ends[b], ends[b + 7]
+        mask = (
+            (low_a | high_a | low_b | high_b)
+            & ~(low_a & high_a | low_b & high_b)  # both pieces of one rolled colour
+            & ends[ALIVE]
+        )
+        return list(compress(moves, bin(mask)[:1:-1].encode().translate(_BITS)))
 
-    def touching_pairs(self) -> tuple[list[int], list[tuple[tuple, int, int]]]:
-        """The cells in order, and every two touching pieces as ``(swap move, index of the
-        lower cell, index of the higher)`` in move order. A swap exchanges colours, not
-        places, so both are kept until a piece comes or goes (a capture only strikes off
-        the pairs of the pieces taken: their cells stay listed, and empty)."""
+    def touching_pairs(self) -> list[tuple]:
+        """Every two touching pieces as a swap move, in move order; pair ``i`` is bit ``i`` of
+        the masks of :attr:`_ends`.
+
+        A swap exchanges colours, not places, so the pairs are kept until a piece comes or
+        goes, and the masks follow the colours: ``_ends[k]`` holds the pairs whose lower
+        cell has colour ``k``, ``_ends[7 + k]`` those whose higher cell has it, and
+        ``_ends[ALIVE]`` those whose two pieces are on the table (a capture strikes off the
+        pairs of the pieces taken; their bits may stay in the colour masks)."""
         if self._pairs is None:
-            order = sorted(self.cells)
-            where = {c: i for i, c in enumerate(order)}
-            get = where.get
-            self._pairs = (
-                order,
-                [
-                    ((SWAP, c, n), i, j)
-                    for i, c in enumerate(order)
-                    for d in _UP
-                    if (j := get(n := c + d)) is not None
-                ],
+            cells = self.cells
+            moves: list[tuple] = []
+            low: dict[int, int] = dict.fromkeys(cells, 0)
+            high = dict(low)
+            for c in sorted(cells):
+                for d in _UP:
+                    n = c + d
+                    if n in cells:
+                        bit = 1 << len(moves)
+                        low[c] |= bit
+                        high[n] |= bit
+                        moves.append((SWAP, c, n))
+            ends = [0] * 15
+            for c, k in cells.items():
+                ends[k] |= low[c]
+                ends[k + 7] |= high[c]
+            ends[ALIVE] = (1 << len(moves)) - 1
+            self._pairs = (moves, low, high)
+            self._ends = ends
+            self._cross = None
+        return self._pairs[0]
+
+    def _double_swaps(self, a: int) -> list:
+        """A double's swaps in move order: every piece of colour ``a`` with every piece of
+        another colour, some two hundred moves.
+
+        Every two cells of the table in move order (:attr:`_cross`, listed when a double
+        first needs them and kept while :meth:`touching_pairs` is) are the bits of one mask:
+        the swaps are the pairs with exactly one end of colour ``a``, the exclusive or of the
+        masks of the pairs at each piece of colour ``a`` (:func:`_stars`; a pair with both
+        ends of colour ``a`` is met twice and drops out), less the pairs of pieces taken
+        since. The moves are then picked and built by :func:`~itertools.compress` and
+        :func:`zip`, with no Python loop over the pairs."""
+        self.touching_pairs()
+        cells = self.cells
+        cross = self._cross
+        if cross is None:
+            order = sorted(self._pairs[1])  # type: ignore[index]  # the cells when listed
+            n = len(order)
+            cross = self._cross = (
+                {c: i for i, c in enumerate(order)},
+                list(chain.from_iterable(map(repeat, order, range(n - 1, -1, -1)))),
+                list(chain.from_iterable([order[i + 1 :] for i in range(n)])),
             )
-        return self._pairs
+        where, lows, highs = cross
+        stars = _stars(len(where))
+        mask = 0
+        for c, k in cells.items():
+            if k == a:
+                mask ^= stars[where[c]]
+        if len(cells) < len(where):  # pieces taken since the pairs were listed
+            for c, i in where.items():
+                if c not in cells:
+                    mask &= ~stars[i]
+        select = bin(mask)[:1:-1].encode().translate(_BITS)
+        return list(zip(repeat(SWAP), compress(lows, select), compress(highs, select)))
 
     def swap_list(self) -> list:
         """The legal swaps in no particular order (playouts need no sorting)."""
@@ -525,6 +573,15 @@ class HexagoneState(State):
         k1, k2 = cells[c1], cells[c2]
         cells[c1], cells[c2] = k2, k1
         self.dice = None
+        pairs = self._pairs
+        if pairs is not None:  # each of the two cells' pairs now has the other's colour there
+            _, low, high = pairs
+            ends = self._ends
+            lows, highs = low[c1] ^ low[c2], high[c1] ^ high[c2]
+            ends[k1] ^= lows
+            ends[k2] ^= lows
+            ends[k1 + 7] ^= highs
+            ends[k2 + 7] ^= highs
         taken: list[int] = []
         for c in (c1, c2):
             if _may_capture(cells, c):
@@ -538,13 +595,11 @@ class HexagoneState(State):
                 self.phase = SECOND
             return
         pile = self.captured[self.player]
-        if self._pairs is not None:  # the touching pairs less those of the taken pieces
-            gone = set(taken)
-            order, pairs = self._pairs
-            self._pairs = (
-                order,
-                [p for p in pairs if order[p[1]] not in gone and order[p[2]] not in gone],
-            )
+        if pairs is not None:  # the touching pairs less those of the taken pieces
+            alive = self._ends[ALIVE]
+            for c in taken:
+                alive &= ~(low[c] | high[c])
+            self._ends[ALIVE] = alive
         got = [0] * 7
         for c in taken:
             k = cells.pop(c)
@@ -726,6 +781,8 @@ class HexagoneState(State):
         other._search = None
         other._legal = self._legal
         other._pairs = self._pairs
+        other._ends = list(self._ends)
+        other._cross = self._cross
         other._summary = self._summary
         other._history = list(self._history)
         return other
@@ -762,6 +819,24 @@ _KEEPS_PIECES = frozenset((ROLL, AGAIN, STOP))
 _OUTCOMES: dict[int, list[tuple[tuple, float]]] = {}
 """Chance outcomes by the set of die colours present in the block (a bit mask): they
 depend on nothing else, and a random game asks for them at every roll."""
+
+
+_STARS: dict[int, list[int]] = {}
+
+
+def _stars(n: int) -> list[int]:
+    """For ``n`` cells in order, cell ``i``'s pairs as a mask over all pairs in move order:
+    pair ``(i, j)``, ``i < j``, is bit ``i * (2n - i - 1) / 2 + j - i - 1``. Depends on
+    ``n`` alone, so each size is worked out once."""
+    stars = _STARS.get(n)
+    if stars is None:
+        base = [i * (2 * n - i - 1) // 2 for i in range(n)]
+        stars = [((1 << (n - 1 - i)) - 1) << base[i] for i in range(n)]  # pairs (i, j > i)
+        for j in range(n):
+            for i in range(j):
+                stars[j] |= 1 << (base[i] + j - i - 1)  # pairs (i < j, j)
+        _STARS[n] = stars
+    return stars
 
 
 def _still_whole(cells: dict[int, int], taken: list[int]) -> bool:
