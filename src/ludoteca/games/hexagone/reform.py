@@ -9,7 +9,12 @@ orders; it is made cheap by these facts:
   remembered by the set of placements made (orders are never searched twice);
 - hard colours first (the colour with most pieces left) and well-supported cells first
   usually complete the reform on the first descent, so feasible reforms cost one pass;
-- once one completion is known, most placements are proved legal by that completion with
+- a pool that fits on the cells allowed now, no two pieces of one colour side by side (a
+  *spread*, :meth:`ReformSearch._spread`), can be placed in any order; unless the pool is
+  large, one is found greedily, and it proves almost every placement legal in two lookups
+  (the spread less one piece of the placed colour, the piece on the placed cell moved to a
+  cell left free): no completion is needed at all;
+- otherwise, once one completion is known, most placements are proved legal by that completion with
   one piece of their colour left out, or with two of its steps trading colours, and
   whether that works is decided by looking only at the cells around the two cells
   concerned (see :meth:`ReformSearch._replays`): a handful of lookups instead of a search;
@@ -25,13 +30,14 @@ and removed: taking a piece back is a subtraction, not a recount.
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from .geometry import NEIGHBOURS
 
 SHIFT = tuple(3 * k for k in range(7))
 """Where colour ``k``'s count of touching pieces sits in a packed neighbourhood."""
 UNIT = tuple(1 << s for s in SHIFT)
 _NEAR = frozenset(NEIGHBOURS)
-N0, N1, N2, N3, N4, N5 = NEIGHBOURS
 NO_PROOF = -1
 """What :meth:`ReformSearch._replays` returns when it proves nothing."""
 
@@ -159,9 +165,9 @@ class ReformSearch:
         return False
 
     def possible(self) -> bool:
-        """:meth:`feasible`, proved at once when the pool can be spread out over cells
-        apart (:meth:`_spread_all`), as it usually can; no completion is kept then."""
-        return self._spread_all(self._fits()) is not None or self.feasible()
+        """:meth:`feasible`, proved at once when the pool can be spread over cells allowed
+        now (:meth:`_spread`), as it usually can; no completion is kept then."""
+        return self._spread(self._fits()) is not None or self.feasible()
 
     def completion(self) -> list[tuple[int, int]] | None:
         """A way found earlier to place the rest of the pool from here, or ``None``."""
@@ -176,38 +182,41 @@ class ReformSearch:
         """Placements after which the rest of the pool can still be placed, sorted by
         ``(cell, colour)``.
 
-        One completion from here is found first (none: no placement is legal). Most other
-        placements are then proved legal by rearranging that completion a little
-        (:meth:`_replays`); only when that proof fails is a search run, and the completion it
-        finds proves the placements after it.
+        A spread of the pool (:meth:`_spread`) proves most placements, each in a few
+        lookups, and one made after the placement proves most of the others. When that
+        fails (no spread: a pool larger than the room around the block), a completion from
+        here is found (none: no placement is legal) and most placements are proved legal by
+        rearranging it a little (:meth:`_replays`); only when that proof fails is a search
+        run, and the completion it finds proves the placements after it.
         """
         left = self.remaining()
         if left <= 2:
             return self._last_two() if left == 2 else self.options()
         fits = self._fits()
-        spread = self._spread_all(fits)
-        reach: dict[int, list[int]] = {}  # cell -> the spread's cells on it or around it
-        if spread is not None:
-            for e in spread:
-                for x in (e, e + N0, e + N1, e + N2, e + N3, e + N4, e + N5):
-                    if x in reach:
-                        reach[x].append(e)
-                    else:
-                        reach[x] = [e]
+        first = self._spread(fits)
+        if first is not None:
+            spread, around = first
+            room = self._room(fits, spread, around)
         proof = None
         proofs: list[tuple] = []
         replays = self._replays
         n = len(self.placed)
         out = []
         for k, c in self.options():
-            if spread is not None:
-                # the pool spread out over cells apart (see _spread): drop one piece of colour
-                # ``k``, the one in the way if one is; the rest must keep clear of ``c``
-                clash = reach.get(c)
-                if clash is None or len(clash) == 1 and spread[clash[0]] == k:
+            if first is not None:
+                # the spread less a piece of colour ``k`` proves the placement: less the one
+                # beside ``c`` if there is one (there may be only one), and with a piece it
+                # puts on ``c`` of another colour moved to a cell left for it (``room``)
+                j = spread.get(c)
+                if (
+                    j == k
+                    or around.get(c, 0) >> SHIFT[k] & 7 <= 1
+                    and (j is None or room[j])
+                    or self._spread_after(fits, k, c)
+                ):
                     out.append((k, c))
                     continue
-            if proof is None:  # a completion, found only when the spread proves too little
+            if proof is None:  # a completion, found only when the spreads prove too little
                 proof = self._proof_data()
                 if proof is None:
                     return []
@@ -218,9 +227,6 @@ class ReformSearch:
             else:
                 p = None
             if p is not None:
-                out.append((k, c))
-                continue
-            if self._spread(fits, k, c):
                 out.append((k, c))
                 continue
             self.place(k, c)
@@ -243,40 +249,68 @@ class ReformSearch:
             [c for c in cells if not near[c] >> SHIFT[k] & 7] if pool[k] else [] for k in range(7)
         ]
 
-    def _spread_all(
-        self, fits: list[list[int]], blocked: set[int] | None = None
-    ) -> dict[int, int] | None:
-        """The whole pool on cells that do not touch each other nor lie in ``blocked``, each
-        allowed now (cell -> colour), found greedily (colours with fewest cells first), or
-        ``None``."""
+    def _spread(
+        self,
+        fits: list[list[int]],
+        avoid: Container[int] = (),
+        around: dict[int, int] | None = None,
+    ) -> tuple[dict[int, int], dict[int, int]] | None:
+        """The whole pool on cells allowed now (:meth:`_fits`), outside ``avoid``, two pieces
+        of one colour never side by side: ``(cell -> colour, cell -> the spread's colours
+        around it, packed like`` :attr:`near` ``)``, or ``None``. Found greedily, colours with
+        fewest cells first, so ``None`` proves nothing.
+
+        Such a spread can be placed in any order: each cell touches two pieces already and
+        placing pieces only adds to that; the only colours a placement brings around a
+        cell are the spread's own, never the cell's. ``around`` starts the count of colours
+        around (a piece placed first, see :meth:`_spread_after`)."""
         pool = self.pool
-        blocked = set() if blocked is None else blocked
-        out = {}
-        for j in sorted((j for j in range(7) if pool[j]), key=lambda j: len(fits[j])):
+        spread: dict[int, int] = {}
+        around = {} if around is None else around
+        get = around.get
+        for j in sorted([j for j in range(7) if pool[j]], key=lambda j: len(fits[j])):
             need = pool[j]
+            shift, unit = SHIFT[j], UNIT[j]
             for e in fits[j]:
-                if e not in blocked:
-                    blocked.add(e)
-                    blocked.update([e + d for d in NEIGHBOURS])
-                    out[e] = j
-                    need -= 1
-                    if not need:
-                        break
+                if e in spread or e in avoid or get(e, 0) >> shift & 7:
+                    continue
+                spread[e] = j
+                for d in NEIGHBOURS:
+                    x = e + d
+                    around[x] = get(x, 0) + unit
+                need -= 1
+                if not need:
+                    break
             else:
                 return None
-        return out
+        return spread, around
 
-    def _spread(self, fits: list[list[int]], k: int, c: int) -> bool:
-        """After ``k`` on ``c``, can the rest of the pool go onto cells that touch neither
-        ``c`` nor each other, each allowed now (:meth:`_fits`)? Then it can be placed in any
-        order: a piece changes only the cells around it, and none of them is another's cell.
-        Tried greedily (colours with fewest cells first), so ``False`` proves nothing; it
-        spares most of the searches the replays of :meth:`_replays` cannot."""
-        blocked = {c + d for d in NEIGHBOURS}
-        blocked.add(c)
+    @staticmethod
+    def _room(fits: list[list[int]], spread: dict[int, int], around: dict[int, int]) -> list[bool]:
+        """For each colour of a spread (:meth:`_spread`), is a cell allowed now for it left
+        outside the spread, with no piece of that colour of the spread around it? A piece of
+        that colour can move there from a cell a placement takes, and the spread stays
+        one."""
+        room = [False] * 7
+        for j in set(spread.values()):
+            shift = SHIFT[j]
+            for e in fits[j]:
+                if e not in spread and not around.get(e, 0) >> shift & 7:
+                    room[j] = True
+                    break
+        return room
+
+    def _spread_after(self, fits: list[list[int]], k: int, c: int) -> bool:
+        """After ``k`` on ``c``, can the rest of the pool be spread (:meth:`_spread`) on the
+        cells allowed now but ``c``, none of colour ``k`` beside ``c``? Then ``c`` is legal:
+        it adds to what the cells around it touch and only colour ``k``. Greedy, so
+        ``False`` proves nothing; it spares most of the searches the replays of
+        :meth:`_replays` cannot."""
+        unit = UNIT[k]
+        around = {c + d: unit for d in NEIGHBOURS}
         self.pool[k] -= 1
         try:
-            return self._spread_all(fits, blocked) is not None
+            return self._spread(fits, (c,), around) is not None
         finally:
             self.pool[k] += 1
 
@@ -338,7 +372,9 @@ class ReformSearch:
         proof = self._proof_data()
         if proof is None:
             return False
-        if self._replays(proof, colour, c) != NO_PROOF or self._spread(self._fits(), colour, c):
+        if self._replays(proof, colour, c) != NO_PROOF or self._spread_after(
+            self._fits(), colour, c
+        ):
             return True
         self.place(colour, c)
         ok = self._repair(proof[0]) or self.feasible()
