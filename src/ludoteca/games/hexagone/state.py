@@ -126,9 +126,9 @@ class HexagoneState(State):
         self._legal: list | None = None
         self._pairs: tuple[list[tuple], dict[int, int], dict[int, int]] | None = None
         self._ends: list[int] = []
-        self._cross: tuple[dict[int, int], list[int], list[int]] | None = None
-        """Every two cells of the table (when the pairs were listed) in move order: each
-        cell's index, the lower and the higher cell of each; for a double's swaps."""
+        self._cross: tuple[dict[int, int], list[tuple]] | None = None
+        """The cells of the table when the pairs were listed, each with its index in order,
+        and every two of them as a swap, in move order: for a double's swaps."""
         self._summary: tuple | None = None
         self._history: list[tuple] = []
 
@@ -208,17 +208,14 @@ class HexagoneState(State):
         pairs of the pieces taken; their bits may stay in the colour masks)."""
         if self._pairs is None:
             cells = self.cells
-            moves: list[tuple] = []
+            moves = [(SWAP, c, n) for c in sorted(cells) for d in _UP if (n := c + d) in cells]
             low: dict[int, int] = dict.fromkeys(cells, 0)
             high = dict(low)
-            for c in sorted(cells):
-                for d in _UP:
-                    n = c + d
-                    if n in cells:
-                        bit = 1 << len(moves)
-                        low[c] |= bit
-                        high[n] |= bit
-                        moves.append((SWAP, c, n))
+            bit = 1
+            for _, c, n in moves:
+                low[c] |= bit
+                high[n] |= bit
+                bit <<= 1
             ends = [0] * 15
             for c, k in cells.items():
                 ends[k] |= low[c]
@@ -233,25 +230,25 @@ class HexagoneState(State):
         """A double's swaps in move order: every piece of colour ``a`` with every piece of
         another colour, some two hundred moves.
 
-        Every two cells of the table in move order (:attr:`_cross`, listed when a double
-        first needs them and kept while :meth:`touching_pairs` is) are the bits of one mask:
-        the swaps are the pairs with exactly one end of colour ``a``, the exclusive or of the
-        masks of the pairs at each piece of colour ``a`` (:func:`_stars`; a pair with both
-        ends of colour ``a`` is met twice and drops out), less the pairs of pieces taken
-        since. The moves are then picked and built by :func:`~itertools.compress` and
-        :func:`zip`, with no Python loop over the pairs."""
+        Every two cells of the table as a swap in move order (:attr:`_cross`, made when a
+        double first needs them and kept while :meth:`touching_pairs` is) are the bits of
+        one mask: the swaps are the pairs with exactly one end of colour ``a``, the exclusive
+        or of the masks of the pairs at each piece of colour ``a`` (:func:`_stars`; a pair
+        with both ends of colour ``a`` is met twice and drops out), less the pairs of pieces
+        taken since. :func:`~itertools.compress` then picks them with no Python loop."""
         self.touching_pairs()
         cells = self.cells
         cross = self._cross
         if cross is None:
             order = sorted(self._pairs[1])  # type: ignore[index]  # the cells when listed
             n = len(order)
+            lows = chain.from_iterable(map(repeat, order, range(n - 1, -1, -1)))
+            highs = chain.from_iterable([order[i + 1 :] for i in range(n)])
             cross = self._cross = (
                 {c: i for i, c in enumerate(order)},
-                list(chain.from_iterable(map(repeat, order, range(n - 1, -1, -1)))),
-                list(chain.from_iterable([order[i + 1 :] for i in range(n)])),
+                list(zip(repeat(SWAP), lows, highs)),
             )
-        where, lows, highs = cross
+        where, moves = cross
         stars = _stars(len(where))
         mask = 0
         for c, k in cells.items():
@@ -261,8 +258,7 @@ class HexagoneState(State):
             for c, i in where.items():
                 if c not in cells:
                     mask &= ~stars[i]
-        select = bin(mask)[:1:-1].encode().translate(_BITS)
-        return list(zip(repeat(SWAP), compress(lows, select), compress(highs, select)))
+        return list(compress(moves, bin(mask)[:1:-1].encode().translate(_BITS)))
 
     def swap_list(self) -> list:
         """The legal swaps in no particular order (playouts need no sorting)."""
