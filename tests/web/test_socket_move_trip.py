@@ -76,11 +76,11 @@ def test_views_that_fail_after_a_move_are_sent_again(table):
     real = hub.encoded_views
     failures = []
 
-    def fail_once(pk, users):
+    def fail_once(pk, users, **options):
         if not failures:
             failures.append(pk)
             raise RuntimeError("drawing the views failed")
-        return real(pk, users)
+        return real(pk, users, **options)
 
     hub.encoded_views = fail_once
     send_move(mover, wm, vm, legal_texts(vm)[0])

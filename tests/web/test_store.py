@@ -264,3 +264,74 @@ def test_sqlite_sync_sets_the_pragma_on_every_connection(tmp_path, setting, prag
 def test_sqlite_sync_refuses_other_settings(tmp_path):
     with pytest.raises(ValueError, match="normal, full"):
         Store(f"sqlite:///{tmp_path}/club.db", sqlite_sync="off")
+
+
+def test_the_views_after_this_process_s_own_move_read_nothing(two_processes):
+    """Right after its own move, a process shows the game as its commit left it without
+    reading the database (the views of every watcher after every move come from there);
+    a game that has ended since, or one it no longer keeps whole, is read again."""
+    from sqlalchemy import event
+
+    here, there, pk, mover = two_processes
+    statements: list[str] = []
+
+    def count(_conn, _cursor, statement, *_args) -> None:
+        statements.append(statement)
+
+    event.listen(here.store.engine, "before_cursor_execute", count)  # its readers' too
+    try:
+        _, state, _ = here.snapshot(pk)  # a page opens: the moves so far are read
+        here.submit(pk, mover[state.to_move], "b2")
+        statements.clear()
+        row, state, moves = here.snapshot(pk, after_own_change=True)
+        assert statements == []
+        assert row.ply == 2 and state.to_move == row.to_move
+        assert [m.text for m in moves][1:] == ["b2"]
+        assert (row.ply, [m.text for m in moves]) == (
+            here.snapshot(pk)[0].ply,
+            [m.text for m in here.snapshot(pk)[2]],
+        )
+
+        there.resign(pk, mover[0])  # seen by a plain snapshot, which forgets the kept row
+        row, _, _ = here.snapshot(pk)
+        assert row.status == "finished"
+        statements.clear()
+        row, _, _ = here.snapshot(pk, after_own_change=True)
+        assert row.status == "finished" and statements != []
+    finally:
+        event.remove(here.store.engine, "before_cursor_execute", count)
+
+
+def test_whose_session_a_move_checks(url):
+    """A move over a socket asks only whose session its cookie opened: the user's id while it
+    is open, None once it is closed or has expired (an expired one is removed as log-out
+    would remove it)."""
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from ludoteca.web.accounts.service import hash_token
+    from ludoteca.web.infra.store import Session, utcnow
+
+    store = Store(url)
+    try:
+        accounts = Accounts(store, b"k" * 32)
+        alice = accounts.register("alice", "a fine password")
+        token, other = accounts.open_session(alice), accounts.open_session(alice)
+        assert accounts.session_user_id(token) == alice.id
+        assert accounts.session_user_id(None) is None
+        assert accounts.session_user_id("not a session") is None
+        accounts.close_session(token)
+        assert accounts.session_user_id(token) is None
+        with store.session() as db:
+            db.execute(
+                update(Session)
+                .where(Session.token_hash == hash_token(other))
+                .values(expires=utcnow() - timedelta(seconds=1))
+            )
+            db.commit()
+        assert accounts.session_user_id(other) is None
+        with store.session() as db:
+            assert db.get(Session, hash_token(other)) is None
+    finally:
+        store.dispose()

@@ -20,9 +20,10 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, NamedTuple
 
-from sqlalchemy import delete, func, insert, select, update
+from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, OperationalError
+from sqlalchemy.orm import Session as OrmSession
 from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
@@ -99,6 +100,40 @@ class PlayedMove(NamedTuple):
     @classmethod
     def of(cls, row: MoveRow) -> PlayedMove:
         return cls(row.ply, row.text, row.player, row.note)
+
+
+_GAMES = GameRow.__table__
+_MOVES = MoveRow.__table__
+# The statements every move runs, built once: building a statement, and the key SQLAlchemy
+# looks its compiled form up by, cost more than running it on SQLite (a statement object
+# remembers its key). Their values come as parameters at each call.
+HEAD = select(_GAMES.c.ply, _GAMES.c.status).where(_GAMES.c.id == bindparam("pk"))
+"""The game's ply and status: whether a kept row is still exact (:meth:`GameService._fresh_row`)."""
+CLAIM = update(_GAMES).where(
+    _GAMES.c.id == bindparam("claim_id"),
+    _GAMES.c.ply == bindparam("claim_ply"),
+    _GAMES.c.status != "finished",
+)
+"""A move's claim on its game: the columns to set come as parameters named after them."""
+ADD_MOVES = insert(_MOVES)
+MOVE_TEXTS = (
+    select(_MOVES.c.text)
+    .where(
+        _MOVES.c.game_id == bindparam("pk"),
+        _MOVES.c.ply >= bindparam("first"),
+        _MOVES.c.ply < bindparam("last"),
+    )
+    .order_by(_MOVES.c.ply)
+)
+PLAYED_MOVES = (
+    select(_MOVES.c.ply, _MOVES.c.text, _MOVES.c.player, _MOVES.c.note)
+    .where(
+        _MOVES.c.game_id == bindparam("pk"),
+        _MOVES.c.ply >= bindparam("first"),
+        _MOVES.c.ply < bindparam("last"),
+    )
+    .order_by(_MOVES.c.ply)
+)
 
 
 class GameService:
@@ -562,13 +597,39 @@ class GameService:
             row = self._row(db, pk)
             return row, self._state(db, row).clone()
 
-    def snapshot(self, pk: int) -> tuple[GameRow, State, list[PlayedMove]]:
+    def snapshot(
+        self, pk: int, *, after_own_change: bool = False
+    ) -> tuple[GameRow, State, list[PlayedMove]]:
         """The stored game, a copy of its state and its moves, read together in one session
         under the game's lock: everything a view is made of, consistent with each other. It
-        runs after every move for every watcher, so it reads only the moves it has not seen."""
+        runs after every move for every watcher, so it reads only the moves it has not seen.
+
+        ``after_own_change``: the caller has just committed a move to ``pk`` in this process
+        and wants the game as that move left it. What the commit kept answers without
+        reading the database at all. A change made since, here or in another process,
+        brings its own views after these (the hub delivers each change in turn)."""
+        with self.lock(pk):
+            kept = self._as_committed(pk) if after_own_change else None
+            if kept is not None:
+                return kept
+            return self._read_snapshot(pk)
+
+    def _as_committed(self, pk: int) -> tuple[GameRow, State, list[PlayedMove]] | None:
+        """The game as this process's last commit to it left it, or None if that is not
+        kept whole (the game ended, or it was forgotten)."""
+        row = self._committed.get(pk)
+        live = self._cache.get(pk)
+        known = self._moves_read.get(pk)
+        if row is None or live is None or known is None:
+            return None
+        if not row.ply == live.ply == len(known):
+            return None
+        return row, live.state.clone(), list(known)
+
+    def _read_snapshot(self, pk: int) -> tuple[GameRow, State, list[PlayedMove]]:
         # a plain connection: the kept row and state usually answer, and a read through an ORM
         # session cost more than the statements (see _fresh_row for when it is needed)
-        with self.lock(pk), self.store.read_connection() as db:
+        with self.store.read_connection() as db:
             row = self._fresh_row(db, pk)
             state = self._state(db, row).clone()
             known = self._moves_read.get(pk, ())
@@ -576,9 +637,7 @@ class GameService:
                 known = ()
             if len(known) < row.ply:
                 newer = db.execute(
-                    select(MoveRow.ply, MoveRow.text, MoveRow.player, MoveRow.note)
-                    .where(MoveRow.game_id == pk, MoveRow.ply >= len(known), MoveRow.ply < row.ply)
-                    .order_by(MoveRow.ply)
+                    PLAYED_MOVES, {"pk": pk, "first": len(known), "last": row.ply}
                 ).all()
                 known = (*known, *(PlayedMove(*m) for m in newer))
             with self._locks_guard:
@@ -635,10 +694,10 @@ class GameService:
         narrow query checks that instead of loading the game with its seats and players."""
         kept = self._committed.get(pk)
         if kept is not None:
-            games = GameRow.__table__
-            head = db.execute(
-                select(games.c.ply, games.c.status).where(games.c.id == pk)
-            ).one_or_none()
+            # on the connection itself: the ORM's handling of a statement costs more than
+            # SQLite's, and this one needs none of it
+            conn = db.connection() if isinstance(db, OrmSession) else db
+            head = conn.execute(HEAD, {"pk": pk}).one_or_none()
             if head is not None and tuple(head) == (kept.ply, "active"):
                 return kept
             with self._locks_guard:
@@ -666,11 +725,7 @@ class GameService:
         behind = live is not None and live.ply < row.ply
         first = live.ply if live is not None and behind else 0
         state = live.state.clone() if live is not None and behind else self.start_state(row)
-        texts = db.scalars(
-            select(MoveRow.text)
-            .where(MoveRow.game_id == row.id, MoveRow.ply >= first, MoveRow.ply < row.ply)
-            .order_by(MoveRow.ply)
-        ).all()
+        texts = db.scalars(MOVE_TEXTS, {"pk": row.id, "first": first, "last": row.ply}).all()
         for number, text in enumerate(texts, start=first + 1):
             try:
                 state.play(text)
@@ -698,6 +753,8 @@ class GameService:
         in the same transaction: every way a game ends comes through here. The database
         keeps the result's one JSON form (:meth:`Result.to_json`), as records do."""
         self.listed += 1
+        with self._locks_guard:  # the row kept after the last move shows the game active
+            self._committed.pop(row.id, None)
         row.status = "finished"
         row.finished = utcnow()
         row.to_move = TERMINAL
@@ -736,9 +793,9 @@ class GameService:
         # Claim the game at the ply it was read at, before anything else is written: of a move
         # and a time-out (or another move) racing in other processes, one changes nothing.
         # The claim writes the game's new ply, turn and clock too: one statement, not two.
-        # Core statements on the tables, not the ORM's bulk update and unit of work: they run
-        # while this process's write lock (and SQLite's) is held, so every step counts.
-        games = GameRow.__table__
+        # Core statements on the tables and the session's connection, not the ORM's bulk
+        # update, unit of work or statement handling: they run while this process's write
+        # lock (and SQLite's) is held, so every step counts.
         added = [
             {
                 "game_id": row.id,
@@ -751,10 +808,8 @@ class GameService:
             for ply, (text, player, note) in enumerate(new, start=first_ply)
         ]
         with db.no_autoflush:  # the clock's new values go in the claim, not in a flush before
-            claimed = db.execute(
-                update(games)
-                .where(games.c.id == row.id, games.c.ply == first_ply, games.c.status != "finished")
-                .values(**moved)
+            claimed = db.connection().execute(
+                CLAIM, {**moved, "claim_id": row.id, "claim_ply": first_ply}
             )
         if claimed.rowcount != 1:
             db.rollback()
@@ -770,7 +825,7 @@ class GameService:
         ply = first_ply + len(added)
         try:
             if added:
-                db.execute(insert(MoveRow.__table__), added)
+                db.connection().execute(ADD_MOVES, added)
             if state.is_over:
                 self._finish(db, row, state, state.result)
             for hook in self.on_moves:

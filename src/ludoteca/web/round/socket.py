@@ -212,11 +212,20 @@ class Hub:
             self._play_limiter = anyio.CapacityLimiter(PLAY_THREADS)
         return await anyio.to_thread.run_sync(fn, *args, limiter=self._play_limiter)
 
-    def view(self, pk: int, user: User | None, lang: str = "en", compact: bool = False) -> str:
+    def view(
+        self,
+        pk: int,
+        user: User | None,
+        lang: str = "en",
+        compact: bool = False,
+        *,
+        after_own_change: bool = False,
+    ) -> str:
         """The game as ``user`` sees it now, in language ``lang`` (its legal moves in the
-        compact form if asked), as JSON text; :class:`ClubError` if they may not see it."""
+        compact form if asked), as JSON text; :class:`ClubError` if they may not see it.
+        ``after_own_change`` as for :meth:`encoded_views`."""
         assert self.club is not None
-        row, state, moves = self.club.games.snapshot(pk)
+        row, state, moves = self.club.games.snapshot(pk, after_own_change=after_own_change)
         personal = personal_view(row, state, user, compact)
         words = language_of(lang)
         return joined(self._shared(row, state, moves, words), personal, words)
@@ -238,13 +247,17 @@ class Hub:
         assert self.club is not None
         return {"rated": bool(row.rated), "players": read_seat_ratings(self.club.store, row)}
 
-    def encoded_views(self, pk: int, users: dict[ViewKey, User | None]) -> dict[ViewKey, str]:
+    def encoded_views(
+        self, pk: int, users: dict[ViewKey, User | None], *, after_own_change: bool = False
+    ) -> dict[ViewKey, str]:
         """Each watcher's view of ``pk`` as JSON text, by user id, language and form, all from
         one read of the game: one database session per change, however many watch it, and
         the board drawn and encoded once per language
-        (:func:`~ludoteca.web.round.view.shared_text`)."""
+        (:func:`~ludoteca.web.round.view.shared_text`). ``after_own_change``: right after a
+        move this process committed, which leaves the game as it must be shown
+        (:meth:`~ludoteca.web.round.service.GameService.snapshot`)."""
         assert self.club is not None
-        row, state, moves = self.club.games.snapshot(pk)
+        row, state, moves = self.club.games.snapshot(pk, after_own_change=after_own_change)
         shared: dict[str, str] = {}
         out: dict[ViewKey, str] = {}
         for key, user in users.items():
@@ -356,7 +369,7 @@ class Hub:
                 if not users:
                     return out, None
                 try:
-                    return out, self.encoded_views(pk, users)
+                    return out, self.encoded_views(pk, users, after_own_change=True)
                 except Exception:
                     log.exception("game %s: the views after a change failed", pk)
                     views_failed = True
@@ -600,7 +613,9 @@ async def api_move(pk: int, request: Request) -> Response:
         ply = seen_ply(data, required=True)
         new_ply = games.submit(pk, user, data.get("move"), expected_ply=ply)
         lang = language(request).code
-        return new_ply, hub.view(pk, user, lang, compact) if want_view else None
+        if not want_view:
+            return new_ply, None
+        return new_ply, hub.view(pk, user, lang, compact, after_own_change=True)
 
     new_ply, text = await hub.change_and_deliver(pk, move_then_view)
     hub.kick_bots(pk)
@@ -825,8 +840,7 @@ async def answer(
         def act(d=data) -> None:
             # The session is read again with every move: one that has ended plays no more,
             # whichever process it ended in.
-            current = club.accounts.session_user(session)
-            if current is None or current.id != user.id:
+            if club.accounts.session_user_id(session) != user.id:
                 raise SessionEnded()
             if kind == "move":
                 club.games.submit(pk, user, d["move"], expected_ply=d.get("ply"))
