@@ -54,3 +54,37 @@ def test_the_board_is_drawn_once_per_version(monkeypatch):
     row.ply = 2  # another version: drawn again
     views.view_text(row, state, [], None)
     assert len(drawn) == 2
+
+
+def test_the_moves_are_listed_in_each_readers_language(monkeypatch):
+    """Each move's side and stored note come in the reader's language, the note read from
+    its stored JSON once per language and process, not again at every view."""
+    import random
+
+    from ludoteca.core.messages import Text, to_stored
+    from ludoteca.web.i18n.catalogs import language
+    from ludoteca.web.round.service import PlayedMove
+
+    row, state = game()
+    played, rng = [], random.Random(1)
+    for ply in range(3):
+        player = state.to_move
+        move = rng.choice(list(state.legal_moves()))
+        text = state.move_to_str(move)
+        state.play(move)
+        note = state.last_move_summary()
+        assert isinstance(note, Text)
+        played.append(PlayedMove(ply, text, player, to_stored(note)))
+    read = []
+    real = views.from_stored
+    monkeypatch.setattr(views, "from_stored", lambda s: read.append(s) or real(s))
+    monkeypatch.setattr(views, "_NOTES", {})
+    english, german = language("en"), language("de")
+    for _ in range(3):
+        en = views.moves_list(state, played, english)
+        de = views.moves_list(state, played, german)
+    assert [m["note"] for m in en] == [str(real(p.note)) for p in played]
+    assert [m["note"] for m in de] == [german.text(real(p.note)) for p in played]
+    assert [m["side"] for m in de] == [german.text(state.side_name(p.player)) for p in played]
+    assert en[0]["note"] != de[0]["note"] and en[0]["side"] != de[0]["side"]
+    assert len(read) == 2 * len(played)  # once per note and language, over three views each

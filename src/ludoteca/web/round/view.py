@@ -126,21 +126,51 @@ def shared_view(
         "move_help": Text(state.game.move_help),
         "svg": board_svg(state, translate=lang.text),
         "last_cells": last_cells(state, moves),
-        "moves": [
-            {
-                "ply": m.ply + 1,
-                "text": m.text,
-                "player": m.player,
-                "side": side(state, m.player),
-                "note": from_stored(m.note) if m.note else "",
-            }
-            for m in moves
-        ],
+        "moves": moves_list(state, moves, lang),
         "scores": list(scores) if scores is not None else None,
         "summary": state.last_move_summary() or "",
         "result": row.result,
         "result_text": result_text(row, state),
     }
+
+
+def moves_list(state: State, moves: list[PlayedMove], lang: Language) -> list[dict[str, Any]]:
+    """The game's moves as a view lists them, their words already in ``lang``: each side's
+    name once per view, and each stored note read and translated once per process
+    (:func:`note_in`), not again for every move at every view."""
+    sides: dict[int, str] = {}
+    out = []
+    for m in moves:
+        name = sides.get(m.player)
+        if name is None:
+            name = sides[m.player] = localized(side(state, m.player), lang)
+        out.append(
+            {
+                "ply": m.ply + 1,
+                "text": m.text,
+                "player": m.player,
+                "side": name,
+                "note": note_in(m.note, lang) if m.note else "",
+            }
+        )
+    return out
+
+
+_NOTES: dict[tuple[str, str], str] = {}
+NOTES_KEPT = 100_000
+"""Translated notes kept (a few dozen bytes each): every move of some thousand games."""
+
+
+def note_in(stored: str, lang: Language) -> str:
+    """A move's stored note (:func:`~ludoteca.core.messages.from_stored`) in ``lang``. Notes
+    never change once stored, and the views after every move list them all again."""
+    key = (lang.code, stored)
+    text = _NOTES.get(key)
+    if text is None:
+        if len(_NOTES) >= NOTES_KEPT:
+            _NOTES.clear()
+        text = _NOTES[key] = localized(from_stored(stored), lang)
+    return text
 
 
 def personal_view(
