@@ -119,3 +119,26 @@ def test_resign_over_the_socket(server, game):
         w2.send(json.dumps({"type": "resign", "csrf": page_csrf(second)}))
         s = receive(w2, "state")
         assert s["status"] == "finished" and "resigned" in s["result"]["reason"]
+
+
+def test_views_go_out_compressed_with_the_fastest_level(server, game):
+    """Pages ask for compressed sockets: the server takes the offer (the views arrive
+    deflated, and read back whole) and compresses with zlib's fastest level, not uvicorn's
+    default."""
+    from types import SimpleNamespace
+
+    import uvicorn
+
+    from ludoteca.web.infra.wsprotocol import COMPRESS_LEVEL, WebSocketProtocol
+
+    first, _, pk = game
+    with socket_for(server, first, pk) as ws:
+        assert [type(e).__name__ for e in ws.protocol.extensions] == ["PerMessageDeflate"]
+        assert receive(ws, "state")["id"] == pk
+
+    config = uvicorn.Config(lambda *_: None, ws=WebSocketProtocol)
+    config.load()
+    state = SimpleNamespace(connections=set(), tasks=set(), default_headers=[])
+    protocol = WebSocketProtocol(config, state, {})
+    [offer] = protocol.conn.available_extensions
+    assert COMPRESS_LEVEL == 1 and offer.compress_settings["level"] == COMPRESS_LEVEL

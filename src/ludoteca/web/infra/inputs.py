@@ -65,11 +65,14 @@ def contains_nul(value: Any) -> bool:
 def json_object(raw: bytes | str, what: str = N_("The request body")) -> dict[str, Any]:
     """``raw`` parsed as a JSON object, or a :class:`ClubError` (400) saying why not;
     ``what`` names it, a message marked for translation."""
-    refused = ClubError("{what} must be a JSON object.", what=Text(what))
+
+    def refused() -> ClubError:  # made only when needed: every message and request comes here
+        return ClubError("{what} must be a JSON object.", what=Text(what))
+
     try:
         text = raw.decode("utf-8") if isinstance(raw, bytes) else raw
     except UnicodeDecodeError:
-        raise refused from None
+        raise refused() from None
     if json_depth(text) > MAX_JSON_DEPTH:
         raise ClubError(
             "{what} is nested too deeply (at most {MAX_JSON_DEPTH} levels).",
@@ -79,9 +82,9 @@ def json_object(raw: bytes | str, what: str = N_("The request body")) -> dict[st
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        raise refused from None
+        raise refused() from None
     if not isinstance(data, dict):
-        raise refused
+        raise refused()
     if contains_nul(data):
         raise ClubError(NUL_REFUSED)
     return data

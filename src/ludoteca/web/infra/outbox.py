@@ -135,7 +135,9 @@ class Connection:
                     self.finished.set()
                     return
                 try:
-                    await asyncio.wait_for(ws.send_text(str(item)), SEND_SECONDS)
+                    # a timeout scope, not wait_for: that would make a task per message
+                    async with asyncio.timeout(SEND_SECONDS):
+                        await ws.send_text(str(item))
                 except TimeoutError:
                     self.drop(f"a send was not taken within {SEND_SECONDS:g} s")
                     return

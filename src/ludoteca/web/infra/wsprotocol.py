@@ -28,10 +28,14 @@ the club still drops such connections, only their sockets may linger.
 from __future__ import annotations
 
 import contextlib
+import logging
 import socket
 from asyncio import BaseTransport
+from typing import Any
 
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
+from websockets.extensions.permessage_deflate import ServerPerMessageDeflateFactory
+from websockets.server import ServerProtocol
 
 AFTER_CLOSE_BYTES = 64 * 1024
 """What a client may still send after the server's closing frame before it is cut off: a few
@@ -51,8 +55,30 @@ second during which every game waits), so data is parsed in slices of
 :data:`SLICE_BYTES` and parsing stops there."""
 
 
+COMPRESS_LEVEL = 1
+"""zlib's fastest level for the views sent to pages (uvicorn leaves zlib's default, 6).
+A view is mostly the board's SVG, which repeats itself: level 1 compresses a 15 KB view to
+3.3 KB instead of 2.8 KB in half the time, and every move sends one view to each watcher
+from the one thread all of a process's games share."""
+
+
 class WebSocketProtocol(WebSocketsSansIOProtocol):
     _after_close = 0
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if self.config.ws_per_message_deflate:  # the same offer, with the fastest level
+            self.conn = ServerProtocol(
+                extensions=[
+                    ServerPerMessageDeflateFactory(
+                        server_max_window_bits=12,
+                        client_max_window_bits=12,
+                        compress_settings={"memLevel": 5, "level": COMPRESS_LEVEL},
+                    )
+                ],
+                max_size=self.config.ws_max_size,
+                logger=logging.getLogger("uvicorn.error"),
+            )
 
     def connection_made(self, transport: BaseTransport) -> None:
         sock = transport.get_extra_info("socket")
