@@ -100,3 +100,33 @@ def test_a_move_over_http_and_the_sockets_views_take_one_trip(table):
     assert answer.json()["view"]["ply"] == vm["ply"] + 1
     assert [states(w)["ply"] for w in (wm, wo, ww)] == [vm["ply"] + 1] * 3
     assert len(trips) == 1, trips
+
+
+def test_a_cancelled_caller_of_play_waits_for_the_call_to_finish():
+    """A page that leaves while its move is being written cancels the task that sent it; the
+    move in play's thread goes on, and the game's turn is held until it is done."""
+    import asyncio
+    import threading
+    import time
+
+    from ludoteca.web.round.socket import Hub
+
+    finished = threading.Event()
+
+    def slow_move() -> str:
+        time.sleep(0.3)
+        finished.set()
+        return "written"
+
+    async def main() -> None:
+        hub = Hub()
+        task = asyncio.create_task(hub.play(slow_move))
+        await asyncio.sleep(0.05)
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+        assert finished.is_set()
+        assert await hub.play(lambda: 42) == 42
+        await hub.stop()
+
+    asyncio.run(main())

@@ -30,6 +30,7 @@ import logging
 import time
 from collections import defaultdict, deque
 from collections.abc import AsyncIterator, Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import asynccontextmanager, suppress
 from dataclasses import dataclass
 from functools import partial
@@ -166,7 +167,7 @@ class Hub:
         self.last_flood: dict[str, float] = {}
         self.paused_addresses: dict[str, float] = {}
         """Addresses that flooded again, with when they may connect again (monotonic)."""
-        self._play_limiter: anyio.CapacityLimiter | None = None
+        self._play_pool: ThreadPoolExecutor | None = None
         self.bot_queue = FairQueue()
         """Computer turns wait here for a worker, in their game creator's line."""
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -207,10 +208,21 @@ class Hub:
 
     async def play(self, fn, *args):
         """Run ``fn(*args)`` (moves and views: the database work of play) in a worker thread
-        of play's own small pool. See :data:`PLAY_THREADS`."""
-        if self._play_limiter is None:
-            self._play_limiter = anyio.CapacityLimiter(PLAY_THREADS)
-        return await anyio.to_thread.run_sync(fn, *args, limiter=self._play_limiter)
+        of play's own small pool. See :data:`PLAY_THREADS`.
+
+        A plain executor, not anyio's threads: their limiter, cancel scopes and clock cost
+        the event loop, which every game of the process shares, as much again as handing
+        the call over. As with anyio's, a caller cancelled meanwhile waits for the call to
+        finish (a move under way is never left half told) and is cancelled after."""
+        if self._play_pool is None:
+            self._play_pool = ThreadPoolExecutor(PLAY_THREADS, thread_name_prefix="play")
+        running = asyncio.wrap_future(self._play_pool.submit(fn, *args))
+        try:
+            return await asyncio.shield(running)
+        except asyncio.CancelledError:
+            with suppress(Exception):
+                await running
+            raise
 
     def view(
         self,
@@ -293,6 +305,9 @@ class Hub:
             await self.listener.stop()
         for task in list(self._background):
             task.cancel()
+        if self._play_pool is not None:
+            self._play_pool.shutdown(wait=False)
+            self._play_pool = None
 
     async def publish(self, pk: int) -> None:
         """Tell this process's watchers of ``pk`` after a change this process committed
