@@ -150,6 +150,33 @@ def test_undo_restores_every_move_including_those_that_move_no_piece():
         assert state.position() == seen.pop()
 
 
+def test_undo_then_listing_agrees_with_the_position_read_afresh():
+    """A swap is undone by swapping back, a capture from copies of the pieces: after any
+    undo, the moves listed (swaps from the pairs kept by colour included) are those of the
+    same position read from its text."""
+    from ludoteca.core.table import sample_chance
+
+    rng = random.Random(6)
+    game = core.get("hexagone", players=2)
+    checked = 0
+    for seed in range(6):
+        state = game.new_state(seed=seed)
+        while not state.is_over:
+            if state.to_move < 0:
+                state.play(sample_chance(state, rng))
+                continue
+            state.legal_moves()  # the touching pairs listed before the move
+            state.play(rng.choice(state.legal_moves()))
+            if rng.random() < 0.3:
+                state.undo()
+                fresh = game.from_position(state.position())
+                assert state.legal_moves() == fresh.legal_moves()
+                assert state.cells == fresh.cells and state.counts == fresh.counts
+                checked += 1
+                state.play(rng.choice(state.legal_moves()))
+    assert checked > 200
+
+
 def test_a_capture_seen_not_to_split_the_block_does_not_split_it():
     """``_still_whole`` may only say yes when the sections say one piece."""
     from ludoteca.games.hexagone.geometry import sections

@@ -374,15 +374,15 @@ class HexagoneState(State):
     def play(self, move) -> None:
         if type(move) is tuple and self._quick_legal(move):
             # a legal move value, the common case: checked in a few lookups
-            self._history.append(self._snapshot(move[0] in _KEEPS_PIECES))
-            self.apply(move)
+            self._history.append(self._snapshot(move))
+            self.apply(move, logged=True)
             return
         m, text = self._coerce(move)
         why = self.illegal_reason(m)
         if why is not None:
             raise IllegalMoveError(text if text is not None else move_to_str(m), why)
-        self._history.append(self._snapshot(m[0] in _KEEPS_PIECES))
-        self.apply(m)
+        self._history.append(self._snapshot(m))
+        self.apply(m, logged=True)
 
     def _quick_legal(self, m: tuple) -> bool:
         """Is ``m`` a legal move value? ``False`` also for whatever needs a closer look: the
@@ -420,21 +420,22 @@ class HexagoneState(State):
             return self.phase == SECOND
         return False
 
-    def _snapshot(self, keeps_pieces: bool = False) -> tuple:
-        """What :meth:`undo` restores. A roll, ``again`` and ``stop`` move no piece, so their
-        snapshots share the piece lists instead of copying them (``None``: as they are)."""
-        if keeps_pieces:
-            cells = counts = pool = captured = None
+    def _snapshot(self, m: tuple) -> tuple:
+        """What :meth:`undo` restores after ``m``. The pieces are copied only for moves that
+        move pieces other than by a swap: a roll, ``again`` and ``stop`` move none (``None``),
+        and a swap is undone by swapping back (its two cells), unless it captures: then
+        :meth:`_apply_swap` puts copies in (:meth:`_pieces`) before anything is taken."""
+        kind = m[0]
+        if kind == SWAP:
+            pieces: tuple | None = (m[1], m[2])
+        elif kind in _KEEPS_PIECES:
+            pieces = None
         else:
-            cells, counts = dict(self.cells), list(self.counts)
-            pool, captured = list(self.pool), [list(p) for p in self.captured]
+            pieces = self._pieces()
         return (
-            cells,
-            counts,
+            pieces,
             self.phase,
             self.dice,
-            pool,
-            captured,
             self.rolled,
             self.rolls_left,
             self.since,
@@ -444,20 +445,37 @@ class HexagoneState(State):
             self._summary,
         )
 
+    def _pieces(self) -> tuple:
+        """Copies of the piece lists: cells, counts, pool and captured piles."""
+        captured = [list(p) for p in self.captured]
+        return dict(self.cells), list(self.counts), list(self.pool), captured
+
     def undo(self) -> None:
         """Take back the last move played through :meth:`play` (snapshots are small)."""
         if not self._history:
             raise IllegalMoveError("undo", "there is no move to take back")
         snap = self._history.pop()
-        if snap[0] is not None:
-            self.cells = dict(snap[0])
-            self.counts = list(snap[1])
-            self.pool = list(snap[4])
-            self.captured = [list(p) for p in snap[5]]
-            self._pairs = None
-        self.phase, self.dice = snap[2], snap[3]
-        self.rolled, self.rolls_left, self.since, self.player, self.reason = snap[6:11]
-        self._choices, self._summary = snap[11], snap[12]
+        pieces = snap[0]
+        if pieces is not None:
+            if len(pieces) == 2:  # a swap that captured nothing
+                self._exchange(*pieces)
+            else:
+                self.cells = dict(pieces[0])
+                self.counts = list(pieces[1])
+                self.pool = list(pieces[2])
+                self.captured = [list(p) for p in pieces[3]]
+                self._pairs = None
+        (
+            self.phase,
+            self.dice,
+            self.rolled,
+            self.rolls_left,
+            self.since,
+            self.player,
+            self.reason,
+            self._choices,
+            self._summary,
+        ) = snap[1:]
         self._search = None
         self._legal = None
 
@@ -533,13 +551,14 @@ class HexagoneState(State):
             return Text("after this placement the rest of the pool could not be placed")
         return None
 
-    def apply(self, m: tuple) -> None:
-        """Play a legal move value (no checks: :meth:`play` checks first)."""
+    def apply(self, m: tuple, logged: bool = False) -> None:
+        """Play a legal move value (no checks: :meth:`play` checks first). ``logged``: the
+        last snapshot of :meth:`undo`'s history is this move's (see :meth:`_snapshot`)."""
         self._legal = None
         self._summary = (self.player, m, None)
         kind = m[0]
         if kind == SWAP:
-            self._apply_swap(m[1], m[2])
+            self._apply_swap(m[1], m[2], logged)
         elif kind == ROLL:
             self.dice = (m[1], m[2])
             self.rolled += 1
@@ -564,20 +583,11 @@ class HexagoneState(State):
         else:
             self._end_turn(captured=False)
 
-    def _apply_swap(self, c1: int, c2: int) -> None:
-        cells = self.cells
-        k1, k2 = cells[c1], cells[c2]
-        cells[c1], cells[c2] = k2, k1
-        self.dice = None
+    def _apply_swap(self, c1: int, c2: int, logged: bool = False) -> None:
         pairs = self._pairs
-        if pairs is not None:  # each of the two cells' pairs now has the other's colour there
-            _, low, high = pairs
-            ends = self._ends
-            lows, highs = low[c1] ^ low[c2], high[c1] ^ high[c2]
-            ends[k1] ^= lows
-            ends[k2] ^= lows
-            ends[k1 + 7] ^= highs
-            ends[k2 + 7] ^= highs
+        k1, k2 = self._exchange(c1, c2)
+        cells = self.cells
+        self.dice = None
         taken: list[int] = []
         for c in (c1, c2):
             if _may_capture(cells, c):
@@ -590,8 +600,14 @@ class HexagoneState(State):
             else:
                 self.phase = SECOND
             return
+        if logged:  # swapping back will not undo this: the pieces as they were before
+            snap = self._history[-1]
+            pieces = self._pieces()
+            pieces[0][c1], pieces[0][c2] = k1, k2
+            self._history[-1] = (pieces, *snap[1:])
         pile = self.captured[self.player]
         if pairs is not None:  # the touching pairs less those of the taken pieces
+            _, low, high = pairs
             alive = self._ends[ALIVE]
             for c in taken:
                 alive &= ~(low[c] | high[c])
@@ -604,6 +620,22 @@ class HexagoneState(State):
             got[k] += 1
         self._summary = (self.player, (SWAP, c1, c2), got)
         self._after_capture(taken)
+
+    def _exchange(self, c1: int, c2: int) -> tuple[int, int]:
+        """Exchange the pieces on ``c1`` and ``c2``; their colours before."""
+        cells = self.cells
+        k1, k2 = cells[c1], cells[c2]
+        cells[c1], cells[c2] = k2, k1
+        pairs = self._pairs
+        if pairs is not None:  # each of the two cells' pairs now has the other's colour there
+            _, low, high = pairs
+            ends = self._ends
+            lows, highs = low[c1] ^ low[c2], high[c1] ^ high[c2]
+            ends[k1] ^= lows
+            ends[k2] ^= lows
+            ends[k1 + 7] ^= highs
+            ends[k2 + 7] ^= highs
+        return k1, k2
 
     def _after_capture(self, taken: list[int]) -> None:
         if _still_whole(self.cells, taken):
@@ -811,7 +843,7 @@ _MOVE_PHASE = {
 }
 """The phase in which each kind of move is played."""
 _KEEPS_PIECES = frozenset((ROLL, AGAIN, STOP))
-"""Moves that move no piece (their undo snapshots copy no piece list)."""
+"""Moves that move no piece (their undo snapshots hold no pieces)."""
 _OUTCOMES: dict[int, list[tuple[tuple, float]]] = {}
 """Chance outcomes by the set of die colours present in the block (a bit mask): they
 depend on nothing else, and a random game asks for them at every roll."""
