@@ -72,9 +72,11 @@ class Connection:
         """What its view depends on besides the game: who, in what language, which form."""
         return (self.user_id, self.lang, self.compact)
 
-    @property
-    def user_id(self) -> int | None:
-        return self.user.id if self.user is not None else None
+    user_id: int | None = field(init=False, default=None)
+    """``user``'s id, read once: every view sent looks it up (an ORM attribute costs more)."""
+
+    def __post_init__(self) -> None:
+        self.user_id = self.user.id if self.user is not None else None
 
     def start(self) -> None:
         self.writer = asyncio.create_task(self._write())
