@@ -76,7 +76,11 @@ simulations a move RAVE with ``c=0.35`` beat the plain search 59-9-32 (63.5%; RA
 mcts:iterations=1000,rave=300,c=0.35 --games 100 --jobs 2 --seed 5``), but it runs about a
 third as many simulations, and at a quarter of a second a move it lost 21-4-35 (``ludoteca
 arena kuniumi mcts:seconds=0.25 mcts:seconds=0.25,rave=300,c=0.35 --games 60 --jobs 2
---seed 7``).
+--seed 7``). Kuniumi's playouts have since become wary (a win in one taken, moves that
+end the game or hand the opponent a win at once avoided; measured in
+:mod:`ludoteca.games.kuniumi.ai` at 1,000 simulations against OpenSpiel's MCTS, and even
+with uniform playouts at a quarter of a second); the Kuniumi row of the table below
+predates them.
 
 MCTS brings its per-game tuning (in Hexagone for two to four players, playouts cut at 6
 moves and judged by each player's chance of ending with the most captures; in the solo

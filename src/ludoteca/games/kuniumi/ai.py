@@ -329,7 +329,8 @@ lost; 40% as the first player, 64% as the second). With the solver, over 40 game
 (``python bench/strength.py kuniumi --games 40 --jobs 1 --seed S --ours
 mcts:iterations=1000 --theirs-simulations 1000``):
 
-- as here: seed 11 66.2% (24 won, 5 drawn, 11 lost), seed 12 68.8% (27-1-12), together
+- as the search was then, with uniform playouts and every symmetric set-up: seed 11
+  66.2% (24 won, 5 drawn, 11 lost), seed 12 68.8% (27-1-12), together
   67.5% of 80 games (56% as the first player, 79% as the second); 0.25-0.28 s a move on
   average, the slowest 14 s. The plain search on seed 12 scored 58.8% (23-1-16);
 - a node limit of 200,000 instead of 20,000, seed 11: 68.8% (26-3-11), but one move took
@@ -343,15 +344,27 @@ solver off.
 
 Playouts are ``wary`` (:func:`.bits.policy_targets`): each move wins at once where it can,
 else avoids the moves that end the game and, where it can, those that let the opponent win
-at once. A uniform playout closes a group by accident every few moves, so it judges who
-is ahead in the tempo fight hardly better than a coin; one that sees a move ahead plays
-that fight out. On seed 12's first 20 games, with the solver as above: ``wary`` 90.0%
-(18-0-2; 80% as the first player, 100% as the second); ``decisive`` (a win in one taken, a
-move that ends the game avoided, nothing more) only 45.0% (8-2-10; 20% and 70%): a playout
-that takes every win it is offered but offers them at random is decided by its first slip,
-and misjudges positions worse than a uniform one (few games, but far below the rest). A wary playout costs some six times a uniform one
-(42 µs against 7), little beside the tree's own work: at a quarter of a second a move the
-search runs about as many simulations either way. ``mcts:playout=uniform`` turns it off.
+at once. A uniform playout closes a group by accident every few moves, so it judges who is
+ahead in the tempo fight hardly better than a coin; one that sees a move ahead plays that
+fight out. On seed 12's first 20 games, with the solver as above: ``wary`` 90.0% (18-0-2;
+80% as the first player, 100% as the second); ``decisive`` (a win in one taken, a move that
+ends the game avoided, nothing more) only 45.0% (8-2-10; 20% and 70%): a playout that takes
+every win it is offered but offers them at random is decided by its first slip, and
+misjudges positions worse than a uniform one (few games, but far below the rest). Confirmed
+with the set-ups of :func:`distinct_setups` on 50 games each of seeds 11 and 13: 84.0%
+(41-2-7) and 83.0% (40-3-7), together 83.5% of 100 games (81-5-14; 95% interval 75.0-89.5%),
+68% as the first player and 99% as the second (``python bench/strength.py kuniumi --games 50
+--jobs 1 --seed S --ours mcts:iterations=1000,playout=wary --theirs-simulations 1000``);
+0.49 s a move on average, the slowest 19 s (14 s before). A wary playout costs some six
+times a uniform one (42 µs against 7), little beside the tree's own work, and at equal time
+it is no weaker: at a quarter of a second a move it beat the uniform playouts 21-0-19
+(``ludoteca arena kuniumi mcts:seconds=0.25 mcts:seconds=0.25,playout=uniform --games 40
+--jobs 1 --seed 7``, on a busy machine). The levels' moves keep to their budgets as before
+(``python bench/budgets.py --load 0 --games kuniumi --levels medium,hard --moves 80 --seed
+3`` on a machine kept busy by other runs: the slowest medium move 1.86 times its budget and
+hard 1.23, against 2.70 and 1.09 for the code before them on the same machine: the overruns
+of a loaded machine were there before and are no worse). ``mcts:playout=uniform`` turns it
+off.
 
 Its moves have RAVE indices (a God move by the square it fills), so ``mcts:rave=K`` works
 here, but the search's default keeps it off: measured in :mod:`ludoteca.bots.levels`, it
