@@ -55,6 +55,7 @@ class ReformSearch:
         "solution",
         "_saved",
         "_proof",
+        "_head",
     )
 
     def __init__(self, cells: dict[int, int], pool: list[int], *, own: bool = False) -> None:
@@ -81,6 +82,9 @@ class ReformSearch:
         self.solution: list[tuple[int, int]] = []
         """The placements (cell, colour) of the last completion found, from the start."""
         self._proof: tuple | None = None
+        self._head: tuple | None = None
+        """What :meth:`possible` found with nothing placed yet: the allowed cells and the
+        spread, taken by the first :meth:`legal_placements` with nothing placed."""
 
     # --- incremental bookkeeping ------------------------------------------------------------
     def place(self, colour: int, c: int) -> None:
@@ -166,8 +170,15 @@ class ReformSearch:
 
     def possible(self) -> bool:
         """:meth:`feasible`, proved at once when the pool can be spread over cells allowed
-        now (:meth:`_spread`), as it usually can; no completion is kept then."""
-        return self._spread(self._fits()) is not None or self.feasible()
+        now (:meth:`_spread`), as it usually can; no completion is kept then, but the spread
+        is, for the listing of placements that follows."""
+        fits = self._fits()
+        spread = self._spread(fits)
+        if spread is None:
+            return self.feasible()
+        if not self.placed:
+            self._head = (fits, spread)
+        return True
 
     def completion(self) -> list[tuple[int, int]] | None:
         """A way found earlier to place the rest of the pool from here, or ``None``."""
@@ -192,53 +203,65 @@ class ReformSearch:
         left = self.remaining()
         if left <= 2:
             return self._last_two() if left == 2 else self.options()
-        fits = self._fits()
-        first = self._spread(fits)
-        if first is not None:
-            spread, around = first
-            room = self._room(fits, spread, around)
-        proof = None
-        proofs: list[tuple] = []
-        replays = self._replays
-        n = len(self.placed)
+        head, self._head = self._head, None
+        if head is not None and not self.placed:  # the spread possible() found just here
+            fits, first = head
+        else:
+            fits = self._fits()
+            first = self._spread(fits)
+        spread, around = first if first is not None else ({}, {})
+        room = self._room(fits, spread, around)
+        pool, near = self.pool, self.near
+        colours = [(k, SHIFT[k]) for k in range(7) if pool[k]]
+        proofs: list[tuple] = []  # completions from here, found only when a spread fails
         out = []
-        for k, c in self.options():
-            if first is not None:
+        for c in sorted([c for c, t in self.touch.items() if t >= 2]):
+            v = near[c]
+            j = spread.get(c)
+            a = around.get(c, 0)
+            for k, s in colours:
+                if v >> s & 7:
+                    continue  # not allowed now
                 # the spread less a piece of colour ``k`` proves the placement: less the one
                 # beside ``c`` if there is one (there may be only one), and with a piece it
                 # puts on ``c`` of another colour moved to a cell left for it (``room``)
-                j = spread.get(c)
                 if (
-                    j == k
-                    or around.get(c, 0) >> SHIFT[k] & 7 <= 1
-                    and (j is None or room[j])
-                    or self._spread_after(fits, k, c)
+                    first is not None
+                    and (
+                        j == k
+                        or a >> s & 7 <= 1
+                        and (j is None or room[j])
+                        or self._spread_after(fits, k, c)
+                    )
+                    or self._proved(k, c, proofs)
                 ):
                     out.append((k, c))
-                    continue
-            if proof is None:  # a completion, found only when the spreads prove too little
-                proof = self._proof_data()
-                if proof is None:
-                    return []
-                proofs.append(proof)
-            for p in proofs:
-                if replays(p, k, c) != NO_PROOF:
-                    break
-            else:
-                p = None
-            if p is not None:
-                out.append((k, c))
-                continue
-            self.place(k, c)
-            ok = self._repair(proof[0]) or self.feasible()
-            self.unplace()
-            if ok:
-                out.append((k, c))
-                # the completion just found starts with this placement: one more proof
-                proofs.append(self._prove(self.solution[n:]))
-        if proof is not None:
-            self._proof = proof  # still true here: every search above took back what it placed
+                elif not proofs:
+                    return []  # no completion from here: no placement is legal
+        if proofs:
+            self._proof = proofs[0]  # still true: every search took back what it placed
         return out
+
+    def _proved(self, k: int, c: int, proofs: list[tuple]) -> bool:
+        """Is ``k`` on ``c`` (allowed now) legal, by a completion from here rearranged a
+        little (:meth:`_replays`), else by a search? ``proofs`` holds the proof data of the
+        completions known from here (the first one found now if empty; one more after each
+        search that succeeds, which starts with its placement)."""
+        if not proofs:
+            proof = self._proof_data()
+            if proof is None:
+                return False
+            proofs.append(proof)
+        replays = self._replays
+        for p in proofs:
+            if replays(p, k, c) != NO_PROOF:
+                return True
+        self.place(k, c)
+        ok = self._repair(proofs[0][0]) or self.feasible()
+        self.unplace()
+        if ok:
+            proofs.append(self._prove(self.solution[len(self.placed) :]))
+        return ok
 
     def _fits(self) -> list[list[int]]:
         """For each colour, the empty cells its pieces may go on now (touching two pieces,
