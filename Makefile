@@ -19,7 +19,7 @@ $(VENV)/.installed-run: pyproject.toml | $(BIN)/python
 LOCALES := src/ludoteca/web/i18n/locale
 CATALOGS := $(wildcard $(LOCALES)/*/LC_MESSAGES/messages.po)
 COMPILED := $(CATALOGS:.po=.mo)
-KEYWORDS := -k N_ -k Text -k ClubError -k ModerationError -k SessionEnded -k NewGameRefused -k AccountError -k IllegalMoveError:2 -k t
+KEYWORDS := -k N_ -k Text -k ClubError -k ModerationError -k SessionEnded -k NewGameRefused -k AccountError -k IllegalMoveError:2 -k MalformedError:2 -k IllegalPositionError:2 -k t
 
 $(LOCALES)/%/LC_MESSAGES/messages.mo: $(LOCALES)/%/LC_MESSAGES/messages.po $(VENV)/.installed-run
 	$(BIN)/pybabel -q compile --statistics -D messages -d $(LOCALES) -l $*

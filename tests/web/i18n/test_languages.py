@@ -10,11 +10,13 @@ import re
 import httpx
 import pytest
 
+from ludoteca.core.errors import MalformedError
 from ludoteca.core.messages import Text
+from ludoteca.core.registry import get as get_game
 from ludoteca.web.accounts.service import SESSION_COOKIE
 from ludoteca.web.i18n.catalogs import language
 from ludoteca.web.i18n.languages import from_accept_language, supported
-from tests.web.helpers import create_game, member, move, page_csrf, started_club, view
+from tests.web.helpers import create_game, join, member, move, page_csrf, started_club, view
 
 DE = language("de")
 JA = language("ja")
@@ -50,6 +52,25 @@ def test_a_refusal_text_is_translated_with_its_fields_and_nested_reasons():
     german = DE.text(outer)
     assert "'c3'" in german and DE.gettext("the game is over") in german
     assert german != str(outer)
+
+
+def engine_refusal(game_id: str, text: str) -> Text:
+    """The reason the engine of ``game_id`` gives for refusing the move ``text`` as malformed."""
+    with pytest.raises(MalformedError) as refused:
+        get_game(game_id).new_state(seed=1).str_to_move(text)
+    return refused.value.text
+
+
+def test_a_malformed_moves_refusal_reads_in_english_as_before():
+    reason = engine_refusal("comune", "zz9-")
+    assert reason.fields == {"cell_text": "zz9"}, "a reason with a field of its own"
+    why = Text("it does not parse ({reason})", {"reason": reason})
+    refusal = Text("Move {text!r} refused: {why}.", {"text": "zz9-", "why": why})
+    assert str(refusal) == f"Move 'zz9-' refused: it does not parse ({reason})."
+    assert str(refusal) == (
+        "Move 'zz9-' refused: it does not parse ('zz9' is not a cell of the board "
+        "(a1..e1 up to e9..i9))."
+    )
 
 
 @pytest.fixture(scope="module")
@@ -119,6 +140,35 @@ def test_refusals_and_page_script_messages_come_in_the_readers_language(club):
     messages = json.loads(block.group(1))
     assert messages["Waiting for players to join…"] == DE.gettext("Waiting for players to join…")
     assert view(bob, pk)["status"] == "open"
+
+
+def test_a_malformed_move_is_refused_wholly_in_the_readers_language(club):
+    dora, emil = member(club.base, "dora"), member(club.base, "emil")
+    dora.post("/language", data={"lang": "de", "csrf": page_csrf(dora)})
+    pk = create_game(dora, "comune", [("me", ""), ("open", "")])
+    assert join(emil, pk).status_code == 303
+    assert view(dora, pk)["your_turn"]
+    reason = engine_refusal("comune", "zz9-")
+
+    refused = move(dora, pk, "zz9-")
+    assert refused.status_code == 400
+    error = refused.json()["error"]
+    german_reason = DE.gettext(reason.template).format(cell_text="zz9")
+    assert german_reason != str(reason), "the engine's reason is in the German catalog"
+    assert error == f"Zug 'zz9-' abgelehnt: er lässt sich nicht lesen ({german_reason})."
+    assert "parse" not in error and str(reason) not in error
+
+    dora.post("/language", data={"lang": "ja", "csrf": page_csrf(dora)})
+    error = move(dora, pk, "zz9-").json()["error"]
+    assert JA.gettext(reason.template).format(cell_text="zz9") in error
+    assert "parse" not in error and "cell" not in error
+
+    dora.post("/language", data={"lang": "en", "csrf": page_csrf(dora)})
+    assert (
+        move(dora, pk, "zz9-").json()["error"]
+        == f"Move 'zz9-' refused: it does not parse ({reason})."
+    )
+    assert view(dora, pk)["ply"] == 0, "no refusal changed the game"
 
 
 def test_the_plots_speak_the_readers_language(club):

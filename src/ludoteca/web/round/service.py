@@ -28,7 +28,7 @@ from sqlalchemy.orm import joinedload
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ludoteca.core.errors import GameError, IllegalMoveError, MalformedError
-from ludoteca.core.messages import to_stored
+from ludoteca.core.messages import Text, to_stored
 from ludoteca.core.protocol import CHANCE, TERMINAL, Game, Result, State
 from ludoteca.core.registry import get as get_game
 from ludoteca.core.table import draw_at, ply_rng, start_from
@@ -415,7 +415,7 @@ class GameService:
                 canonical = probe.move_to_str(move)
                 probe.play(move)
             except MalformedError as exc:
-                reason = f"it does not parse ({exc.reason})"
+                reason = Text("it does not parse ({reason})", {"reason": exc.text})
                 raise ClubError("Move {text!r} refused: {why}.", text=text, why=reason) from None
             except IllegalMoveError as exc:
                 raise ClubError("Move {text!r} refused: {why}.", text=text, why=exc.text) from None
