@@ -230,7 +230,7 @@ class ReformSearch:
                     and (
                         j == k
                         or a >> s & 7 <= 1
-                        and (j is None or room[j])
+                        and (j is None or room[j] or self._trade(spread, around, k, c))
                         or self._spread_after(fits, k, c)
                     )
                     or self._proved(k, c, proofs)
@@ -322,6 +322,24 @@ class ReformSearch:
                     room[j] = True
                     break
         return room
+
+    def _trade(self, spread: dict[int, int], around: dict[int, int], k: int, c: int) -> bool:
+        """With ``k`` on ``c``, a cell of the spread (:meth:`_spread`) holding another colour
+        ``j`` and at most one piece of colour ``k`` of the spread beside it: can a cell of
+        the spread holding colour ``k`` (that one, if there is one) take colour ``j``
+        instead? Yes when colour ``j`` is allowed there now and no other piece of colour
+        ``j`` of the spread is beside it; then the spread so changed, less ``c``, places the
+        rest of the pool."""
+        j = spread[c]
+        shift = SHIFT[j]
+        near = self.near
+        beside = [c + d for d in NEIGHBOURS if spread.get(c + d) == k]
+        for e in beside or [e for e, colour in spread.items() if colour == k]:
+            # colour ``j`` allowed on ``e`` now, and beside it no piece of colour ``j`` of
+            # the spread but the one on ``c`` (which becomes ``k``)
+            if not near[e] >> shift & 7 and (around.get(e, 0) >> shift & 7) == ((e - c) in _NEAR):
+                return True
+        return False
 
     def _spread_after(self, fits: list[list[int]], k: int, c: int) -> bool:
         """After ``k`` on ``c``, can the rest of the pool be spread (:meth:`_spread`) on the
