@@ -80,6 +80,30 @@ def test_the_state_kept_search_agrees_with_a_fresh_one():
     assert checked > 30
 
 
+def test_placements_proved_by_spreads_agree_with_a_search_per_placement():
+    """The spreads of the pool prove placements in a few lookups (a spread less one piece,
+    a displaced piece moved to a free cell or trading colours with a piece of the placed
+    colour): on the reforms of games with 3 and 4 players and with gaps, what the listing
+    keeps is what a search after each allowed placement finds."""
+    checked = 0
+    for players, gaps in ((3, False), (4, False), (2, True)):
+        rng = random.Random(players)
+        for seed in range(5):
+            state = core.get("hexagone", players=players, gaps=gaps).new_state(seed=seed)
+            while not state.is_over:
+                if state.phase == REFORM:
+                    expected = []
+                    for k, c in ReformSearch(state.cells, state.pool).options():
+                        fresh = ReformSearch(state.cells, state.pool)
+                        fresh.place(k, c)
+                        if fresh.feasible():
+                            expected.append((k, c))
+                    assert state.search().legal_placements() == expected
+                    checked += 1
+                state.apply(random_move(state, rng))
+    assert checked > 100
+
+
 def test_options_come_in_cell_order_whatever_was_searched():
     for state in _reform_positions(4):
         search = state.search()
