@@ -18,6 +18,9 @@ orders; it is made cheap by these facts:
   one piece of their colour left out, or with two of its steps trading colours, and
   whether that works is decided by looking only at the cells around the two cells
   concerned (see :meth:`ReformSearch._replays`): a handful of lookups instead of a search;
+  a placement on a cell the completion fills with another colour is also proved by that
+  piece going last, onto a cell the whole completion leaves allowed for it
+  (:meth:`ReformSearch._parks`);
 - a placement those proofs miss is tried by replaying what still fits of the known
   completion and searching only the pieces left (:meth:`ReformSearch._repair`); the full
   search runs only when that fails, so every answer stays exact;
@@ -256,6 +259,8 @@ class ReformSearch:
         for p in proofs:
             if replays(p, k, c) != NO_PROOF:
                 return True
+        if self._parks(proofs[0], k, c):
+            return True
         self.place(k, c)
         ok = self._repair(proofs[0][0]) or self.feasible()
         self.unplace()
@@ -481,7 +486,55 @@ class ReformSearch:
                     fragile[j].append(c)
             steps_of[k].insert(0, i)
         around = [near.get(c, 0) for c, _ in path]
-        return (path, step, colour, steps_of, fragile, around)
+        return (path, step, colour, steps_of, fragile, around, [])
+
+    def _parks(self, proof: tuple, k: int, c: int) -> bool:
+        """After placing ``k`` on ``c`` (allowed now), where the completion of ``proof`` puts
+        another colour ``k2``: the completion less that step and less one step ``s`` of
+        colour ``k``, then the ``k2`` piece last, on a cell allowed once all is placed?
+
+        The other steps go as before: beside ``c`` they meet colour ``k`` sooner, so none
+        of them may have colour ``k`` but ``s``; without ``s`` a step it supported keeps two
+        pieces only if ``c``, now placed first, makes up for it. The last cell must lie
+        outside the block and the completion, apart from ``c`` and from ``s``'s cell (so
+        neither change counts), touching two pieces, none of colour ``k2``; the block and
+        the completion around each cell are worked out once per completion."""
+        path, step, colour, steps_of, fragile, _, extra = proof
+        j0 = step.get(c)
+        if j0 is None or colour[j0] == k:
+            return False
+        beside = [j for d in NEIGHBOURS if (j := step.get(c + d)) is not None and colour[j] == k]
+        if len(beside) > 1:
+            return False
+        if not extra:  # what every empty cell touches once the completion is placed
+            cells = self.cells
+            touch, near = dict(self.touch), dict(self.near)
+            for cell, _ in path:
+                touch.pop(cell, None)
+                near.pop(cell, None)
+            for cell, k1 in path:
+                unit = UNIT[k1]
+                for d in NEIGHBOURS:
+                    e = cell + d
+                    if e not in cells and e not in step:
+                        touch[e] = touch.get(e, 0) + 1
+                        near[e] = near.get(e, 0) + unit
+            extra += (touch, near)
+        touch, near = extra
+        shift = SHIFT[colour[j0]]
+        for s in beside or steps_of[k]:
+            if not all((f - c) in _NEAR and step[f] < j0 for f in fragile[s]):
+                continue
+            cell = path[s][0]
+            for e, t in touch.items():
+                if (
+                    t >= 2
+                    and not near[e] >> shift & 7
+                    and (e - c) not in _NEAR
+                    and (e - cell) not in _NEAR
+                ):
+                    return True
+        return False
 
     @staticmethod
     def _replays(proof: tuple, k: int, c: int) -> int:
@@ -502,7 +555,7 @@ class ReformSearch:
           colours can clash: around ``c`` with ``k``, around step ``s`` with ``k2``.
 
         A step of colour ``k`` next to ``c`` must be the one changed (left out or recoloured)."""
-        path, step, colour, steps_of, fragile, around = proof
+        path, step, colour, steps_of, fragile, around, _ = proof
         j0 = step.get(c)
         candidates: tuple[int, ...] | list[int]
         if j0 is None or colour[j0] == k:
