@@ -355,16 +355,18 @@ with the set-ups of :func:`distinct_setups` on 50 games each of seeds 11 and 13:
 (41-2-7) and 83.0% (40-3-7), together 83.5% of 100 games (81-5-14; 95% interval 75.0-89.5%),
 68% as the first player and 99% as the second (``python bench/strength.py kuniumi --games 50
 --jobs 1 --seed S --ours mcts:iterations=1000,playout=wary --theirs-simulations 1000``);
-0.49 s a move on average, the slowest 19 s (14 s before). A wary playout costs some six
-times a uniform one (42 µs against 7), little beside the tree's own work, and at equal time
-it is no weaker: at a quarter of a second a move it beat the uniform playouts 21-0-19
-(``ludoteca arena kuniumi mcts:seconds=0.25 mcts:seconds=0.25,playout=uniform --games 40
---jobs 1 --seed 7``, on a busy machine). The levels' moves keep to their budgets as before
-(``python bench/budgets.py --load 0 --games kuniumi --levels medium,hard --moves 80 --seed
-3`` on a machine kept busy by other runs: the slowest medium move 1.86 times its budget and
-hard 1.23, against 2.70 and 1.09 for the code before them on the same machine: the overruns
-of a loaded machine were there before and are no worse). ``mcts:playout=uniform`` turns it
-off.
+0.49 s a move on average, the slowest 19 s (14 s before). As the default (``--ours
+mcts:iterations=1000``), 40 games each of seeds 12 and 14: 88.8% (35-1-4) and 83.8%
+(33-1-6); with the 100 above, 84.7% of 180 games (149-7-24; 95% interval 78.7-89.2%), 72% as
+the first player and 97% as the second. A wary playout costs some six times a uniform one
+(42 µs against 7), little beside the tree's own work, and at equal time it is no weaker: at
+a quarter of a second a move it beat the uniform playouts 21-0-19 (``ludoteca arena kuniumi
+mcts:seconds=0.25 mcts:seconds=0.25,playout=uniform --games 40 --jobs 1 --seed 7``, on a
+busy machine). The levels' moves keep to their budgets as before (``python bench/budgets.py
+--load 0 --games kuniumi --levels medium,hard --moves 80 --seed 3`` on a machine kept busy
+by other runs: the slowest medium move 1.86 times its budget and hard 1.23, against 2.70 and
+1.09 for the code before them on the same machine: the overruns of a loaded machine were
+there before and are no worse). ``mcts:playout=uniform`` turns it off.
 
 Its moves have RAVE indices (a God move by the square it fills), so ``mcts:rave=K`` works
 here, but the search's default keeps it off: measured in :mod:`ludoteca.bots.levels`, it
