@@ -125,6 +125,7 @@ def test_views_go_out_compressed_with_the_fastest_level(server, game):
     """Pages ask for compressed sockets: the server takes the offer (the views arrive
     deflated, and read back whole) and compresses with zlib's fastest level, not uvicorn's
     default."""
+    import asyncio
     from types import SimpleNamespace
 
     import uvicorn
@@ -139,6 +140,10 @@ def test_views_go_out_compressed_with_the_fastest_level(server, game):
     config = uvicorn.Config(lambda *_: None, ws=WebSocketProtocol)
     config.load()
     state = SimpleNamespace(connections=set(), tasks=set(), default_headers=[])
-    protocol = WebSocketProtocol(config, state, {})
+    loop = asyncio.new_event_loop()
+    try:
+        protocol = WebSocketProtocol(config, state, {}, _loop=loop)
+    finally:
+        loop.close()
     [offer] = protocol.conn.available_extensions
     assert COMPRESS_LEVEL == 1 and offer.compress_settings["level"] == COMPRESS_LEVEL
