@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from sqlalchemy import delete, func, select, update
+from sqlalchemy import bindparam, delete, func, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
@@ -65,15 +65,17 @@ def notify(db: Session, user_id: int, kind: str, text: Text, link: str) -> Notif
     return row
 
 
+_NOTES = Notification.__table__
+UNREAD = (
+    select(func.count())
+    .select_from(_NOTES)
+    .where(_NOTES.c.user_id == bindparam("user_id"), _NOTES.c.read.is_(False))
+)
+"""The bell's count: every member's page asks, so the statement is built once."""
+
+
 def unread(db: Session | Connection, user_id: int) -> int:
-    return (
-        db.scalar(
-            select(func.count())
-            .select_from(Notification)
-            .where(Notification.user_id == user_id, Notification.read.is_(False))
-        )
-        or 0
-    )
+    return db.scalar(UNREAD, {"user_id": user_id}) or 0
 
 
 def latest(db: Session, user_id: int, limit: int = LIST_LENGTH) -> list[Notification]:
