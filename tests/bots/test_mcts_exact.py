@@ -51,8 +51,9 @@ def test_a_lost_position_is_played_by_the_games_pick(monkeypatch):
     game = get("toy-nim", pile=8)  # lost for the mover whatever it takes
     offered = []
 
-    def pick(state, moves):
+    def pick(state, moves, seconds):
         offered.append(sorted(moves))
+        assert seconds is None  # a budget of simulations: no time to keep to
         return max(moves)
 
     with_knowledge(monkeypatch, game, SearchKnowledge(exact_value=nim_exact, proven_choice=pick))
@@ -65,9 +66,23 @@ def test_a_won_position_is_won_without_asking(monkeypatch):
     game = get("toy-nim", pile=9)
     offered = []
     knowledge = SearchKnowledge(
-        exact_value=nim_exact, proven_choice=lambda s, m: offered.append(m) or m[0]
+        exact_value=nim_exact, proven_choice=lambda s, m, t: offered.append(m) or m[0]
     )
     with_knowledge(monkeypatch, game, knowledge)
     move = MCTSBot(seed=3, iterations=1000).choose(game.new_state())
     assert move in nim_winning_takes(9)
     assert offered == []
+
+
+def test_a_timed_search_tells_the_games_pick_the_time_left(monkeypatch):
+    """The pick comes after the search, inside the move's time: it is told what is left."""
+    game = get("toy-nim", pile=8)
+    told = []
+
+    def pick(state, moves, seconds):
+        told.append(seconds)
+        return max(moves)
+
+    with_knowledge(monkeypatch, game, SearchKnowledge(exact_value=nim_exact, proven_choice=pick))
+    MCTSBot(seed=3, seconds=0.5).choose(game.new_state())
+    assert len(told) == 1 and told[0] is not None and 0.0 < told[0] < 0.5

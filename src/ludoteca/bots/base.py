@@ -93,6 +93,10 @@ class Deadline:
     def elapsed(self) -> float:
         return time.perf_counter() - self.start
 
+    def left(self) -> float | None:
+        """Seconds until the deadline (negative past it); None without a time budget."""
+        return None if self.end is None else self.end - time.perf_counter()
+
 
 @contextmanager
 def gc_paused() -> Iterator[None]:

@@ -783,7 +783,7 @@ class MCTSBot(Bot):
         equal = [ch for ch in root.children if ch.proven is not None and ch.proven[p] == proven[p]]
         if len(equal) < 2:
             return None
-        move = chooser(state, [ch.move for ch in equal])
+        move = chooser(state, [ch.move for ch in equal], self._deadline.left())
         return root.child_for(move)
 
     def _best_child(self, root: Node) -> Node | None:

@@ -77,10 +77,12 @@ class SearchKnowledge:
     search calls it with its fast playout's warm-up, so that the first position it solves
     in a timed move does not pay for the compiler. ``None``: nothing to prepare."""
 
-    proven_choice: Callable[[Any, Sequence[Any]], Any] | None = None
+    proven_choice: Callable[[Any, Sequence[Any], float | None], Any] | None = None
     """Where the search has proven its position lost or drawn, picks among the moves that
-    keep that value (``state, moves -> move``) the one a fallible opponent is likeliest to
-    answer badly. ``None``: the search's own pick."""
+    keep that value (``state, moves, seconds -> move``) the one a fallible opponent is
+    likeliest to answer badly, within ``seconds``, what is left of the move's time budget
+    (None: no time budget): the pick comes after the search, inside the move's time.
+    ``None``: the search's own pick."""
 
     playout_policy: str = "uniform"
     """The policy of MCTS playouts (one of the state's ``playout_policies``): ``"uniform"``,

@@ -177,3 +177,24 @@ def test_the_search_keeps_a_won_endgame_won():
 def brute_fast(state) -> int:
     """The compiled solver's value, for positions too deep for :func:`brute`."""
     return run(compiled().solve, state, table(18))
+
+
+def test_hardest_keeps_to_the_time_it_is_given(monkeypatch):
+    """With no time left the first move stands and nothing is solved; with some, no more
+    solver nodes than it allows (plus one solve's cap)."""
+    lost = [s for s in SMALL if brute(s) < 1 and len(s.legal_moves()) > 1]
+    calls = []
+    real = ai.solved
+
+    def counted(state, spent=None):
+        calls.append(1)
+        return real(state, spent)
+
+    monkeypatch.setattr(ai, "solved", counted)
+    for s in lost:
+        assert ai.hardest(s, s.legal_moves(), 0.0) == s.legal_moves()[0]
+        assert ai.hardest(s, s.legal_moves(), -1.0) == s.legal_moves()[0]
+    assert calls == []
+    for s in lost:
+        assert ai.hardest(s, s.legal_moves(), 1.0) in s.legal_moves()
+    assert calls

@@ -106,6 +106,9 @@ move of a 1,000-simulation search took two minutes, of positions it mostly gave 
 HARDEST_WORK = 400_000
 """The solver nodes :func:`hardest` may spend on one choice, after which the moves left
 are not examined."""
+HARDEST_NODES_PER_SECOND = 2_000_000
+"""The solver nodes :func:`hardest` counts on a second (it visits some three million: 400,000
+in 0.13 s): in a timed move it spends no more than the time left allows."""
 
 TABLE_BITS = 20
 """The solver's transposition table holds ``2 ** TABLE_BITS`` entries (24 MB a process)."""
@@ -175,19 +178,24 @@ def exact_value(state) -> tuple[float, ...] | None:
     return tuple(shares)
 
 
-def hardest(state, moves: Sequence[int]) -> int:
+def hardest(state, moves: Sequence[int], seconds: float | None = None) -> int:
     """Among moves of one proven value in a lost or drawn position, the one the opponent
     answers wrongly most often: the largest share of their replies that give us more than
     their best reply does (solved exactly; a reply the solver gives up on counts as right).
 
     A search that sees every move lose would otherwise play any of them, and an opponent
     that searches by sampling finds a win with one answer among fifteen less often than
-    one with fifteen. At most :data:`HARDEST_WORK` solver nodes are spent on a choice."""
+    one with fifteen. At most :data:`HARDEST_WORK` solver nodes are spent on a choice, and
+    with ``seconds`` (what is left of a timed move) no more than they allow: a move not
+    examined to the end by then is not compared (the first move stands if none was)."""
     me = state.to_move
+    work = HARDEST_WORK
+    if seconds is not None:
+        work = min(work, int(max(seconds, 0.0) * HARDEST_NODES_PER_SECOND))
     best, best_share = moves[0], -1.0
     spent = [0]
     for move in moves:
-        if spent[0] > HARDEST_WORK:
+        if spent[0] >= work:
             break
         child = state.clone()
         child.play(move)
@@ -195,6 +203,8 @@ def hardest(state, moves: Sequence[int]) -> int:
             continue
         values = []
         for reply in child.legal_moves():
+            if spent[0] >= work:
+                return best
             after = child.clone()
             after.play(reply)
             if after.result is not None:
