@@ -69,9 +69,21 @@ ROWS: tuple[tuple[int, ...], ...] = tuple(
 CENTRE = INDEX[(4, 4)]
 
 
+def _chunk_table(shift: int) -> tuple[tuple[int, ...], ...]:
+    """Each 12-bit chunk -> its set bits plus ``shift``, ascending.
+
+    Built by extending the table for the chunk less its highest bit: one tuple per entry,
+    so importing the module (every command's start-up) stays quick.
+    """
+    table: list[tuple[int, ...]] = [()]
+    for chunk in range(1, 4096):
+        high = chunk.bit_length() - 1
+        table.append(table[chunk ^ (1 << high)] + (shift + high,))
+    return tuple(table)
+
+
 _CHUNKS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    tuple(tuple(shift + b for b in range(12) if chunk >> b & 1) for chunk in range(4096))
-    for shift in range(0, len(CELLS), 12)
+    _chunk_table(shift) for shift in range(0, len(CELLS), 12)
 )
 """``_CHUNKS[k][chunk]``: the cell indices of ``chunk`` taken as bits ``12k .. 12k+11``."""
 

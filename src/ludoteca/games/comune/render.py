@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Iterable
-from xml.sax.saxutils import quoteattr
+from html import escape as escape_html
 
 from rich.markup import escape
 
@@ -100,7 +100,7 @@ def render_svg(
     height = 9 * HEIGHT + 2 * RADIUS + 2 * MARGIN
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {_num(width)} {_num(height)}" '
-        f'class="board comune" data-position={quoteattr(state.position())}>',
+        f'class="board comune" data-position="{escape_html(state.position())}">',
         '<g class="cells">',
     ]
     # highlighted cells last, so their outline is drawn over their neighbours'
@@ -135,7 +135,7 @@ def render_svg(
                 out.append(
                     f'<rect class="piece {side} {ANGLE_CLASSES[angle]}" '
                     f'data-cell="{CELL_NAMES[index]}" '
-                    f"data-angle={quoteattr(ANGLE_SYMBOLS[angle])} "
+                    f'data-angle="{escape_html(ANGLE_SYMBOLS[angle])}" '
                     f'x="{_num(cx - length / 2)}" y="{_num(cy - thickness / 2)}" '
                     f'width="{_num(length)}" height="{_num(thickness)}" rx="3" '
                     f'fill="{_FILL[side]}" stroke="{_STROKE[side]}" stroke-width="1.5" '
