@@ -28,7 +28,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import bindparam, delete, select
+from sqlalchemy import Row, Select, bindparam, delete, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import make_transient_to_detached
 
@@ -242,36 +242,35 @@ class Accounts:
         """The user a session cookie belongs to, or None. Read afresh on every call (a move
         is only taken while its session is open, whichever process closed it), in a session
         that only reads (no transaction around it): a playing page asks twice a move."""
-        if not token or len(token) > 128:
-            return None
-        key = hash_token(token)
-        with self.store.read_connection() as conn:  # a Core read: every request makes it
-            found = conn.execute(SESSION_USER, {"token_hash": key}).first()
+        found = self._open_session_row(SESSION_USER, token)
         if found is None:
             return None
-        if found.expires >= utcnow():
-            # The same detached User a closed ORM session would hand back, without the ORM's
-            # query machinery.
-            user = User(**{column.name: found._mapping[column] for column in _USERS.c})
-            make_transient_to_detached(user)
-            return user
-        self._remove_expired(key)
-        return None
+        # The same detached User a closed ORM session would hand back, without the ORM's
+        # query machinery.
+        user = User(**{column.name: found._mapping[column] for column in _USERS.c})
+        make_transient_to_detached(user)
+        return user
 
     def session_user_id(self, token: str | None) -> int | None:
         """The id of the user a session cookie belongs to, or None: :meth:`session_user`
         for a caller that already holds the user and only asks whether their session is
         still open (a move over a game's socket, read afresh at every move), without
         reading and building the user."""
+        found = self._open_session_row(SESSION_OWNER, token)
+        return None if found is None else int(found.user_id)
+
+    def _open_session_row(self, statement: Select, token: str | None) -> Row | None:
+        """The row ``statement`` reads for an open session's token, or None: no such
+        session, or one that has expired (which is then removed, as log-out would)."""
         if not token or len(token) > 128:
             return None
         key = hash_token(token)
-        with self.store.read_connection() as conn:
-            found = conn.execute(SESSION_OWNER, {"token_hash": key}).first()
+        with self.store.read_connection() as conn:  # a Core read: every request makes it
+            found = conn.execute(statement, {"token_hash": key}).first()
         if found is None:
             return None
         if found.expires >= utcnow():
-            return int(found.user_id)
+            return found
         self._remove_expired(key)
         return None
 

@@ -116,15 +116,6 @@ CLAIM = update(_GAMES).where(
 )
 """A move's claim on its game: the columns to set come as parameters named after them."""
 ADD_MOVES = insert(_MOVES)
-MOVE_TEXTS = (
-    select(_MOVES.c.text)
-    .where(
-        _MOVES.c.game_id == bindparam("pk"),
-        _MOVES.c.ply >= bindparam("first"),
-        _MOVES.c.ply < bindparam("last"),
-    )
-    .order_by(_MOVES.c.ply)
-)
 PLAYED_MOVES = (
     select(_MOVES.c.ply, _MOVES.c.text, _MOVES.c.player, _MOVES.c.note)
     .where(
@@ -134,6 +125,9 @@ PLAYED_MOVES = (
     )
     .order_by(_MOVES.c.ply)
 )
+"""A game's moves from ply ``first`` up to ``last`` (excluded), in order."""
+MOVE_TEXTS = PLAYED_MOVES.with_only_columns(_MOVES.c.text)
+"""The same moves' texts alone: what replaying them into a state needs."""
 
 
 class GameService:

@@ -375,8 +375,7 @@ class Hub:
         after the change, the watchers are told as :meth:`publish` would tell them."""
         views_failed = False
         async with self._turn(pk):
-            conns = list(self.connections.get(pk, ()))
-            users = {conn.view_key: conn.user for conn in conns}
+            conns, users = self._watchers(pk)
 
             def change_then_views() -> tuple[T, dict[ViewKey, str] | None]:
                 nonlocal views_failed
@@ -391,21 +390,30 @@ class Hub:
                     return out, None
 
             out, texts = await self.play(change_then_views)
-            for conn in conns if texts is not None else ():
-                conn.send_state(texts[conn.view_key])
+            if texts is not None:
+                self._send_views(conns, texts)
         if views_failed:
             await self.deliver(pk)
         return out
 
     async def _queue_views(self, pk: int) -> None:
-        conns = list(self.connections.get(pk, ()))
+        conns, users = self._watchers(pk)
         if not conns:
             return
-        users = {conn.view_key: conn.user for conn in conns}
         try:
             texts = await self.play(self.encoded_views, pk, users)
         except ClubError as exc:
             texts = {key: socket_refusal(exc.message, key[1]) for key in users}
+        self._send_views(conns, texts)
+
+    def _watchers(self, pk: int) -> tuple[list[Connection], dict[ViewKey, User | None]]:
+        """This process's connections to ``pk`` now, and who each view is for: one view
+        per key, however many connections share it."""
+        conns = list(self.connections.get(pk, ()))
+        return conns, {conn.view_key: conn.user for conn in conns}
+
+    @staticmethod
+    def _send_views(conns: list[Connection], texts: dict[ViewKey, str]) -> None:
         for conn in conns:
             conn.send_state(texts[conn.view_key])
 
