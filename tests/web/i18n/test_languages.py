@@ -73,6 +73,18 @@ def test_a_malformed_moves_refusal_reads_in_english_as_before():
     )
 
 
+@pytest.mark.parametrize("text", ["   ", "swap a1", "again 1"])
+def test_hexagones_refusal_of_a_moves_shape_is_translated(text):
+    """The notation's forms stay as they are written; the sentence around them is German."""
+    reason = engine_refusal("hexagone", text)
+    english = str(reason)
+    german = DE.text(reason)
+    assert "moves are roll RG, swap q,r q,r" in english
+    assert german != english and "Züge sind roll RG, swap q,r q,r" in german
+    if text != "   ":
+        assert f"'{text.split()[0]}'" in german
+
+
 @pytest.fixture(scope="module")
 def club(tmp_path_factory):
     srv = started_club(tmp_path_factory, "languages", toy=False)

@@ -75,7 +75,7 @@ def parse_move(text: str) -> tuple:
         raise MalformedError(text, "a move is text in Hexagone notation")
     words = text.split()
     if not words:
-        raise MalformedError(text, "empty move; " + HELP)
+        raise MalformedError(text, "empty move; moves are {FORMS}", FORMS=FORMS)
     key = words[0].lower()
     args = words[1:]
     shape = {"roll": 1, "swap": 2, "again": 0, "stop": 0, "main": 1, "place": 2}
@@ -87,7 +87,13 @@ def parse_move(text: str) -> tuple:
             KEYWORDS=", ".join(_KEYWORDS),
         )
     if len(args) != shape[key]:
-        raise MalformedError(text, f"{key!r} takes {shape[key]} argument(s); " + HELP)
+        raise MalformedError(
+            text,
+            "{word!r} takes {count} argument(s); moves are {FORMS}",
+            word=key,
+            count=shape[key],
+            FORMS=FORMS,
+        )
     if key == "roll":
         a, b = parse_roll(args[0], text)
         return (ROLL, a, b)
@@ -112,4 +118,5 @@ def _cell(word: str, text: str) -> int:
         raise MalformedError(text, exc.reason) from None
 
 
-HELP = "moves: roll RG, swap q,r q,r, again, stop, main q,r, place C q,r (C one of R O Y G B P W)"
+FORMS = "roll RG, swap q,r q,r, again, stop, main q,r, place C q,r (C one of R O Y G B P W)"
+"""Every move's form in the notation: words no language translates."""
