@@ -39,6 +39,21 @@ def test_joined_text_is_the_whole_view():
         assert parsed == json.loads(json.dumps(whole))
 
 
+def test_a_pages_view_and_its_script_text_are_the_whole_view():
+    row, state = game()
+    for viewer in (User(id=1, name="a"), None):
+        whole = views.game_view(row, state, [], viewer)
+        shown, text = views.page_view(row, state, [], viewer)
+        for value in (whole, shown):
+            value.pop("clock")
+        assert shown == whole
+        safe = str(views.script_json(text))
+        assert "<" not in safe and ">" not in safe and "&" not in safe and "<svg" in text
+        parsed = json.loads(safe)
+        parsed.pop("clock")
+        assert parsed == json.loads(json.dumps(whole))
+
+
 def test_the_board_is_drawn_once_per_version(monkeypatch):
     drawn = []
     real = views.board_svg

@@ -30,7 +30,7 @@ from ludoteca.web.round.access import check_may_watch
 from ludoteca.web.round.catalog import available_games, bot_levels
 from ludoteca.web.round.errors import ClubError, NewGameRefused
 from ludoteca.web.round.service import GameSettings, PlayedMove, SeatSpec
-from ludoteca.web.round.view import board_svg, game_view, last_cells, localized
+from ludoteca.web.round.view import board_svg, last_cells, localized, page_view, script_json
 from ludoteca.web.rules.pages import diagrams, rules_context
 
 router = APIRouter()
@@ -412,7 +412,7 @@ def game_page(pk: int, request: Request):
     c = club(request)
     user = current_user(request)
     row, state, moves = c.games.snapshot(pk)  # one read of the game for the whole page
-    view = game_view(row, state, moves, user, language(request), compact=True)
+    view, view_text = page_view(row, state, moves, user, language(request), compact=True)
     can_join = (
         user is not None
         and row.status == "open"
@@ -439,6 +439,7 @@ def game_page(pk: int, request: Request):
         request,
         "game.html",
         view=view,
+        view_json=script_json(view_text),
         can_join=can_join,
         can_cancel=can_cancel,
         rules=rules,

@@ -21,6 +21,8 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from markupsafe import Markup
+
 from ludoteca.core.errors import GameError
 from ludoteca.core.messages import N_, Text, from_stored
 from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State, joined_names
@@ -269,6 +271,35 @@ def view_text(
     """:func:`game_view` as JSON text, the shared part drawn once per version."""
     personal = personal_view(row, state, viewer, compact)  # refuses a private game's visitor first
     return joined(shared_text(row, state, moves, lang), personal, lang)
+
+
+def page_view(
+    row: GameRow,
+    state: State,
+    moves: list[PlayedMove],
+    viewer: User | None,
+    lang: Language | None = None,
+    compact: bool = False,
+) -> tuple[dict[str, Any], str]:
+    """:func:`game_view` and :func:`view_text` from one personal view: a game page shows some
+    fields of the view and hands the whole of it to its script, which the kept encoding of
+    the shared part serves without encoding the board again."""
+    lang = lang or language("en")
+    personal = localized(personal_view(row, state, viewer, compact), lang)
+    shared = shared_text(row, state, moves, lang)
+    return {**json.loads(shared), **personal}, joined(shared, personal)
+
+
+def script_json(text: str) -> Markup:
+    """JSON text made safe to place in a page's ``<script>`` element, as Jinja's ``tojson``
+    makes it: those characters only occur inside JSON strings, where an escape reads the same.
+    (Four replaces: ``str.translate`` looks each character up and took longer than encoding.)"""
+    return Markup(
+        text.replace("<", "\\u003c")
+        .replace(">", "\\u003e")
+        .replace("&", "\\u0026")
+        .replace("'", "\\u0027")
+    )
 
 
 def compact_moves(

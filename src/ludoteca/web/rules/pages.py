@@ -55,14 +55,19 @@ def diagrams(game_id: str, lang: str = "en") -> tuple[tuple[Text, str], ...]:
     return tuple(out)
 
 
+@cache
+def _has_rules_page(game_id: str) -> bool:
+    """Whether the game has a rules page of its own (asked by every game page: kept)."""
+    return (RULES_DIR / f"{game_id}.html").exists()
+
+
 def rules_context(game_id: str, lang: str = "en") -> dict[str, Any]:
     game = get_game(game_id)
-    page = RULES_DIR / f"{game_id}.html"
     return {
         "id": game_id,
         "title": game.title,
         "move_help": game.move_help,
-        "template": f"rules/{game_id}.html" if page.exists() else None,
+        "template": f"rules/{game_id}.html" if _has_rules_page(game_id) else None,
         "players": (game.min_players, game.max_players),
         "diagrams": diagrams(game_id, lang),
     }
