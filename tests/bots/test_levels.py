@@ -7,6 +7,7 @@ from ludoteca.bots import LEVELS, make_bot
 from ludoteca.bots.levels import Level, LevelBot
 from ludoteca.core import get
 from ludoteca.games.comino import ai as comino_ai
+from ludoteca.games.kuniumi import ai as kuniumi_ai
 from tests.bots.helpers import random_positions
 
 
@@ -80,3 +81,21 @@ def test_comino_master_plays_out_with_the_better_of_two_placements():
         LEVELS[n].spec for n in ("easy", "medium", "hard")
     ]
     assert f"``{specs['master']}``" in levels_module.__doc__
+
+
+def test_kuniumi_medium_is_the_plain_search():
+    """Kuniumi's medium searches a quarter of a second without the endgame solver and with
+    uniform playouts, so that hard is a step above it; the other levels are the standard
+    ones, which keep both."""
+    state = get("kuniumi").new_state(seed=1)
+    specs = {n: LEVELS[n].spec_for(state) for n in LEVELS}
+    assert specs["medium"] == kuniumi_ai.LEVEL_SPECS["medium"]
+    medium = make_bot(specs["medium"])
+    assert medium.budget.seconds == 0.25
+    assert medium.exact is False and medium.playout == "uniform"
+    hard = make_bot(specs["hard"])
+    assert hard.exact is True and hard.playout is None
+    assert [specs[n] for n in ("easy", "hard", "master")] == [
+        LEVELS[n].spec for n in ("easy", "hard", "master")
+    ]
+    assert f"``{specs['medium']}``" in levels_module.__doc__
