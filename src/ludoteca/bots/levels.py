@@ -100,17 +100,20 @@ Measured with the standard levels, 100 games a step (``ludoteca arena GAME A B -
 =========  ====================  ====================  ====================
 game       medium over easy      hard over medium      master over hard
 =========  ====================  ====================  ====================
-Kuniumi    97-2-1 (98%), 21      62-19-19 (71.5%), 22  62-11-27 (67.5%), 94
+Kuniumi    98-2-0 (99%), 41      77-5-18 (79.5%), 42   68-8-24 (72%), 43+44
 Comune     100-0-0 (100%), 71    83-0-17 (83%), 65+69  87-1-12 (87.5%), 96+196
 Comino     72-2-26 (73%), 72     68-0-32 (68%), 64     78-0-22 (78%), 97
 =========  ====================  ====================  ====================
 
 (wins-draws-losses of the stronger level, then the seed). In Comune master over hard the run
 with seed 96 was stopped after 98 games (86-1-11) and 2 more were played with seed 196
-(1-0-1). In Kuniumi master won 62% of the games outright and drew 11%;
-its slowest move took 3.88 s of its 4 s. In Comino the master measured is the one above;
-with plain playouts it had scored 59-1-40 (59.5%, seed 95), the second player winning 77 of
-those 100 games.
+(1-0-1). Kuniumi's row was measured with its medium of today and the solver and wary
+playouts at hard and master; master over hard is two runs of 50 games (33-4-13 and 35-4-11),
+master's slowest move took 3.88 s of its 4 s and hard's 1.05 s of its 1 s (0.97 s of CPU,
+on a machine also running other work). Before them, with the plain search at every level,
+the row read 97-2-1, 62-19-19 and 62-11-27 (seeds 21, 22 and 94). In Comino the master
+measured is the one above; with plain playouts it had scored 59-1-40 (59.5%, seed 95), the
+second player winning 77 of those 100 games.
 
 MCTS at 1 s a move (the standard hard) against random and greedy (``ludoteca arena GAME
 random greedy mcts:seconds=1 --games N --jobs 2 --seed S``, N games a pairing): in Comune
