@@ -86,3 +86,31 @@ def test_a_stopped_run_is_finished_with_the_games_it_had_left():
     ]
     second_seat = run(*common, "--first", "2", "--games", "1", "--seat", "2", "--seed", "5")
     assert [r["index"] for r in second_seat["results"]] == [3]
+
+
+def test_equal_time_is_calibrated_over_a_whole_game(monkeypatch):
+    """OpenSpiel's simulations are timed at positions spread over a game, not on the start
+    position alone, where each costs several times what it costs later."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    try:
+        import strength
+    finally:
+        sys.path.remove(str(ROOT / "bench"))
+    timed: list[int] = []
+    real = strength._their_bot
+
+    def counting(game, simulations, seed):
+        bot = real(game, simulations, seed)
+
+        class Timed:
+            def step(self, state):
+                timed.append(len(state.history()))
+                return bot.step(state)
+
+        return Timed()
+
+    monkeypatch.setattr(strength, "_their_bot", counting)
+    simulations = strength.calibrate("kuniumi", 1.0, probe=20, samples=4)
+    assert simulations >= 1
+    assert len(timed) == 4 and timed == sorted(timed)
+    assert timed[0] < 2 and timed[-1] >= timed[0] + 6, timed
