@@ -30,28 +30,17 @@ def game(ply: int = 0) -> tuple[GameRow, object]:
 
 
 def test_joined_text_is_the_whole_view():
+    """The text joins the kept shared part and the personal part; it holds what the merged
+    dict holds, and it is safe inside a page's script element."""
     row, state = game()
     for viewer in (User(id=1, name="a"), User(id=2, name="b"), None):
-        whole = views.game_view(row, state, [], viewer)
-        text = views.view_text(row, state, [], viewer)
+        whole, text = views.page_view(row, state, [], viewer)
         parsed = json.loads(text)
         parsed.pop("clock"), whole.pop("clock")
         assert parsed == json.loads(json.dumps(whole))
-
-
-def test_a_pages_view_and_its_script_text_are_the_whole_view():
-    row, state = game()
-    for viewer in (User(id=1, name="a"), None):
-        whole = views.game_view(row, state, [], viewer)
-        shown, text = views.page_view(row, state, [], viewer)
-        for value in (whole, shown):
-            value.pop("clock")
-        assert shown == whole
         safe = str(views.script_json(text))
         assert "<" not in safe and ">" not in safe and "&" not in safe and "<svg" in text
-        parsed = json.loads(safe)
-        parsed.pop("clock")
-        assert parsed == json.loads(json.dumps(whole))
+        assert json.loads(safe) == {**parsed, "clock": json.loads(safe)["clock"]}
 
 
 def test_the_board_is_drawn_once_per_version(monkeypatch):
@@ -64,10 +53,10 @@ def test_the_board_is_drawn_once_per_version(monkeypatch):
     )
     row, state = game(ply=1)
     for viewer in [User(id=1, name="a"), User(id=2, name="b"), *[None] * 20]:
-        views.view_text(row, state, [], viewer)
+        views.page_view(row, state, [], viewer)
     assert len(drawn) == 1
     row.ply = 2  # another version: drawn again
-    views.view_text(row, state, [], None)
+    views.page_view(row, state, [], None)
     assert len(drawn) == 2
 
 

@@ -77,23 +77,6 @@ def side(state: State, player: int) -> str:
     return state.side_name(player)
 
 
-def game_view(
-    row: GameRow,
-    state: State,
-    moves: list[PlayedMove],
-    viewer: User | None,
-    lang: Language | None = None,
-    compact: bool = False,
-) -> dict[str, Any]:
-    """The whole view of a game for ``viewer`` in ``lang`` (English by default): what every
-    watcher shares (the board, the moves, the result) and what is theirs (their seat, their
-    turn, their legal moves, in the compact form if asked)."""
-    lang = lang or language("en")
-    personal = personal_view(row, state, viewer, compact)  # refuses a private game's visitor first
-    # the shared part as every watcher gets it: drawn once per version (see shared_text)
-    return {**json.loads(shared_text(row, state, moves, lang)), **localized(personal, lang)}
-
-
 def localized(value: Any, lang: Language) -> Any:
     """``value`` with every :class:`~ludoteca.core.messages.Text` in it translated (the
     engines' and the club's words in a view: sides, labels, prompts, results)."""
@@ -260,19 +243,6 @@ def shared_text(
     return text
 
 
-def view_text(
-    row: GameRow,
-    state: State,
-    moves: list[PlayedMove],
-    viewer: User | None,
-    lang: Language | None = None,
-    compact: bool = False,
-) -> str:
-    """:func:`game_view` as JSON text, the shared part drawn once per version."""
-    personal = personal_view(row, state, viewer, compact)  # refuses a private game's visitor first
-    return joined(shared_text(row, state, moves, lang), personal, lang)
-
-
 def page_view(
     row: GameRow,
     state: State,
@@ -281,11 +251,15 @@ def page_view(
     lang: Language | None = None,
     compact: bool = False,
 ) -> tuple[dict[str, Any], str]:
-    """:func:`game_view` and :func:`view_text` from one personal view: a game page shows some
-    fields of the view and hands the whole of it to its script, which the kept encoding of
-    the shared part serves without encoding the board again."""
+    """The whole view of a game for ``viewer`` in ``lang`` (English by default), as a dict
+    and as JSON text: what every watcher shares (the board, the moves, the result) and what
+    is theirs (their seat, their turn, their legal moves, in the compact form if asked). A
+    game page shows some fields of the dict and hands the text to its script: the kept
+    encoding of the shared part serves it without encoding the board again."""
     lang = lang or language("en")
+    # refuses a private game's visitor first
     personal = localized(personal_view(row, state, viewer, compact), lang)
+    # the shared part as every watcher gets it: drawn once per version (see shared_text)
     shared = shared_text(row, state, moves, lang)
     return {**json.loads(shared), **personal}, joined(shared, personal)
 
