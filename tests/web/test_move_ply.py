@@ -41,7 +41,9 @@ def hexagone(server, make_user):
     for text in legal_texts(seen):
         probe = state.clone()
         probe.play(text)
-        if probe.to_move == state.to_move:
+        # Still this player's move, and "stop" among them: the swap captured nothing (a
+        # capture also leaves the same player to move, to place the reform's pieces).
+        if probe.to_move == state.to_move and "stop" in map(probe.move_to_str, probe.legal_moves()):
             quiet.append(text)
     assert quiet, "every swap captures: no second move for the same player"
     return mover, other, pk, quiet[0], seen["ply"]

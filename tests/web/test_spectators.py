@@ -5,6 +5,7 @@ websocket and replay); the lobby lists the games one may watch."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
@@ -77,8 +78,12 @@ def test_the_game_page_tells_a_spectator_they_are_watching(game, anon):
     _, _, pk = game
     page = anon.get(f"/games/{pk}")
     assert page.status_code == 200
-    assert 'id="watching"' in page.text and '"watching": true' in page.text
-    assert '"legal": []' in page.text
+    shown = re.search(
+        r'<script type="application/json" id="initial-view">(.*?)</script>', page.text
+    )
+    assert 'id="watching"' in page.text and shown is not None
+    view = json.loads(shown.group(1))
+    assert view["watching"] is True and view["legal"] == []
 
 
 def test_the_lobby_lists_public_games_in_progress_with_a_watch_link(game, anon, make_user):
