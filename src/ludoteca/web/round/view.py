@@ -21,6 +21,7 @@ from collections.abc import Callable
 from functools import cache
 from typing import Any
 
+from jinja2.utils import htmlsafe_json_dumps
 from markupsafe import Markup
 
 from ludoteca.core.errors import GameError
@@ -265,15 +266,11 @@ def page_view(
 
 
 def script_json(text: str) -> Markup:
-    """JSON text made safe to place in a page's ``<script>`` element, as Jinja's ``tojson``
-    makes it: those characters only occur inside JSON strings, where an escape reads the same.
-    (Four replaces: ``str.translate`` looks each character up and took longer than encoding.)"""
-    return Markup(
-        text.replace("<", "\\u003c")
-        .replace(">", "\\u003e")
-        .replace("&", "\\u0026")
-        .replace("'", "\\u0027")
-    )
+    """JSON text made safe to place in a page's ``<script>`` element by Jinja's own escaping
+    (what its ``tojson`` filter does), without encoding the view again: the text is handed
+    to it as already dumped. Those characters only occur inside JSON strings, where an escape
+    reads the same."""
+    return htmlsafe_json_dumps(text, dumps=lambda encoded: encoded)
 
 
 def compact_moves(
