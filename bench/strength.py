@@ -34,6 +34,7 @@ import argparse
 import json
 import math
 import os
+import random
 import sys
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
@@ -130,8 +131,6 @@ def calibrate(game_id: str, seconds: float, probe: int = 200, samples: int = 8) 
     OpenSpiel then took 0.35 s a move on average in the games: simulations get cheaper as a
     game goes on. Random games are not played games either (here: 602), so the summary's
     seconds per move are the check, and ``--theirs-simulations`` sets the count by hand."""
-    import random
-
     game = _load(game_id)
     rng = random.Random(0)
     positions = []
@@ -145,9 +144,9 @@ def calibrate(game_id: str, seconds: float, probe: int = 200, samples: int = 8) 
         state.apply_action(rng.choice(state.legal_actions()))
     step = max(1, len(positions) // samples)
     chosen = positions[::step][:samples]
+    bot = _their_bot(game, probe, 0)  # each step searches from a new tree
     spent = 0.0
     for position in chosen:
-        bot = _their_bot(game, probe, 0)
         started = time.perf_counter()
         bot.step(position)
         spent += time.perf_counter() - started
