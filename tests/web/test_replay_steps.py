@@ -54,6 +54,36 @@ def test_quick_presses_are_never_lost(browser, finished_game):
         page.close()
 
 
+def test_a_step_whose_board_failed_to_arrive_is_asked_for_again(browser, finished_game):
+    """A dropped request used to leave the replay on the old move for good: the press was
+    lost without a word. The page now asks again while that step is still the one wanted."""
+    srv, pk, _, _ = finished_game
+    page = browser.new_page()
+    failed: list[str] = []
+
+    def drop_first_try(route):
+        if not failed:
+            failed.append(route.request.url)
+            route.abort("connectionreset")
+        else:
+            route.continue_()
+
+    try:
+        page.route(f"**/api/games/{pk}/replay/3", drop_first_try)
+        page.goto(f"{srv.base}/games/{pk}/replay")
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '0'")
+        page.click("#next")
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '1'")
+        page.click("#next")
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '2'")
+        page.click("#next")
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '3'")
+        assert failed, "the first request for step 3 was not dropped"
+        assert page.inner_text("#replay-ply") == "3"
+    finally:
+        page.close()
+
+
 def test_step_buttons_are_drawn_not_glyphs(browser, finished_game):
     srv, pk, _, _ = finished_game
     page = browser.new_page()

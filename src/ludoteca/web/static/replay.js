@@ -30,17 +30,33 @@ function load(n) {
   return cache.get(n);
 }
 
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+// A step whose board could not be fetched (a dropped connection, a busy server) is asked for
+// again a few times while it is still the one wanted, so a press is never silently lost.
+async function fetchStep(k) {
+  const n = steps[k];
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await load(n);
+    } catch (error) {
+      if (k !== at) return null;
+      if (attempt >= 4) {
+        document.getElementById("replay-last").textContent = t("This move could not be loaded; press again.");
+        return null;
+      }
+      await pause(250 * 2 ** attempt);
+      if (k !== at) return null;
+    }
+  }
+}
+
 async function step(k) {
   k = Math.max(0, Math.min(last, k));
   at = k;
   const n = steps[k];
-  let data;
-  try {
-    data = await load(n);
-  } catch {
-    return;
-  }
-  if (k !== at) return; // a later press asked for another step
+  const data = await fetchStep(k);
+  if (data === null || k !== at) return; // failed, or a later press asked for another step
   board.innerHTML = data.svg;
   for (const cell of data.last_cells || []) {
     for (const node of board.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move");
