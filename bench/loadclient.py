@@ -78,11 +78,21 @@ class ClubProcesses:
     it. :meth:`kill` ends one at once, as a crash would; :meth:`stop` ends them all.
     """
 
-    def __init__(self, url: str, count: int, logdir: Path, extra_args: tuple[str, ...] = ()):
+    def __init__(
+        self,
+        url: str,
+        count: int,
+        logdir: Path,
+        extra_args: tuple[str, ...] = (),
+        server_src: Path | None = None,
+    ):
         self.url = url
         self.count = count
         self.logdir = logdir
         self.extra_args = extra_args
+        self.server_src = server_src
+        """Run the servers from this source tree (another revision's ``src``) instead of the
+        installed package, so that two revisions meet the very same client and machine."""
         self.procs: list[subprocess.Popen | None] = []
         self.ports: list[int] = []
 
@@ -96,6 +106,10 @@ class ClubProcesses:
         cmd = [sys.executable, "-m", "ludoteca.cli.main", "serve", "--port", str(port)]
         cmd += ["--database", self.url, "--bot-pool", "thread", *self.extra_args]
         env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+        if self.server_src is not None:
+            env["PYTHONPATH"] = os.pathsep.join(
+                [str(self.server_src), *filter(None, [os.environ.get("PYTHONPATH")])]
+            )
         proc = subprocess.Popen(
             cmd, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent, env=env
         )
@@ -820,8 +834,9 @@ def default_seats(game_id: str) -> int:
 
 
 # --- afterwards ------------------------------------------------------------------------------
-def verify(url: str, seen: dict[int, GameSeen]) -> dict[str, Any]:
-    """Check every game in the store against what the clients were shown.
+def verify(url: str, seen: dict[int, GameSeen], *, upgrade: bool = False) -> dict[str, Any]:
+    """Check every game in the store against what the clients were shown (``upgrade``: first
+    bring the schema to this revision's, after servers of another revision wrote it).
 
     Each stored record must replay through the engine; every move a client saw accepted
     must be stored at its ply; the longest history any client was shown must be the start
@@ -832,7 +847,7 @@ def verify(url: str, seen: dict[int, GameSeen]) -> dict[str, Any]:
     from ludoteca.web.infra.store import Store
     from ludoteca.web.round.service import GameService
 
-    store = Store(url, migrate_schema=False)
+    store = Store(url, migrate_schema=upgrade)
     service = GameService(store)
     problems: list[str] = []
     lengths: dict[int, int] = {}
