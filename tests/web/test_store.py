@@ -335,3 +335,78 @@ def test_whose_session_a_move_checks(url):
             assert db.get(Session, hash_token(other)) is None
     finally:
         store.dispose()
+
+
+def test_a_kept_row_is_brought_up_to_date_after_another_process_moved(two_processes):
+    """Players of one game are often served by different processes, so most moves a process
+    sees were made by another. It brings the row it keeps up to date from the game's head
+    (ply, turn, deadline) instead of loading the game with its seats and players again, and
+    moves and views go on from that copy exactly as from a fresh read."""
+    from sqlalchemy import event
+
+    here, there, pk, mover = two_processes
+    statements: list[str] = []
+
+    def count(_conn, _cursor, statement, *_args) -> None:
+        statements.append(statement)
+
+    _, state = here.state(pk)
+    here.submit(pk, mover[state.to_move], "b2")
+    kept = here._committed[pk]
+    _, state = there.state(pk)
+    there.submit(pk, mover[state.to_move], "a1")  # the other process moves
+    fresh = there.row(pk)
+
+    event.listen(here.store.engine, "before_cursor_execute", count)
+    try:
+        row, state, moves = here.snapshot(pk)
+    finally:
+        event.remove(here.store.engine, "before_cursor_execute", count)
+    assert not any("seats" in s or "users" in s for s in statements), statements
+    assert (row.ply, row.to_move, row.status) == (fresh.ply, fresh.to_move, "active")
+    assert (row.turn_started, row.deadline) == (fresh.turn_started, fresh.deadline)
+    assert [s.user_id for s in row.seats] == [s.user_id for s in fresh.seats]
+    assert state.to_move == row.to_move and [m.text for m in moves][1:] == ["b2", "a1"]
+    assert kept.ply == 2  # the kept row itself is never changed: views may be reading it
+
+    here.submit(pk, mover[state.to_move], "c3")  # a move made from the brought-up copy
+    assert [m.text for m in there.moves(pk)][1:] == ["b2", "a1", "c3"]
+    stored = there.row(pk)
+    assert (stored.ply, stored.to_move, stored.status) == (4, here.row(pk).to_move, "active")
+    assert stored.deadline is not None and stored.turn_started is not None
+
+
+def test_a_move_notifies_the_other_processes_once(postgres):
+    """A move's commit tells the other processes on PostgreSQL that its game changed. The
+    claim names the game before the commit and the commit's flush named it again, two
+    statements for one notification; each game is now named once a transaction."""
+    from sqlalchemy import event
+
+    from ludoteca.web.infra.fanout import notify_on_commit
+
+    store = Store(postgres.fresh_database("notify_once"))
+    try:
+        notify_on_commit(store, "here")
+        alice, bob = users(store)
+        service = GameService(store)
+        pk = service.create(alice, "toy", {}, [SeatSpec("me"), SeatSpec("user", user="bob")])
+        service.join(pk, bob)
+        _, state = service.state(pk)
+        notified: list[dict] = []
+
+        def count(_conn, _cursor, statement, parameters, *_args) -> None:
+            if "pg_notify" in statement:
+                notified.append(parameters)
+
+        event.listen(store.engine, "before_cursor_execute", count)
+        try:
+            service.submit(pk, {0: alice, 1: bob}[state.to_move], "b2")
+            assert len(notified) == 1, notified
+            assert f"{pk} here" in str(notified[0])
+            _, state = service.state(pk)
+            service.submit(pk, {0: alice, 1: bob}[state.to_move], "a1")  # and at the next
+            assert len(notified) == 2, notified
+        finally:
+            event.remove(store.engine, "before_cursor_execute", count)
+    finally:
+        store.dispose()

@@ -76,6 +76,11 @@ WRITTEN_KEY = "ludoteca_games_written"
 sees (:func:`games_written`)."""
 
 
+NOTIFIED_KEY = "ludoteca_games_notified"
+"""``session.info`` key: the games whose notification this transaction has already queued."""
+NOTIFY = text("SELECT pg_notify(:channel, :payload)")
+
+
 def games_written(session, pk: int) -> None:
     """Say that ``session`` changed game ``pk`` with Core statements (a move's claim and its
     rows): its commit must notify the other processes as a flush of the rows would."""
@@ -89,13 +94,18 @@ def notify_on_commit(store: Store, origin: str) -> None:
         return
 
     def send(session, ids: Iterable[int]) -> None:
+        # Sent when the transaction commits. PostgreSQL merges identical ones, but each costs
+        # a statement: a move's claim names its game before the commit and the commit's
+        # flush names it again (the clock's columns were set on the row), so each game is
+        # named once a transaction.
+        sent = session.info.setdefault(NOTIFIED_KEY, set())
+        fresh = sorted(set(ids) - sent)
+        if not fresh:
+            return
         connection = session.connection()
-        for pk in sorted(ids):
-            # Sent when the transaction commits; identical ones in one transaction merge.
-            connection.execute(
-                text("SELECT pg_notify(:channel, :payload)"),
-                {"channel": CHANNEL, "payload": f"{pk} {origin}"},
-            )
+        for pk in fresh:
+            connection.execute(NOTIFY, {"channel": CHANNEL, "payload": f"{pk} {origin}"})
+        sent.update(fresh)
 
     @event.listens_for(store.session, "after_flush")
     def _queue_notifications(session, _context) -> None:
@@ -112,6 +122,11 @@ def notify_on_commit(store: Store, origin: str) -> None:
     @event.listens_for(store.session, "after_rollback")
     def _forget_core_writes(session) -> None:
         session.info.pop(WRITTEN_KEY, None)
+        session.info.pop(NOTIFIED_KEY, None)
+
+    @event.listens_for(store.session, "after_commit")
+    def _forget_notified(session) -> None:
+        session.info.pop(NOTIFIED_KEY, None)
 
 
 EventOf = Callable[[object], tuple[str, int] | None]

@@ -24,7 +24,7 @@ from sqlalchemy import bindparam, delete, func, insert, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError, OperationalError
 from sqlalchemy.orm import Session as OrmSession
-from sqlalchemy.orm import joinedload
+from sqlalchemy.orm import joinedload, make_transient_to_detached
 from sqlalchemy.orm.attributes import set_committed_value
 
 from ludoteca.core.errors import GameError, IllegalMoveError, MalformedError
@@ -107,8 +107,16 @@ _MOVES = MoveRow.__table__
 # The statements every move runs, built once: building a statement, and the key SQLAlchemy
 # looks its compiled form up by, cost more than running it on SQLite (a statement object
 # remembers its key). Their values come as parameters at each call.
-HEAD = select(_GAMES.c.ply, _GAMES.c.status).where(_GAMES.c.id == bindparam("pk"))
-"""The game's ply and status: whether a kept row is still exact (:meth:`GameService._fresh_row`)."""
+HEAD = select(
+    _GAMES.c.ply, _GAMES.c.status, _GAMES.c.to_move, _GAMES.c.turn_started, _GAMES.c.deadline
+).where(_GAMES.c.id == bindparam("pk"))
+"""The game's ply and status, whether a kept row is still exact, and the columns a move
+changes in a game without a live clock, to bring a kept row up to date
+(:meth:`GameService._fresh_row`)."""
+MOVED_COLUMNS = ("ply", "to_move", "turn_started", "deadline")
+"""What a move writes to an active game without a live clock (:meth:`GameService._commit_moves`
+claims it with these; the seats change only with a live clock, and everything else that
+changes an active game also ends it)."""
 CLAIM = update(_GAMES).where(
     _GAMES.c.id == bindparam("claim_id"),
     _GAMES.c.ply == bindparam("claim_ply"),
@@ -153,8 +161,9 @@ class GameService:
         self._botless: set[int] = set()
         """Games seen without a computer seat; seats never become one after creation."""
         self._committed: dict[int, GameRow] = {}
-        """The game rows this process last committed a move to, kept (detached, never
-        changed again) so that the views after a move need not read the game again: see
+        """The game rows this process last committed a move to, or brought up to date after
+        another process's moves (:func:`_caught_up`), kept (detached, never changed again)
+        so that the views after a move need not read the game again: see
         :meth:`_fresh_row`."""
 
     def lock(self, pk: int) -> threading.Lock:
@@ -685,15 +694,24 @@ class GameService:
         """The game as stored now, for reading only. The row this process committed its last
         move with is still exact if the game is still active at that ply: while a game is
         active, everything else that changes it (resigning, a time-out) also ends it. One
-        narrow query checks that instead of loading the game with its seats and players."""
+        narrow query checks that instead of loading the game with its seats and players;
+        after moves made through another process it also holds what they changed."""
         kept = self._committed.get(pk)
         if kept is not None:
             # on the connection itself: the ORM's handling of a statement costs more than
             # SQLite's, and this one needs none of it
             conn = db.connection() if isinstance(db, OrmSession) else db
             head = conn.execute(HEAD, {"pk": pk}).one_or_none()
-            if head is not None and tuple(head) == (kept.ply, "active"):
-                return kept
+            if head is not None and head.status == "active":
+                if head.ply == kept.ply:
+                    return kept
+                if head.ply > kept.ply and not _live_clock(kept):
+                    # Moved since, by another process (players of one game are often served
+                    # by different processes): the head holds all that changed.
+                    row = _caught_up(kept, head)
+                    with self._locks_guard:
+                        keep_recent(self._committed, pk, row)
+                    return row
             with self._locks_guard:
                 self._committed.pop(pk, None)
         if isinstance(db, Connection):  # a plain connection cannot load ORM rows
@@ -842,6 +860,24 @@ class GameService:
             self._committed.pop(row.id, None)
             if row.status == "active":
                 keep_recent(self._committed, row.id, row)
+
+
+def _live_clock(row: GameRow) -> bool:
+    return isinstance(row.clock, dict) and row.clock.get("kind") == "live"
+
+
+def _caught_up(kept: GameRow, head) -> GameRow:
+    """A detached copy of ``kept`` (an active game without a live clock) as ``head``, the
+    game's stored :data:`HEAD`, shows it after later moves. Loading the game again with its
+    seats and their players cost a process more than anything else in a move made through
+    another process; the seats are the kept ones, which such moves do not change. Views may
+    be reading ``kept`` meanwhile, so it is copied, never changed."""
+    values = {column.key: getattr(kept, column.key) for column in _GAMES.columns}
+    values.update({name: getattr(head, name) for name in MOVED_COLUMNS})
+    row = GameRow(**values)
+    make_transient_to_detached(row)  # as if loaded: merge(load=False) takes it as it is
+    set_committed_value(row, "seats", list(kept.seats))
+    return row
 
 
 def record_of(row: GameRow, start: State, texts: list[str]) -> Record:
