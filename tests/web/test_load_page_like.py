@@ -45,3 +45,31 @@ def test_page_like_players_move_as_the_page_does(tmp_path, http_moves):
         assert http_moves_sent == 0
     assert result["watcher_latency"]["count"] > 0
     assert not result["errors"] and result["refused"] == 0, result
+
+
+def test_servers_can_run_from_another_source_tree(tmp_path):
+    """``--server-src``: the servers import the club from the given tree (here a tree whose
+    package is this one, linked), so two revisions can meet the same client; the records
+    are then checked after bringing the schema to this revision's."""
+    from pathlib import Path
+
+    import ludoteca
+
+    other = tmp_path / "other-src"
+    other.mkdir()
+    (other / "ludoteca").symlink_to(Path(ludoteca.__file__).resolve().parent)
+    url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    club = ClubProcesses(url, 1, tmp_path, server_src=other).start()
+    try:
+        process = club.procs[0]
+        assert process is not None
+        environ = Path(f"/proc/{process.pid}/environ").read_bytes().split(b"\0")
+        path = next(e for e in environ if e.startswith(b"PYTHONPATH="))
+        assert path.split(b"=", 1)[1].split(b":")[0] == str(other).encode()
+        load = Load(club.bases, games=2, seconds=2.0, think=0.05, seed=5, page_like=True,
+                    accounts_in=url)  # fmt: skip
+        result = asyncio.run(load.run())
+    finally:
+        club.stop()
+    checked = verify(url, load.seen, upgrade=True)
+    assert checked["problems"] == [] and result["moves_accepted"] > 0, result
