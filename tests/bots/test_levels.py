@@ -69,18 +69,17 @@ def test_hexagone_levels_with_two_to_four_players_are_their_own_ladder():
         assert level.spec_for(solo) == level.spec
 
 
-def test_comino_master_plays_out_with_the_better_of_two_placements():
-    """Comino's master alone differs: its playouts take the better-scoring of two placements
-    (the other levels are the standard ones)."""
+def test_comino_levels_are_the_standard_ones_with_scoring_playouts():
+    """Comino's master used to play out with the better of two placements; against hard's
+    scoring playouts (the best of ten) that was no better than hard, so every Comino level is
+    the standard spec, and the searches play the game's scoring playouts."""
     state = get("comino").new_state(seed=1)
     specs = {n: LEVELS[n].spec_for(state) for n in LEVELS}
-    assert specs["master"] == comino_ai.LEVEL_SPECS["master"]
-    assert make_bot(specs["master"]).best_of == 2
-    assert make_bot(specs["master"]).budget.seconds == 4
-    assert [specs[n] for n in ("easy", "medium", "hard")] == [
-        LEVELS[n].spec for n in ("easy", "medium", "hard")
-    ]
-    assert f"``{specs['master']}``" in levels_module.__doc__
+    assert specs == {n: LEVELS[n].spec for n in LEVELS}
+    assert comino_ai.LEVEL_SPECS == {}
+    master = make_bot(specs["master"])
+    assert master.budget.seconds == 4 and master.best_of == 1
+    assert comino_ai.KNOWLEDGE.playout_policy == "scoring"
 
 
 def test_kuniumi_medium_is_the_plain_search():
