@@ -41,9 +41,9 @@ easy medium --games 100 --jobs 2 --seed 115``; ``medium hard`` with ``--seed 116
 master`` with ``--seed 114``): medium beat easy 81-19 (81%), hard beat medium 74-24 with 2
 draws (75%), and master beat hard 83-15 with 2 draws (84%).
 
-In Comino master differed until its playouts became the default of every level:
-``mcts:seconds=4,best_of=2``, whose playouts take each placement as the better-scoring of
-two drawn at random. The second player wins some three
+In Comino master used to differ: ``mcts:seconds=4,best_of=2``, whose playouts take each
+placement as the better-scoring of two drawn at random (what follows is how it was chosen,
+and below, why it was given up). The second player wins some three
 games in four between equal players (75% over 40 games of ``ludoteca analyze comino --level
 mcts:iterations=1000 --games 40 --seed 7``), and four times the search alone bought master
 only 59.5% against hard. Measured with iteration budgets, which a busy machine does not

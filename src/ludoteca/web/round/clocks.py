@@ -154,6 +154,13 @@ def _watch_for_abandonment(row: GameRow, turn_over: bool, to_move: int, now: dat
         row.deadline = now + ABANDONED_AFTER
 
 
+def live(row: GameRow) -> bool:
+    """Whether ``row`` plays a live clock, whose moves change the seats' time left (any other
+    game's moves change only the game's own columns)."""
+    control = TimeControl.of(row.clock)
+    return control is not None and control.live
+
+
 def abandoned(row: GameRow) -> bool:
     """Whether running past ``row``'s deadline means abandoning it (an untimed game)."""
     return TimeControl.of(row.clock) is None

@@ -107,16 +107,15 @@ _MOVES = MoveRow.__table__
 # The statements every move runs, built once: building a statement, and the key SQLAlchemy
 # looks its compiled form up by, cost more than running it on SQLite (a statement object
 # remembers its key). Their values come as parameters at each call.
-HEAD = select(
-    _GAMES.c.ply, _GAMES.c.status, _GAMES.c.to_move, _GAMES.c.turn_started, _GAMES.c.deadline
-).where(_GAMES.c.id == bindparam("pk"))
-"""The game's ply and status, whether a kept row is still exact, and the columns a move
-changes in a game without a live clock, to bring a kept row up to date
-(:meth:`GameService._fresh_row`)."""
 MOVED_COLUMNS = ("ply", "to_move", "turn_started", "deadline")
 """What a move writes to an active game without a live clock (:meth:`GameService._commit_moves`
 claims it with these; the seats change only with a live clock, and everything else that
 changes an active game also ends it)."""
+HEAD = select(_GAMES.c.status, *(_GAMES.c[name] for name in MOVED_COLUMNS)).where(
+    _GAMES.c.id == bindparam("pk")
+)
+"""The game's status and the columns a move changes: whether a kept row is still exact, and
+what brings it up to date (:meth:`GameService._fresh_row`)."""
 CLAIM = update(_GAMES).where(
     _GAMES.c.id == bindparam("claim_id"),
     _GAMES.c.ply == bindparam("claim_ply"),
@@ -705,7 +704,7 @@ class GameService:
             if head is not None and head.status == "active":
                 if head.ply == kept.ply:
                     return kept
-                if head.ply > kept.ply and not _live_clock(kept):
+                if head.ply > kept.ply and not clocks.live(kept):
                     # Moved since, by another process (players of one game are often served
                     # by different processes): the head holds all that changed.
                     row = _caught_up(kept, head)
@@ -860,10 +859,6 @@ class GameService:
             self._committed.pop(row.id, None)
             if row.status == "active":
                 keep_recent(self._committed, row.id, row)
-
-
-def _live_clock(row: GameRow) -> bool:
-    return isinstance(row.clock, dict) and row.clock.get("kind") == "live"
 
 
 def _caught_up(kept: GameRow, head) -> GameRow:

@@ -39,7 +39,7 @@ async function fetchStep(k) {
   for (let attempt = 0; ; attempt++) {
     try {
       return await load(n);
-    } catch (error) {
+    } catch {
       if (k !== at) return null;
       if (attempt >= 4) {
         document.getElementById("replay-last").textContent = t("This move could not be loaded; press again.");
