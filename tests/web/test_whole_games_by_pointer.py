@@ -8,8 +8,14 @@ import itertools
 import random
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
-from tests.web.browser import AGAINST_RANDOM, create, register_in_browser, wait_my_turn_or_end
+from tests.web.browser import (
+    AGAINST_RANDOM,
+    create,
+    register_in_browser,
+    wait_my_turn_or_end,
+)
 from tests.web.helpers import started_club
 from tests.web.pointer_play import choose, play, server_view
 
@@ -19,6 +25,7 @@ VIEWPORTS = {
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
 }
 _names = itertools.count(1)
+MY_TURN = "() => document.getElementById('status').classList.contains('your-turn')"
 
 
 @pytest.fixture(scope="module")
@@ -26,6 +33,24 @@ def club(tmp_path_factory):
     srv = started_club(tmp_path_factory, "pointer", toy=False)
     yield srv
     srv.kill()
+
+
+def wait_moved(page, ply: str, move: dict) -> None:
+    """Wait for the page to leave ``ply`` after ``move`` was made; if it never does, say what
+    the page showed (its message, its socket, the move) rather than only that time ran out."""
+    try:
+        page.wait_for_function(
+            "p => document.getElementById('play').dataset.ply !== p", arg=ply, timeout=15000
+        )
+    except PlaywrightTimeout:
+        shown = page.evaluate(
+            """() => ({message: document.getElementById('message').textContent,
+                      live: document.getElementById('play').dataset.live,
+                      status: document.getElementById('status').textContent,
+                      picked: [...document.querySelectorAll('#board .selected')].map(
+                          (n) => n.dataset.tile || n.dataset.cell)})"""
+        )
+        raise AssertionError(f"the page stayed at ply {ply} after {move}: {shown}") from None
 
 
 @pytest.mark.parametrize("device", list(VIEWPORTS))
@@ -58,10 +83,9 @@ def test_a_whole_game_by_pointer(browser, club, game, device):
             # Cells whose pieces were captured by the move have left the board.
             assert set(view["last_cells"]) & set(on_board) <= set(marked), (view, marked)
         ply = page.get_attribute("#play", "data-ply")
-        play(page, choose(rng, view), touch)
-        page.wait_for_function(
-            "p => document.getElementById('play').dataset.ply !== p", arg=ply, timeout=15000
-        )
+        move = choose(rng, view)
+        play(page, move, touch)
+        wait_moved(page, ply, move)
     page.wait_for_function("() => document.getElementById('play').dataset.status === 'finished'")
     status = page.inner_text("#status")
     assert status.startswith(("You won", "You lost", "Draw", "You came")), status
@@ -71,4 +95,30 @@ def test_a_whole_game_by_pointer(browser, club, game, device):
     assert (
         page.evaluate("() => document.documentElement.scrollWidth") <= page.viewport_size["width"]
     )
+    context.close()
+
+
+def test_the_first_tap_plays_even_when_the_games_module_is_slow_to_arrive(browser, club):
+    """Comino's page module arrives after the page's own scripts. Until it is there the page
+    must not offer the turn: a tile tapped on the generic board was lost when the module's
+    arrival drew the board again, and the move never went (seen as a stalled game)."""
+    context = browser.new_context(**VIEWPORTS["phone"])
+    page = context.new_page()
+    register_in_browser(page, club.base, f"pp{next(_names)}")
+    pk = create(page, club.base, "comino", AGAINST_RANDOM)
+    held = []
+    # The module's request is held until released below (routing also turns the cache off).
+    page.route("**/play-modules/comino.js", lambda route: held.append(route))
+    page.goto(f"{club.base}/games/{pk}")
+    page.wait_for_function("() => document.getElementById('board') !== null")
+    page.wait_for_timeout(500)
+    assert held, "the game page did not ask for its module"
+    assert not page.evaluate(MY_TURN), "the turn is offered before the module is there"
+    held[0].continue_()
+    wait_my_turn_or_end(page, timeout=15000)
+    view = server_view(page, pk)
+    ply = page.get_attribute("#play", "data-ply")
+    move = choose(random.Random(7), view)
+    play(page, move, touch=True)
+    wait_moved(page, ply, move)
     context.close()

@@ -27,6 +27,7 @@ from ludoteca.web.lobby.summary import game_summary
 from ludoteca.web.ratings.service import read_seat_ratings
 from ludoteca.web.requests import check_csrf, club, current_user, language, render, require_user
 from ludoteca.web.round.access import check_may_watch
+from ludoteca.web.round.assets import page_module
 from ludoteca.web.round.catalog import available_games, bot_levels
 from ludoteca.web.round.errors import ClubError, NewGameRefused
 from ludoteca.web.round.service import GameSettings, PlayedMove, SeatSpec
@@ -440,6 +441,7 @@ def game_page(pk: int, request: Request):
         "game.html",
         view=view,
         view_json=script_json(view_text),
+        module=row.game if page_module(row.game) else "",
         can_join=can_join,
         can_cancel=can_cancel,
         rules=rules,

@@ -3,7 +3,7 @@
 // engine; clicking the board only narrows them down by their cells, buttons show their
 // labels, and the text chosen is sent back as it came.
 import { movePaths, sameCells } from "./moves.js";
-import { interactionFor } from "./interactions.js";
+import { interactionFor, preload } from "./interactions.js";
 import { watchLetters } from "./letters.js";
 import { language, t } from "./i18n.js";
 
@@ -551,6 +551,7 @@ document.addEventListener("keydown", (e) => {
   else cycleKey(e);
   if (e.key === "Escape") { selected = []; narrowTo(null); markBoard(); }
 });
+await preload(root.dataset.module);
 render(view);
 watchLetters(boardBox, document.getElementById("colour-letters"));
 connect();

@@ -1,8 +1,22 @@
 // A game may bring its own page module (named by its hints, served from the game's package
 // at /play-modules/<name>.js) on top of the generic click-and-pick interaction. A module
 // only arranges the server's structured moves for a more natural click; none decides what is
-// legal. Modules load once, on first use; the page renders again when one arrives.
+// legal. Modules load once: the page's own game's before the page starts (preload), any
+// other on first use, the page rendering again when it arrives.
 const loaded = new Map(); // module name -> its factory, or null if it failed to load
+
+// The page loads its game's module before it first draws the board: a tap on a rack tile
+// made before the module arrived would otherwise go to the generic board and be lost when
+// the module's arrival draws the board again.
+export async function preload(name) {
+  if (!name || loaded.has(name)) return;
+  try {
+    const mod = await import(`/play-modules/${encodeURIComponent(name)}.js`);
+    loaded.set(name, mod.default || null);
+  } catch {
+    loaded.set(name, null); // the generic interaction serves
+  }
+}
 
 export function interactionFor(view, ctx, onLoaded) {
   const name = view.hints && view.hints.module;
