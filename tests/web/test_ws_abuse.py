@@ -206,6 +206,30 @@ def test_abusive_clients_hold_up_no_one(club):
     assert not big.errors and not flooder.errors and not never.errors and not silent.errors
 
 
+def test_refusals_spread_over_a_game_never_close_the_connection(club):
+    """Only refusals in a row close a connection: a page that now and then asks too soon, and
+    is granted a refresh between, is not a flood, however long its game lasts."""
+    pk, _ = timed_game(club, "toy", 3600)
+    per_conn, window = REFRESHES_PER_CONNECTION
+    url = f"ws://127.0.0.1:{club.port}/ws/games/{pk}"
+    headers = {"X-Forwarded-For": "198.51.100.79"}
+    too_soon = REFRESHES_REFUSED_BEFORE_CLOSE - per_conn  # in a row: one short of a close
+    refused = 0
+    with connect(url, open_timeout=10, additional_headers=headers) as ws:
+        assert json.loads(ws.recv(timeout=10))["type"] == "state"
+        for _ in range(2):
+            answers = []
+            for _ in range(per_conn + too_soon):
+                ws.send(json.dumps({"type": "refresh"}))
+                answers.append(json.loads(ws.recv(timeout=10))["type"])
+            assert answers[:per_conn] == ["state"] * per_conn, answers
+            refused += answers.count("error")
+            time.sleep(window + 0.2)  # the page waits; its next refresh is granted
+        assert refused >= REFRESHES_REFUSED_BEFORE_CLOSE  # more than a close's worth in all
+        ws.send(json.dumps({"type": "ping"}))
+        assert json.loads(ws.recv(timeout=10))["type"] == "pong"  # and still open
+
+
 def test_refreshes_are_limited_per_connection_and_per_address(club):
     """A refresh reads the game again: beyond a few per connection, and a few more per
     address over all its connections, it is refused (the connection stays open)."""

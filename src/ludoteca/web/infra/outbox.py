@@ -62,6 +62,7 @@ class Connection:
     """Why the club dropped the connection, if it did (for the log and the tests)."""
     writer: asyncio.Task | None = None
     refused_refreshes: int = 0
+    """Refreshes refused since the last one granted (see ``REFRESHES_REFUSED_BEFORE_CLOSE``)."""
     lang: str = "en"
     """The language the page that opened it reads (views and refusals are sent in it)."""
     compact: bool = False

@@ -108,8 +108,10 @@ connections: 50 sockets each refreshing within its own limit would still be 50 r
 second. Without these limits, 50 sockets asking 19 times a second had slowed moves in other
 games from 0.05 s to 0.38 s."""
 REFRESHES_REFUSED_BEFORE_CLOSE = 10
-"""A connection that goes on asking after this many refused refreshes is closed as flooding
-(see :meth:`Hub.flooded`): each refusal still costs the server a message and an answer."""
+"""A connection that goes on asking after this many refused refreshes in a row (none granted
+between them) is closed as flooding (see :meth:`Hub.flooded`): each refusal still costs the
+server a message and an answer. Refusals now and then over a long game, with refreshes
+granted between them, are a page's retries, not a flood, and never add up to a close."""
 SESSION_CHECK_SECONDS = 15.0
 """How often each process checks that the sessions its sockets were opened with are still
 open: a log-out on another process, or a session that expired, closes them within this."""
@@ -846,6 +848,7 @@ async def answer(
                     hub.flooded(conn.address)
                     return
                 raise ClubError(TOO_MANY_REFRESHES, 429)
+            conn.refused_refreshes = 0
             await hub.refresh(conn)
             return
         if user is None:
