@@ -149,7 +149,7 @@ def _nth_cell(mask, k):
     return bits.low_index(mask)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _drawn(s, rng, player, m0, m1, m2, k):
     """A placement ``(cell, angle)`` drawn among the masks' pairs: uniformly with ``k`` 1, else
     the one of ``k`` uniform draws with the most of ``player``'s pieces at its angle around
@@ -163,6 +163,13 @@ def _drawn(s, rng, player, m0, m1, m2, k):
     best = -1
     if total == 0:
         return best_cell, best_angle
+    if k == 1:  # uniform: straight-line code, as fast as the kernel was before ``grow``
+        j = _below(rng, total)
+        if j < c0:
+            return _nth_cell(m0, j), 0
+        if j < c0 + c1:
+            return _nth_cell(m1, j - c0), 1
+        return _nth_cell(m2, j - c0 - c1), 2
     for _ in range(k):
         j = _below(rng, total)
         if j < c0:
@@ -184,7 +191,7 @@ def _drawn(s, rng, player, m0, m1, m2, k):
     return best_cell, best_angle
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _put(s, player, cell, angle, trace):
     """Place the piece, noting ``player * 256 + placement code`` in ``trace`` if it has room
     (``trace[0]`` counts the notes, which follow it)."""
@@ -194,7 +201,7 @@ def _put(s, player, cell, angle, trace):
         trace[trace[0]] = player * 256 + 3 * cell + angle
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _second_piece(s, rng, player, first_angle, k, trace):
     """Place the second piece of a turn at another angle, if any (see :func:`_drawn` for
     ``k``); return 1 or 0."""
@@ -208,7 +215,7 @@ def _second_piece(s, rng, player, first_angle, k, trace):
     return 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _turn(s, rng, k, trace):
     """One turn by the random policy (``k`` > 1: each placement the best of ``k`` draws, see
     :func:`_drawn`), its placements noted in ``trace`` (see :func:`_put`); the number of
