@@ -12,6 +12,7 @@ from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from tests.web.browser import (
     AGAINST_RANDOM,
+    MY_TURN_OR_END,
     create,
     register_in_browser,
     wait_my_turn_or_end,
@@ -25,7 +26,6 @@ VIEWPORTS = {
     "phone": {"viewport": {"width": 390, "height": 844}, "is_mobile": True, "has_touch": True},
 }
 _names = itertools.count(1)
-MY_TURN = "() => document.getElementById('status').classList.contains('your-turn')"
 
 
 @pytest.fixture(scope="module")
@@ -110,10 +110,9 @@ def test_the_first_tap_plays_even_when_the_games_module_is_slow_to_arrive(browse
     # The module's request is held until released below (routing also turns the cache off).
     page.route("**/play-modules/comino.js", lambda route: held.append(route))
     page.goto(f"{club.base}/games/{pk}")
-    page.wait_for_function("() => document.getElementById('board') !== null")
     page.wait_for_timeout(500)
     assert held, "the game page did not ask for its module"
-    assert not page.evaluate(MY_TURN), "the turn is offered before the module is there"
+    assert not page.evaluate(MY_TURN_OR_END), "the turn is offered before the module is there"
     held[0].continue_()
     wait_my_turn_or_end(page, timeout=15000)
     view = server_view(page, pk)

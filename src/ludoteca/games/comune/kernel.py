@@ -163,13 +163,6 @@ def _drawn(s, rng, player, m0, m1, m2, k):
     best = -1
     if total == 0:
         return best_cell, best_angle
-    if k == 1:  # uniform: straight-line code, as fast as the kernel was before ``grow``
-        j = _below(rng, total)
-        if j < c0:
-            return _nth_cell(m0, j), 0
-        if j < c0 + c1:
-            return _nth_cell(m1, j - c0), 1
-        return _nth_cell(m2, j - c0 - c1), 2
     for _ in range(k):
         j = _below(rng, total)
         if j < c0:

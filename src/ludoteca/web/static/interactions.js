@@ -8,14 +8,16 @@ const loaded = new Map(); // module name -> its factory, or null if it failed to
 // The page loads its game's module before it first draws the board: a tap on a rack tile
 // made before the module arrived would otherwise go to the generic board and be lost when
 // the module's arrival draws the board again.
-export async function preload(name) {
-  if (!name || loaded.has(name)) return;
-  try {
-    const mod = await import(`/play-modules/${encodeURIComponent(name)}.js`);
-    loaded.set(name, mod.default || null);
-  } catch {
-    loaded.set(name, null); // the generic interaction serves
+const loading = new Map(); // module name -> the promise of its arrival (or failure)
+export function preload(name) {
+  if (!name) return Promise.resolve();
+  if (!loading.has(name)) {
+    loading.set(name, import(`/play-modules/${encodeURIComponent(name)}.js`).then(
+      (mod) => loaded.set(name, mod.default || null),
+      () => loaded.set(name, null), // the generic interaction serves
+    ));
   }
+  return loading.get(name);
 }
 
 export function interactionFor(view, ctx, onLoaded) {
@@ -25,9 +27,6 @@ export function interactionFor(view, ctx, onLoaded) {
     const make = loaded.get(name);
     return make ? make(view, ctx) : null;
   }
-  loaded.set(name, null);
-  import(`/play-modules/${encodeURIComponent(name)}.js`)
-    .then((mod) => { loaded.set(name, mod.default || null); onLoaded(); })
-    .catch(() => loaded.set(name, null));
+  if (!loading.has(name)) preload(name).then(() => { if (loaded.get(name)) onLoaded(); });
   return null;
 }
