@@ -6,7 +6,7 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
 
-from ludoteca.web.challenges.service import Challenges, describe
+from ludoteca.web.challenges.service import Challenges
 from ludoteca.web.forum.forms import form
 from ludoteca.web.lobby.routes import parse_settings
 from ludoteca.web.requests import SignedIn, back_to, club, current_user, render
@@ -36,8 +36,8 @@ def challenges_page(request: Request):
     return render(
         request,
         "challenges.html",
-        incoming=[describe(c) for c in incoming],
-        outgoing=[describe(c) for c in outgoing],
+        incoming=incoming,
+        outgoing=outgoing,
         games=two_player_games(),
         to=request.query_params.get("to", "")[:32],
         sent=request.query_params.get("sent") == "1",

@@ -7,6 +7,7 @@ server, so the browser needs no build step.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
 import anyio
@@ -18,11 +19,11 @@ from ludoteca.core.errors import GameError
 from ludoteca.core.messages import N_, Text
 from ludoteca.web.accounts.devices import DEVICE_COOKIE, DEVICE_DAYS
 from ludoteca.web.accounts.service import SESSION_COOKIE, AccountError
-from ludoteca.web.challenges.service import describe as describe_challenge
 from ludoteca.web.chat.service import history as chat_history
 from ludoteca.web.infra.inputs import check_text
-from ludoteca.web.infra.store import GameRow, Seat, User
+from ludoteca.web.infra.store import GameRow, User
 from ludoteca.web.infra.throttle import TooManyAttempts, request_address
+from ludoteca.web.lobby.members import ListedGame, member_games
 from ludoteca.web.lobby.summary import game_summary
 from ludoteca.web.ratings.service import read_seat_ratings
 from ludoteca.web.requests import check_csrf, club, current_user, language, render, require_user
@@ -167,9 +168,30 @@ async def logout(request: Request):
 
 
 # --- lobby ---------------------------------------------------------------------------------------
-def public_lists(store) -> tuple[list[GameRow], list[GameRow], list[GameRow]]:
+@dataclass(frozen=True, slots=True)
+class Listed:
+    """A game of the lobby's public lists, with what the lobby shows of it."""
+
+    row: GameRow | ListedGame
+    summary: dict[str, Any]
+
+    def seated(self, user: User) -> bool:
+        return any(s.user_id == user.id for s in self.row.seats)
+
+    def joinable_by(self, user: User) -> bool:
+        return not self.seated(user) and any(
+            s.kind == "open" or (s.user_id is None and s.reserved_for == user.id)
+            for s in self.row.seats
+        )
+
+
+def public_lists(store) -> tuple[list[Listed], list[Listed], list[Listed]]:
     """What the lobby shows every visitor: open public games, the last finished ones and the
-    games in progress, each with its seats (kept a second: see ``Club.lists``)."""
+    games in progress, each with its seats (kept a second: see ``Club.lists``).
+
+    Their summaries are made here too, once for every reader: nothing in them depends on who
+    reads (whose turn it is matters only in the reader's own games, never in these lists,
+    which leave those out or hold only open and finished games)."""
     with store.session() as db:
         open_rows = db.scalars(
             select(GameRow)
@@ -189,74 +211,52 @@ def public_lists(store) -> tuple[list[GameRow], list[GameRow], list[GameRow]]:
             .order_by(GameRow.id.desc())
             .limit(30)
         ).all()
-    return list(open_rows), list(recent), list(watchable)
+    return _listed(open_rows), _listed(recent), _listed(watchable)
+
+
+def _listed(rows) -> list[Listed]:
+    return [Listed(row, game_summary(row, None)) for row in rows]
 
 
 @router.get("/")
 def lobby(request: Request):
     user = current_user(request)
     c = club(request)
-    open_rows, recent, watchable = c.lists.get(
+    open_games, recent, watchable = c.lists.get(
         ("lobby", c.games.listed), lambda: public_lists(c.store)
     )
-    mine_active: list[GameRow] = []
-    mine_finished: list[GameRow] = []
-    if user is not None:
-        with c.store.session() as db:
-            # private games waiting for this member (the public list has the others)
-            invited = select(Seat.game_id).where(
-                Seat.reserved_for == user.id, Seat.user_id.is_(None)
-            )
-            waiting = db.scalars(
-                select(GameRow).where(
-                    GameRow.status == "open",
-                    GameRow.private.is_(True),
-                    GameRow.id.in_(invited),
-                )
-            ).all()
-            if waiting:
-                merged = {g.id: g for g in [*open_rows, *waiting]}
-                open_rows = [merged[pk] for pk in sorted(merged, reverse=True)[:50]]
-            mine = select(Seat.game_id).where(Seat.user_id == user.id)
-            mine_active = db.scalars(
-                select(GameRow)
-                .where(GameRow.id.in_(mine), GameRow.status.in_(["active", "open"]))
-                .order_by(GameRow.id.desc())
-            ).all()
-            mine_finished = db.scalars(
-                select(GameRow)
-                .where(GameRow.id.in_(mine), GameRow.status == "finished")
-                .order_by(GameRow.finished.desc())
-                .limit(30)
-            ).all()
-    incoming, outgoing = [], []
-    if user is not None and c.challenges is not None:
-        incoming, outgoing = c.challenges.waiting(user)
-    joinable = [
-        g
-        for g in open_rows
-        if user is None
-        or not any(s.user_id == user.id for s in g.seats)
-        and any(
-            s.kind == "open" or (s.user_id is None and s.reserved_for == user.id) for s in g.seats
+    if user is None:
+        return render(
+            request,
+            "lobby.html",
+            games=catalogue(),
+            open_games=[g.summary for g in open_games],
+            my_games=[],
+            my_finished=[],
+            recent=[g.summary for g in recent],
+            in_progress=[g.summary for g in watchable],
+            welcome=request.query_params.get("welcome"),
+            incoming=[],
+            outgoing=[],
         )
-    ]
+    mine = member_games(c.store, user.id)
+    if mine.invited:  # private games waiting for this member (the public list has the others)
+        merged = {g.row.id: g for g in open_games}
+        merged.update((g.id, Listed(g, game_summary(g, user))) for g in mine.invited)
+        open_games = [merged[pk] for pk in sorted(merged, reverse=True)[:50]]
+    incoming, outgoing = c.challenges.waiting(user) if c.challenges is not None else ([], [])
     return render(
         request,
         "lobby.html",
         games=catalogue(),
-        open_games=[game_summary(g, user) for g in joinable],
-        my_games=[game_summary(g, user) for g in mine_active],
-        my_finished=[game_summary(g, user) for g in mine_finished],
-        recent=[game_summary(g, user) for g in recent],
-        in_progress=[
-            game_summary(g, user)
-            for g in watchable
-            if user is None or not any(s.user_id == user.id for s in g.seats)
-        ],
+        open_games=[g.summary for g in open_games if g.joinable_by(user)],
+        my_games=[game_summary(g, user) for g in mine.playing],
+        my_finished=[game_summary(g, user) for g in mine.finished],
+        recent=[g.summary for g in recent],
+        in_progress=[g.summary for g in watchable if not g.seated(user)],
         welcome=request.query_params.get("welcome"),
-        incoming=[describe_challenge(c) for c in incoming],
-        outgoing=[describe_challenge(c) for c in outgoing],
+        incoming=incoming,
+        outgoing=outgoing,
     )
 
 

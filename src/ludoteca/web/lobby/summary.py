@@ -8,12 +8,14 @@ from ludoteca.core.errors import GameError
 from ludoteca.core.messages import Text
 from ludoteca.core.protocol import Result, joined_names
 from ludoteca.web.infra.store import GameRow, User
+from ludoteca.web.lobby.members import ListedGame
 from ludoteca.web.round import clocks
 from ludoteca.web.round.access import seat_label, seat_text
 
 
-def game_summary(row: GameRow, viewer: User | None) -> dict[str, Any]:
-    """What the lobby shows of a game."""
+def game_summary(row: GameRow | ListedGame, viewer: User | None) -> dict[str, Any]:
+    """What the lobby shows of a game, read from its mapped row or from its listing
+    (:mod:`ludoteca.web.lobby.members`)."""
     title = row.game
     try:
         from ludoteca.core.registry import game_class
@@ -28,10 +30,10 @@ def game_summary(row: GameRow, viewer: User | None) -> dict[str, Any]:
             "label_text": seat_text(s),
             "user": s.user.name if s.user is not None else None,
             "kind": s.kind,
-            "mine": viewer is not None and s.user_id == viewer.id,
         }
         for s in row.seats
     ]
+    clock = clocks.describe(row.clock)
     turn = None
     if row.status == "active" and 0 <= row.to_move < len(row.seats):
         turn = seat_label(row.seats[row.to_move])
@@ -50,17 +52,17 @@ def game_summary(row: GameRow, viewer: User | None) -> dict[str, Any]:
         "result": row.result,
         "result_text": result_line(row),
         "options": row.options,
-        "clock": str(clocks.describe(row.clock)),
-        "clock_text": clocks.describe(row.clock),
+        "clock": str(clock),
+        "clock_text": clock,
         "private": row.private,
     }
 
 
-def _names(row: GameRow, players: tuple[int, ...]) -> str:
+def _names(row: GameRow | ListedGame, players: tuple[int, ...]) -> str:
     return joined_names([seat_text(row.seats[p]) for p in players if 0 <= p < len(row.seats)])
 
 
-def result_line(row: GameRow) -> Text | None:
+def result_line(row: GameRow | ListedGame) -> Text | None:
     """A finished game's result in a few translatable words, from the stored result's
     structure (who won, the scores, how it ended) rather than the engine's English reason."""
     if row.status != "finished" or not row.result or row.result.get("over") is not True:

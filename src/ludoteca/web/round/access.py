@@ -2,17 +2,38 @@
 
 from __future__ import annotations
 
+from typing import Protocol
+
 from ludoteca.core.messages import Text
 from ludoteca.core.protocol import State
-from ludoteca.web.infra.store import GameRow, Seat, User
+from ludoteca.web.infra.store import GameRow, User
 from ludoteca.web.round.errors import ClubError
 
 
-def seat_label(seat: Seat) -> str:
+class Named(Protocol):
+    @property
+    def name(self) -> str: ...
+
+
+class SeatLike(Protocol):
+    """What naming a seat reads: a mapped :class:`Seat`, or a seat as the lobby lists it
+    (:class:`ludoteca.web.lobby.members.ListedSeat`)."""
+
+    @property
+    def kind(self) -> str: ...
+    @property
+    def bot(self) -> str | None: ...
+    @property
+    def user(self) -> Named | None: ...
+    @property
+    def reserved(self) -> Named | None: ...
+
+
+def seat_label(seat: SeatLike) -> str:
     return str(seat_text(seat))
 
 
-def seat_text(seat: Seat) -> Text:
+def seat_text(seat: SeatLike) -> Text:
     """Who sits in ``seat``, in words the page translates: a name, ``computer (hard)``..."""
     if seat.kind == "bot":
         return Text("computer ({level})", {"level": Text(seat.bot or "random")})
