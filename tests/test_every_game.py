@@ -75,3 +75,28 @@ def test_every_legal_move_names_cells_the_board_draws(name):
             json.dumps(hints)
             state.play(rng.choice(moves))
             plies += 1
+
+
+@pytest.mark.parametrize("name", _games())
+def test_a_pages_outline_of_the_moves_is_what_the_moves_name(name):
+    """:meth:`State.move_outline` (what a page is offered in place of thousands of moves) is,
+    in every game and however the game works it out, what the moves themselves name."""
+    game = get(name)
+    rng = random.Random(12)
+    for seed in range(3):
+        state = game.new_state(seed=seed)
+        plies = 0
+        while not state.is_over and plies < 400:
+            if state.to_move == CHANCE:
+                state.play(sample_chance(state, rng))
+                continue
+            moves = state.legal_moves()
+            for origin in (False, True):
+                plain, cells = state.move_outline(moves, origin)
+                named = [state.move_cells(m) for m in moves]
+                assert [state.move_to_str(m) for m in plain] == [
+                    state.move_to_str(m) for m, c in zip(moves, named, strict=True) if not c
+                ]
+                assert cells == {c[0] if origin else x for c in named if c for x in c}
+            state.play(rng.choice(moves))
+            plies += 1

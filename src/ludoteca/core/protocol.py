@@ -379,6 +379,26 @@ class State(ABC):
         """
         return ()
 
+    def move_outline(self, moves: Sequence[Move], origin: bool) -> tuple[list[Move], set[str]]:
+        """What a page needs to offer many legal ``moves`` of this state without listing them:
+        those that name no cell (offered as buttons), and the cells a first click may take:
+        every cell of a move, or with ``origin`` each move's first cell (where a piece moves
+        from). The page asks for a clicked cell's moves afterwards.
+
+        This default looks at every move; a game with thousands of them answers from how it
+        made them (Comune, from its placement cells, without listing its pairs)."""
+        cells: set[str] = set()
+        plain = []
+        for move in moves:
+            named = self.move_cells(move)
+            if not named:
+                plain.append(move)
+            elif origin:
+                cells.add(named[0])
+            else:
+                cells.update(named)
+        return plain, cells
+
     def move_label(self, move: Move) -> str:
         """Words a player reads for the move: a button's text for a move without cells, a
         tooltip otherwise. The default is the game's :attr:`Game.move_labels` entry for

@@ -457,6 +457,14 @@ class ComuneState(State):
     def move_cells(self, move: Move) -> tuple[str, ...]:
         return tuple(CELL_NAMES[code // 3] for code in decode_turn(self.coerce_move(move)))
 
+    def move_outline(self, moves: Sequence[Move], origin: bool) -> tuple[list[Move], set[str]]:
+        """At the start of a turn, from the turns' placement cells: only ``pass`` names no
+        cell, and every other turn's cells (the first one's too) are those of a single
+        placement, which is a turn of its own. The pairs, up to some 10,000, are not listed."""
+        if isinstance(moves, Turns):
+            return [PASS], {CELL_NAMES[cell] for cell in cells_of(moves.placement_cells())}
+        return super().move_outline(moves, origin)
+
     def move_label(self, move: Move) -> str:
         codes = decode_turn(self.coerce_move(move))
         if not codes:

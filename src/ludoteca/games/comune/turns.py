@@ -53,6 +53,12 @@ class Turns(Sequence[int]):
             cells = self._cells[angle] = cells_of(self._masks[angle])
         return cells
 
+    def placement_cells(self) -> int:
+        """The cells some turn places on, as a bitboard: those of the single placements,
+        which hold every pair's two cells too."""
+        m0, m1, m2 = self._masks
+        return m0 | m1 | m2
+
     def __len__(self) -> int:
         return self._len
 

@@ -17,7 +17,7 @@ import inspect
 import json
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
@@ -183,11 +183,11 @@ def personal_view(
     legal: list[dict[str, Any]] = []
     partial: dict[str, Any] = {}
     if your_turn:
-        moves = state.legal_moves()[:MAX_LEGAL_SENT]
-        if compact and len(moves) > COMPACT_OVER:
+        moves = state.legal_moves()
+        if compact and len(moves) > COMPACT_OVER:  # the whole sequence, never listed
             legal, partial = compact_moves(state, moves, hints["first"] == "origin")
         else:
-            legal = [offered_move(state, m) for m in moves]
+            legal = [offered_move(state, m) for m in moves[:MAX_LEGAL_SENT]]
     return {
         **partial,
         "your_turn": your_turn,
@@ -274,22 +274,18 @@ def script_json(text: str) -> Markup:
 
 
 def compact_moves(
-    state: State, moves: list, origin: bool
+    state: State, moves: Sequence[Any], origin: bool
 ) -> tuple[list[dict[str, Any]], dict[str, Any]]:
-    """The compact form of many legal moves: those naming no cell whole (a pass), and the
-    cells a first click may take (``targets``: every cell of a move, or, ``origin``, each
-    move's first cell, as when a piece moves from it); ``legal_count`` says how many."""
-    cells: set[str] = set()
-    plain = []
-    for move in moves:
-        named = state.move_cells(move)
-        if not named:
-            plain.append(offered_move(state, move))
-        elif origin:
-            cells.add(named[0])
-        else:
-            cells.update(named)
-    return plain, {"legal_partial": True, "legal_count": len(moves), "targets": sorted(cells)}
+    """The compact form of many legal moves (:meth:`State.move_outline`): those naming no
+    cell whole, and the cells a first click may take (``targets``: every cell of a move, or,
+    ``origin``, each move's first cell, as when a piece moves from it); ``legal_count`` says
+    how many."""
+    plain, cells = state.move_outline(moves, origin)
+    return [offered_move(state, move) for move in plain], {
+        "legal_partial": True,
+        "legal_count": len(moves),
+        "targets": sorted(cells),
+    }
 
 
 def completions(state: State, cell: str) -> list[dict[str, Any]]:
