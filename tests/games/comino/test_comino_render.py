@@ -182,4 +182,4 @@ def test_structured_moves_give_the_page_tiles_orientations_and_removals():
         assert s.move_cells(m) == (f"{m.x},{m.y}",)
     turns = s.tile_turns()["BBYY"]
     assert [t["orientation"] for t in turns] == [rotate("BBYY", q) for q in range(4)]
-    assert turns[1]["corners"] == list(rotate("BBYY", 1))  # clockwise, top-left first
+    assert list(turns[1]["corners"]) == list(rotate("BBYY", 1))  # clockwise, top-left first

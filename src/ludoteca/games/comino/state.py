@@ -13,6 +13,8 @@ Representation, chosen so that move generation never looks beyond the edge of th
 
 from __future__ import annotations
 
+from functools import cache
+
 from ludoteca.core.errors import IllegalMoveError, MalformedError
 from ludoteca.core.messages import Text
 from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State
@@ -296,15 +298,11 @@ class CominoState(State):
             return {"tile": move.name, "remove": True}
         return {}
 
-    def tile_turns(self) -> dict[str, list[dict]]:
+    def tile_turns(self) -> dict[str, tuple[dict, ...]]:
         """Every rack tile's orientations in clockwise order, each with its corner colours
         (top-left, top-right, bottom-right, bottom-left): the page turns a tile by stepping
         through this list, never by working out a rotation itself."""
-        return {
-            name: [{"orientation": o, "corners": list(o)} for o in rotations(name)]
-            for hand in self.hands
-            for name in sorted(hand)
-        }
+        return {name: _tile_turns(name) for hand in self.hands for name in sorted(hand)}
 
     def play(self, move: CominoMove | str) -> None:
         text = move if isinstance(move, str) else None
@@ -541,3 +539,11 @@ class CominoState(State):
         if s1 == s2:
             return (0.5, 0.5)
         return (1.0, 0.0) if s1 > s2 else (0.0, 1.0)
+
+
+@cache
+def _tile_turns(name: str) -> tuple[dict, ...]:
+    """A tile's orientations for :meth:`CominoState.tile_turns`, made once per tile. Tuples,
+    which the club's views pass through as plain data (nothing in them to translate), so a
+    view of a full rack is not walked through forty small dictionaries at every page."""
+    return tuple({"orientation": o, "corners": tuple(o)} for o in rotations(name))

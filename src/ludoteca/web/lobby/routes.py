@@ -8,11 +8,13 @@ server, so the browser needs no build step.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse, Response
+from markupsafe import Markup
 from sqlalchemy import select
 
 from ludoteca.core.errors import GameError
@@ -20,13 +22,23 @@ from ludoteca.core.messages import N_, Text
 from ludoteca.web.accounts.devices import DEVICE_COOKIE, DEVICE_DAYS
 from ludoteca.web.accounts.service import SESSION_COOKIE, AccountError
 from ludoteca.web.chat.service import history as chat_history
+from ludoteca.web.i18n.catalogs import Language
+from ludoteca.web.i18n.templates import page_context
 from ludoteca.web.infra.inputs import check_text
 from ludoteca.web.infra.store import GameRow, User
 from ludoteca.web.infra.throttle import TooManyAttempts, request_address
 from ludoteca.web.lobby.members import ListedGame, member_games
 from ludoteca.web.lobby.summary import game_summary
 from ludoteca.web.ratings.service import read_seat_ratings
-from ludoteca.web.requests import check_csrf, club, current_user, language, render, require_user
+from ludoteca.web.requests import (
+    TEMPLATES,
+    check_csrf,
+    club,
+    current_user,
+    language,
+    render,
+    require_user,
+)
 from ludoteca.web.round.access import check_may_watch
 from ludoteca.web.round.assets import page_module
 from ludoteca.web.round.catalog import available_games, bot_levels
@@ -67,6 +79,15 @@ def catalogue() -> list[dict[str, Any]]:
             }
         )
     return out
+
+
+@cache
+def catalogue_html(lang: Language) -> Markup:
+    """The lobby's cards of the installed games in ``lang``: the same for every reader of the
+    language until the server restarts, so drawn once per language (a tenth of a millisecond
+    of every lobby)."""
+    template = TEMPLATES.get_template("_catalogue.html")
+    return Markup(template.render({**page_context(lang), "games": catalogue()}))
 
 
 # --- accounts ------------------------------------------------------------------------------------
@@ -229,7 +250,7 @@ def lobby(request: Request):
         return render(
             request,
             "lobby.html",
-            games=catalogue(),
+            catalogue_html=catalogue_html(language(request)),
             open_games=[g.summary for g in open_games],
             my_games=[],
             my_finished=[],
@@ -248,7 +269,7 @@ def lobby(request: Request):
     return render(
         request,
         "lobby.html",
-        games=catalogue(),
+        catalogue_html=catalogue_html(language(request)),
         open_games=[g.summary for g in open_games if g.joinable_by(user)],
         my_games=[game_summary(g, user) for g in mine.playing],
         my_finished=[game_summary(g, user) for g in mine.finished],

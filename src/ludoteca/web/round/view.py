@@ -80,7 +80,10 @@ def side(state: State, player: int) -> str:
 
 def localized(value: Any, lang: Language) -> Any:
     """``value`` with every :class:`~ludoteca.core.messages.Text` in it translated (the
-    engines' and the club's words in a view: sides, labels, prompts, results)."""
+    engines' and the club's words in a view: sides, labels, prompts, results), looking into
+    its dicts and lists. Tuples are passed through as they are: plain data with nothing to
+    translate, which a game may hand over in bulk (Comino's tile turns) without every page
+    walking it."""
     if isinstance(value, Text):
         return lang.text(value)
     if isinstance(value, dict):
