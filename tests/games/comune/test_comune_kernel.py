@@ -104,6 +104,23 @@ def test_kernel_turns_are_legal_and_follow_the_policy(k):
         assert win == (state.result.winners[0] if state.result.winners else -1)
 
 
+def test_the_uniform_turn_draws_as_the_shared_turn_does():
+    """The fastest path's own uniform turn and the search's shared turn at ``k`` 1 (traced
+    and not) make the same placements from the same draws, turn after turn."""
+    for seed in range(40):
+        fast, shared, traced = (kernel._seeded(seed) for _ in range(3))
+        a = kernel.to_array(bits.new_slots())
+        b, c = a.copy(), a.copy()
+        trace = kernel.new_trace()
+        while a[bits.OVER] == 0:
+            placed = kernel._uniform_turn(a, fast)
+            assert kernel._turn(b, shared, 1, kernel.NO_TRACE) == placed
+            assert kernel._turn(c, traced, 1, trace) == placed
+            assert (a == b).all() and (a == c).all()
+            assert fast[0] == shared[0] == traced[0]
+        assert bool(b[bits.OVER]) and bool(c[bits.OVER])
+
+
 def test_kernel_policy_statistics_match_the_c_limit():
     """About 55 placements a game and Light winning ~48% on score alone (the C limit's
     figures; it counts a tie on score as not a Light win)."""

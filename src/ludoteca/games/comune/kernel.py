@@ -235,8 +235,72 @@ def _turn(s, rng, k, trace):
 
 
 @njit(cache=True)
+def _uniform_second(s, rng, player, first_angle):
+    """Place the second piece of a turn uniformly at another angle, if any; return 1 or 0."""
+    m0 = placement_mask(s, player, 0) if first_angle != 0 else 0
+    m1 = placement_mask(s, player, 1) if first_angle != 1 else 0
+    m2 = placement_mask(s, player, 2) if first_angle != 2 else 0
+    c0 = popcount(m0)
+    c1 = popcount(m1)
+    total = c0 + c1 + popcount(m2)
+    if total == 0:
+        return 0
+    k = _below(rng, total)
+    if k < c0:
+        put(s, player, _nth_cell(m0, k), 0)
+    elif k < c0 + c1:
+        put(s, player, _nth_cell(m1, k - c0), 1)
+    else:
+        put(s, player, _nth_cell(m2, k - c0 - c1), 2)
+    return 1
+
+
+@njit(cache=True)
+def _uniform_turn(s, rng):
+    """One turn by the uniform policy, noting nothing; the number of pieces placed.
+
+    This is :func:`_turn` with ``k`` 1 and no trace, drawing the same numbers in the same
+    order, written apart for speed: compiled for every policy and trace, the shared turn
+    played uniform games at 0.77 of this one's rate (``python bench/compare.py`` of the two,
+    ``playout_batch`` 344,600 against 448,300 games a second in one run)."""
+    player = s[TO_MOVE]
+    if s[PENDING] >= 0:  # finish a turn begun one placement at a time
+        placed = 1 + _uniform_second(s, rng, player, s[PENDING])
+        end_turn(s, True)
+        return placed
+    m0 = placement_mask(s, player, 0)
+    m1 = placement_mask(s, player, 1)
+    m2 = placement_mask(s, player, 2)
+    c0 = popcount(m0)
+    c1 = popcount(m1)
+    total = c0 + c1 + popcount(m2)
+    if total == 0:
+        end_turn(s, False)  # forced pass
+        return 0
+    opening = is_opening(s)
+    k = _below(rng, total)
+    if k < c0:
+        angle = 0
+        cell = _nth_cell(m0, k)
+    elif k < c0 + c1:
+        angle = 1
+        cell = _nth_cell(m1, k - c0)
+    else:
+        angle = 2
+        cell = _nth_cell(m2, k - c0 - c1)
+    put(s, player, cell, angle)
+    placed = 1
+    if not opening and s[SUPPLY + player] > 0:
+        placed += _uniform_second(s, rng, player, angle)
+    end_turn(s, True)
+    return placed
+
+
+@njit(cache=True)
 def random_turn(s, rng, k=1):
     """Play one turn by the random policy (see :func:`_turn`); the number of pieces placed."""
+    if k == 1:
+        return _uniform_turn(s, rng)
     return _turn(s, rng, k, np.empty(0, dtype=np.int64))
 
 
@@ -255,8 +319,12 @@ def search_playout(s, seed, k, trace):
     turns = 0
     if trace.size:
         trace[0] = 0
+    uniform = k == 1 and trace.size == 0
     while s[OVER] == 0:
-        _turn(s, rng, k, trace)
+        if uniform:
+            _uniform_turn(s, rng)
+        else:
+            _turn(s, rng, k, trace)
         turns += 1
     return winner(s), turns
 
@@ -269,7 +337,6 @@ def playout_batch(start, seed, games):
     """
     rng = _seeded(seed)
     s = start.copy()
-    untraced = np.empty(0, dtype=np.int64)
     turns = 0
     placements = 0
     light = 0
@@ -277,7 +344,7 @@ def playout_batch(start, seed, games):
     for _ in range(games):
         s[:] = start
         while s[OVER] == 0:
-            placements += _turn(s, rng, 1, untraced)
+            placements += _uniform_turn(s, rng)
             turns += 1
         w = winner(s)
         if w == 0:
