@@ -232,16 +232,8 @@ class Challenges:
         member's visit, and the ORM's objects cost three times the reading."""
         with self.store.read_connection() as conn:
             rows = conn.execute(_WAITING, {"member": user.id}).all()
-        incoming = [
-            described(r, r.challenger_name, r.challenged_name)
-            for r in rows
-            if r.challenged_id == user.id and not r.hidden
-        ]
-        outgoing = [
-            described(r, r.challenger_name, r.challenged_name)
-            for r in rows
-            if r.challenger_id == user.id
-        ]
+        incoming = [described(r) for r in rows if r.challenged_id == user.id and not r.hidden]
+        outgoing = [described(r) for r in rows if r.challenger_id == user.id]
         return incoming, outgoing
 
     def rematch_offers(
@@ -317,17 +309,17 @@ class Challenges:
         return Outcome(game=game)
 
 
-def described(row: Row, challenger: str, challenged: str) -> dict[str, Any]:
-    """What the lobby and the challenges page show of a challenge, from its row and the
-    names of its two members."""
+def described(row: Row) -> dict[str, Any]:
+    """What the lobby and the challenges page show of a challenge, from its row as
+    :meth:`Challenges.waiting` reads it (with the names of its two members)."""
     from ludoteca.web.round import clocks
 
     return {
         "id": row.id,
         "game": row.game,
         "title": _title(row.game),
-        "challenger": challenger,
-        "challenged": challenged,
+        "challenger": row.challenger_name,
+        "challenged": row.challenged_name,
         "seat": row.seat,
         "rated": row.rated,
         "clock": str(clocks.describe(row.clock)),

@@ -246,35 +246,33 @@ def lobby(request: Request):
     open_games, recent, watchable = c.lists.get(
         ("lobby", c.games.listed), lambda: public_lists(c.store)
     )
-    if user is None:
-        return render(
-            request,
-            "lobby.html",
-            catalogue_html=catalogue_html(language(request)),
-            open_games=[g.summary for g in open_games],
-            my_games=[],
-            my_finished=[],
-            recent=[g.summary for g in recent],
-            in_progress=[g.summary for g in watchable],
-            welcome=request.query_params.get("welcome"),
-            incoming=[],
-            outgoing=[],
-        )
-    mine = member_games(c.store, user.id)
-    if mine.invited:  # private games waiting for this member (the public list has the others)
-        merged = {g.row.id: g for g in open_games}
-        merged.update((g.id, Listed(g, game_summary(g, user))) for g in mine.invited)
-        open_games = [merged[pk] for pk in sorted(merged, reverse=True)[:50]]
-    incoming, outgoing = c.challenges.waiting(user) if c.challenges is not None else ([], [])
+    shown_open = [g.summary for g in open_games]
+    in_progress = [g.summary for g in watchable]
+    playing: list[dict[str, Any]] = []
+    finished: list[dict[str, Any]] = []
+    incoming: list[dict[str, Any]] = []
+    outgoing: list[dict[str, Any]] = []
+    if user is not None:
+        mine = member_games(c.store, user.id)
+        if mine.invited:  # private games waiting for this member (the public list has the others)
+            merged = {g.row.id: g for g in open_games}
+            merged.update((g.id, Listed(g, game_summary(g, user))) for g in mine.invited)
+            open_games = [merged[pk] for pk in sorted(merged, reverse=True)[:50]]
+        shown_open = [g.summary for g in open_games if g.joinable_by(user)]
+        in_progress = [g.summary for g in watchable if not g.seated(user)]
+        playing = [game_summary(g, user) for g in mine.playing]
+        finished = [game_summary(g, user) for g in mine.finished]
+        if c.challenges is not None:
+            incoming, outgoing = c.challenges.waiting(user)
     return render(
         request,
         "lobby.html",
         catalogue_html=catalogue_html(language(request)),
-        open_games=[g.summary for g in open_games if g.joinable_by(user)],
-        my_games=[game_summary(g, user) for g in mine.playing],
-        my_finished=[game_summary(g, user) for g in mine.finished],
+        open_games=shown_open,
+        my_games=playing,
+        my_finished=finished,
         recent=[g.summary for g in recent],
-        in_progress=[g.summary for g in watchable if not g.seated(user)],
+        in_progress=in_progress,
         welcome=request.query_params.get("welcome"),
         incoming=incoming,
         outgoing=outgoing,
