@@ -5,12 +5,14 @@
                              [--png capacity.png] [--json]
 
 For each set-up (``sqlite1``: one server process on SQLite; ``postgres2``: two processes on
-a throw-away PostgreSQL) and each number of games, it runs ``bench/load.py --page-like``
-(pages' behaviour: moves sent over the page's socket, compressed sockets, a watcher on every
-game; with ``--http-moves`` each move is a POST answered with the new view, as a page whose
-socket is down sends it; 2 s mean think time, so N games offer about N/2 moves a second), and
-reports
-moves per second, the worst p99 of mover, opponent and watcher, the servers' CPU and
+a throw-away PostgreSQL, the seats of each game on different processes;
+``postgres2-by-game``: the same with every connection of a game on one process, as a load
+balancer routing by game puts them; also ``postgres1``) and each number of games, it runs
+``bench/load.py --page-like`` (pages' behaviour: moves sent over the page's socket,
+compressed sockets, a watcher on every game; with ``--http-moves`` each move is a POST
+answered with the new view, as a page whose socket is down sends it; 2 s mean think time, so
+N games offer about N/2 moves a second), and reports moves per second, the worst p99 of
+mover, opponent and watcher, the servers' CPU and
 whether anything was lost. The table ends with the number of games at which each set-up's
 p99 first exceeds 100 ms; ``--png`` draws the curves (matplotlib). Operators read it to know
 when to add a process or a machine. Each point takes about ``--seconds`` + 15 s.
@@ -27,7 +29,8 @@ from typing import Any
 
 BENCH = Path(__file__).resolve().parent
 SETUPS = {"sqlite1": [], "sqlite2": None, "postgres1": ["--postgres"],
-          "postgres2": ["--postgres", "--servers", "2"]}  # fmt: skip
+          "postgres2": ["--postgres", "--servers", "2"],
+          "postgres2-by-game": ["--postgres", "--servers", "2", "--game-affinity"]}  # fmt: skip
 LIMIT_MS = 100.0
 
 

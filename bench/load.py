@@ -83,6 +83,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "whose answer holds the new view",
     )
     p.add_argument(
+        "--game-affinity",
+        action="store_true",
+        help="with several servers: every connection of a game on one server, as a load "
+        "balancer that routes a game's pages and socket by its number puts them (default: "
+        "the seats of a game on different servers, the worst case)",
+    )
+    p.add_argument(
         "--register-over-http",
         action="store_true",
         help="register every player through the sign-up form (argon2: minutes for hundreds "
@@ -221,6 +228,7 @@ def run(args: argparse.Namespace) -> int:
             page_like=args.page_like,
             http_moves=args.http_moves,
             accounts_in=None if args.register_over_http else url,
+            game_affinity=args.game_affinity,
         )
         cpu: dict[str, list] = {}
 
@@ -236,6 +244,7 @@ def run(args: argparse.Namespace) -> int:
             for a, b in zip(cpu["start"], end, strict=True)
         ]
         result["database"] = where
+        result["game_affinity"] = args.game_affinity
         if say:
             say("checking every stored record …")
         if args.server_src is not None:

@@ -345,8 +345,10 @@ class Load:
     """``games`` concurrent games between simulated players for ``seconds``.
 
     Players are spread over ``bases`` (player ``i`` starts on server ``i % len(bases)``, so
-    the seats of one game sit on different servers when there are several). Each group of
-    players keeps one game going: when it ends, another starts, until time is up.
+    the seats of one game sit on different servers when there are several), or, with
+    ``game_affinity``, each group of players on one server (as a load balancer that routes a
+    game's pages and socket by the game's number puts them). Each group of players keeps one
+    game going: when it ends, another starts, until time is up.
     """
 
     def __init__(
@@ -368,6 +370,7 @@ class Load:
         page_like: bool = False,
         http_moves: bool = False,
         accounts_in: str | None = None,
+        game_affinity: bool = False,
     ) -> None:
         if games < 1 or seconds <= 0 or think < 0:
             raise ValueError("games must be at least 1, seconds positive and think not negative")
@@ -397,6 +400,9 @@ class Load:
         instead of registering over HTTP. Registering hashes a password with argon2 (a tenth
         of a second of a core, on purpose), so a thousand players took minutes of set-up
         that measured nothing; the sessions are exactly what a log-in would store."""
+        self.game_affinity = game_affinity
+        """Every connection of a game on one server: the seats of a group of players, and the
+        watcher of their game, share their server instead of being spread over the servers."""
         self._tokens: list[str] = []
         self.metrics = Metrics()
         self.seen: dict[int, GameSeen] = {}
@@ -435,6 +441,10 @@ class Load:
             raise LoadError(f"GET {path} gave {r.status_code} without a CSRF token")
         return match.group(1) or match.group(2)
 
+    def home_of(self, index: int) -> int:
+        """The server player ``index`` starts on (see the class text)."""
+        return (index // self.seats if self.game_affinity else index) % len(self.bases)
+
     async def register(self, index: int) -> Player:
         address = loopback_address(index)
         seeded = {SESSION_COOKIE: self._tokens[index]} if self._tokens else None
@@ -444,7 +454,7 @@ class Load:
             transport=httpx.AsyncHTTPTransport(local_address=address),
             cookies=seeded,
         )
-        home = index % len(self.bases)
+        home = self.home_of(index)
         player = Player(f"{self.prefix}{index}", http, self.bases, home, address)
         if seeded:
             return player

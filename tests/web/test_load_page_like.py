@@ -73,3 +73,41 @@ def test_servers_can_run_from_another_source_tree(tmp_path):
         club.stop()
     checked = verify(url, load.seen, upgrade=True)
     assert checked["problems"] == [] and result["moves_accepted"] > 0, result
+
+
+def test_game_affinity_puts_every_seat_of_a_game_on_one_server():
+    """``--game-affinity``: a group of players (one game at a time) shares a server, and the
+    groups are spread over the servers; without it a game's seats sit on different ones."""
+    bases = ["http://a", "http://b"]
+    spread = Load(bases, games=4, seconds=1, think=0, game="kuniumi")
+    by_game = Load(bases, games=4, seconds=1, think=0, game="kuniumi", game_affinity=True)
+    seats = by_game.seats
+    groups = [range(g * seats, (g + 1) * seats) for g in range(4)]
+    assert all(len({by_game.home_of(i) for i in group}) == 1 for group in groups)
+    assert {by_game.home_of(group[0]) for group in groups} == {0, 1}
+    assert all(len({spread.home_of(i) for i in group}) == 2 for group in groups)
+
+
+def test_two_servers_by_game_lose_nothing(postgres, tmp_path):
+    """Page-like players with every connection of a game on one of two servers sharing
+    PostgreSQL: the moves are accepted, and every stored record holds them."""
+    url = postgres.fresh_database("affinity")
+    club = ClubProcesses(url, 2, tmp_path).start()
+    try:
+        load = Load(
+            club.bases,
+            games=GAMES + 1,
+            seconds=SECONDS,
+            think=0.05,
+            seed=4,
+            page_like=True,
+            accounts_in=url,
+            game_affinity=True,
+        )
+        result = asyncio.run(load.run())
+        checked = verify(url, load.seen)
+    finally:
+        club.stop()
+    assert checked["problems"] == [], club.log_tail(0) + club.log_tail(1)
+    assert result["moves_accepted"] > 2 * GAMES, result
+    assert not result["errors"] and result["refused"] == 0, result
