@@ -92,3 +92,30 @@ def test_the_moves_are_listed_in_each_readers_language(monkeypatch):
     assert [m["side"] for m in de] == [german.text(state.side_name(p.player)) for p in played]
     assert en[0]["note"] != de[0]["note"] and en[0]["side"] != de[0]["side"]
     assert len(read) == 2 * len(played)  # once per note and language, over three views each
+
+
+def test_the_moves_offered_are_made_once_per_position_and_language(monkeypatch):
+    """The player to move is offered the position's moves, made once per position (ply),
+    form and language however often their view is asked for, and in that language."""
+    from ludoteca.web.i18n.catalogs import language
+
+    made = []
+    real = views.offered_move
+    monkeypatch.setattr(views, "offered_move", lambda s, m: made.append(m) or real(s, m))
+    monkeypatch.setattr(views, "_OFFERS", type(views._OFFERS)())
+    row, state = game(ply=7)
+    mover = User(id=state.to_move + 1, name="mover")
+    english, german = language("en"), language("de")
+    for _ in range(3):
+        en = views.page_view(row, state, [], mover, english)[0]
+        de = views.page_view(row, state, [], mover, german)[0]
+    moves = list(state.legal_moves())
+    assert len(made) == 2 * len(moves)  # once in each language, over three views each
+    assert [m["text"] for m in en["legal"]] == [state.move_to_str(m) for m in moves]
+    assert [m["label"] for m in de["legal"]] == [german.text(state.move_label(m)) for m in moves]
+    assert en["legal"] != de["legal"]
+    watcher = views.page_view(row, state, [], User(id=99, name="w"), english)[0]
+    assert watcher["legal"] == () and not watcher["your_turn"]
+    row.ply = 8  # another position: made again
+    views.page_view(row, state, [], mover, english)
+    assert len(made) == 3 * len(moves)

@@ -240,8 +240,8 @@ class Hub:
         ``after_own_change`` as for :meth:`encoded_views`."""
         assert self.club is not None
         row, state, moves = self.club.games.snapshot(pk, after_own_change=after_own_change)
-        personal = personal_view(row, state, user, compact)
         words = language_of(lang)
+        personal = personal_view(row, state, user, words, compact)
         return joined(self._shared(row, state, moves, words), personal, words)
 
     def _shared(self, row: GameRow, state, moves, words: Language) -> str:
@@ -280,7 +280,8 @@ class Hub:
             if lang not in shared:
                 shared[lang] = self._shared(row, state, moves, words)
             try:
-                out[key] = joined(shared[lang], personal_view(row, state, user, compact), words)
+                personal = personal_view(row, state, user, words, compact)
+                out[key] = joined(shared[lang], personal, words)
             except ClubError as exc:
                 out[key] = socket_refusal(exc.message, lang)
         return out

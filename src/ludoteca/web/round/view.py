@@ -163,10 +163,11 @@ def note_in(stored: str, lang: Language) -> str:
 
 
 def personal_view(
-    row: GameRow, state: State, viewer: User | None, compact: bool = False
+    row: GameRow, state: State, viewer: User | None, lang: Language, compact: bool = False
 ) -> dict[str, Any]:
     """The part of a view that depends on who watches (and the clock, which runs).
-    ``compact``: the legal moves as :data:`COMPACT_OVER` says, for the game page."""
+    ``compact``: the legal moves as :data:`COMPACT_OVER` says, for the game page; they come
+    in ``lang`` already (:func:`offers`), the rest is for the caller to translate."""
     check_may_watch(row, viewer)
     seats = []
     for s in row.seats:
@@ -182,15 +183,11 @@ def personal_view(
             }
         )
     your_turn = is_to_move(row, state, viewer)
-    hints = ui_hints(state) if your_turn else {"prompt": "", "first": "any"}
-    legal: list[dict[str, Any]] = []
+    hints: dict[str, Any] = {"prompt": "", "first": "any"}
+    legal: Sequence[dict[str, Any]] = ()
     partial: dict[str, Any] = {}
     if your_turn:
-        moves = state.legal_moves()
-        if compact and len(moves) > COMPACT_OVER:  # the whole sequence, never listed
-            legal, partial = compact_moves(state, moves, hints["first"] == "origin")
-        else:
-            legal = [offered_move(state, m) for m in moves[:MAX_LEGAL_SENT]]
+        legal, partial, hints = offers(row, state, lang, compact)
     return {
         **partial,
         "your_turn": your_turn,
@@ -201,6 +198,42 @@ def personal_view(
         "result_you": result_for(row, state, viewer),
         "hints": hints,
     }
+
+
+_OFFERS: OrderedDict[tuple, tuple[tuple[dict[str, Any], ...], dict[str, Any], dict]] = OrderedDict()
+_OFFERS_LOCK = threading.Lock()
+OFFERS_KEPT = 256
+
+
+def offers(
+    row: GameRow, state: State, lang: Language, compact: bool
+) -> tuple[tuple[dict[str, Any], ...], dict[str, Any], dict[str, Any]]:
+    """What the player to move is offered: the legal moves (whole, or in the compact form of
+    :data:`COMPACT_OVER`) in ``lang``, that form's fields, and the game's hints.
+
+    They are the same whoever asks, so they are made once per position (the game's ply),
+    form and language and kept, as the shared part is: the mover's view after the move
+    before, their game page, every reload and reconnection. The moves come as a tuple of
+    translated moves, which :func:`localized` passes through as they are."""
+    key = (lang.code, row.id, row.created, row.ply, compact)
+    with _OFFERS_LOCK:
+        kept = _OFFERS.get(key)
+        if kept is not None:
+            _OFFERS.move_to_end(key)
+            return kept
+    hints = ui_hints(state)
+    moves = state.legal_moves()
+    partial: dict[str, Any] = {}
+    if compact and len(moves) > COMPACT_OVER:  # the whole sequence, never listed
+        legal, partial = compact_moves(state, moves, hints["first"] == "origin")
+    else:
+        legal = [offered_move(state, m) for m in moves[:MAX_LEGAL_SENT]]
+    made = (tuple(localized(legal, lang)), partial, hints)
+    with _OFFERS_LOCK:
+        _OFFERS[key] = made
+        while len(_OFFERS) > OFFERS_KEPT:
+            _OFFERS.popitem(last=False)
+    return made
 
 
 def encode(value: dict[str, Any], lang: Language | None = None) -> str:
@@ -262,7 +295,7 @@ def page_view(
     encoding of the shared part serves it without encoding the board again."""
     lang = lang or language("en")
     # refuses a private game's visitor first
-    personal = localized(personal_view(row, state, viewer, compact), lang)
+    personal = localized(personal_view(row, state, viewer, lang, compact), lang)
     # the shared part as every watcher gets it: drawn once per version (see shared_text)
     shared = shared_text(row, state, moves, lang)
     return {**json.loads(shared), **personal}, joined(shared, personal)
