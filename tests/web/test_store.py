@@ -410,3 +410,21 @@ def test_a_move_notifies_the_other_processes_once(postgres):
             event.remove(store.engine, "before_cursor_execute", count)
     finally:
         store.dispose()
+
+
+def test_the_migrations_make_the_indexes_the_models_declare(url):
+    """Every index a model declares (``index=True``) is made by a migration, so that a query
+    written for it finds it in a club's database, not only in a schema made from the models."""
+    from alembic.autogenerate import compare_metadata
+    from alembic.migration import MigrationContext
+
+    from ludoteca.web.infra.store import Base
+
+    store = Store(url)
+    try:
+        with store.engine.connect() as conn:
+            diff = compare_metadata(MigrationContext.configure(conn), Base.metadata)
+    finally:
+        store.dispose()
+    missing = [d for d in diff if isinstance(d, tuple) and d[0] == "add_index"]
+    assert not missing, missing

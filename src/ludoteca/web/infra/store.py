@@ -126,7 +126,9 @@ class Seat(Base):
     kind: Mapped[str] = mapped_column(String(8))
     """``open``, ``user`` (a person, once taken or reserved) or ``bot``."""
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True, index=True)
-    reserved_for: Mapped[int | None] = mapped_column(ForeignKey("users.id"), nullable=True)
+    reserved_for: Mapped[int | None] = mapped_column(
+        ForeignKey("users.id"), nullable=True, index=True
+    )
     bot: Mapped[str | None] = mapped_column(String(64), nullable=True)
     resigned: Mapped[bool] = mapped_column(Boolean, default=False)
     clock_ms: Mapped[int | None] = mapped_column(BigInteger, nullable=True)
