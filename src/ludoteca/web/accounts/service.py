@@ -242,14 +242,21 @@ class Accounts:
         """The user a session cookie belongs to, or None. Read afresh on every call (a move
         is only taken while its session is open, whichever process closed it), in a session
         that only reads (no transaction around it): a playing page asks twice a move."""
-        found = self._open_session_row(SESSION_USER, token)
+        found = self.session_user_with(token, SESSION_USER)
+        return None if found is None else found[0]
+
+    def session_user_with(self, token: str | None, statement: Select) -> tuple[User, Row] | None:
+        """:meth:`session_user` by ``statement``, :data:`SESSION_USER` with columns added
+        (``add_columns``), and the row it read: what else a request needs of its member in
+        the same round trip (a page, their bell's count)."""
+        found = self._open_session_row(statement, token)
         if found is None:
             return None
         # The same detached User a closed ORM session would hand back, without the ORM's
         # query machinery.
         user = User(**{column.name: found._mapping[column] for column in _USERS.c})
         make_transient_to_detached(user)
-        return user
+        return user, found
 
     def session_user_id(self, token: str | None) -> int | None:
         """The id of the user a session cookie belongs to, or None: :meth:`session_user`

@@ -74,6 +74,17 @@ UNREAD = (
 """The bell's count: every member's page asks, so the statement is built once."""
 
 
+BELL = (
+    select(func.count())
+    .select_from(_NOTES)
+    .where(_NOTES.c.user_id == User.__table__.c.id, _NOTES.c.read.is_(False))
+    .scalar_subquery()
+    .label("unread")
+)
+"""The bell's count as a column of a statement that reads the member's row: a page reads
+its member's session and their count in one round trip (see ``ludoteca.web.requests``)."""
+
+
 def unread(db: Session | Connection, user_id: int) -> int:
     return db.scalar(UNREAD, {"user_id": user_id}) or 0
 
