@@ -10,7 +10,7 @@ from ludoteca.core.protocol import Result, joined_names
 from ludoteca.web.infra.store import GameRow, User
 from ludoteca.web.lobby.members import ListedGame
 from ludoteca.web.round import clocks
-from ludoteca.web.round.access import seat_label, seat_text
+from ludoteca.web.round.access import seat_text
 
 
 def game_summary(row: GameRow | ListedGame, viewer: User | None) -> dict[str, Any]:
@@ -23,20 +23,22 @@ def game_summary(row: GameRow | ListedGame, viewer: User | None) -> dict[str, An
         title = game_class(row.game).title
     except GameError:
         pass
-    seats = [
-        {
-            "index": s.index,
-            "label": seat_label(s),
-            "label_text": seat_text(s),
-            "user": s.user.name if s.user is not None else None,
-            "kind": s.kind,
-        }
-        for s in row.seats
-    ]
+    seats = []
+    for s in row.seats:
+        text = seat_text(s)
+        seats.append(
+            {
+                "index": s.index,
+                "label": str(text),
+                "label_text": text,
+                "user": s.user.name if s.user is not None else None,
+                "kind": s.kind,
+            }
+        )
     clock = clocks.describe(row.clock)
     turn = None
     if row.status == "active" and 0 <= row.to_move < len(row.seats):
-        turn = seat_label(row.seats[row.to_move])
+        turn = seats[row.to_move]["label"]
     return {
         "id": row.id,
         "game": row.game,
