@@ -7,28 +7,34 @@ each process, they cost one computation per few seconds however many people look
 at most that old (each process keeps its own, so several processes agree within the same
 few seconds). Only what is the same for every visitor is kept: whatever belongs to one
 person (their games, their invitations, their bell) is read on every request.
+
+:class:`Kept` keeps answers without a time limit, for what is keyed by everything it depends
+on (a game's version and a language: the shared part of a game's views, the moves offered at a
+position), which never goes stale and only falls out of use.
 """
 
 from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Hashable
-from typing import Any, TypeVar
+from typing import TypeVar
 
-from cachetools import TTLCache
+from cachetools import Cache, LRUCache, TTLCache
 
 T = TypeVar("T")
 
 
-class Briefly:
-    """A time-limited cache (``cachetools.TTLCache``) shared by a process's request threads."""
+class Kept:
+    """A cache shared by a process's request threads, of at most ``size`` answers, the least
+    recently used going first (``cachetools.LRUCache``): for answers keyed by everything
+    they depend on (a game's version, a language), which never go stale, only out of use."""
 
-    def __init__(self, seconds: float, size: int = 256) -> None:
-        self._kept: TTLCache[Hashable, Any] = TTLCache(maxsize=size, ttl=seconds)
+    def __init__(self, size: int = 256, cache: Cache | None = None) -> None:
+        self._kept: Cache = cache if cache is not None else LRUCache(maxsize=size)
         self._lock = threading.Lock()
 
     def get(self, key: Hashable, compute: Callable[[], T]) -> T:
-        """The value kept for ``key``, or ``compute()``'s, kept for the next few seconds.
+        """The value kept for ``key``, or ``compute()``'s, kept from now on.
 
         Two requests arriving together may both compute it; the later one's value is kept.
         That is cheaper than making every reader wait behind one lock while it computes."""
@@ -39,3 +45,11 @@ class Briefly:
         with self._lock:
             self._kept[key] = value
         return value
+
+
+class Briefly(Kept):
+    """A time-limited cache (``cachetools.TTLCache``) shared by a process's request threads:
+    each answer is kept for ``seconds`` at most."""
+
+    def __init__(self, seconds: float, size: int = 256) -> None:
+        super().__init__(cache=TTLCache(maxsize=size, ttl=seconds))

@@ -15,8 +15,6 @@ from __future__ import annotations
 import html
 import inspect
 import json
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
@@ -28,6 +26,7 @@ from ludoteca.core.errors import GameError
 from ludoteca.core.messages import N_, Text, from_stored
 from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State, joined_names
 from ludoteca.web.i18n.catalogs import Language, language
+from ludoteca.web.infra.briefly import Kept
 from ludoteca.web.infra.store import GameRow, User, utcnow
 from ludoteca.web.round import clocks
 from ludoteca.web.round.access import check_may_watch, is_to_move, seat_text
@@ -200,9 +199,8 @@ def personal_view(
     }
 
 
-_OFFERS: OrderedDict[tuple, tuple[tuple[dict[str, Any], ...], dict[str, Any], dict]] = OrderedDict()
-_OFFERS_LOCK = threading.Lock()
 OFFERS_KEPT = 256
+_OFFERS = Kept(OFFERS_KEPT)
 
 
 def offers(
@@ -215,25 +213,18 @@ def offers(
     form and language and kept, as the shared part is: the mover's view after the move
     before, their game page, every reload and reconnection. The moves come as a tuple of
     translated moves, which :func:`localized` passes through as they are."""
-    key = (lang.code, row.id, row.created, row.ply, compact)
-    with _OFFERS_LOCK:
-        kept = _OFFERS.get(key)
-        if kept is not None:
-            _OFFERS.move_to_end(key)
-            return kept
-    hints = ui_hints(state)
-    moves = state.legal_moves()
-    partial: dict[str, Any] = {}
-    if compact and len(moves) > COMPACT_OVER:  # the whole sequence, never listed
-        legal, partial = compact_moves(state, moves, hints["first"] == "origin")
-    else:
-        legal = [offered_move(state, m) for m in moves[:MAX_LEGAL_SENT]]
-    made = (tuple(localized(legal, lang)), partial, hints)
-    with _OFFERS_LOCK:
-        _OFFERS[key] = made
-        while len(_OFFERS) > OFFERS_KEPT:
-            _OFFERS.popitem(last=False)
-    return made
+
+    def make() -> tuple[tuple[dict[str, Any], ...], dict[str, Any], dict[str, Any]]:
+        hints = ui_hints(state)
+        moves = state.legal_moves()
+        partial: dict[str, Any] = {}
+        if compact and len(moves) > COMPACT_OVER:  # the whole sequence, never listed
+            legal, partial = compact_moves(state, moves, hints["first"] == "origin")
+        else:
+            legal = [offered_move(state, m) for m in moves[:MAX_LEGAL_SENT]]
+        return tuple(localized(legal, lang)), partial, hints
+
+    return _OFFERS.get((lang.code, row.id, row.created, row.ply, compact), make)
 
 
 def encode(value: dict[str, Any], lang: Language | None = None) -> str:
@@ -248,9 +239,8 @@ def joined(shared: str, personal: dict[str, Any], lang: Language | None = None) 
     return shared[:-1] + "," + encode(personal, lang)[1:]
 
 
-_SHARED: OrderedDict[tuple, str] = OrderedDict()
-_SHARED_LOCK = threading.Lock()
 SHARED_KEPT = 1024
+_SHARED = Kept(SHARED_KEPT)
 
 
 def shared_text(
@@ -267,17 +257,7 @@ def shared_text(
         row.status,
         tuple((s.kind, s.user_id, s.resigned, s.timed_out) for s in row.seats),
     )
-    with _SHARED_LOCK:
-        text = _SHARED.get(key)
-        if text is not None:
-            _SHARED.move_to_end(key)
-            return text
-    text = encode(shared_view(row, state, moves, lang), lang)
-    with _SHARED_LOCK:
-        _SHARED[key] = text
-        while len(_SHARED) > SHARED_KEPT:
-            _SHARED.popitem(last=False)
-    return text
+    return _SHARED.get(key, lambda: encode(shared_view(row, state, moves, lang), lang))
 
 
 def page_view(
