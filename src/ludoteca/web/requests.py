@@ -21,7 +21,7 @@ from ludoteca.web.i18n.catalogs import Language
 from ludoteca.web.i18n.catalogs import language as language_named
 from ludoteca.web.i18n.languages import choose
 from ludoteca.web.infra.store import User
-from ludoteca.web.notify.service import BELL
+from ludoteca.web.notify.service import BELL, unread
 from ludoteca.web.round.errors import ClubError
 
 if TYPE_CHECKING:
@@ -104,8 +104,6 @@ def unread_notifications(request: Request, user: User) -> int:
     """The bell's count for ``user``'s page: read with their session, when it is theirs."""
     if getattr(request.state, "user", None) is user and request.state.unread is not None:
         return request.state.unread
-    from ludoteca.web.notify.service import unread
-
     with club(request).store.read_connection() as conn:
         return unread(conn, user.id)
 
