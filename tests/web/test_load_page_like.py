@@ -16,26 +16,28 @@ GAMES = 3
 SECONDS = 4.0
 
 
-@pytest.mark.parametrize("http_moves", [False, True], ids=["socket", "http"])
-def test_page_like_players_move_as_the_page_does(tmp_path, http_moves):
-    url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
-    club = ClubProcesses(url, 1, tmp_path).start()
+def page_like_run(url: str, servers: int, tmp_path, **options) -> tuple[dict, dict, str]:
+    """Page-like players against ``servers`` real servers on the database ``url``: the
+    benchmark's result, the check of every stored record, and the servers' logs."""
+    club = ClubProcesses(url, servers, tmp_path).start()
     try:
         load = Load(
-            club.bases,
-            games=GAMES,
-            seconds=SECONDS,
-            think=0.05,
-            seed=3,
-            page_like=True,
-            http_moves=http_moves,
-            accounts_in=url,
+            club.bases, seconds=SECONDS, think=0.05, page_like=True, accounts_in=url, **options
         )
         result = asyncio.run(load.run())
         checked = verify(url, load.seen)
     finally:
         club.stop()
-    assert checked["problems"] == [], club.log_tail(0)
+    return result, checked, "".join(club.log_tail(i) for i in range(servers))
+
+
+@pytest.mark.parametrize("http_moves", [False, True], ids=["socket", "http"])
+def test_page_like_players_move_as_the_page_does(tmp_path, http_moves):
+    url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
+    result, checked, logs = page_like_run(
+        url, 1, tmp_path, games=GAMES, seed=3, http_moves=http_moves
+    )
+    assert checked["problems"] == [], logs
     assert result["moves_accepted"] > 2 * GAMES, result
     assert result["moves_over"] == ("http" if http_moves else "socket")
     http_moves_sent = result["http_move_latency"]["count"]
@@ -92,22 +94,9 @@ def test_two_servers_by_game_lose_nothing(postgres, tmp_path):
     """Page-like players with every connection of a game on one of two servers sharing
     PostgreSQL: the moves are accepted, and every stored record holds them."""
     url = postgres.fresh_database("affinity")
-    club = ClubProcesses(url, 2, tmp_path).start()
-    try:
-        load = Load(
-            club.bases,
-            games=GAMES + 1,
-            seconds=SECONDS,
-            think=0.05,
-            seed=4,
-            page_like=True,
-            accounts_in=url,
-            game_affinity=True,
-        )
-        result = asyncio.run(load.run())
-        checked = verify(url, load.seen)
-    finally:
-        club.stop()
-    assert checked["problems"] == [], club.log_tail(0) + club.log_tail(1)
+    result, checked, logs = page_like_run(
+        url, 2, tmp_path, games=GAMES + 1, seed=4, game_affinity=True
+    )
+    assert checked["problems"] == [], logs
     assert result["moves_accepted"] > 2 * GAMES, result
     assert not result["errors"] and result["refused"] == 0, result
