@@ -34,6 +34,7 @@ from sqlalchemy import (
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship, sessionmaker
 
+from ludoteca.web.infra.pool_ping import ping_when_idle
 from ludoteca.web.infra.sqlite_checkpoints import Checkpointer
 
 DEFAULT_DATABASE = "sqlite:///var/ludoteca.sqlite3"
@@ -283,7 +284,9 @@ def make_engine(
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=20, max_overflow=30)
+    engine = create_engine(url, pool_size=20, max_overflow=30)
+    ping_when_idle(engine)  # not pool_pre_ping's round trip at every checkout
+    return engine
 
 
 def migrate(engine: Engine) -> None:
