@@ -5,8 +5,9 @@ by one process must reach the players and spectators connected to the others. Tw
 
 - :func:`notify_on_commit` makes every transaction that touches a game (its row, its seats
   or its moves) send ``NOTIFY ludoteca_games, '<game id> <origin>'`` from inside that same
-  transaction. PostgreSQL delivers a notification only when its transaction commits, and
-  never when it rolls back, so a refused move tells nobody and an accepted one cannot be
+  transaction (a move's adds what it changed: :mod:`~ludoteca.web.round.move_news`).
+  PostgreSQL delivers a notification only when its transaction commits, and never when it
+  rolls back, so a refused move tells nobody and an accepted one cannot be
   committed without the others hearing of it — even if the process dies right after the
   commit, before it has told its own watchers.
 - :class:`Listener` holds one connection per process that ``LISTEN``\\ s on the channel and
@@ -81,10 +82,18 @@ NOTIFIED_KEY = "ludoteca_games_notified"
 NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
-def games_written(session, pk: int) -> None:
+NEWS_KEY = "ludoteca_games_news"
+"""``session.info`` key: what the session's moves changed, by game (:func:`games_written`)."""
+
+
+def games_written(session, pk: int, news: str | None = None) -> None:
     """Say that ``session`` changed game ``pk`` with Core statements (a move's claim and its
-    rows): its commit must notify the other processes as a flush of the rows would."""
+    rows): its commit must notify the other processes as a flush of the rows would. ``news``
+    (:mod:`~ludoteca.web.round.move_news`) goes with the notification, for the others to
+    learn the change without reading it back."""
     session.info.setdefault(WRITTEN_KEY, set()).add(pk)
+    if news is not None:
+        session.info.setdefault(NEWS_KEY, {})[pk] = news
 
 
 def notify_on_commit(store: Store, origin: str) -> None:
@@ -103,8 +112,11 @@ def notify_on_commit(store: Store, origin: str) -> None:
         if not fresh:
             return
         connection = session.connection()
+        news = session.info.pop(NEWS_KEY, None) or {}
         for pk in fresh:
-            connection.execute(NOTIFY, {"channel": CHANNEL, "payload": f"{pk} {origin}"})
+            told = news.get(pk)
+            payload = f"{pk} {origin}" if told is None else f"{pk} {origin} {told}"
+            connection.execute(NOTIFY, {"channel": CHANNEL, "payload": payload})
         sent.update(fresh)
 
     @event.listens_for(store.session, "after_flush")
@@ -122,6 +134,7 @@ def notify_on_commit(store: Store, origin: str) -> None:
     @event.listens_for(store.session, "after_rollback")
     def _forget_core_writes(session) -> None:
         session.info.pop(WRITTEN_KEY, None)
+        session.info.pop(NEWS_KEY, None)
         session.info.pop(NOTIFIED_KEY, None)
 
     @event.listens_for(store.session, "after_commit")
@@ -186,11 +199,12 @@ def events_on_commit(store: Store, origin: str, local: Callable[[str, int], None
         session.info.pop(EVENTS_KEY, None)
 
 
-def parse_payload(payload: str) -> tuple[int, str] | None:
-    parts = payload.split()
-    if len(parts) != 2 or not parts[0].isdigit():
+def parse_payload(payload: str) -> tuple[int, str, str | None] | None:
+    """``'<game id> <origin>[ <news>]'`` as ``(game id, origin, news or None)``, or None."""
+    parts = payload.split(" ", 2)
+    if len(parts) < 2 or not parts[0].isdigit() or not parts[1]:
         return None
-    return int(parts[0]), parts[1]
+    return int(parts[0]), parts[1], parts[2] if len(parts) == 3 else None
 
 
 def parse_event(payload: str) -> tuple[str, int, str] | None:
@@ -211,15 +225,15 @@ def libpq_url(store: Store) -> str:
 
 
 class Listener:
-    """One ``LISTEN`` connection per process; calls ``on_change(pk)`` for each game another
-    process changed, and ``on_gap()`` after (re)connecting, when notifications may have been
-    missed."""
+    """One ``LISTEN`` connection per process; calls ``on_change(pk, news)`` for each game
+    another process changed (``news``: what its moves changed, if the payload carries it),
+    and ``on_gap()`` after (re)connecting, when notifications may have been missed."""
 
     def __init__(
         self,
         conninfo: str,
         origin: str,
-        on_change: Callable[[int], None],
+        on_change: Callable[[int, str | None], None],
         on_gap: Callable[[], None],
         on_event: Callable[[str, int], None] | None = None,
     ) -> None:
@@ -288,7 +302,7 @@ class Listener:
                 heard = True
                 parsed = parse_payload(note.payload)
                 if parsed is not None and parsed[1] != self.origin:
-                    self.on_change(parsed[0])
+                    self.on_change(parsed[0], parsed[2])
                     continue
                 other = parse_event(note.payload)
                 if other is not None and other[2] != self.origin and self.on_event is not None:

@@ -33,11 +33,12 @@ from ludoteca.core.protocol import CHANCE, TERMINAL, Game, Result, State
 from ludoteca.core.registry import get as get_game
 from ludoteca.core.table import draw_at, ply_rng, start_from
 from ludoteca.record import Record
-from ludoteca.web.infra.fanout import games_written
+from ludoteca.web.infra.fanout import games_written, is_postgres
 from ludoteca.web.infra.store import GameRow, MoveRow, Seat, Store, User, utcnow
 from ludoteca.web.round import clocks, quotas
 from ludoteca.web.round.catalog import available_games, bot_levels
 from ludoteca.web.round.errors import ClubError, NewGameRefused
+from ludoteca.web.round.move_news import news_text, read_news
 from ludoteca.web.round.seats import BotJob
 
 log = logging.getLogger("ludoteca.web")
@@ -140,6 +141,8 @@ MOVE_TEXTS = PLAYED_MOVES.with_only_columns(_MOVES.c.text)
 class GameService:
     def __init__(self, store: Store) -> None:
         self.store = store
+        self._tells_news = is_postgres(store)
+        """Whether a move's notification carries what it changed (other processes hear it)."""
         self._cache: dict[int, Live] = {}
         self.listed = 0
         """Counts changes to which games are open, in progress or finished here, so that the
@@ -382,51 +385,67 @@ class GameService:
                 "A move is at most {MAX_MOVE_TEXT} characters.", MAX_MOVE_TEXT=MAX_MOVE_TEXT
             )
         text = text.strip()
-        with self.lock(pk), self.store.session() as db:
-            row = self._row_to_change(db, pk)
-            if row.status == "finished":
-                raise ClubError("Move {text!r} refused: the game is over.", 409, text=text)
-            if row.status != "active":
-                raise ClubError("Move {text!r} refused: the game has not started.", 409, text=text)
-            if not bot and (user is None or not any(s.user_id == user.id for s in row.seats)):
-                raise ClubError(
-                    "Move {text!r} refused: you are watching, not playing, this game; only its "
-                    "players can move.",
-                    403,
-                    text=text,
-                )
-            self._refuse_if_stale(db, row, f"Move {text!r} refused", expected_ply, "look again")
-            state = self._state(db, row)
-            player = state.to_move
-            seat = row.seats[player] if 0 <= player < len(row.seats) else None
-            if seat is None:
-                raise ClubError("Move {text!r} refused: no player is to move.", 409, text=text)
-            if bot:
-                if seat.kind != "bot":
-                    raise ClubError("The computer is not to move.", 409)
-            elif user is None or seat.user_id != user.id:
-                raise ClubError(
-                    "Move {text!r} refused: it is not your turn ({side_name} is to move).",
-                    409,
-                    text=text,
-                    side_name=state.side_name(player),
-                )
-            probe = state.clone()
+        for trust_kept in (True, False):
+            trusted = False
             try:
-                move = probe.str_to_move(text)
-                canonical = probe.move_to_str(move)
-                probe.play(move)
-            except MalformedError as exc:
-                reason = Text("it does not parse ({reason})", {"reason": exc.text})
-                raise ClubError("Move {text!r} refused: {why}.", text=text, why=reason) from None
-            except IllegalMoveError as exc:
-                raise ClubError("Move {text!r} refused: {why}.", text=text, why=exc.text) from None
-            except GameError as exc:
-                raise ClubError("Move {text!r} refused: {why}.", text=text, why=exc.text) from None
-            new = [(canonical, player, probe.last_move_summary())]
-            new += self._resolve_chance(row, probe, first_ply=row.ply + 1)
-            self._commit_moves(db, row, probe, new)
-            return row.ply
+                with self.lock(pk), self.store.session() as db:
+                    row, trusted = self._row_to_move(db, pk, trust_kept)
+                    self._validate_and_commit(db, row, user, text, bot, expected_ply)
+                    return row.ply
+            except ClubError as exc:
+                # Refused on the kept row, which may be behind another process's move:
+                # only the game as stored may refuse (a refusal that ended the game on
+                # time has read it, and changed it).
+                if not trusted or exc.changed:
+                    raise
+        raise AssertionError("unreachable: the second try reads the game as stored")
+
+    def _validate_and_commit(
+        self, db, row: GameRow, user: User | None, text: str, bot: bool, expected_ply: int | None
+    ) -> None:
+        """The body of :meth:`submit` once the game is read: refuse with why, or commit."""
+        if row.status == "finished":
+            raise ClubError("Move {text!r} refused: the game is over.", 409, text=text)
+        if row.status != "active":
+            raise ClubError("Move {text!r} refused: the game has not started.", 409, text=text)
+        if not bot and (user is None or not any(s.user_id == user.id for s in row.seats)):
+            raise ClubError(
+                "Move {text!r} refused: you are watching, not playing, this game; only its "
+                "players can move.",
+                403,
+                text=text,
+            )
+        self._refuse_if_stale(db, row, f"Move {text!r} refused", expected_ply, "look again")
+        state = self._state(db, row)
+        player = state.to_move
+        seat = row.seats[player] if 0 <= player < len(row.seats) else None
+        if seat is None:
+            raise ClubError("Move {text!r} refused: no player is to move.", 409, text=text)
+        if bot:
+            if seat.kind != "bot":
+                raise ClubError("The computer is not to move.", 409)
+        elif user is None or seat.user_id != user.id:
+            raise ClubError(
+                "Move {text!r} refused: it is not your turn ({side_name} is to move).",
+                409,
+                text=text,
+                side_name=state.side_name(player),
+            )
+        probe = state.clone()
+        try:
+            move = probe.str_to_move(text)
+            canonical = probe.move_to_str(move)
+            probe.play(move)
+        except MalformedError as exc:
+            reason = Text("it does not parse ({reason})", {"reason": exc.text})
+            raise ClubError("Move {text!r} refused: {why}.", text=text, why=reason) from None
+        except IllegalMoveError as exc:
+            raise ClubError("Move {text!r} refused: {why}.", text=text, why=exc.text) from None
+        except GameError as exc:
+            raise ClubError("Move {text!r} refused: {why}.", text=text, why=exc.text) from None
+        new = [(canonical, player, probe.last_move_summary())]
+        new += self._resolve_chance(row, probe, first_ply=row.ply + 1)
+        self._commit_moves(db, row, probe, new)
 
     def resign(self, pk: int, user: User, *, expected_ply: int | None = None) -> None:
         """Resign ``user``'s seats. With ``expected_ply`` (the game page sends the ply it
@@ -600,7 +619,7 @@ class GameService:
             return row, self._state(db, row).clone()
 
     def snapshot(
-        self, pk: int, *, after_own_change: bool = False
+        self, pk: int, *, after_own_change: bool = False, news: list[str | None] | None = None
     ) -> tuple[GameRow, State, list[PlayedMove]]:
         """The stored game, a copy of its state and its moves, read together in one session
         under the game's lock: everything a view is made of, consistent with each other. It
@@ -609,12 +628,52 @@ class GameService:
         ``after_own_change``: the caller has just committed a move to ``pk`` in this process
         and wants the game as that move left it. What the commit kept answers without
         reading the database at all. A change made since, here or in another process,
-        brings its own views after these (the hub delivers each change in turn)."""
+        brings its own views after these (the hub delivers each change in turn).
+
+        ``news``: what the changes made in other processes since the caller's last snapshot
+        said they changed, in order (:mod:`~ludoteca.web.round.move_news`); if they follow
+        what is kept, the game is brought up to date from them without a read."""
         with self.lock(pk):
-            kept = self._as_committed(pk) if after_own_change else None
+            learned = after_own_change or (bool(news) and self._learn(pk, news or []))
+            kept = self._as_committed(pk) if learned else None
             if kept is not None:
                 return kept
             return self._read_snapshot(pk)
+
+    def _learn(self, pk: int, heard: list[str | None]) -> bool:
+        """Bring the kept game up to date with the news of other processes' moves, in the
+        order they were committed; False if any change came without news or does not follow
+        what is kept (the caller then reads the database). Nothing is changed but the kept
+        entries, each replaced whole, so a view reading the old ones is undisturbed."""
+        for text in heard:
+            news = None if text is None else read_news(text)
+            if news is None:
+                return False
+            row = self._committed.get(pk)
+            live = self._cache.get(pk)
+            known = self._moves_read.get(pk)
+            if row is None or live is None or known is None or clocks.live(row):
+                return False
+            if not row.ply == live.ply == len(known):
+                return False
+            if news.ply <= row.ply:
+                continue  # read from the database since
+            if news.first_ply != row.ply:
+                return False
+            state = live.state.clone()
+            try:
+                for _, move, _, _ in news.moves:
+                    state.play(move)
+            except GameError:
+                return False
+            if state.is_over:  # news is sent only for moves after which the game goes on
+                return False
+            caught_up = _caught_up(row, news)
+            self._remember(pk, Live(news.ply, state))
+            with self._locks_guard:
+                keep_recent(self._committed, pk, caught_up)
+                keep_recent(self._moves_read, pk, (*known, *(PlayedMove(*m) for m in news.moves)))
+        return True
 
     def _as_committed(self, pk: int) -> tuple[GameRow, State, list[PlayedMove]] | None:
         """The game as this process's last commit to it left it, or None if that is not
@@ -717,6 +776,19 @@ class GameService:
             with self.store.reading() as orm:
                 return self._row(orm, pk)
         return self._row(db, pk)
+
+    def _row_to_move(self, db, pk: int, trust_kept: bool) -> tuple[GameRow, bool]:
+        """The game to make a move in, attached to ``db``, and whether it is the kept row
+        taken on trust. With ``trust_kept``, the row this process last kept of an active game
+        is used without the query that checks it (:meth:`_fresh_row`): the move's claim
+        checks it anyway (:data:`CLAIM` matches only the game at that ply, not finished,
+        and at one ply an active game is always the same), so a move made on it is right,
+        and :meth:`submit` tries again on the stored game before refusing anything. Not for
+        a game whose player to move is out of time, which only the stored game may end."""
+        kept = self._committed.get(pk) if trust_kept else None
+        if kept is not None and kept.status == "active" and not clocks.overdue(kept, utcnow()):
+            return db.merge(kept, load=False), True
+        return self._row_to_change(db, pk), False
 
     def _row_to_change(self, db, pk: int) -> GameRow:
         """The game as stored now, attached to ``db`` to be changed. A kept row still exact
@@ -830,7 +902,12 @@ class GameService:
                 "look again.",
                 409,
             )
-        games_written(db, row.id)  # no flush sees Core statements: the commit tells the others
+        # No flush sees Core statements: the commit tells the others, with what changed if
+        # that is all that did (the game goes on, and no live clock changed a seat).
+        news = None
+        if self._tells_news and not state.is_over and not clocks.live(row):
+            news = news_text(first_ply, moved, added)
+        games_written(db, row.id, news)
         for name, value in moved.items():  # written above: nothing left for the flush to do
             set_committed_value(row, name, value)
         ply = first_ply + len(added)

@@ -162,6 +162,9 @@ class Hub:
         self.origin = new_origin()
         self.listener: Listener | None = None
         self._queued: set[int] = set()
+        self._news: dict[int, list[str | None]] = {}
+        """What other processes' changes to a game said they changed, heard and not yet
+        shown (None: a change to read from the database), in the order they committed."""
         self._turns: dict[int, tuple[asyncio.Lock, list[int]]] = {}
         self._background: set[asyncio.Task] = set()
         self.sockets_per_address: dict[str, int] = defaultdict(int)
@@ -262,16 +265,24 @@ class Hub:
         return {"rated": bool(row.rated), "players": read_seat_ratings(self.club.store, row)}
 
     def encoded_views(
-        self, pk: int, users: dict[ViewKey, User | None], *, after_own_change: bool = False
+        self,
+        pk: int,
+        users: dict[ViewKey, User | None],
+        *,
+        after_own_change: bool = False,
+        news: list[str | None] | None = None,
     ) -> dict[ViewKey, str]:
         """Each watcher's view of ``pk`` as JSON text, by user id, language and form, all from
         one read of the game: one database session per change, however many watch it, and
         the board drawn and encoded once per language
         (:func:`~ludoteca.web.round.view.shared_text`). ``after_own_change``: right after a
         move this process committed, which leaves the game as it must be shown
-        (:meth:`~ludoteca.web.round.service.GameService.snapshot`)."""
+        (:meth:`~ludoteca.web.round.service.GameService.snapshot`); ``news``: what other
+        processes said their changes since the last views were (:meth:`_heard`)."""
         assert self.club is not None
-        row, state, moves = self.club.games.snapshot(pk, after_own_change=after_own_change)
+        row, state, moves = self.club.games.snapshot(
+            pk, after_own_change=after_own_change, news=news
+        )
         shared: dict[str, str] = {}
         out: dict[ViewKey, str] = {}
         for key, user in users.items():
@@ -322,8 +333,11 @@ class Hub:
         self._background.add(task)
         task.add_done_callback(self._background.discard)
 
-    def _heard(self, pk: int) -> None:
+    def _heard(self, pk: int, news: str | None = None) -> None:
+        """Another process changed ``pk``; ``news`` says what, if its moves did (see
+        :mod:`~ludoteca.web.round.move_news`). Only a game watched here needs anything."""
         if self.connections.get(pk):
+            self._news.setdefault(pk, []).append(news)
             self._spawn(self.deliver(pk))
 
     def _resync(self) -> None:
@@ -356,7 +370,10 @@ class Hub:
         since the waiting one reads the database after this change anyway. It waits for the
         read of the game, never for a client. A failure to tell is logged, never raised: the
         change it reports is already committed."""
-        if not self.connections.get(pk) or pk in self._queued:
+        if not self.connections.get(pk):
+            self._news.pop(pk, None)  # nobody here to show it to
+            return
+        if pk in self._queued:
             return
         self._queued.add(pk)
         try:
@@ -400,11 +417,12 @@ class Hub:
         return out
 
     async def _queue_views(self, pk: int) -> None:
+        news = self._news.pop(pk, None)  # all heard so far: this read covers them
         conns, users = self._watchers(pk)
         if not conns:
             return
         try:
-            texts = await self.play(self.encoded_views, pk, users)
+            texts = await self.play(lambda: self.encoded_views(pk, users, news=news))
         except ClubError as exc:
             texts = {key: socket_refusal(exc.message, key[1]) for key in users}
         self._send_views(conns, texts)
