@@ -187,6 +187,12 @@ def table(result: dict) -> str:
             f"{result['client_cpu_percent']}% (this process)"
             + ("  — THE CLIENT MAY BE THE LIMIT" if result.get("client_limited") else ""),
         ),
+        (
+            "client's loop late",
+            "p99 {p99_ms} ms, max {max_ms} ms (delay of the client's own, in every latency)".format(
+                **result["client_loop_lag"]
+            ),
+        ),
         ("records replayed", f"{v['games_checked']} games, {v['moves_stored']} moves"),
         ("nothing lost", "yes" if v["ok"] else f"NO: {len(v['problems'])} problems"),
         ("target", result["target"]),

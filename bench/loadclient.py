@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import gc
 import json
 import math
 import os
@@ -184,6 +185,10 @@ class ClubProcesses:
 
 
 # --- measurements ----------------------------------------------------------------------------
+LAG_PROBE_SECONDS = 0.01
+"""How often the client checks that its own event loop keeps up (:attr:`Metrics.loop_lag`)."""
+
+
 def percentile(values: list[float], q: float) -> float | None:
     """The q-quantile (0..1) by the nearest-rank method; None without values."""
     if not values:
@@ -218,6 +223,9 @@ class Metrics:
     """Page-like runs: from a move sent to an anonymous watcher's socket showing it."""
     http_move: list[float] = field(default_factory=list)
     """Page-like runs: the answer to each ``POST /api/games/PK/move``."""
+    loop_lag: list[float] = field(default_factory=list)
+    """How late this client's own event loop woke a task asked to sleep 10 ms: what of each
+    latency above may be the client's delay in noticing, not the club's."""
     errors: dict[str, int] = field(default_factory=dict)
     refusals: dict[str, int] = field(default_factory=dict)
 
@@ -699,13 +707,21 @@ class Load:
         accepted = m.accepted - self._counted_before[1]
         p = percentile(m.mover[-2000:], 0.99)
         q = percentile(m.opponent[-2000:], 0.99)
+        lag = percentile(m.loop_lag[-500:], 0.99)
         fmt = "-" if p is None else f"{p * 1000:.0f}"
         fmt2 = "-" if q is None else f"{q * 1000:.0f}"
         return (
             f"[{elapsed:5.1f}s] moves {accepted} ({accepted / max(elapsed, 1e-9):.0f}/s)  "
-            f"p99 mover {fmt} ms, opponent {fmt2} ms  games {self.active} playing, "
+            f"p99 mover {fmt} ms, opponent {fmt2} ms, client's loop late "
+            f"{'-' if lag is None else f'{lag * 1000:.0f}'} ms  games {self.active} playing, "
             f"{m.games_finished} finished  refused {m.refused}  errors {sum(m.errors.values())}"
         )
+
+    async def _probe_loop(self) -> None:
+        while True:
+            asked = time.perf_counter()
+            await asyncio.sleep(LAG_PROBE_SECONDS)
+            self.metrics.loop_lag.append(time.perf_counter() - asked - LAG_PROBE_SECONDS)
 
     async def _report_progress(self) -> None:
         while True:
@@ -746,7 +762,13 @@ class Load:
             )
         for pk in firsts:
             self._first_move_at[pk] = self.rng.uniform(0.0, self.ramp)
+        # What the set-up made lives to the end: collections need not walk it again (a full
+        # one over a thousand players' clients paused this loop for up to 200 ms, which
+        # every latency measured then would have counted as the club's).
+        gc.collect()
+        gc.freeze()
         reporter = asyncio.create_task(self._report_progress())
+        probe = asyncio.create_task(self._probe_loop())
         self.started_at = self._go_at = time.perf_counter()
         self.go.set()
         try:
@@ -757,6 +779,7 @@ class Load:
                 m = self.metrics
                 m.mover.clear()
                 m.opponent.clear()
+                m.loop_lag.clear()
                 self._counted_before = (m.sent, m.accepted)
                 self.started_at = time.perf_counter()
                 if self.progress:
@@ -775,6 +798,7 @@ class Load:
                 await asyncio.sleep(0.05)
         finally:
             reporter.cancel()
+            probe.cancel()
             for task in [*tasks, *self._ws_tasks]:
                 task.cancel()
             await asyncio.gather(*tasks, *self._ws_tasks, return_exceptions=True)
@@ -824,6 +848,7 @@ class Load:
             "games_started": m.games_started,
             "games_finished": m.games_finished,
             "client_cpu_percent": round(100 * self.client_cpu),
+            "client_loop_lag": latency_summary(m.loop_lag),
         }
 
 
