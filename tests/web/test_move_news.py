@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import event
 
 from ludoteca.web.infra.fanout import notify_on_commit, parse_payload
-from ludoteca.web.infra.store import Store
+from ludoteca.web.infra.store import Store, utcnow
 from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.move_news import MAX_BYTES, news_text, read_news
 from ludoteca.web.round.service import GameService, SeatSpec
@@ -142,3 +142,53 @@ def test_a_move_on_a_kept_row_behind_the_game_is_judged_on_the_stored_game(told)
     with pytest.raises(ClubError, match="has moved on"):
         here.submit(pk, first, "b1", expected_ply=4)
     assert [m.text for m in there.moves(pk)][1:] == ["b2", "a1", "c3", "a2"]
+
+
+def test_a_move_in_a_session_is_claimed_only_while_the_session_is_open(url):
+    """The session a socket's move was sent in is checked by the move's claim itself, not by
+    a statement of its own: open, the move is stored; closed (in any process), expired, or
+    another person's, it is refused as a session that has ended, and nothing is stored."""
+    from datetime import timedelta
+
+    from sqlalchemy import update
+
+    from ludoteca.web.accounts.service import Accounts, hash_token
+    from ludoteca.web.infra.store import Session
+    from ludoteca.web.round.errors import SessionEnded
+
+    store = Store(url)
+    try:
+        accounts = Accounts(store, b"k" * 32)
+        alice = accounts.register("alice", "a fine password")
+        bob = accounts.register("bob", "another fine password")
+        games = GameService(store)
+        pk = games.create(alice, "toy", {}, [SeatSpec("me"), SeatSpec("user", user="bob")])
+        games.join(pk, bob)
+        _, state = games.state(pk)
+        first, second = (alice, bob) if state.to_move == 0 else (bob, alice)
+        tokens = {u.id: accounts.open_session(u) for u in (alice, bob)}
+        with Statements(store) as statements:
+            games.submit(pk, first, "b2", session=hash_token(tokens[first.id]))
+        assert not any("FROM sessions" in s and "UPDATE" not in s for s in statements)
+        assert any(s.startswith("UPDATE games") and "sessions" in s for s in statements)
+
+        with pytest.raises(SessionEnded):  # another person's session
+            games.submit(pk, second, "a1", session=hash_token(tokens[first.id]))
+        accounts.close_session(tokens[second.id])
+        with pytest.raises(SessionEnded):
+            games.submit(pk, second, "a1", session=hash_token(tokens[second.id]))
+        token = accounts.open_session(second)
+        with store.session() as db:
+            db.execute(
+                update(Session)
+                .where(Session.token_hash == hash_token(token))
+                .values(expires=utcnow() - timedelta(seconds=1))
+            )
+            db.commit()
+        with pytest.raises(SessionEnded):
+            games.submit(pk, second, "a1", session=hash_token(token))
+        assert [m.text for m in games.moves(pk)][1:] == ["b2"]
+        games.submit(pk, second, "a1", session=hash_token(accounts.open_session(second)))
+        assert [m.text for m in games.moves(pk)][1:] == ["b2", "a1"]
+    finally:
+        store.dispose()

@@ -295,7 +295,6 @@ def create_app(
     club.stats = Stats(store)
     if server is not None:
         club.mailer = Mailer(store, server, public_url, secret)
-    club.games.on_finish.append(tally_finished)  # /stats counts every game as it ends
     club.games.on_finish.append(notify_service.finish_hook)
     club.games.on_moves.append(notify_service.turn_hook)
     # Chat lines and notifications reach the sockets that should show them once committed.
@@ -307,6 +306,9 @@ def create_app(
     hub.on_message("chat", chat_live.validate, chat_live.on_message)
     club.accounts.on_session_closed.append(hub.session_closed)  # log-out closes its sockets
     club.games.on_finish.append(update_ratings)  # rated games change ratings as they end
+    # /stats counts every game as it ends. Last: its row is shared by every game of the month
+    # and held from this write to the commit, which the other hooks' writes would delay.
+    club.games.on_finish.append(tally_finished)
     # With PostgreSQL every committed change to a game tells the other server processes.
     notify_on_commit(store, hub.origin)
 

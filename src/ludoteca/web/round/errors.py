@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ludoteca.core.messages import Text
+from ludoteca.core.messages import N_, Text
 from ludoteca.web.i18n.catalogs import language
 
 
@@ -34,6 +34,17 @@ class ClubError(Exception):
         """The refusal itself changed the game (it ended on time): tell its viewers."""
         self.retry_after = retry_after
         """For a refusal by a rate (HTTP 429): seconds until the request would pass."""
+
+
+SESSION_ENDED = N_("Your session has ended (you logged out, or it expired); reload the page.")
+
+
+class SessionEnded(ClubError):
+    """The session a request was made in is no longer open (logged out in any process, or
+    expired)."""
+
+    def __init__(self) -> None:
+        super().__init__(SESSION_ENDED, 401)
 
 
 class NewGameRefused(ClubError):

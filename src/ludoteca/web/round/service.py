@@ -35,9 +35,10 @@ from ludoteca.core.table import draw_at, ply_rng, start_from
 from ludoteca.record import Record
 from ludoteca.web.infra.fanout import games_written, is_postgres
 from ludoteca.web.infra.store import GameRow, MoveRow, Seat, Store, User, utcnow
+from ludoteca.web.infra.store import Session as StoredSession
 from ludoteca.web.round import clocks, quotas
 from ludoteca.web.round.catalog import available_games, bot_levels
-from ludoteca.web.round.errors import ClubError, NewGameRefused
+from ludoteca.web.round.errors import ClubError, NewGameRefused, SessionEnded
 from ludoteca.web.round.move_news import news_text, read_news
 from ludoteca.web.round.seats import BotJob
 
@@ -105,6 +106,7 @@ class PlayedMove(NamedTuple):
 
 _GAMES = GameRow.__table__
 _MOVES = MoveRow.__table__
+_SESSIONS = StoredSession.__table__
 # The statements every move runs, built once: building a statement, and the key SQLAlchemy
 # looks its compiled form up by, cost more than running it on SQLite (a statement object
 # remembers its key). Their values come as parameters at each call.
@@ -123,6 +125,18 @@ CLAIM = update(_GAMES).where(
     _GAMES.c.status != "finished",
 )
 """A move's claim on its game: the columns to set come as parameters named after them."""
+SESSION_OPEN = (
+    select(_SESSIONS.c.token_hash)
+    .where(
+        _SESSIONS.c.token_hash == bindparam("session_hash"),
+        _SESSIONS.c.user_id == bindparam("session_user"),
+        _SESSIONS.c.expires >= bindparam("session_now"),
+    )
+    .exists()
+)
+CLAIM_IN_SESSION = CLAIM.where(SESSION_OPEN)
+"""The claim of a move sent in a session (a game's socket), which must still be open: the
+check every such move makes, in the claim's statement instead of a round trip of its own."""
 ADD_MOVES = insert(_MOVES)
 PLAYED_MOVES = (
     select(_MOVES.c.ply, _MOVES.c.text, _MOVES.c.player, _MOVES.c.note)
@@ -372,11 +386,14 @@ class GameService:
         *,
         bot: bool = False,
         expected_ply: int | None = None,
+        session: str | None = None,
     ) -> int:
         """Validate and commit one move (and the chance outcomes after it); return the ply.
 
         ``user`` must hold the seat to move (``bot=True`` plays for a computer seat instead).
-        Nothing is changed if anything is refused.
+        Nothing is changed if anything is refused. ``session``: the hash of the session the
+        move was sent in, which must still be open (else :class:`SessionEnded`), checked
+        by the move's claim itself.
         """
         if not isinstance(text, str) or not text.strip():
             raise ClubError("A move is a non-empty text in the game's notation.")
@@ -390,18 +407,25 @@ class GameService:
             try:
                 with self.lock(pk), self.store.session() as db:
                     row, trusted = self._row_to_move(db, pk, trust_kept)
-                    self._validate_and_commit(db, row, user, text, bot, expected_ply)
+                    self._validate_and_commit(db, row, user, text, bot, expected_ply, session)
                     return row.ply
             except ClubError as exc:
                 # Refused on the kept row, which may be behind another process's move:
                 # only the game as stored may refuse (a refusal that ended the game on
                 # time has read it, and changed it).
-                if not trusted or exc.changed:
+                if not trusted or exc.changed or isinstance(exc, SessionEnded):
                     raise
         raise AssertionError("unreachable: the second try reads the game as stored")
 
     def _validate_and_commit(
-        self, db, row: GameRow, user: User | None, text: str, bot: bool, expected_ply: int | None
+        self,
+        db,
+        row: GameRow,
+        user: User | None,
+        text: str,
+        bot: bool,
+        expected_ply: int | None,
+        session: str | None,
     ) -> None:
         """The body of :meth:`submit` once the game is read: refuse with why, or commit."""
         if row.status == "finished":
@@ -445,7 +469,8 @@ class GameService:
             raise ClubError("Move {text!r} refused: {why}.", text=text, why=exc.text) from None
         new = [(canonical, player, probe.last_move_summary())]
         new += self._resolve_chance(row, probe, first_ply=row.ply + 1)
-        self._commit_moves(db, row, probe, new)
+        in_session = None if session is None or user is None else (session, user.id)
+        self._commit_moves(db, row, probe, new, in_session)
 
     def resign(self, pk: int, user: User, *, expected_ply: int | None = None) -> None:
         """Resign ``user``'s seats. With ``expected_ply`` (the game page sends the ply it
@@ -777,6 +802,15 @@ class GameService:
                 return self._row(orm, pk)
         return self._row(db, pk)
 
+    def _session_open(self, session_hash: str, user_id: int) -> bool:
+        """Whether a move's refused claim was refused for its session (closed or expired)."""
+        with self.store.read_connection() as conn:
+            found = conn.execute(
+                select(SESSION_OPEN),
+                {"session_hash": session_hash, "session_user": user_id, "session_now": utcnow()},
+            ).scalar()
+        return bool(found)
+
     def _row_to_move(self, db, pk: int, trust_kept: bool) -> tuple[GameRow, bool]:
         """The game to make a move in, attached to ``db``, and whether it is the kept row
         taken on trust. With ``trust_kept``, the row this process last kept of an active game
@@ -861,8 +895,15 @@ class GameService:
         return drawn
 
     def _commit_moves(
-        self, db, row: GameRow, state: State, new: Iterable[tuple[str, int, str | None]]
+        self,
+        db,
+        row: GameRow,
+        state: State,
+        new: Iterable[tuple[str, int, str | None]],
+        in_session: tuple[str, int] | None = None,
     ) -> None:
+        """Store ``new`` moves after ``row`` (read at its ply) as one claim on the game; with
+        ``in_session`` (a session's hash and its user), only while that session is open."""
         new = list(new)
         first_ply = row.ply
         mover = next((player for _, player, _ in new if player >= 0), None)
@@ -890,13 +931,18 @@ class GameService:
             }
             for ply, (text, player, note) in enumerate(new, start=first_ply)
         ]
+        claim, params = CLAIM, {**moved, "claim_id": row.id, "claim_ply": first_ply}
+        if in_session is not None:
+            claim = CLAIM_IN_SESSION
+            params.update(session_hash=in_session[0], session_user=in_session[1])
+            params["session_now"] = utcnow()
         with db.no_autoflush:  # the clock's new values go in the claim, not in a flush before
-            claimed = db.connection().execute(
-                CLAIM, {**moved, "claim_id": row.id, "claim_ply": first_ply}
-            )
+            claimed = db.connection().execute(claim, params)
         if claimed.rowcount != 1:
             db.rollback()
             self._cache.pop(row.id, None)
+            if in_session is not None and not self._session_open(*in_session):
+                raise SessionEnded()
             raise ClubError(
                 "The game changed at the same time (another move, or it ended on time); "
                 "look again.",

@@ -55,7 +55,7 @@ from ludoteca.web.ratings.service import read_seat_ratings
 from ludoteca.web.requests import SignedIn, Visitor, check_csrf, language, require_user
 from ludoteca.web.round.access import check_may_watch, is_to_move
 from ludoteca.web.round.botqueue import FairQueue
-from ludoteca.web.round.errors import ClubError, socket_refusal
+from ludoteca.web.round.errors import SESSION_ENDED, ClubError, SessionEnded, socket_refusal
 from ludoteca.web.round.seats import choose_move
 from ludoteca.web.round.view import (
     completions,
@@ -128,14 +128,6 @@ TOO_MANY_MESSAGES = Text(
 TOO_MANY_REFRESHES = N_(
     "Too many refreshes: the board is sent by itself after every change; wait a moment."
 )
-SESSION_ENDED = N_("Your session has ended (you logged out, or it expired); reload the page.")
-
-
-class SessionEnded(ClubError):
-    """The session a socket was opened with is no longer open."""
-
-    def __init__(self) -> None:
-        super().__init__(SESSION_ENDED, 401)
 
 
 class MessageRate:
@@ -883,12 +875,17 @@ async def answer(
             return
 
         def act(d=data) -> None:
-            # The session is read again with every move: one that has ended plays no more,
-            # whichever process it ended in.
-            if club.accounts.session_user_id(session) != user.id:
+            # The session is checked again with every move: one that has ended plays no
+            # more, whichever process it ended in. A move's claim on its game checks it in
+            # the same statement (see GameService.submit).
+            if not session:
                 raise SessionEnded()
             if kind == "move":
-                club.games.submit(pk, user, d["move"], expected_ply=d.get("ply"))
+                club.games.submit(
+                    pk, user, d["move"], expected_ply=d.get("ply"), session=hash_token(session)
+                )
+            elif club.accounts.session_user_id(session) != user.id:
+                raise SessionEnded()
             else:
                 club.games.resign(pk, user, expected_ply=d.get("ply"))
 

@@ -69,7 +69,13 @@ def _add(bind, item: Outcome) -> None:
 
 
 def tally_finished(db, row: GameRow, _state=None) -> None:
-    """The finish hook: count ``row`` (just finished, not yet committed) in its tally."""
+    """The finish hook: count ``row`` (just finished, not yet committed) in its tally.
+
+    The tally's row is one for all the games of a month: every game that ends waits for the
+    transaction holding it. So whatever else the transaction has to write goes first
+    (flushed here), and only its commit follows this statement."""
+    if hasattr(db, "flush"):
+        db.flush()
     _add(db, outcome(row.game, len(row.seats), row.finished, row.ply, row.result))
 
 
