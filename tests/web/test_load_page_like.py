@@ -90,13 +90,16 @@ def test_game_affinity_puts_every_seat_of_a_game_on_one_server():
     assert all(len({spread.home_of(i) for i in group}) == 2 for group in groups)
 
 
-def test_two_servers_by_game_lose_nothing(postgres, tmp_path):
-    """Page-like players with every connection of a game on one of two servers sharing
-    PostgreSQL: the moves are accepted, and every stored record holds them."""
-    url = postgres.fresh_database("affinity")
+@pytest.mark.parametrize("by_game", [True, False], ids=["by-game", "seats-spread"])
+def test_two_servers_lose_nothing(postgres, tmp_path, by_game):
+    """Page-like players on two servers sharing PostgreSQL, with every connection of a game
+    on one of them or a game's seats on both (each move then reaches the other server in its
+    notification's news): the moves are accepted, and every stored record holds them."""
+    url = postgres.fresh_database(f"two_servers_{by_game}")
     result, checked, logs = page_like_run(
-        url, 2, tmp_path, games=GAMES + 1, seed=4, game_affinity=True
+        url, 2, tmp_path, games=GAMES + 1, seed=4, game_affinity=by_game
     )
+    assert result["client_loop_lag"]["count"] > 0, result
     assert checked["problems"] == [], logs
     assert result["moves_accepted"] > 2 * GAMES, result
     assert not result["errors"] and result["refused"] == 0, result
