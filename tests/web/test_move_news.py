@@ -10,11 +10,11 @@ import pytest
 from sqlalchemy import event
 
 from ludoteca.web.infra.fanout import notify_on_commit, parse_payload
-from ludoteca.web.infra.store import Store, utcnow
+from ludoteca.web.infra.store import Store
 from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.move_news import MAX_BYTES, news_text, read_news
 from ludoteca.web.round.service import GameService, SeatSpec
-from tests.web.test_store import users
+from tests.web.test_store import expire_session, users
 
 HEAD_READ = "SELECT games.status, games.ply"
 
@@ -148,12 +148,7 @@ def test_a_move_in_a_session_is_claimed_only_while_the_session_is_open(url):
     """The session a socket's move was sent in is checked by the move's claim itself, not by
     a statement of its own: open, the move is stored; closed (in any process), expired, or
     another person's, it is refused as a session that has ended, and nothing is stored."""
-    from datetime import timedelta
-
-    from sqlalchemy import update
-
     from ludoteca.web.accounts.service import Accounts, hash_token
-    from ludoteca.web.infra.store import Session
     from ludoteca.web.round.errors import SessionEnded
 
     store = Store(url)
@@ -178,13 +173,7 @@ def test_a_move_in_a_session_is_claimed_only_while_the_session_is_open(url):
         with pytest.raises(SessionEnded):
             games.submit(pk, second, "a1", session=hash_token(tokens[second.id]))
         token = accounts.open_session(second)
-        with store.session() as db:
-            db.execute(
-                update(Session)
-                .where(Session.token_hash == hash_token(token))
-                .values(expires=utcnow() - timedelta(seconds=1))
-            )
-            db.commit()
+        expire_session(store, token)
         with pytest.raises(SessionEnded):
             games.submit(pk, second, "a1", session=hash_token(token))
         assert [m.text for m in games.moves(pk)][1:] == ["b2"]

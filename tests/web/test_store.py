@@ -302,16 +302,31 @@ def test_the_views_after_this_process_s_own_move_read_nothing(two_processes):
         event.remove(here.store.engine, "before_cursor_execute", count)
 
 
-def test_whose_session_a_move_checks(url):
-    """A move over a socket asks only whose session its cookie opened: the user's id while it
-    is open, None once it is closed or has expired (an expired one is removed as log-out
-    would remove it)."""
+def expire_session(store: Store, token: str) -> None:
+    """Make the session ``token`` opened expire a second ago, as time passing would."""
     from datetime import timedelta
 
     from sqlalchemy import update
 
     from ludoteca.web.accounts.service import hash_token
     from ludoteca.web.infra.store import Session, utcnow
+
+    with store.session() as db:
+        db.execute(
+            update(Session)
+            .where(Session.token_hash == hash_token(token))
+            .values(expires=utcnow() - timedelta(seconds=1))
+        )
+        db.commit()
+
+
+def test_whose_session_a_move_checks(url):
+    """A move over a socket asks only whose session its cookie opened: the user's id while it
+    is open, None once it is closed or has expired (an expired one is removed as log-out
+    would remove it)."""
+
+    from ludoteca.web.accounts.service import hash_token
+    from ludoteca.web.infra.store import Session
 
     store = Store(url)
     try:
@@ -323,13 +338,7 @@ def test_whose_session_a_move_checks(url):
         assert accounts.session_user_id("not a session") is None
         accounts.close_session(token)
         assert accounts.session_user_id(token) is None
-        with store.session() as db:
-            db.execute(
-                update(Session)
-                .where(Session.token_hash == hash_token(other))
-                .values(expires=utcnow() - timedelta(seconds=1))
-            )
-            db.commit()
+        expire_session(store, other)
         assert accounts.session_user_id(other) is None
         with store.session() as db:
             assert db.get(Session, hash_token(other)) is None
