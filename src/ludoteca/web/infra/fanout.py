@@ -5,7 +5,8 @@ by one process must reach the players and spectators connected to the others. Tw
 
 - :func:`notify_on_commit` makes every transaction that touches a game (its row, its seats
   or its moves) send ``NOTIFY ludoteca_games, '<game id> <origin>'`` from inside that same
-  transaction (a move's adds what it changed: :mod:`~ludoteca.web.round.move_news`).
+  transaction (a move's claim sends its own, through :func:`notice`, with what it changed:
+  :mod:`~ludoteca.web.round.move_news`).
   PostgreSQL delivers a notification only when its transaction commits, and never when it
   rolls back, so a refused move tells nobody and an accepted one cannot be
   committed without the others hearing of it — even if the process dies right after the
@@ -33,7 +34,7 @@ import logging
 import secrets
 from collections.abc import Callable, Iterable
 
-from sqlalchemy import event, text
+from sqlalchemy import bindparam, event, func, text
 from sqlalchemy.engine import make_url
 
 from ludoteca.web.infra.store import GameRow, MoveRow, Seat, Store
@@ -96,11 +97,30 @@ def games_written(session, pk: int, news: str | None = None) -> None:
         session.info.setdefault(NEWS_KEY, {})[pk] = news
 
 
+_ORIGINS: dict[int, str] = {}
+"""The origin each store's sessions notify with (:func:`notify_on_commit`), by ``id(store)``."""
+
+
+def notice(store: Store, session, pk: int, news: str | None):
+    """The ``pg_notify`` call for a move's claim to return (``UPDATE … RETURNING``), or None
+    if ``store`` does not notify: the claim's statement then tells the other processes,
+    rather than one more statement before the commit (the notification is sent only if the
+    transaction commits, as for any other). Marks ``pk`` told, so the commit does not tell
+    again."""
+    origin = _ORIGINS.get(id(store))
+    if origin is None:
+        return None
+    session.info.setdefault(NOTIFIED_KEY, set()).add(pk)
+    payload = f"{pk} {origin}" if news is None else f"{pk} {origin} {news}"
+    return func.pg_notify(CHANNEL, bindparam("payload", payload))
+
+
 def notify_on_commit(store: Store, origin: str) -> None:
     """Make every session of ``store`` that writes a game notify the other processes when
     (and only if) it commits. A no-op on anything but PostgreSQL."""
     if not is_postgres(store):
         return
+    _ORIGINS[id(store)] = origin
 
     def send(session, ids: Iterable[int]) -> None:
         # Sent when the transaction commits. PostgreSQL merges identical ones, but each costs
