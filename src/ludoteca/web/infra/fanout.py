@@ -83,18 +83,16 @@ NOTIFIED_KEY = "ludoteca_games_notified"
 NOTIFY = text("SELECT pg_notify(:channel, :payload)")
 
 
-NEWS_KEY = "ludoteca_games_news"
-"""``session.info`` key: what the session's moves changed, by game (:func:`games_written`)."""
-
-
-def games_written(session, pk: int, news: str | None = None) -> None:
-    """Say that ``session`` changed game ``pk`` with Core statements (a move's claim and its
-    rows): its commit must notify the other processes as a flush of the rows would. ``news``
-    (:mod:`~ludoteca.web.round.move_news`) goes with the notification, for the others to
-    learn the change without reading it back."""
+def games_written(session, pk: int) -> None:
+    """Say that ``session`` changed game ``pk`` with Core statements, which no flush sees: its
+    commit must notify the other processes as a flush of the rows would. (A move's claim
+    notifies by itself: :func:`notice`.)"""
     session.info.setdefault(WRITTEN_KEY, set()).add(pk)
-    if news is not None:
-        session.info.setdefault(NEWS_KEY, {})[pk] = news
+
+
+def payload(pk: int, origin: str, news: str | None = None) -> str:
+    """A game's notification: ``'<game id> <origin>[ <news>]'`` (read by :func:`parse_payload`)."""
+    return f"{pk} {origin}" if news is None else f"{pk} {origin} {news}"
 
 
 _ORIGINS: dict[int, str] = {}
@@ -111,8 +109,7 @@ def notice(store: Store, session, pk: int, news: str | None):
     if origin is None:
         return None
     session.info.setdefault(NOTIFIED_KEY, set()).add(pk)
-    payload = f"{pk} {origin}" if news is None else f"{pk} {origin} {news}"
-    return func.pg_notify(CHANNEL, bindparam("payload", payload))
+    return func.pg_notify(CHANNEL, bindparam("payload", payload(pk, origin, news)))
 
 
 def notify_on_commit(store: Store, origin: str) -> None:
@@ -124,19 +121,16 @@ def notify_on_commit(store: Store, origin: str) -> None:
 
     def send(session, ids: Iterable[int]) -> None:
         # Sent when the transaction commits. PostgreSQL merges identical ones, but each costs
-        # a statement: a move's claim names its game before the commit and the commit's
-        # flush names it again (the clock's columns were set on the row), so each game is
-        # named once a transaction.
+        # a statement: a move's claim notifies by itself and the commit's flush names its
+        # game again (a game's end changes its row), so each game is named once a
+        # transaction.
         sent = session.info.setdefault(NOTIFIED_KEY, set())
         fresh = sorted(set(ids) - sent)
         if not fresh:
             return
         connection = session.connection()
-        news = session.info.pop(NEWS_KEY, None) or {}
         for pk in fresh:
-            told = news.get(pk)
-            payload = f"{pk} {origin}" if told is None else f"{pk} {origin} {told}"
-            connection.execute(NOTIFY, {"channel": CHANNEL, "payload": payload})
+            connection.execute(NOTIFY, {"channel": CHANNEL, "payload": payload(pk, origin)})
         sent.update(fresh)
 
     @event.listens_for(store.session, "after_flush")
@@ -154,7 +148,6 @@ def notify_on_commit(store: Store, origin: str) -> None:
     @event.listens_for(store.session, "after_rollback")
     def _forget_core_writes(session) -> None:
         session.info.pop(WRITTEN_KEY, None)
-        session.info.pop(NEWS_KEY, None)
         session.info.pop(NOTIFIED_KEY, None)
 
     @event.listens_for(store.session, "after_commit")

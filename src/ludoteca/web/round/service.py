@@ -33,7 +33,7 @@ from ludoteca.core.protocol import CHANCE, TERMINAL, Game, Result, State
 from ludoteca.core.registry import get as get_game
 from ludoteca.core.table import draw_at, ply_rng, start_from
 from ludoteca.record import Record
-from ludoteca.web.infra.fanout import games_written, is_postgres, notice
+from ludoteca.web.infra.fanout import is_postgres, notice
 from ludoteca.web.infra.store import GameRow, MoveRow, Seat, Store, User, utcnow
 from ludoteca.web.infra.store import Session as StoredSession
 from ludoteca.web.round import clocks, quotas
@@ -936,8 +936,9 @@ class GameService:
             claim = CLAIM_IN_SESSION
             params.update(session_hash=in_session[0], session_user=in_session[1])
             params["session_now"] = utcnow()
-        # The other processes are told by the claim itself, with what changed if that is all
-        # that did (the game goes on, and no live clock changed a seat).
+        # The other processes are told by the claim itself (no flush sees Core statements),
+        # with what changed if that is all that did (the game goes on, and no live clock
+        # changed a seat).
         news = None
         if self._tells_news and not state.is_over and not clocks.live(row):
             news = news_text(first_ply, moved, added)
@@ -956,7 +957,6 @@ class GameService:
                 "look again.",
                 409,
             )
-        games_written(db, row.id, news)  # no flush sees Core statements
         for name, value in moved.items():  # written above: nothing left for the flush to do
             set_committed_value(row, name, value)
         ply = first_ply + len(added)
