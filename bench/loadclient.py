@@ -763,7 +763,7 @@ class Load:
         for pk in firsts:
             self._first_move_at[pk] = self.rng.uniform(0.0, self.ramp)
         # What the set-up made lives to the end: collections need not walk it again (a full
-        # one over a thousand players' clients paused this loop for up to 200 ms, which
+        # one over a thousand players' clients paused this loop for up to 266 ms, which
         # every latency measured then would have counted as the club's).
         gc.collect()
         gc.freeze()
