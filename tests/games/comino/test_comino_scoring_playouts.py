@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 
+import numpy as np
 import pytest
 from comino_playouts import GAME, after, assert_replays
 
@@ -11,6 +12,7 @@ from ludoteca.bots import make_bot
 from ludoteca.bots.base import Budget
 from ludoteca.bots.mcts import MCTSBot
 from ludoteca.games.comino import ai as comino_ai
+from ludoteca.games.comino.jit import playout_scores, trace_moves
 from ludoteca.games.comino.kernel import playout_from_state
 from ludoteca.games.comino.state import CominoState
 
@@ -32,29 +34,29 @@ def test_the_search_plays_out_by_scoring_by_default():
 
 @pytest.mark.parametrize("turns", [0, 3, 9, 17, 21])
 def test_scoring_playouts_are_the_kernel_s_best_of_draws_and_legal_games(turns):
-    """A ``scoring`` playout is the kernel's playout taking the best of SCORING_DRAWS, draw
-    for draw; that playout's moves replay through the engine to the scores it reports, and
-    the state is left as it was."""
+    """A ``scoring`` playout is the compiled kernel's playout taking the best of
+    SCORING_DRAWS, draw for draw; that playout's moves replay through the engine to the
+    scores it reports, and the state is left as it was."""
     for seed in range(6):
         s = after(seed, turns)
         before = s.position()
         got = s.fast_playout(random.Random(seed), policy="scoring")
-        log: list[str] = []
-        scores = playout_from_state(s, random.Random(seed), log, best_of=DRAWS)
+        trace = np.zeros(44, dtype=np.int64)
+        scores = playout_scores(s, random.Random(seed), best_of=DRAWS, trace=trace)
+        assert scores is not None
         assert got == _payoffs(scores)
         assert s.position() == before
-        assert_replays(s, log, scores)
+        assert_replays(s, trace_moves(trace, 22 - s.turns), scores)
 
 
 def test_an_explicit_best_of_wins_over_the_policy_and_uniform_is_unchanged():
     s = after(5, 4)
     for seed in range(8):
-        assert s.fast_playout(random.Random(seed), best_of=2, policy="scoring") == _payoffs(
-            playout_from_state(s, random.Random(seed), best_of=2)
-        )
-        assert s.fast_playout(random.Random(seed), policy="uniform") == _payoffs(
-            playout_from_state(s, random.Random(seed))
-        )
+        two = playout_scores(s, random.Random(seed), best_of=2)
+        one = playout_scores(s, random.Random(seed))
+        assert two is not None and one is not None
+        assert s.fast_playout(random.Random(seed), best_of=2, policy="scoring") == _payoffs(two)
+        assert s.fast_playout(random.Random(seed), policy="uniform") == _payoffs(one)
 
 
 def test_scoring_playouts_score_more_than_uniform_ones():

@@ -13,6 +13,7 @@ bottom-left). Everything a placement needs to know is precomputed here once:
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import product
 
 from ludoteca.core.messages import Text
@@ -46,6 +47,7 @@ def rotations(tile: str) -> list[str]:
     return [rotate(tile, q) for q in range(4)]
 
 
+@cache
 def name_of(tile: str) -> str:
     """A tile's name: the lexicographically smallest of its rotations."""
     return min(rotations(tile))

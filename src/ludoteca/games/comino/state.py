@@ -69,7 +69,8 @@ class CominoState(State):
         self.draws = 0
         self.turns = 0
         self.history: list[tuple] = []
-        self.last: str | None = None
+        self.last: tuple | None = None
+        """What :meth:`last_move_summary` tells of the last turn, as plain values."""
 
     # --- construction -------------------------------------------------------------------
     @classmethod
@@ -136,7 +137,32 @@ class CominoState(State):
         return (float(self.score[0]), float(self.score[1]))
 
     def last_move_summary(self) -> str | None:
-        return self.last
+        """The last turn in words, put together only when asked: a search replays many
+        thousands of turns a second and reads none of them."""
+        if self.last is None:
+            return None
+        kind, player, move, gained, earned, first, second = self.last
+        side = SIDE_NAMES[player]
+        if kind == "remove":
+            return Text(
+                "{side} removed {tile} (nothing fits) and scored 0; totals {first} to {second}",
+                {"side": side, "tile": move, "first": first, "second": second},
+            )
+        fields = {"side": side, "move": move, "gained": gained, "first": first, "second": second}
+        if not earned:
+            return Text(
+                "{side} placed {move} and scored {gained}; totals {first} to {second}", fields
+            )
+        areas = None
+        for colour, size in earned:
+            more = Text("{colour} area of {size}", {"colour": COLOUR_NAMES[colour], "size": size})
+            if areas is not None:
+                more = Text("{areas}, {more}", {"areas": areas, "more": more})
+            areas = more
+        return Text(
+            "{side} placed {move} and scored {gained} ({areas}); totals {first} to {second}",
+            {**fields, "areas": areas},
+        )
 
     # --- the grid -----------------------------------------------------------------------
     def pattern(self, x: int, y: int) -> int:
@@ -188,24 +214,20 @@ class CominoState(State):
         """The colour area of ``colour`` containing the tile on ``square``.
 
         Tiles are linked when they share a grid point of that colour; all corners of a tile
-        belong to it, so a tile with the colour at two corners joins the areas at both.
+        belong to it, so a tile with the colour at two corners joins the areas at both. Each
+        tile's squares linked through its corners of a colour come from :func:`_links`, so
+        the search is one set look-up per square that could be linked.
         """
-        code = COLOUR_CODE[colour]
         board = self.board
         seen = {square}
         stack = [square]
         while stack:
             x, y = stack.pop()
-            tile = board[(x, y)]
-            for (dx, dy), c in zip(CORNER_OFFSETS, tile, strict=True):
-                if COLOUR_CODE[c] != code:
-                    continue
-                px, py = x + dx, y + dy
-                for (ox, oy), _ in _SQUARES_AT_POINT:
-                    n = (px + ox, py + oy)
-                    if n not in seen and n in board:
-                        seen.add(n)
-                        stack.append(n)
+            for dx, dy in _links(board[(x, y)], colour):
+                n = (x + dx, y + dy)
+                if n not in seen and n in board:
+                    seen.add(n)
+                    stack.append(n)
         return seen
 
     # --- moves --------------------------------------------------------------------------
@@ -388,31 +410,11 @@ class CominoState(State):
             size = len(self.area(square, colour)) - 1
             if size:
                 gained += size
-                earned.append(
-                    Text("{colour} area of {size}", {"colour": COLOUR_NAMES[colour], "size": size})
-                )
+                earned.append((colour, size))
         self.score[player] += gained
         self.turns += 1
         self.history.append(("place", move, player, gained, self.last))
-        fields = {
-            "side": SIDE_NAMES[player],
-            "move": str(move),
-            "gained": gained,
-            "first": self.score[0],
-            "second": self.score[1],
-        }
-        if earned:
-            areas = earned[0]
-            for more in earned[1:]:
-                areas = Text("{areas}, {more}", {"areas": areas, "more": more})
-            self.last = Text(
-                "{side} placed {move} and scored {gained} ({areas}); totals {first} to {second}",
-                {**fields, "areas": areas},
-            )
-        else:
-            self.last = Text(
-                "{side} placed {move} and scored {gained}; totals {first} to {second}", fields
-            )
+        self.last = ("place", player, str(move), gained, tuple(earned), *self.score)
 
     def _remove(self, move: Remove, shown: str) -> None:
         player = self._check_turn(shown)
@@ -433,15 +435,7 @@ class CominoState(State):
         self.hands[player].discard(move.name)
         self.turns += 1
         self.history.append(("remove", move, player, 0, self.last))
-        self.last = Text(
-            "{side} removed {tile} (nothing fits) and scored 0; totals {first} to {second}",
-            {
-                "side": SIDE_NAMES[player],
-                "tile": move.name,
-                "first": self.score[0],
-                "second": self.score[1],
-            },
-        )
+        self.last = ("remove", player, move.name, 0, (), *self.score)
 
     def undo(self) -> None:
         if not self.history:
@@ -521,7 +515,8 @@ class CominoState(State):
         policy: str = "uniform",
         amaf: list[tuple[int, int]] | None = None,
     ) -> tuple[float, ...]:
-        """The payoffs of one random playout through the kernel (state unchanged).
+        """The payoffs of one random playout through the compiled kernel (:mod:`.jit`; else
+        :mod:`.kernel`), the state unchanged.
 
         Uniform; with ``best_of`` k > 1 each placement is the highest-scoring of k drawn at
         random (see :mod:`.kernel`), and the ``"scoring"`` policy is the same with
@@ -529,16 +524,33 @@ class CominoState(State):
         first" statistics (its search knowledge has no ``amaf_size``), so ``amaf`` is
         accepted as the protocol asks and nothing is appended to it.
         """
-        from .kernel import playout_from_state
+        from .jit import playout_scores
 
         if policy not in self.playout_policies:
             raise ValueError(f"unknown Comino playout policy {policy!r}")
         if best_of <= 1 and policy == "scoring":
             best_of = self.SCORING_DRAWS
-        s1, s2 = playout_from_state(self, rng, best_of=best_of)
+        scores = playout_scores(self, rng, best_of=best_of)
+        if scores is None:  # no numba, or a position the compiled grid cannot hold
+            from .kernel import playout_from_state
+
+            scores = playout_from_state(self, rng, best_of=best_of)
+        s1, s2 = scores
         if s1 == s2:
             return (0.5, 0.5)
         return (1.0, 0.0) if s1 > s2 else (0.0, 1.0)
+
+
+@cache
+def _links(tile: str, colour: str) -> tuple[tuple[int, int], ...]:
+    """The squares (as offsets) that share with a square holding ``tile`` a grid point
+    where the tile has ``colour``: the squares its ``colour`` area can reach in one step."""
+    out: set[tuple[int, int]] = set()
+    for (dx, dy), c in zip(CORNER_OFFSETS, tile, strict=True):
+        if c == colour:
+            out.update((dx + ox, dy + oy) for (ox, oy), _ in _SQUARES_AT_POINT)
+    out.discard((0, 0))
+    return tuple(sorted(out))
 
 
 @cache
