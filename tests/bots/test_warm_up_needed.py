@@ -48,3 +48,19 @@ def test_the_warm_up_compiles_kuniumis_endgame_solver_too():
         [sys.executable, "-c", code], capture_output=True, text=True, timeout=900, check=True
     )
     assert int(out.stdout.strip().splitlines()[-1]) >= 1, out.stdout
+
+
+def test_the_warm_up_compiles_cominos_playout_even_during_the_deal():
+    """The club warms a bot up on a game whose deal is not over: the compiled playout the
+    search will use must still be ready before its first timed move."""
+    code = (
+        "from ludoteca.core.registry import get\n"
+        "from ludoteca.bots.mcts import warm_up\n"
+        "from ludoteca.games.comino.jit import compiled\n"
+        "warm_up(get('comino').new_state(seed=1))\n"
+        "print(len(compiled().play_from.signatures))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=900, check=True
+    )
+    assert int(out.stdout.strip().splitlines()[-1]) >= 1, out.stdout

@@ -38,4 +38,14 @@ from ludoteca.core.ai import SearchKnowledge
 LEVEL_SPECS: dict[str, str] = {}
 """Comino's levels are the standard ones (see above)."""
 
-KNOWLEDGE = SearchKnowledge(level_specs=LEVEL_SPECS, playout_policy="scoring")
+
+def warm_up() -> None:
+    """Compile (or load from numba's cache) the search's playout before any timed move,
+    whatever position the caller warms up with (a game still being dealt plays out without
+    it). Imported late: numba takes a third of a second to import."""
+    from .jit import warm_up as compile_playout
+
+    compile_playout()
+
+
+KNOWLEDGE = SearchKnowledge(level_specs=LEVEL_SPECS, playout_policy="scoring", warm_up=warm_up)
