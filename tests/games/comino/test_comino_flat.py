@@ -12,6 +12,7 @@ from comino_playouts import GAME, after, assert_replays
 from comino_reference import legal as reference_legal
 
 from ludoteca.games.comino import flat, jit
+from ludoteca.games.comino.geometry import TILES, name_of
 from ludoteca.games.comino.state import CominoState
 
 
@@ -125,3 +126,42 @@ def test_every_legal_position_fits_the_grid():
         s = after(seed, 21)
         assert jit.fits(s)
         assert max(max(abs(x), abs(y)) for x, y in s.board) <= s.turns <= flat.REACH
+
+
+def test_compiled_complete_games_deal_and_play_by_the_rules():
+    """The benchmark's games (``run_games``): a deal the engine accepts draw by draw, then
+    turns that replay through the engine to the scores the kernel reached."""
+    k = jit.compiled()
+    g = np.zeros(flat.size(), dtype=np.int64)
+    k.init(g)
+    k.seed(g, 11)
+    starts = set()
+    for _ in range(60):
+        trace = np.zeros(44, dtype=np.int64)
+        k.run_games(g, 1, trace)
+        start = TILES[flat.NAME_OF[g[flat.OCC + flat.START]]]
+        starts.add(start)
+        # the tiles still in hand at the end were dealt too; the placed ones are on the table
+        placed = [int(g[flat.PLACED + i]) for i in range(int(g[flat.SC + flat.NPLACED]))]
+        assert placed[0] == flat.START
+        state = GAME.new_state(seed=0)
+        state.play(f"deal {start}")
+        log = jit.trace_moves(trace, 22)
+        hands: list[list[str]] = [[], []]
+        for turn, text in enumerate(log):
+            tile = text.split()[1] if text.startswith("remove") else name_of(text.split("@")[0])
+            hands[turn & 1].append(tile)
+        for player, fixed in ((0, "YYYY"), (1, "RRRR")):
+            assert fixed in hands[player] and len(hands[player]) == 11
+            for tile in sorted(set(hands[player]) - {fixed}):
+                state.play(f"deal {tile}")
+        for text in log:
+            state.play(text)
+        scores = (int(g[flat.SC + flat.SCORE]), int(g[flat.SC + flat.SCORE + 1]))
+        assert state.is_over and tuple(state.score) == scores
+    assert len(starts) > 10  # the start tile is drawn, not fixed
+
+
+def test_the_benchmark_kernel_is_the_compiled_one():
+    games, moves = GAME.playout_kernel()(3, 0.05)
+    assert games >= 4 and moves == 43 * games

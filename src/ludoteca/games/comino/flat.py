@@ -31,14 +31,17 @@ import numpy as np
 
 from .geometry import (
     COLOUR_CODE,
+    DEALT_TILES,
+    FIRST_TILE,
     ORIENTED,
     ORIENTED_CODES,
     ORIENTED_INDEX,
     ORIENTED_NAME,
+    SECOND_TILE,
     TILES,
     orientations,
 )
-from .notation import TURNS
+from .notation import HAND_SIZE, TURNS
 
 W = 48
 """Side of the grid in squares."""
@@ -119,6 +122,14 @@ LINKS, LINK_COUNT = _links()
 """Per oriented tile and colour code, the offsets of the squares that share a corner of
 that colour with it, and how many."""
 assert sorted(COLOUR_CODE.values()) == [1, 2, 3]
+
+
+DEALT = np.array([TILES.index(t) for t in DEALT_TILES], dtype=np.int64)
+"""The 21 tiles the deal draws, as indices in :data:`.geometry.TILES`."""
+FIRST = TILES.index(FIRST_TILE)
+SECOND = TILES.index(SECOND_TILE)
+START = OFF * W + OFF
+"""The grid square of ``(0, 0)``."""
 
 
 def size() -> int:
@@ -328,6 +339,40 @@ def play_from(g, tiles, hands, scalars, seed_value, best_of, trace):
     load(g, tiles, hands, scalars)
     seed(g, seed_value)
     return playout(g, best_of, trace)
+
+
+def deal(g):
+    """Deal a new game on an empty table as the rules do: the 21 tiles in a uniform random
+    order, the first laid at ``(0, 0)`` in the orientation of its name, the next ten to
+    player 1 (who also holds ``YYYY``), the last ten to player 2 (with ``RRRR``)."""
+    order = g[OPTS : OPTS + len(DEALT)]
+    for i in range(len(DEALT)):
+        order[i] = DEALT[i]
+    for i in range(len(DEALT) - 1, 0, -1):  # Fisher-Yates
+        j = rand(g, i + 1)
+        t = order[i]
+        order[i] = order[j]
+        order[j] = t
+    put(g, START, TURNINGS[order[0], 0])
+    for player in range(2):
+        hand = HANDS + player * HAND_ROOM
+        for h in range(HAND_SIZE - 1):
+            g[hand + h] = order[1 + player * (HAND_SIZE - 1) + h]
+        g[hand + HAND_SIZE - 1] = FIRST if player == 0 else SECOND
+        g[SC + HN + player] = HAND_SIZE
+        g[SC + SCORE + player] = 0
+    g[SC + TURN] = 0
+
+
+def run_games(g, n, trace):
+    """Play ``n`` complete uniform random games, deal included; the moves made (21 draws
+    and the turns of each game). ``trace`` receives the last game's turns."""
+    moves = 0
+    for _ in range(n):
+        clear(g)
+        deal(g)
+        moves += len(DEALT) + playout(g, 1, trace)
+    return moves
 
 
 def grid_square(x: int, y: int) -> int:

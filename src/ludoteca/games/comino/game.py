@@ -81,7 +81,15 @@ class Comino(Game):
         return KNOWLEDGE
 
     def playout_kernel(self):
-        return playout_kernel
+        """Random complete games in compiled code (:mod:`.jit`), imported only now: numba
+        takes a third of a second to import, which no command should pay at start-up.
+        Without numba, the engine-side kernel in pure Python (:mod:`.kernel`)."""
+        from .jit import compiled
+        from .jit import playout_kernel as compiled_kernel
+
+        if compiled().jit:
+            return compiled_kernel
+        return playout_kernel  # pragma: no cover - numba is a dependency
 
 
 def _check_removals(text: str, state: CominoState, parsed) -> None:

@@ -21,6 +21,7 @@ through the engine.
 from __future__ import annotations
 
 import random
+import time
 import types
 from functools import cache
 
@@ -45,6 +46,8 @@ HOT = (
     "playout",
     "load",
     "play_from",
+    "deal",
+    "run_games",
 )
 """The functions of :mod:`.flat` that the kernel compiles."""
 
@@ -121,6 +124,28 @@ def trace_moves(trace: np.ndarray, turns: int) -> list[str]:
             x, y = flat.rules_square(sq)
             out.append(f"{ORIENTED[o]}@{x},{y}")
     return out
+
+
+def playout_kernel(seed: int, seconds: float) -> tuple[int, int]:
+    """Random complete games (deal included) in compiled code for ``seconds``: ``(games,
+    moves)``, the moves counting the 21 draws and the 22 turns of each game. Games are
+    played in batches, the clock read between them."""
+    k = compiled()
+    g = np.zeros(flat.size(), dtype=np.int64)
+    k.init(g)
+    k.seed(g, seed)
+    games = moves = 0
+    batch = 4
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        moves += int(k.run_games(g, batch, _NO_TRACE))
+        games += batch
+        now = time.perf_counter()
+        if now >= deadline:
+            return games, moves
+        if now - start < seconds / 4:
+            batch = min(batch * 2, 1 << 12)
 
 
 def warm_up() -> None:
