@@ -110,7 +110,7 @@ game       medium over easy      hard over medium      master over hard
 =========  ====================  ====================  ====================
 Kuniumi    98-2-0 (99%), 41      77-5-18 (79.5%), 42   68-8-24 (72%), 43+44
 Comune     100-0-0 (100%), 71    79-1-20 (79.5%), 265  71-2-27 (72%), 296
-Comino     84-4-12 (86%), 51     73-1-26 (73.5%), 52   65-2-33 (66%), 98
+Comino     96-1-3 (96.5%), 51    80-1-19 (80.5%), 52   57-2-41 (58%), 98
 =========  ====================  ====================  ====================
 
 (wins-draws-losses of the stronger level, then the seed). Comune's row was measured with
@@ -121,9 +121,15 @@ its medium of today and the solver and wary playouts at hard and master; master 
 two runs of 50 games (33-4-13 and 35-4-11), master's slowest move took 3.88 s of its 4 s and
 hard's 1.05 s of its 1 s (0.97 s of CPU, on a machine also running other work). Before them,
 with the plain search at every level, the row read 97-2-1, 62-19-19 and 62-11-27 (seeds 21,
-22 and 94). Comino's row was measured with ``scoring`` playouts at every level and the
-master of today, the standard search at four seconds (above); medium's slowest move took
-0.243 s of its 0.25 s, hard's 0.97 s of its 1 s, master's 3.88 s of its 4 s. The master of
+22 and 94). Comino's row was measured with its compiled ``scoring`` playouts at every level
+and its medium of today, a twentieth of a second (:mod:`ludoteca.games.comino.ai`);
+medium's slowest move took 0.048 s of its 0.05 s, hard's 0.97 s of its 1 s, master's 3.88 s
+of its 4 s. **Master's step is below 65% there**: with as many simulations as compiled
+playouts give, four times the time buys little, and between players that close the second
+seat wins most games (master won 32 of its 50 games as the second player and 16 of 50 as the
+first). With the playouts in pure Python and medium at a quarter of a second the row had
+read 84-4-12, 73-1-26 and 65-2-33 (seeds 51, 52 and 98); compiled, with medium at a quarter
+of a second, hard beat it only 58-2-40. The master of
 then (``best_of=2``) had scored 51-0-49 over hard (seed 54), and with uniform playouts below
 master the row had read 72-2-26, 68-0-32 and 78-0-22 (seeds 72, 64 and 97).
 
@@ -175,8 +181,9 @@ LEVELS: dict[str, Level] = {
         ),
         _level(
             "medium",
-            "searches a quarter of a second per move "
-            "(in Hexagone for 2-4, the move that looks best, a random one a time in four)",
+            "searches a quarter of a second per move (a twentieth in Comino, "
+            "whose search runs faster; in Hexagone for 2-4, the move that looks best, "
+            "a random one a time in four)",
             "mcts:seconds=0.25",
         ),
         _level(
