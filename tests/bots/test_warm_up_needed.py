@@ -20,6 +20,22 @@ def warmed_by(monkeypatch, spec: str, game: str, **options) -> list[str]:
     return calls
 
 
+def signatures_after_warm_up(game: str, module: str, function: str) -> int:
+    """In a fresh process, warm a search up on ``game``'s start and count the compiled
+    signatures of ``module``'s compiled ``function``: at least one if it was compiled."""
+    code = (
+        "from ludoteca.core.registry import get\n"
+        "from ludoteca.bots.mcts import warm_up\n"
+        f"from {module} import compiled\n"
+        f"warm_up(get({game!r}).new_state(seed=1))\n"
+        f"print(len(compiled().{function}.signatures))\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, timeout=900, check=True
+    )
+    return int(out.stdout.strip().splitlines()[-1])
+
+
 def test_whole_playouts_are_warmed_up(monkeypatch):
     assert warmed_by(monkeypatch, "mcts", "kuniumi") == ["kuniumi"]
     assert warmed_by(monkeypatch, "hard", "kuniumi") == ["kuniumi"]
@@ -37,30 +53,10 @@ def test_a_search_told_to_play_whole_playouts_warms_up(monkeypatch):
 
 def test_the_warm_up_compiles_kuniumis_endgame_solver_too():
     """The first endgame a timed search solves must not wait for the compiler."""
-    code = (
-        "from ludoteca.core.registry import get\n"
-        "from ludoteca.bots.mcts import warm_up\n"
-        "from ludoteca.games.kuniumi.kernel import compiled\n"
-        "warm_up(get('kuniumi').new_state(seed=1))\n"
-        "print(len(compiled().solve.signatures))\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=900, check=True
-    )
-    assert int(out.stdout.strip().splitlines()[-1]) >= 1, out.stdout
+    assert signatures_after_warm_up("kuniumi", "ludoteca.games.kuniumi.kernel", "solve") >= 1
 
 
 def test_the_warm_up_compiles_cominos_playout_even_during_the_deal():
     """The club warms a bot up on a game whose deal is not over: the compiled playout the
     search will use must still be ready before its first timed move."""
-    code = (
-        "from ludoteca.core.registry import get\n"
-        "from ludoteca.bots.mcts import warm_up\n"
-        "from ludoteca.games.comino.jit import compiled\n"
-        "warm_up(get('comino').new_state(seed=1))\n"
-        "print(len(compiled().play_from.signatures))\n"
-    )
-    out = subprocess.run(
-        [sys.executable, "-c", code], capture_output=True, text=True, timeout=900, check=True
-    )
-    assert int(out.stdout.strip().splitlines()[-1]) >= 1, out.stdout
+    assert signatures_after_warm_up("comino", "ludoteca.games.comino.jit", "play_from") >= 1

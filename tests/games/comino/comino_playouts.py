@@ -29,3 +29,22 @@ def assert_replays(state: CominoState, log: list[str], scores: tuple[int, int]) 
     for text in log:
         probe.play(text)  # raises if the kernel played anything illegal
     assert probe.is_over and tuple(probe.score) == scores
+
+
+def assert_each_placement_is_the_best(state: CominoState, log: list[str]) -> None:
+    """Every placement of the playout ``log`` from ``state`` scores as much as the best
+    legal placement at its turn (what a playout drawing many placements should find)."""
+    probe = state.clone()
+    for text in log:
+        mover = probe.to_move
+        if not text.startswith("remove"):
+            best = 0
+            for move in probe.legal_moves():
+                trial = probe.clone()
+                trial.play(move)
+                best = max(best, trial.score[mover] - probe.score[mover])
+            gained = probe.score[mover]
+            probe.play(text)
+            assert probe.score[mover] - gained == best, text
+        else:
+            probe.play(text)

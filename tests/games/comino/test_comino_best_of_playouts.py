@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 import pytest
-from comino_playouts import after, assert_replays
+from comino_playouts import after, assert_each_placement_is_the_best, assert_replays
 
 from ludoteca.bots import make_bot
 from ludoteca.bots.base import BotError
@@ -29,20 +29,7 @@ def test_each_placement_is_the_best_of_those_drawn():
     s = after(4, 5)
     log: list[str] = []
     playout_from_state(s, random.Random(1), log, best_of=500)
-    probe = s.clone()
-    for text in log:
-        if not text.startswith("remove"):
-            best = 0
-            for move in probe.legal_moves():
-                trial = probe.clone()
-                trial.play(move)
-                best = max(best, trial.score[probe.to_move] - probe.score[probe.to_move])
-            mover = probe.to_move
-            gained = probe.score[mover]
-            probe.play(text)
-            assert probe.score[mover] - gained == best, text
-        else:
-            probe.play(text)
+    assert_each_placement_is_the_best(s, log)
 
 
 def test_best_of_one_is_the_uniform_playout():

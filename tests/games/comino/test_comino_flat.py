@@ -8,7 +8,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
-from comino_playouts import GAME, after, assert_replays
+from comino_playouts import GAME, after, assert_each_placement_is_the_best, assert_replays
 from comino_reference import legal as reference_legal
 
 from ludoteca.games.comino import flat, jit
@@ -66,20 +66,7 @@ def test_each_placement_is_the_best_of_those_drawn():
     """With many draws a placement scores as much as the best legal placement at that turn."""
     s = after(4, 5)
     _, log = _traced(s, 1, best_of=500)
-    probe = s.clone()
-    for text in log:
-        mover = probe.to_move
-        if not text.startswith("remove"):
-            best = 0
-            for move in probe.legal_moves():
-                trial = probe.clone()
-                trial.play(move)
-                best = max(best, trial.score[mover] - probe.score[mover])
-            gained = probe.score[mover]
-            probe.play(text)
-            assert probe.score[mover] - gained == best, text
-        else:
-            probe.play(text)
+    assert_each_placement_is_the_best(s, log)
 
 
 def test_the_first_placement_is_uniform_over_the_engines_legal_moves():

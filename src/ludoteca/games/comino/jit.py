@@ -21,13 +21,12 @@ through the engine.
 from __future__ import annotations
 
 import random
-import time
 import types
 from functools import cache
 
 import numpy as np
 
-from ludoteca.core.compiled import compile_functions
+from ludoteca.core.compiled import compile_functions, in_batches
 
 from . import flat
 from .geometry import ORIENTED, ORIENTED_INDEX, TILES
@@ -134,18 +133,7 @@ def playout_kernel(seed: int, seconds: float) -> tuple[int, int]:
     g = np.zeros(flat.size(), dtype=np.int64)
     k.init(g)
     k.seed(g, seed)
-    games = moves = 0
-    batch = 4
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        moves += int(k.run_games(g, batch, _NO_TRACE))
-        games += batch
-        now = time.perf_counter()
-        if now >= deadline:
-            return games, moves
-        if now - start < seconds / 4:
-            batch = min(batch * 2, 1 << 12)
+    return in_batches(lambda n: k.run_games(g, n, _NO_TRACE), seconds)
 
 
 def warm_up() -> None:

@@ -19,13 +19,12 @@ tests replay traced kernel games move by move through the engine.
 
 from __future__ import annotations
 
-import time
 import types
 from functools import cache
 
 import numpy as np
 
-from ludoteca.core.compiled import compile_functions
+from ludoteca.core.compiled import compile_functions, in_batches
 
 from . import flat
 
@@ -223,17 +222,6 @@ def playout_kernel(players: int, gaps: bool):
         k = compiled()
         g, trace = new_array(), new_trace(0)
         k.seed(g, seed)
-        games = moves = 0
-        batch = 4
-        start = time.perf_counter()
-        deadline = start + seconds
-        while True:
-            moves += int(k.run_games(g, batch, players, int(gaps), trace))
-            games += batch
-            now = time.perf_counter()
-            if now >= deadline:
-                return games, moves
-            if now - start < seconds / 4:
-                batch = min(batch * 2, 1 << 12)
+        return in_batches(lambda n: k.run_games(g, n, players, int(gaps), trace), seconds)
 
     return run

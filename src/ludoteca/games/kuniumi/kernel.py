@@ -12,13 +12,12 @@ functions: slower, same results.
 
 from __future__ import annotations
 
-import time
 import types
 from functools import cache
 
 import numpy as np
 
-from ludoteca.core.compiled import compile_functions
+from ludoteca.core.compiled import compile_functions, in_batches
 
 from . import bits
 
@@ -74,17 +73,10 @@ def playout_kernel(seed: int, seconds: float) -> tuple[int, int]:
     """
     k = compiled()
     trace = new_trace()
-    s = k.rng_seed(seed)
-    games = moves = 0
-    batch = 64
-    start = time.perf_counter()
-    deadline = start + seconds
-    while True:
-        plies, s = k.run_games(s, batch, trace)
-        games += batch
-        moves += plies
-        now = time.perf_counter()
-        if now >= deadline:
-            return games, moves
-        if now - start < seconds / 4:
-            batch = min(batch * 2, 1 << 16)
+    state = [k.rng_seed(seed)]
+
+    def play(n: int) -> int:
+        plies, state[0] = k.run_games(state[0], n, trace)
+        return plies
+
+    return in_batches(play, seconds, first=64, largest=1 << 16)
