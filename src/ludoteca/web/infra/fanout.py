@@ -32,6 +32,7 @@ import asyncio
 import contextlib
 import logging
 import secrets
+import weakref
 from collections.abc import Callable, Iterable
 
 from sqlalchemy import bindparam, event, func, text
@@ -95,8 +96,9 @@ def payload(pk: int, origin: str, news: str | None = None) -> str:
     return f"{pk} {origin}" if news is None else f"{pk} {origin} {news}"
 
 
-_ORIGINS: dict[int, str] = {}
-"""The origin each store's sessions notify with (:func:`notify_on_commit`), by ``id(store)``."""
+_ORIGINS: weakref.WeakKeyDictionary[Store, str] = weakref.WeakKeyDictionary()
+"""The origin each store's sessions notify with (:func:`notify_on_commit`). Keyed by the store
+itself, weakly: an ``id`` could be taken again by a later store that does not notify."""
 
 
 def notice(store: Store, session, pk: int, news: str | None):
@@ -105,7 +107,7 @@ def notice(store: Store, session, pk: int, news: str | None):
     rather than one more statement before the commit (the notification is sent only if the
     transaction commits, as for any other). Marks ``pk`` told, so the commit does not tell
     again."""
-    origin = _ORIGINS.get(id(store))
+    origin = _ORIGINS.get(store)
     if origin is None:
         return None
     session.info.setdefault(NOTIFIED_KEY, set()).add(pk)
@@ -117,7 +119,7 @@ def notify_on_commit(store: Store, origin: str) -> None:
     (and only if) it commits. A no-op on anything but PostgreSQL."""
     if not is_postgres(store):
         return
-    _ORIGINS[id(store)] = origin
+    _ORIGINS[store] = origin
 
     def send(session, ids: Iterable[int]) -> None:
         # Sent when the transaction commits. PostgreSQL merges identical ones, but each costs
