@@ -39,6 +39,7 @@ from .geometry import (
     ORIENTED_NAME,
     SECOND_TILE,
     TILES,
+    linked_offsets,
     orientations,
 )
 from .notation import HAND_SIZE, TURNS
@@ -85,8 +86,6 @@ MASK32 = 0xFFFFFFFF
 CORNERS = np.array((1, W + 1, W, 0), dtype=np.int64)
 """A square's corner points (top-left, top-right, bottom-right, bottom-left) as offsets."""
 SIDES = np.array((1, W, -1, -W), dtype=np.int64)
-SQUARES_AT = (0, -W, -1, -W - 1)
-"""The squares having a grid point as a corner, as offsets from the point."""
 
 OCODES = np.array(ORIENTED_CODES, dtype=np.int64)
 """Per oriented tile (:data:`.geometry.ORIENTED` order), its four corner colour codes."""
@@ -107,12 +106,12 @@ def _turnings() -> tuple[np.ndarray, np.ndarray]:
 def _links() -> tuple[np.ndarray, np.ndarray]:
     links = np.zeros((len(ORIENTED), 4, 8), dtype=np.int64)
     count = np.zeros((len(ORIENTED), 4), dtype=np.int64)
-    for o, codes in enumerate(ORIENTED_CODES):
-        for c in set(codes):
-            offsets = {int(CORNERS[k]) + s for k in range(4) if codes[k] == c for s in SQUARES_AT}
-            offsets.discard(0)
+    for o, oriented in enumerate(ORIENTED):
+        for colour in set(oriented):
+            offsets = [dx * W + dy for dx, dy in linked_offsets(oriented, colour)]
+            c = COLOUR_CODE[colour]
             count[o, c] = len(offsets)
-            links[o, c, : len(offsets)] = sorted(offsets)
+            links[o, c, : len(offsets)] = offsets
     return links, count
 
 

@@ -35,6 +35,10 @@ SIDE_OFFSETS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 AROUND_OFFSETS = tuple((dx, dy) for dx in (-1, 0, 1) for dy in (-1, 0, 1) if dx or dy)
 """The eight squares sharing a side or a corner point with a square."""
 
+SQUARES_AT_POINT = (((0, -1), 0), ((-1, -1), 1), ((-1, 0), 2), ((0, 0), 3))
+"""The squares having a given grid point as a corner, as offsets from the point, with the
+index of that corner in the tile string (TL, TR, BR, BL)."""
+
 
 def rotate(tile: str, quarters: int = 1) -> str:
     """``tile`` turned ``quarters`` quarter turns clockwise (``YYRB`` -> ``BYYR``)."""
@@ -117,3 +121,16 @@ FIT_MASK: tuple[int, ...] = tuple(
 ORIENTED_CODES: tuple[tuple[int, int, int, int], ...] = tuple(
     (COLOUR_CODE[o[0]], COLOUR_CODE[o[1]], COLOUR_CODE[o[2]], COLOUR_CODE[o[3]]) for o in ORIENTED
 )
+
+
+@cache
+def linked_offsets(tile: str, colour: str) -> tuple[tuple[int, int], ...]:
+    """The squares (as offsets) that share with a square holding ``tile`` a grid point where
+    the tile has ``colour``: the squares its ``colour`` area can reach in one step. The
+    engine follows areas through these; the kernels turn them into offsets of their grids."""
+    out: set[tuple[int, int]] = set()
+    for (dx, dy), c in zip(CORNER_OFFSETS, tile, strict=True):
+        if c == colour:
+            out.update((dx + ox, dy + oy) for (ox, oy), _ in SQUARES_AT_POINT)
+    out.discard((0, 0))
+    return tuple(sorted(out))

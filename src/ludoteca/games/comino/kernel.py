@@ -25,6 +25,7 @@ import random
 import time
 
 from .geometry import (
+    COLOUR_CODE,
     DEALT_TILES,
     FIRST_TILE,
     FIT_MASK,
@@ -34,6 +35,7 @@ from .geometry import (
     ORIENTED_INDEX,
     ORIENTED_NAME,
     SECOND_TILE,
+    linked_offsets,
 )
 from .notation import DRAWS, HAND_SIZE, TURNS
 
@@ -42,28 +44,16 @@ OFF = 32
 SIZE = W * W
 
 _CORNER_POINT = (1, W + 1, W, 0)  # TL, TR, BR, BL as point offsets from the square
-_SQUARES_AT = (0, -W, -1, -W - 1)  # the squares having a point as a corner, from the point
 _SIDES = (1, W, -1, -W)
 _AROUND = (1, W, -1, -W, W + 1, W - 1, -W + 1, -W - 1)
 
 
-def _links(oriented: str) -> tuple[tuple[int, tuple[int, ...]], ...]:
-    """Per colour of the tile: (colour code, offsets of the squares sharing such a corner)."""
-    codes = ORIENTED_CODES[ORIENTED_INDEX[oriented]]
-    out = []
-    for c in sorted(set(codes)):
-        offs = set()
-        for k in range(4):
-            if codes[k] == c:
-                p = _CORNER_POINT[k]
-                offs.update(p + s for s in _SQUARES_AT)
-        offs.discard(0)
-        out.append((c, tuple(sorted(offs))))
-    return tuple(out)
-
-
-_LINKS = tuple(_links(o) for o in ORIENTED)
-_LINKS_BY_COLOUR = tuple({c: offs for c, offs in links} for links in _LINKS)
+_LINKS_BY_COLOUR = tuple(
+    {COLOUR_CODE[c]: tuple(sorted(dx * W + dy for dx, dy in linked_offsets(o, c))) for c in set(o)}
+    for o in ORIENTED
+)
+"""Per oriented tile, per colour code it has: the offsets of the squares sharing such a
+corner (:func:`.geometry.linked_offsets` on this grid)."""
 _CODES = ORIENTED_CODES
 _UNMASK = tuple(~NAME_MASK[n] for n in ORIENTED_NAME)
 _NAME_INDEX = {n: i for i, n in enumerate(sorted(NAME_MASK))}

@@ -32,6 +32,8 @@ from .geometry import (
     ORIENTED_INDEX,
     SECOND_TILE,
     SIDE_OFFSETS,
+    SQUARES_AT_POINT,
+    linked_offsets,
     name_of,
     rotate,
     rotations,
@@ -50,10 +52,6 @@ from .notation import (
 )
 
 SIDE_NAMES = (Text("first"), Text("second"))
-
-# The squares having a given grid point as a corner, as offsets from the point, with the
-# index of that corner in the tile string (TL, TR, BR, BL).
-_SQUARES_AT_POINT = (((0, -1), 0), ((-1, -1), 1), ((-1, 0), 2), ((0, 0), 3))
 
 
 class CominoState(State):
@@ -194,7 +192,7 @@ class CominoState(State):
         board = self.board
         for dx, dy in CORNER_OFFSETS:
             px, py = x + dx, y + dy
-            for (ox, oy), corner in _SQUARES_AT_POINT:
+            for (ox, oy), corner in SQUARES_AT_POINT:
                 tile = board.get((px + ox, py + oy))
                 if tile is not None:
                     self.points[(px, py)] = COLOUR_CODE[tile[corner]]
@@ -215,7 +213,8 @@ class CominoState(State):
 
         Tiles are linked when they share a grid point of that colour; all corners of a tile
         belong to it, so a tile with the colour at two corners joins the areas at both. Each
-        tile's squares linked through its corners of a colour come from :func:`_links`, so
+        tile's squares linked through its corners of a colour come from
+        :func:`.geometry.linked_offsets`, so
         the search is one set look-up per square that could be linked.
         """
         board = self.board
@@ -223,7 +222,7 @@ class CominoState(State):
         stack = [square]
         while stack:
             x, y = stack.pop()
-            for dx, dy in _links(board[(x, y)], colour):
+            for dx, dy in linked_offsets(board[(x, y)], colour):
                 n = (x + dx, y + dy)
                 if n not in seen and n in board:
                     seen.add(n)
@@ -539,18 +538,6 @@ class CominoState(State):
         if s1 == s2:
             return (0.5, 0.5)
         return (1.0, 0.0) if s1 > s2 else (0.0, 1.0)
-
-
-@cache
-def _links(tile: str, colour: str) -> tuple[tuple[int, int], ...]:
-    """The squares (as offsets) that share with a square holding ``tile`` a grid point
-    where the tile has ``colour``: the squares its ``colour`` area can reach in one step."""
-    out: set[tuple[int, int]] = set()
-    for (dx, dy), c in zip(CORNER_OFFSETS, tile, strict=True):
-        if c == colour:
-            out.update((dx + ox, dy + oy) for (ox, oy), _ in _SQUARES_AT_POINT)
-    out.discard((0, 0))
-    return tuple(sorted(out))
 
 
 @cache
