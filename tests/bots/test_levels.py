@@ -69,16 +69,20 @@ def test_hexagone_levels_with_two_to_four_players_are_their_own_ladder():
         assert level.spec_for(solo) == level.spec
 
 
-def test_comino_levels_play_scoring_playouts_and_medium_searches_a_twentieth_of_a_second():
+def test_comino_levels_play_scoring_playouts_medium_a_twentieth_and_master_eight_seconds():
     """Comino's master used to play out with the better of two placements; against hard's
-    scoring playouts (the best of ten) that was no better than hard, so master is the
-    standard spec. Medium searches a twentieth of a second: with compiled playouts a quarter
-    held four times the simulations it used to, and hard was no longer a clear step above."""
+    scoring playouts (the best of ten) that was no better than hard, so master plays hard's
+    playouts. With compiled playouts a quarter of a second held four times the simulations it
+    used to and four seconds as many again, so neither medium nor master was a clear step
+    from hard: medium searches a twentieth of a second, master eight seconds."""
     state = get("comino").new_state(seed=1)
     specs = {n: LEVELS[n].spec_for(state) for n in LEVELS}
-    assert specs == {n: LEVELS[n].spec for n in LEVELS} | {"medium": "mcts:seconds=0.05"}
+    assert specs == {n: LEVELS[n].spec for n in LEVELS} | {
+        "medium": "mcts:seconds=0.05",
+        "master": "mcts:seconds=8",
+    }
     master = make_bot(specs["master"])
-    assert master.budget.seconds == 4 and master.best_of == 1
+    assert master.budget.seconds == 8 and master.best_of == 1
     assert make_bot(specs["medium"]).budget.seconds == 0.05
     assert comino_ai.KNOWLEDGE.playout_policy == "scoring"
 

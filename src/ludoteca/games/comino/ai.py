@@ -41,16 +41,24 @@ other levels played uniform playouts); against hard with these playouts it score
 standard ``mcts:seconds=4`` 24-0-16 (60%, ``ludoteca arena comino hard mcts:seconds=4
 --games 40 --jobs 2 --seed 55``), so it is now the standard one (over 100 games against
 hard, 65-2-33: 66%, seed 98, with the playouts in pure Python; compiled, 57-2-41, 58%, on
-the same seed). The exploration constant stays the search's own: a lower one did not help
-(see :mod:`ludoteca.bots.levels`).
+the same seed), searching eight seconds (:data:`LEVEL_SPECS`). The exploration constant
+stays the search's own: a lower one did not help (see :mod:`ludoteca.bots.levels`).
+
+Trying a position's placements best-scoring first and no more of them than its visits allow
+(progressive widening, ``1 + sqrt(n)`` children after ``n`` visits, each placement's points
+worked out by the compiled kernel) did not pay either: the deeper tree replays more engine
+turns, a third fewer simulations a second, and at one second it won 78 of 100 first-seat games
+against OpenSpiel (``--seat 1 --theirs-simulations 1385 --seed 1``), 39 of the 50 that hard
+had played in the run above, where it won 40.5. Not kept.
 """
 
 from __future__ import annotations
 
 from ludoteca.core.ai import SearchKnowledge
 
-LEVEL_SPECS: dict[str, str] = {"medium": "mcts:seconds=0.05"}
-"""Comino's medium searches a twentieth of a second; the other levels are the standard ones.
+LEVEL_SPECS: dict[str, str] = {"medium": "mcts:seconds=0.05", "master": "mcts:seconds=8"}
+"""Comino's medium searches a twentieth of a second and its master eight seconds; easy and
+hard are the standard levels.
 
 Once the playouts were compiled, a quarter of a second held some 2,000 simulations, and the
 step between levels four times apart shrank: hard beat that medium 58-2-40 (59%; ``ludoteca
@@ -59,7 +67,15 @@ arena comino medium hard --games 100 --jobs 2 --seed 52``; the first player won 
 holds some 430 simulations, about what medium searched in a quarter of a second before, and
 hard beat it 80-1-19 (80.5%, ``ludoteca arena comino mcts:seconds=0.05 hard --games 100
 --jobs 2 --seed 52``) while it beat easy 96-1-3 (96.5%, ``ludoteca arena comino easy
-mcts:seconds=0.05 --games 100 --jobs 2 --seed 51``)."""
+mcts:seconds=0.05 --games 100 --jobs 2 --seed 51``).
+
+At the top the same: the standard master's four seconds beat hard only 57-2-41 (58%,
+``ludoteca arena comino hard mcts:seconds=4 --games 100 --jobs 2 --seed 98``). Eight seconds
+beat it 63-2-35 over the same 100 games (64.0%, 95% interval 54.2-72.7%; ``ludoteca arena
+comino hard mcts:seconds=8 --games 100 --jobs 2 --seed 98``): 45.5 of 50 as the second player,
+18.5 of 50 as the first, its slowest move 7.76 s of its 8. Close to the 65% of the other
+games' steps, and a master's game of eleven moves still takes about a minute of its thought
+(5.7 s a move on average: proven positions near the end are played at once)."""
 
 
 def warm_up() -> None:
