@@ -121,8 +121,12 @@ def test_the_analysis_board_from_a_replay(browser, club):
     page.wait_for_function("() => document.getElementById('replay').dataset.ply === '6'")
     assert "ply=6" in page.get_attribute("#analyse-step", "href")
     page.click("#analyse-step")
-    page.wait_for_selector("#analysis")
+    # The board's script writes the position once it has run: read it only then (the click
+    # above does not wait for the new page's scripts, and an unset start made the wait
+    # below pass at once).
+    page.wait_for_function("() => document.getElementById('analysis')?.dataset.position")
     start = page.get_attribute("#analysis", "data-position")
+    assert start and start.endswith(" choose")
     page.click("#analyse")
     page.wait_for_function("() => document.getElementById('analysis').dataset.analysed === '1'")
     assert page.locator("#values .value-row").count() == 2
@@ -136,6 +140,7 @@ def test_the_analysis_board_from_a_replay(browser, club):
     assert "position=" in shared
     other = context.new_page()
     other.goto(shared)
+    other.wait_for_function("() => document.getElementById('analysis').dataset.position")
     assert other.get_attribute("#analysis", "data-position") == page.get_attribute(
         "#analysis", "data-position"
     )
