@@ -19,7 +19,9 @@ Two ways to be fair:
 
 A draw counts half. The summary gives wins, draws, losses, the score with its 95% Wilson
 interval, each side's mean time per move and our slowest move; ``--json`` prints it as one
-object, ``--out FILE`` writes it too. For a release, run per game (Kuniumi, Comune, Comino)::
+object, ``--out FILE`` writes it too, with each game's result and its moves in the game's
+notation (``record``: replay a lost game to see where it went wrong). For a release, run
+per game (Kuniumi, Comune, Comino)::
 
     python bench/strength.py kuniumi --games 100 --jobs 2 --ours mcts:iterations=1000 \\
         --theirs-simulations 1000 --seed 1 --out strength-kuniumi.json
@@ -54,6 +56,7 @@ class Outcome:
     ours_moves: int
     theirs_moves: int
     ours_slowest: float
+    record: list[str]  # the game's moves in the game's notation, chance outcomes included
 
 
 def _load(game: str):
@@ -72,6 +75,16 @@ def _their_bot(game, simulations: int, seed: int):
     rng = np.random.RandomState(seed)
     evaluator = mcts.RandomRolloutEvaluator(n_rollouts=1, random_state=rng)
     return mcts.MCTSBot(game, math.sqrt(2), simulations, evaluator, solve=True, random_state=rng)
+
+
+def _move_text(state, action: int) -> str | None:
+    """The notation of the move ``action`` completes (a chance outcome included), or
+    ``None`` where it is one step of a move of several."""
+    driver = state.play_driver
+    if state.is_chance_node():
+        return driver.state.move_to_str(driver.chance_table()[int(action)][0])
+    move = driver.decision.complete(driver.prefix + (int(action),))
+    return None if move is None else driver.state.move_to_str(move)
 
 
 def play_one(args: tuple[str, str, int, int, int]) -> Outcome:
@@ -95,14 +108,22 @@ def play_one(args: tuple[str, str, int, int, int]) -> Outcome:
     counts = {True: 0, False: 0}
     slowest = 0.0
     moves = 0
+    record: list[str] = []
+
+    def act(action: int) -> None:
+        text = _move_text(state, action)
+        if text is not None:
+            record.append(text)
+        state.apply_action(action)
+
     while not state.is_terminal():
         if state.is_chance_node():
             actions, probs = zip(*state.chance_outcomes(), strict=True)
-            state.apply_action(int(table.choice(actions, p=probs)))
+            act(int(table.choice(actions, p=probs)))
             continue
         mine = state.current_player() == seat
         if mine and plan:
-            state.apply_action(plan.pop(0))
+            act(plan.pop(0))
             continue
         started = time.perf_counter()
         if mine:
@@ -116,11 +137,20 @@ def play_one(args: tuple[str, str, int, int, int]) -> Outcome:
         if mine:
             slowest = max(slowest, spent)
         moves += 1
-        state.apply_action(action)
+        act(action)
     mine_return = state.returns()[seat]
     score = 1.0 if mine_return > 0 else 0.5 if mine_return == 0 else 0.0
     return Outcome(
-        index, seat, score, moves, times[True], times[False], counts[True], counts[False], slowest
+        index,
+        seat,
+        score,
+        moves,
+        times[True],
+        times[False],
+        counts[True],
+        counts[False],
+        slowest,
+        record,
     )
 
 

@@ -311,3 +311,26 @@ def test_an_iteration_budget_alone_has_no_time_limit():
     assert bot._budget(None, None, None) == Budget(iterations=20)
     assert make_bot("mcts", seed=1)._budget(None, None, None) == bot.default_budget
     assert bot._budget(0.5, None, None) == Budget(seconds=0.5, iterations=20)
+
+
+def test_a_reused_root_the_exact_solver_valued_is_still_searched():
+    """Kuniumi's solver values the nodes a tree adds near the end; such a leaf of the last
+    tree, reused as the root, is known won but has no winning child yet. It used to stop the
+    search before it began and a random move was played: here one in three loses at once."""
+    from ludoteca.bots.mcts import Node
+    from ludoteca.games.kuniumi import ai
+
+    state = get("kuniumi").from_position("s3ll/E1sS1l/s1ss1s/2s3/sl2sl/l1slll play land sea")
+    me = state.to_move
+    assert ai.exact_value(state)[me] == 1.0  # a win for the side to move
+    for seed in range(6):
+        bot = MCTSBot(seed=seed)
+        leaf = Node(None, state, state.num_players, bot)
+        leaf.proven, leaf.visits = ai.exact_value(state), 1
+        bot._root, bot._root_state = leaf, state.clone()
+        move = bot.choose(state, iterations=200)
+        assert bot.last_reused == 1 and bot.last_iterations > 0
+        after = state.clone()
+        after.play(move)
+        assert not after.is_over, state.move_to_str(move)
+        assert ai.solved(after) == -1, state.move_to_str(move)  # the opponent is lost

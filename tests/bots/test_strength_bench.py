@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from ludoteca.core.registry import get
+
 ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -45,10 +47,17 @@ def test_a_small_match_is_reproducible_and_summarised():
     assert by_seat["0"]["score"] + by_seat["1"]["score"] == 2 * one["score"]
     low, high = one["interval95"]
     assert 0 <= low <= one["score"] <= high <= 1
-    keep = ("index", "ours_seat", "score", "moves")
+    keep = ("index", "ours_seat", "score", "moves", "record")
     assert [{k: r[k] for k in keep} for r in one["results"]] == [
         {k: r[k] for k in keep} for r in two["results"]
     ]
+    for r in one["results"]:  # each record replays, in the notation, to the game's end
+        state = get("kuniumi").new_state()
+        for text in r["record"]:
+            state.play(text)
+        assert state.is_over
+        payoff = state.result.payoffs()[r["ours_seat"]]
+        assert r["score"] == payoff
 
 
 def test_a_bad_bot_spec_is_refused_in_one_line():

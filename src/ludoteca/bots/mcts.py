@@ -509,6 +509,12 @@ class MCTSBot(Bot):
         slowest = 0.0  # the longest step of this search with a whole playout
         typical = 0.0  # their moving average, which a few delayed ones barely move
         self._interruptible = False
+        if root.proven is not None and root.proof is None and root.player not in (CHANCE, TERMINAL):
+            # A reused node the game's exact solver valued as a leaf: its value is known but
+            # not the move that keeps it, so it is searched (its children are solved as they
+            # are added). Left proven, the search did not run and a random move was played:
+            # in Kuniumi endgames proven won, often one that lost at once.
+            root.proven = None
         last = time.perf_counter()
         while root.proven is None and (limit is None or self.last_iterations < limit):
             # short simulations: the longest step was a wait, of which only so much is kept

@@ -180,8 +180,9 @@ def brute_fast(state) -> int:
 
 
 def test_hardest_keeps_to_the_time_it_is_given(monkeypatch):
-    """With no time left the first move stands and nothing is solved; with some, no more
-    solver nodes than it allows (plus one solve's cap)."""
+    """With no time left the first move that does not end the game stands (one that does
+    would lose at once) and nothing is solved; with some, no more solver nodes than it
+    allows (plus one solve's cap)."""
     lost = [s for s in SMALL if brute(s) < 1 and len(s.legal_moves()) > 1]
     calls = []
     real = ai.solved
@@ -190,11 +191,21 @@ def test_hardest_keeps_to_the_time_it_is_given(monkeypatch):
         calls.append(1)
         return real(state, spent)
 
+    def goes_on(state, move) -> bool:
+        after = state.clone()
+        after.play(move)
+        return not after.is_over
+
     monkeypatch.setattr(ai, "solved", counted)
+    ending_first = 0
     for s in lost:
-        assert ai.hardest(s, s.legal_moves(), 0.0) == s.legal_moves()[0]
-        assert ai.hardest(s, s.legal_moves(), -1.0) == s.legal_moves()[0]
+        moves = s.legal_moves()
+        first = next((m for m in moves if goes_on(s, m)), moves[0])
+        ending_first += first != moves[0]
+        assert ai.hardest(s, moves, 0.0) == first
+        assert ai.hardest(s, moves, -1.0) == first
     assert calls == []
+    assert ending_first  # positions whose first move ends the game are among them
     for s in lost:
         assert ai.hardest(s, s.legal_moves(), 1.0) in s.legal_moves()
     assert calls

@@ -187,7 +187,8 @@ def hardest(state, moves: Sequence[int], seconds: float | None = None) -> int:
     that searches by sampling finds a win with one answer among fifteen less often than
     one with fifteen. At most :data:`HARDEST_WORK` solver nodes are spent on a choice, and
     with ``seconds`` (what is left of a timed move) no more than they allow: a move not
-    examined to the end by then is not compared (the first move stands if none was)."""
+    examined to the end by then is not compared (the first that does not end the game stands
+    if none was: with no time left, a move that loses at once is never the one played)."""
     me = state.to_move
     work = HARDEST_WORK
     if seconds is not None:
@@ -195,12 +196,14 @@ def hardest(state, moves: Sequence[int], seconds: float | None = None) -> int:
     best, best_share = moves[0], -1.0
     spent = [0]
     for move in moves:
-        if spent[0] >= work:
-            break
         child = state.clone()
         child.play(move)
         if child.is_over:
             continue
+        if best_share < 0:  # none compared yet: at least a move that does not end the game
+            best = move
+        if spent[0] >= work:
+            break
         values = []
         for reply in child.legal_moves():
             if spent[0] >= work:
