@@ -109,7 +109,7 @@ Measured with the standard levels, 100 games a step (``ludoteca arena GAME A B -
 =========  ====================  ====================  ====================
 game       medium over easy      hard over medium      master over hard
 =========  ====================  ====================  ====================
-Kuniumi    98-2-0 (99%), 41      77-5-18 (79.5%), 42   68-8-24 (72%), 43+44
+Kuniumi    98-2-0 (99%), 41      81-0-19 (81%), 42     54-3-43 (55.5%), 43
 Comune     100-0-0 (100%), 71    79-1-20 (79.5%), 265  71-2-27 (72%), 296
 Comino     96-1-3 (96.5%), 51    80-1-19 (80.5%), 52   63-2-35 (64%), 98
 =========  ====================  ====================  ====================
@@ -118,11 +118,19 @@ Comino     96-1-3 (96.5%), 51    80-1-19 (80.5%), 52   63-2-35 (64%), 98
 RAVE and ``grow`` playouts at every level; medium's slowest move took 0.243 s of its 0.25 s,
 hard's 0.970 s of its 1 s, master's 3.878 s of its 4 s. With the plain search it had read
 100-0-0, 83-0-17 and 87-1-12 (seeds 71, 65+69 and 96+196). Kuniumi's row was measured with
-its medium of today and the solver and wary playouts at hard and master; master over hard is
-two runs of 50 games (33-4-13 and 35-4-11), master's slowest move took 3.88 s of its 4 s and
-hard's 1.05 s of its 1 s (0.97 s of CPU, on a machine also running other work). Before them,
-with the plain search at every level, the row read 97-2-1, 62-19-19 and 62-11-27 (seeds 21,
-22 and 94). Comino's row was measured with its compiled ``scoring`` playouts at every level
+its medium of today and the solver and wary playouts at hard and master, after the search
+stopped playing a random move from a reused root the solver had valued (see
+:mod:`ludoteca.bots.mcts`); hard's slowest move took 0.968 s of its 1 s, master's 3.877 s of
+its 4 s, medium's 0.241 s of its 0.25 s. **Master's step is far below 65% in Kuniumi, and
+cannot reach it**: the first player, who places the set-up, can build one where whoever moves
+first wins in a few moves whichever side the second player takes, and both levels find such
+a trap. Of the 100 set-ups of the run, 92 are proven lost for the chooser (a 20,000-simulation
+search proves it); master won all 50 of its games as the first player, 50 of them in eight to
+twelve moves, and hard won 43 of its 50 (42 of them as quickly), so master can score at most
+what hard leaves it as the placer. Hard won all 50 of its first-player games against medium,
+which found a trap in 17 of its 50. Before the fix the row read 77-5-18 and 68-8-24 (seeds 42
+and 43+44); with the plain search at every level, 97-2-1, 62-19-19 and 62-11-27 (seeds 21, 22
+and 94). Comino's row was measured with its compiled ``scoring`` playouts at every level
 and its medium of today, a twentieth of a second (:mod:`ludoteca.games.comino.ai`);
 medium's slowest move took 0.048 s of its 0.05 s, hard's 0.97 s of its 1 s, and master, which
 searches eight seconds in Comino, 7.76 s of its 8. **Master's step is just below 65%

@@ -209,3 +209,34 @@ def test_hardest_keeps_to_the_time_it_is_given(monkeypatch):
     for s in lost:
         assert ai.hardest(s, s.legal_moves(), 1.0) in s.legal_moves()
     assert calls
+
+
+TRAP = ["E@c3", "S@d4", "l@b1", "l@a2", "s@f5", "s@e6"]
+"""A set-up the levels placed as the first player: whichever side the second player takes,
+the first player, moving first with the other, wins."""
+
+
+def test_the_first_player_can_place_a_set_up_lost_for_either_choice():
+    state = GAME.new_state()
+    for move in TRAP:
+        state.play(move)
+    placer = 1 - state.to_move
+    # the chooser takes sea: land's God goes to f3, and whatever sea answers, it ends its
+    # move on f6, shut in by the two sea tokens: a closed group of land, land wins
+    sea = state.clone()
+    sea.play("choose sea")
+    assert sea.to_move == placer
+    sea.play("c3-f3")
+    for reply in sea.legal_moves():
+        after = sea.clone()
+        after.play(reply)
+        if after.is_over:
+            assert after.result.payoffs()[placer] == 1.0
+            continue
+        after.play("f3-f6")
+        assert after.is_over and after.result.payoffs()[placer] == 1.0, sea.move_to_str(reply)
+    # the chooser takes land: sea, moving first, wins with best play (the exact solver)
+    land = state.clone()
+    land.play("choose land")
+    assert land.to_move == placer
+    assert run(compiled().solve, land, table(20)) == 1
