@@ -125,7 +125,7 @@ its 4 s, medium's 0.241 s of its 0.25 s. **Master's step is far below 65% in Kun
 cannot reach it**: the first player, who places the set-up, can build one where whoever moves
 first wins in a few moves whichever side the second player takes, and both levels find such
 a trap. Of the 100 set-ups of the run, 92 are proven lost for the chooser (a 20,000-simulation
-search proves it); master won all 50 of its games as the first player, 50 of them in eight to
+search proves it); master won all 50 of its games as the first player, each in eight to
 twelve moves, and hard won 43 of its 50 (42 of them as quickly), so master can score at most
 what hard leaves it as the placer. Hard won all 50 of its first-player games against medium,
 which found a trap in 17 of its 50. Before the fix the row read 77-5-18 and 68-8-24 (seeds 42
