@@ -111,38 +111,39 @@ game       medium over easy      hard over medium      master over hard
 =========  ====================  ====================  ====================
 Kuniumi    98-2-0 (99%), 41      81-0-19 (81%), 42     54-3-43 (55.5%), 43
 Comune     100-0-0 (100%), 71    79-1-20 (79.5%), 265  71-2-27 (72%), 296
-Comino     96-1-3 (96.5%), 51    80-1-19 (80.5%), 52   63-2-35 (64%), 98
+Comino     96-1-3 (96.5%), 51    80-1-19 (80.5%), 52   126-4-70 (64%), 98+99
 =========  ====================  ====================  ====================
 
-(wins-draws-losses of the stronger level, then the seed). Comune's row was measured with
-RAVE and ``grow`` playouts at every level; medium's slowest move took 0.243 s of its 0.25 s,
-hard's 0.970 s of its 1 s, master's 3.878 s of its 4 s. With the plain search it had read
-100-0-0, 83-0-17 and 87-1-12 (seeds 71, 65+69 and 96+196). Kuniumi's row was measured with
-its medium of today and the solver and wary playouts at hard and master, after the search
-stopped playing a random move from a reused root the solver had valued (see
-:mod:`ludoteca.bots.mcts`); hard's slowest move took 0.968 s of its 1 s, master's 3.877 s of
-its 4 s, medium's 0.241 s of its 0.25 s. **Master's step is far below 65% in Kuniumi, and
-cannot reach it**: the first player, who places the set-up, can build one where whoever moves
-first wins in a few moves whichever side the second player takes, and both levels find such
-a trap. Of the 100 set-ups of the run, 92 are proven lost for the chooser (a 20,000-simulation
-search proves it); master won all 50 of its games as the first player, each in eight to
-twelve moves, and hard won 43 of its 50 (42 of them as quickly), so master can score at most
-what hard leaves it as the placer. Hard won all 50 of its first-player games against medium,
-which found a trap in 17 of its 50. Before the fix the row read 77-5-18 and 68-8-24 (seeds 42
-and 43+44); with the plain search at every level, 97-2-1, 62-19-19 and 62-11-27 (seeds 21, 22
-and 94). Comino's row was measured with its compiled ``scoring`` playouts at every level
-and its medium of today, a twentieth of a second (:mod:`ludoteca.games.comino.ai`);
-medium's slowest move took 0.048 s of its 0.05 s, hard's 0.97 s of its 1 s, and master, which
-searches eight seconds in Comino, 7.76 s of its 8. **Master's step is just below 65%
-there**: with as many simulations as compiled playouts give, more time buys little, and
-between players that close the second seat wins most games (master won 45.5 of its 50 games
-as the second player and 18.5 of 50 as the first). The standard four seconds beat hard only
-57-2-41 (58%, ``ludoteca arena comino hard mcts:seconds=4 --games 100 --jobs 2 --seed 98``;
-32 of 50 as the second player, 16 of 50 as the first). With the playouts in pure Python and
-medium at a quarter of a second the row had read 84-4-12, 73-1-26 and 65-2-33 (seeds 51, 52
-and 98); compiled, with medium at a quarter of a second, hard beat it only 58-2-40. The
-master of then (``best_of=2``) had scored 51-0-49 over hard (seed 54), and with uniform
-playouts below master the row had read 72-2-26, 68-0-32 and 78-0-22 (seeds 72, 64 and 97).
+(wins-draws-losses of the stronger level, then the seed). Comune's row was measured with RAVE
+and ``grow`` playouts at every level; medium's slowest move took 0.243 s of its 0.25 s, hard's
+0.970 s of its 1 s, master's 3.878 s of its 4 s. With the plain search it had read 100-0-0,
+83-0-17 and 87-1-12 (seeds 71, 65+69 and 96+196). Kuniumi's row was measured with its medium of
+today and the solver and wary playouts at hard and master, after the search stopped playing a
+random move from a reused root the solver had valued (see :mod:`ludoteca.bots.mcts`); hard's
+slowest move took 0.968 s of its 1 s, master's 3.877 s of its 4 s, medium's 0.241 s of its 0.25
+s. **Master's step is far below 65% in Kuniumi, and cannot reach it**: the first player, who
+places the set-up, can build one where whoever moves first wins in a few moves whichever side
+the second player takes, and both levels find such a trap. Of the 100 set-ups of the run, 92
+are proven lost for the chooser (a 20,000-simulation search proves it); master won all 50 of
+its games as the first player, each in eight to twelve moves, and hard won 43 of its 50 (42 of
+them as quickly), so master can score at most what hard leaves it as the placer. Hard won all
+50 of its first-player games against medium, which found a trap in 17 of its 50. Before the fix
+the row read 77-5-18 and 68-8-24 (seeds 42 and 43+44); with the plain search at every level,
+97-2-1, 62-19-19 and 62-11-27 (seeds 21, 22 and 94). Comino's row was measured with its
+compiled ``scoring`` playouts at every level and its medium of today, a twentieth of a second
+(:mod:`ludoteca.games.comino.ai`); medium's slowest move took 0.048 s of its 0.05 s, hard's
+0.97 s of its 1 s, and master, which searches eight seconds in Comino, 7.76 s of its 8.
+**Master's step is just below 65% there**: with as many simulations as compiled playouts give,
+more time buys little, and between players that close the second seat wins most games (master
+won 45.5 of its 50 games as the second player and 18.5 of 50 as the first on seed 98, 44 and 20
+on seed 99: two runs of 100 games, each 63-2-35; over the 200, 95% interval 57.1-70.3%). The
+standard four seconds beat hard only 57-2-41 (58%, ``ludoteca arena comino hard mcts:seconds=4
+--games 100 --jobs 2 --seed 98``; 32 of 50 as the second player, 16 of 50 as the first). With
+the playouts in pure Python and medium at a quarter of a second the row had read 84-4-12,
+73-1-26 and 65-2-33 (seeds 51, 52 and 98); compiled, with medium at a quarter of a second, hard
+beat it only 58-2-40. The master of then (``best_of=2``) had scored 51-0-49 over hard (seed
+54), and with uniform playouts below master the row had read 72-2-26, 68-0-32 and 78-0-22
+(seeds 72, 64 and 97).
 
 MCTS at 1 s a move (the standard hard) against random and greedy (``ludoteca arena GAME
 random greedy mcts:seconds=1 --games N --jobs 2 --seed S``, N games a pairing): in Comune
