@@ -81,9 +81,7 @@ def _move_text(state, action: int) -> str | None:
     """The notation of the move ``action`` completes (a chance outcome included), or
     ``None`` where it is one step of a move of several."""
     driver = state.play_driver
-    if state.is_chance_node():
-        return driver.state.move_to_str(driver.chance_table()[int(action)][0])
-    move = driver.decision.complete(driver.prefix + (int(action),))
+    move = driver.completes(action)
     return None if move is None else driver.state.move_to_str(move)
 
 

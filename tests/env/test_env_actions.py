@@ -60,6 +60,15 @@ def test_stepping_plays_the_move_through_the_engine(name, options):
         assert probe.prefix == ()
         assert probe.state.position() == reference.position()
         assert play.prefix == ()  # the clone was independent
+        # completes() names the move at its last id, and only there, playing nothing
+        probe = play.clone()
+        ids = play.actions_of(move)
+        for i, a in enumerate(ids):
+            before = (probe.state.position(), probe.prefix)
+            named = probe.completes(a)
+            assert (probe.state.position(), probe.prefix) == before
+            assert named == (move if i == len(ids) - 1 else None)
+            assert probe.apply(a) == named
 
 
 @pytest.mark.parametrize(("name", "options"), GAMES, ids=IDS)

@@ -190,25 +190,33 @@ class Play:
         return self.decision.legal(self.prefix)
 
     # --- acting -------------------------------------------------------------------------
-    def apply(self, action: int) -> Move | None:
-        """Take one action; returns the whole move once it is complete (and played).
+    def completes(self, action: int) -> Move | None:
+        """The whole move ``action`` would complete from here (a chance outcome is one), or
+        ``None`` where it is one part of a move under way; nothing is played. A caller that
+        records games reads a move's notation from it before the action is applied.
 
         Raises :class:`~ludoteca.core.errors.IllegalMoveError` for an id that is not legal
-        here, leaving everything unchanged.
+        here.
         """
         action = int(action)
         if self.state.to_move == CHANCE:
             entry = self.chance_table().get(action)
             if entry is None:
                 raise IllegalMoveError(str(action), "not a chance outcome of this position")
-            self._play(entry[0])
             return entry[0]
         if action not in self.decision.legal(self.prefix):
             raise IllegalMoveError(str(action), f"not a legal action here ({self.label(action)!r})")
-        prefix = self.prefix + (action,)
-        move = self.decision.complete(prefix)
+        return self.decision.complete(self.prefix + (action,))
+
+    def apply(self, action: int) -> Move | None:
+        """Take one action; returns the whole move once it is complete (and played).
+
+        Raises :class:`~ludoteca.core.errors.IllegalMoveError` for an id that is not legal
+        here, leaving everything unchanged.
+        """
+        move = self.completes(action)
         if move is None:
-            self.prefix = prefix
+            self.prefix = (*self.prefix, int(action))
             return None
         self._play(move)
         return move
