@@ -42,8 +42,8 @@ standard ``mcts:seconds=4`` 24-0-16 (60%, ``ludoteca arena comino hard mcts:seco
 --games 40 --jobs 2 --seed 55``), so it plays the standard search, without ``best_of``
 (at four seconds, over 100 games against hard: 65-2-33, 66%, seed 98, with the playouts in
 pure Python; compiled, 57-2-41, 58%, on the same seed), now for eight seconds
-(:data:`LEVEL_SPECS`). The exploration constant
-stays the search's own: a lower one did not help (see :mod:`ludoteca.bots.levels`).
+(:data:`LEVEL_SPECS`). The exploration constant stays the search's own: a lower one did not
+help (see :mod:`ludoteca.bots.levels`).
 
 Trying a position's placements best-scoring first and no more of them than its visits allow
 (progressive widening, ``1 + sqrt(n)`` children after ``n`` visits, each placement's points
