@@ -120,8 +120,8 @@ and ``grow`` playouts at every level; medium's slowest move took 0.243 s of its 
 83-0-17 and 87-1-12 (seeds 71, 65+69 and 96+196). Kuniumi's row was measured with its medium of
 today and the solver and wary playouts at hard and master, after the search stopped playing a
 random move from a reused root the solver had valued (see :mod:`ludoteca.bots.mcts`); hard's
-slowest move took 0.968 s of its 1 s, master's 3.877 s of its 4 s, medium's 0.241 s of its 0.25
-s. **Master's step is far below 65% in Kuniumi, and cannot reach it**: the first player, who
+slowest move took 0.968 s of its 1 s, master's 3.877 s of its 4 s, medium's 0.241 s of its 0.25 s.
+**Master's step is far below 65% in Kuniumi, and cannot reach it**: the first player, who
 places the set-up, can build one where whoever moves first wins in a few moves whichever side
 the second player takes, and both levels find such a trap. Of the 100 set-ups of the run, 92
 are proven lost for the chooser (a 20,000-simulation search proves it); master won all 50 of
