@@ -136,7 +136,8 @@ compiled ``scoring`` playouts at every level and its medium of today, a twentiet
 **Master's step is just below 65% there**: with as many simulations as compiled playouts give,
 more time buys little, and between players that close the second seat wins most games (master
 won 45.5 of its 50 games as the second player and 18.5 of 50 as the first on seed 98, 44 and 20
-on seed 99: two runs of 100 games, each 63-2-35; over the 200, 95% interval 57.1-70.3%). The
+on seed 99: two runs of 100 games, each 63-2-35; over the 200, 95% interval 57.1-70.3%), and
+twelve seconds did no better (56% over 39 games, see :mod:`ludoteca.games.comino.ai`). The
 standard four seconds beat hard only 57-2-41 (58%, ``ludoteca arena comino hard mcts:seconds=4
 --games 100 --jobs 2 --seed 98``; 32 of 50 as the second player, 16 of 50 as the first). With
 the playouts in pure Python and medium at a quarter of a second the row had read 84-4-12,

@@ -77,7 +77,13 @@ comino hard mcts:seconds=8 --games 100 --jobs 2 --seed 98``): 45.5 of 50 as the 
 18.5 of 50 as the first, its slowest move 7.76 s of its 8; 100 more games (``--seed 99``)
 ended the same, 63-2-35, so over 200 games 64.0% (57.1-70.3%). Close to the 65% of the other
 games' steps, and a master's game of eleven moves still takes about a minute of its thought
-(5.7 s a move on average: proven positions near the end are played at once)."""
+(5.7 s a move on average: proven positions near the end are played at once). Twelve seconds
+did no better: 21-2-16 (56%) over the first 39 games of the same seed (``ludoteca arena comino
+hard mcts:seconds=12 --games 100 --jobs 2 --seed 98``, stopped there), 4.5 of 19 as the first
+player. The first seat caps the step: over the 200 games master won 89.5 of its 100 as the
+second player but 38.5 of 100 as the first, and against OpenSpiel eight seconds won 25 of 30
+first-seat games where hard's one second won 27 of the same deals (see the README's strength
+section)."""
 
 
 def warm_up() -> None:
