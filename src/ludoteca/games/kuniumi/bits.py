@@ -300,19 +300,9 @@ def policy_targets(
         targets = god_targets(sea_god, sea, occupied)
     if policy == UNIFORM or targets == 0:
         return targets
-    rest = 0
-    t = targets
-    while t:  # first_look, keeping the winning square
-        to = t & -t
-        t &= t - 1
-        if side == LAND:
-            won = outcome_after(land | to, sea, to)
-        else:
-            won = outcome_after(land, sea | to, to)
-        if won == NOT_OVER:
-            rest |= to
-        elif won == side:
-            return to
+    best, rest = first_look(land, sea, side, targets)
+    if best == 1:
+        return rest  # the winning square
     if rest == 0:
         return targets
     if policy != WARY:
@@ -456,7 +446,9 @@ def tt_index(a: int, b: int, mask: int) -> int:
 def first_look(land: int, sea: int, side: int, targets: int) -> tuple[int, int]:
     """How the God moves to ``targets`` end the game at once: ``(best, rest)``, the best
     value among the moves that end it for ``side`` (1 as soon as one wins, -2 if none
-    ends it) and the squares of the moves that do not (none once a win is found)."""
+    ends it) and the squares of the moves that do not; once a win is found, ``rest`` is its
+    square alone, which a playout plays, and :func:`solve`, whose windows never reach past
+    a win, does not search."""
     best = -2
     rest = 0
     t = targets
@@ -470,7 +462,7 @@ def first_look(land: int, sea: int, side: int, targets: int) -> tuple[int, int]:
         if won == NOT_OVER:
             rest |= to
         elif won == side:
-            return 1, 0
+            return 1, to
         elif won == DRAW:
             if best < 0:
                 best = 0
