@@ -335,6 +335,17 @@ class State(ABC):
         """A line for people about what the last move did (points scored, captures), if any."""
         return None
 
+    def describe_last_move(self, names: Sequence[str]) -> str | None:
+        """The last move in words for the game's log, as a person tells it: who did what
+        and what it caused (``Ana swapped c3 and d4 and captured 4 red and 3 blue``),
+        naming player ``p`` as ``names[p]`` (people's names on a page). A chance outcome is
+        told as what the table did for the game (a roll names the player who rolled, a deal
+        the hands it filled). A :class:`~ludoteca.core.messages.Text`, so that each reader
+        reads it in their language; ``None`` where the game tells nothing (the club then
+        shows the notation alone). The engine words it because only the engine knows what a
+        move caused: the page holds no rule."""
+        return None
+
     best_of_playouts = False
     """Whether :meth:`fast_playout` takes ``best_of=k``: each move the best-scoring of k drawn
     at random instead of a uniform one (a game that can says so and overrides it)."""

@@ -13,11 +13,12 @@ Representation, chosen so that move generation never looks beyond the edge of th
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 
 from ludoteca.core.errors import IllegalMoveError, MalformedError
 from ludoteca.core.messages import Text
-from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State
+from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State, joined_names
 
 from .geometry import (
     COLOUR_CODE,
@@ -160,6 +161,60 @@ class CominoState(State):
         return Text(
             "{side} placed {move} and scored {gained} ({areas}); totals {first} to {second}",
             {**fields, "areas": areas},
+        )
+
+    def describe_last_move(self, names: Sequence[str]) -> str | None:
+        """The last move for the game's log, by the players' names: each draw of the deal
+        (the last one telling the whole deal, which a page shows as one line), each
+        placement with what it scored, and each forced removal."""
+        if self.last is None:
+            if not self.history or self.history[-1][0] != "deal":
+                return None
+            tile = self.history[-1][1]
+            if self.draws == 1:
+                return Text("The table laid the start tile {tile} in the middle", {"tile": tile})
+            if self.draws < DRAWS:
+                who = names[0 if self.draws <= HAND_SIZE else 1]
+                return Text("{who} was dealt {tile}", {"who": who, "tile": tile})
+            start = self.board[(0, 0)]
+            return Text(
+                "The tiles were dealt: the start tile {start} lies in the middle, {first} and "
+                "{second} hold {count} tiles each, both hands open to both, and {first} "
+                "places first",
+                {"start": start, "first": names[0], "second": names[1], "count": HAND_SIZE},
+            )
+        kind, player, move, gained, earned, first, second = self.last
+        tile, _, square = move.partition("@")
+        fields = {
+            "who": names[player],
+            "tile": tile,
+            "square": square,
+            "gained": gained,
+            "first": first,
+            "second": second,
+            "a": names[0],
+            "b": names[1],
+        }
+        if kind == "remove":
+            return Text(
+                "{who} could place no tile and removed {tile}, which scores nothing "
+                "({a} {first}, {b} {second})",
+                fields,
+            )
+        if not earned:
+            return Text(
+                "{who} placed {tile} on square {square} and scored {gained} ({a} {first}, {b} "
+                "{second})",
+                fields,
+            )
+        areas = [
+            Text("a {colour} area of {size}", {"colour": COLOUR_NAMES[colour], "size": size})
+            for colour, size in earned
+        ]
+        return Text(
+            "{who} placed {tile} on square {square}, joining {areas}, and scored {gained} ({a} "
+            "{first}, {b} {second})",
+            {**fields, "areas": joined_names(areas)},
         )
 
     # --- the grid -----------------------------------------------------------------------

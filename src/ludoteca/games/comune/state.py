@@ -22,7 +22,7 @@ from typing import cast
 
 from ludoteca.core.errors import IllegalMoveError, MalformedError
 from ludoteca.core.messages import Text
-from ludoteca.core.protocol import TERMINAL, Move, Result, State
+from ludoteca.core.protocol import TERMINAL, Move, Result, State, joined_names
 
 from . import bits
 from .bits import (
@@ -419,6 +419,36 @@ class ComuneState(State):
         return Text(
             "{side} placed {turn}; {side} now scores {score}",
             {"side": SIDES[player], "turn": turn_to_str(encode_turn(codes)), "score": score},
+        )
+
+    def describe_last_move(self, names: Sequence[str]) -> str | None:
+        """The last turn for the game's log, by the player's name: each piece placed by its
+        angle in words and its cell, or a pass, then the score the player now has."""
+        if self._last is None:
+            return None
+        player, codes = self._last
+        g = self.groups(player)
+        fields = {
+            "who": names[player],
+            "score": g[0] * g[1] * g[2],
+            "groups": f"{g[0]} × {g[1]} × {g[2]}",
+        }
+        if not codes:
+            return Text("{who} passed (score {groups} = {score})", fields)
+        pieces = [
+            Text(
+                "a {angle} piece {symbol} on {cell}",
+                {
+                    "angle": ANGLE_NAMES[code % 3],
+                    "symbol": ANGLE_SYMBOLS[code % 3],
+                    "cell": CELL_NAMES[code // 3],
+                },
+            )
+            for code in sorted(codes, key=lambda c: (c % 3, c // 3))
+        ]
+        return Text(
+            "{who} placed {pieces} (score {groups} = {score})",
+            {**fields, "pieces": joined_names(pieces)},
         )
 
     # --- copies, notation -----------------------------------------------------------------

@@ -13,11 +13,12 @@ Phases (the ``phase`` field of the position):
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from itertools import chain, compress, repeat
 
 from ludoteca.core.errors import IllegalMoveError, MalformedError
 from ludoteca.core.messages import Text
-from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State
+from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State, joined_names
 
 from .geometry import NEIGHBOURS, cell_to_str, group, sections, touching
 from .notation import (
@@ -31,7 +32,6 @@ from .notation import (
     SWAP,
     move_to_str,
     parse_move,
-    roll_to_str,
 )
 from .reform import ReformSearch
 
@@ -758,25 +758,49 @@ class HexagoneState(State):
         """What the last move did, for people; built only when asked (playouts never ask)."""
         if self._summary is None:
             return None
-        player, m, got = self._summary
-        who = Text("you") if self.solo else Text("player {n}", {"n": player + 1})
+        player = self._summary[0]
+        return self._told(Text("you") if self.solo else Text("player {n}", {"n": player + 1}))
+
+    def describe_last_move(self, names: Sequence[str]) -> str | None:
+        """The last move for the game's log, the player who made it (or rolled) by name."""
+        if self._summary is None:
+            return None
+        player = self._summary[0]
+        return self._told(names[player] if 0 <= player < len(names) else Text("you"))
+
+    def _told(self, who: str) -> Text:
+        """The last move in words, ``who`` doing it: rolls and captured pieces by colour
+        name, never by the notation's letters."""
+        assert self._summary is not None
+        _player, m, got = self._summary
         kind = m[0]
         fields: dict[str, object] = {"who": who}
         if kind == ROLL:
-            return Text("{who} rolled {roll}", {**fields, "roll": roll_to_str(m[1], m[2])})
+            if m[1] == m[2]:
+                return Text(
+                    "{who} rolled a double {colour}", {**fields, "colour": COLOUR_WORDS[m[1]]}
+                )
+            return Text(
+                "{who} rolled {a} and {b}",
+                {**fields, "a": COLOUR_WORDS[m[1]], "b": COLOUR_WORDS[m[2]]},
+            )
         if kind == SWAP:
             fields.update(a=cell_to_str(m[1]), b=cell_to_str(m[2]))
             if got is None:
                 return Text("{who} swapped {a} and {b}, no capture", fields)
-            piles = [f"{got[k]} {COLOURS[k]}" for k in range(7) if got[k]]
-            taken: str = piles[0]
-            for pile in piles[1:]:
-                taken = Text("{a} and {b}", {"a": taken, "b": pile})
-            return Text("{who} swapped {a} and {b}, captured {taken}", {**fields, "taken": taken})
+            piles = [
+                Text("{count} {colour}", {"count": got[k], "colour": COLOUR_WORDS[k]})
+                for k in range(7)
+                if got[k]
+            ]
+            return Text(
+                "{who} swapped {a} and {b} and captured {taken}",
+                {**fields, "taken": joined_names(piles)},
+            )
         if kind == PLACE:
             return Text(
-                "{who} placed {colour} on {cell}",
-                {**fields, "colour": COLOURS[m[1]], "cell": cell_to_str(m[2])},
+                "{who} placed a {colour} piece on {cell}",
+                {**fields, "colour": COLOUR_WORDS[m[1]], "cell": cell_to_str(m[2])},
             )
         if kind == MAIN:
             return Text(

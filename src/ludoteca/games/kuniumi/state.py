@@ -8,13 +8,14 @@ adds phases, validation with reasons, notation, results and undo.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from numbers import Integral
 from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from ludoteca.core.errors import IllegalMoveError, IllegalPositionError, MalformedError
 from ludoteca.core.messages import Text
-from ludoteca.core.protocol import TERMINAL, Result, State
+from ludoteca.core.protocol import TERMINAL, Result, State, joined_names
 
 from . import bits, notation
 from .bits import (
@@ -43,6 +44,9 @@ from .notation import PIECE_LETTERS, PIECE_NAMES, SIDE_NAMES, square_name
 
 if TYPE_CHECKING:
     from .game import Kuniumi
+
+_PLACED = (Text("the Earth God"), Text("the Sea God"), Text("a land token"), Text("a sea token"))
+"""Each set-up piece as the log names it, by :data:`PIECE_NAMES`' order."""
 
 SETUP_ORDER = "ESllss"
 """The fixed set-up order (rules, **Decision**)."""
@@ -471,6 +475,73 @@ class KuniumiState(State):
                 "{summary}; {reason}", {"summary": summary, "reason": self._result.reason}
             )
         return summary
+
+    def describe_last_move(self, names: Sequence[str]) -> str | None:
+        """The last move for the game's log, by the player's name: what was placed where
+        in the set-up, who chose which side, where a God went and the token it left, and
+        at the end which squares make the closed group that decided the game."""
+        action = self._last
+        if action is None:
+            return None
+        if action < CHOOSE:  # the first player places the whole set-up
+            kind, square = divmod(action, SQUARES)
+            return Text(
+                "{who} placed {piece} on {square}",
+                {"who": names[0], "piece": _PLACED[kind], "square": square_name(square)},
+            )
+        if action < MOVE:
+            chosen = action - CHOOSE
+            return Text(
+                "{who} chose to play {chosen}; {other} plays {first} and moves first",
+                {
+                    "who": names[1],
+                    "chosen": SIDE_NAMES[chosen],
+                    "other": names[0],
+                    "first": SIDE_NAMES[1 - chosen],
+                },
+            )
+        origin, dest = divmod(action - MOVE, SQUARES)
+        moved = LAND if self.side != LAND else SEA  # the side that moved is not to move now
+        fields = {
+            "who": names[self.player_of(moved)],
+            "origin": square_name(origin),
+            "dest": square_name(dest),
+        }
+        if moved == LAND:
+            told = Text(
+                "{who} moved the Earth God from {origin} to {dest} and left a land token on "
+                "{origin}",
+                fields,
+            )
+        else:
+            told = Text(
+                "{who} moved the Sea God from {origin} to {dest} and left a sea token on {origin}",
+                fields,
+            )
+        if self._result is None:
+            return told
+        closed = self._closed_group(self._result)
+        if closed:
+            return Text(
+                "{told}; the closed group {squares} ends the game ({reason})",
+                {"told": told, "squares": joined_names(closed), "reason": self._result.reason},
+            )
+        return Text("{told}: {reason}", {"told": told, "reason": self._result.reason})
+
+    def _closed_group(self, result: Result) -> list[str]:
+        """The squares of the largest closed group of the winner (of either side in a
+        draw), lowest first: the group the log names when a move ends the game."""
+        empty = FULL & ~(self.land | self.sea)
+        sides = [self.first if p == 0 else 1 - self.first for p in result.winners] or [LAND, SEA]
+        best = 0
+        for side in sides:
+            closed = bits.closed_pieces(self.land if side == LAND else self.sea, empty)
+            while closed:
+                group = fill(closed & -closed, closed)
+                if bits.popcount(group) > bits.popcount(best):
+                    best = group
+                closed &= ~group
+        return [square_name(i) for i in range(SQUARES) if best >> i & 1]
 
     def undo(self) -> None:
         """Take back the last move played on this state (or on the state it was cloned from)."""

@@ -43,6 +43,7 @@ from ludoteca.web.round.access import check_may_watch
 from ludoteca.web.round.assets import page_module
 from ludoteca.web.round.catalog import available_games, bot_levels
 from ludoteca.web.round.errors import ClubError, NewGameRefused
+from ludoteca.web.round.log import game_log, log_names, steps_of, told
 from ludoteca.web.round.service import GameSettings, PlayedMove, SeatSpec
 from ludoteca.web.round.view import board_svg, last_cells, localized, page_view, script_json
 from ludoteca.web.rules.pages import diagrams, rules_context
@@ -484,10 +485,12 @@ def _finished(request: Request, pk: int) -> GameRow:
 
 @router.get("/games/{pk:id}/replay")
 def replay_page(pk: int, request: Request):
-    row = _finished(request, pk)
+    _finished(request, pk)
     c = club(request)
-    moves = c.games.moves(pk)
-    steps, entries = replay_steps([(m.text, m.player) for m in moves])
+    row, moves, state = c.games.states_along(pk)
+    played = [(m.text, m.player) for m in moves]
+    names = log_names(row, state)
+    steps, entries = replay_steps(played, game_log(state, played, names))
     with c.store.reading() as db:
         chat = chat_history(db, row, current_user(request))
     return render(
@@ -501,31 +504,46 @@ def replay_page(pk: int, request: Request):
     )
 
 
-def replay_steps(moves: list[tuple[str, int]]) -> tuple[list[int], list[dict]]:
-    """The plies a replay stops at, and the move list's entries, one per step.
+def replay_steps(
+    moves: list[tuple[str, int]], words: list[Any] | None = None
+) -> tuple[list[int], list[dict]]:
+    """The plies a replay stops at, and the game log's entries, one per step.
 
     A run of the table's draws is one step (Comino's deal: 21 draws, which took 21 presses
-    before the first real move); every other move is a step of its own. Plies stay those of
-    the record: a step names the ply it ends at."""
+    before the first real move), told by its last draw's words; every other move is a step
+    of its own. Plies stay those of the record: a step names the ply it ends at. ``words``
+    holds the engine's words for each move (:func:`~ludoteca.web.round.log.game_log`)."""
     steps = [0]
     entries: list[dict] = []
-    start = 0
-    for i, (_text, player) in enumerate(moves):
-        following = moves[i + 1][1] if i + 1 < len(moves) else None
-        if player < 0 and following is not None and following < 0:
-            continue
-        run = [t for t, _ in moves[start : i + 1]]
-        label = run[0] if len(run) == 1 else Text("table: {count} draws", {"count": len(run)})
-        entries.append({"ply": i + 1, "text": label, "title": ", ".join(run)})
-        steps.append(i + 1)
-        start = i + 1
+    for first, last in steps_of(moves):
+        run = [t for t, _ in moves[first : last + 1]]
+        label = (  # notation is not translated: a Text whose template is the move itself
+            Text("{move}", {"move": run[0]})
+            if len(run) == 1
+            else Text("{count} draws", {"count": len(run)})
+        )
+        said = words[last] if words is not None else None
+        entries.append(
+            {
+                "ply": last + 1,
+                "step": len(steps),
+                "text": label,
+                "title": ", ".join(run),
+                "words": said or "",
+                "chance": moves[last][1] < 0,
+            }
+        )
+        steps.append(last + 1)
     return steps, entries
 
 
 @router.get("/api/games/{pk:id}/replay/{ply:id}")
 def replay_step(pk: int, ply: int, request: Request):
-    _finished(request, pk)
+    """The board at move ``ply`` of a game: a finished game's replay, or a look back at an
+    earlier move of a game in progress (what its move list already shows to whoever may
+    watch; nothing of the moves to come)."""
     row, moves, state = club(request).games.states_along(pk)
+    check_may_watch(row, current_user(request))
     if not 0 <= ply <= len(moves):
         raise ClubError("Move number {ply} is outside 0..{count}.", 404, ply=ply, count=len(moves))
     for m in moves[:ply]:
@@ -543,7 +561,7 @@ def replay_step(pk: int, ply: int, request: Request):
             "svg": board_svg(state, translate=words.text),
             "position": position,
             "last": moves[ply - 1].text if ply else "",
-            "summary": state.last_move_summary() or "",
+            "summary": (told(state, log_names(row, state)) if ply else None) or "",
             "scores": list(scores) if scores is not None else None,
             "to_move_side": state.side_name(state.to_move) if state.to_move >= 0 else "",
             "last_cells": last_cells(state, [PlayedMove.of(m) for m in moves[:ply]]),

@@ -39,6 +39,7 @@ from ludoteca.web.infra.store import Session as StoredSession
 from ludoteca.web.round import clocks, quotas
 from ludoteca.web.round.catalog import available_games, bot_levels
 from ludoteca.web.round.errors import ClubError, NewGameRefused, SessionEnded
+from ludoteca.web.round.log import log_names, told
 from ludoteca.web.round.move_news import news_text, read_news
 from ludoteca.web.round.seats import BotJob
 
@@ -467,7 +468,7 @@ class GameService:
             raise ClubError("Move {text!r} refused: {why}.", text=text, why=exc.text) from None
         except GameError as exc:
             raise ClubError("Move {text!r} refused: {why}.", text=text, why=exc.text) from None
-        new = [(canonical, player, probe.last_move_summary())]
+        new = [(canonical, player, told(probe, log_names(row, probe)))]
         new += self._resolve_chance(row, probe, first_ply=row.ply + 1)
         in_session = None if session is None or user is None else (session, user.id)
         self._commit_moves(db, row, probe, new, in_session)
@@ -886,11 +887,12 @@ class GameService:
         """Draw chance outcomes from the secret seed until a player (or the end) is to move."""
         ply = row.ply if first_ply is None else first_ply
         drawn = []
+        names = log_names(row, state)
         while state.to_move == CHANCE:
             move = draw_at(state, row.seed, ply)
             text = state.move_to_str(move)
             state.play(move)
-            drawn.append((text, CHANCE, state.last_move_summary()))
+            drawn.append((text, CHANCE, told(state, names)))
             ply += 1
         return drawn
 

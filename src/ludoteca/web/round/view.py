@@ -29,6 +29,7 @@ from ludoteca.web.i18n.catalogs import Language, language
 from ludoteca.web.infra.briefly import Kept
 from ludoteca.web.infra.store import GameRow, User, utcnow
 from ludoteca.web.round import clocks
+from ludoteca.web.round.log import log_names, told
 from ludoteca.web.round.access import check_may_watch, is_to_move, seat_text
 from ludoteca.web.round.service import PlayedMove
 
@@ -116,7 +117,7 @@ def shared_view(
         "last_cells": last_cells(state, moves),
         "moves": moves_list(state, moves, lang),
         "scores": list(scores) if scores is not None else None,
-        "summary": state.last_move_summary() or "",
+        "summary": (told(state, log_names(row, state)) if row.ply else None) or "",
         "result": row.result,
         "result_text": result_text(row, state),
     }

@@ -26,6 +26,8 @@ let targets = new Set();
 // browser only counts down from there, so its own time of day never matters.
 let clock = null;
 let clockAt = 0;
+let lookingAt = 0; // the ply of an earlier board looked at from the log; 0: the game as it is
+const lookBack = document.getElementById("look-back");
 
 function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -274,31 +276,69 @@ function renderSide() {
   const scores = document.getElementById("scores");
   scores.textContent = view.scores ? t("Scores:") + " " + view.scores.map((v, i) => `${view.seats[i] ? view.seats[i].side : i + 1} ${v}`).join(" · ") : "";
   document.getElementById("summary").textContent = view.summary || "";
-  const list = document.getElementById("movelist");
-  list.replaceChildren();
-  // A run of the table's draws (Comino's deal: 21 of them) is one line, its draws in a tooltip.
-  const moves = view.moves;
-  for (let i = 0; i < moves.length; i++) {
-    const m = moves[i];
-    let j = i;
-    while (m.player < 0 && j + 1 < moves.length && moves[j + 1].player < 0) j++;
-    if (j > i) {
-      const run = moves.slice(i, j + 1);
-      const li = el("li", { class: "chance", title: run.map((d) => d.text).join(", ") },
-        `${m.side}: ` + t("{count} draws", { count: run.length }));
-      list.append(li);
-      i = j;
-      continue;
-    }
-    const li = el("li", { class: m.player < 0 ? "chance" : "" }, `${m.side}: ${m.text}`);
-    if (m.note && m.player >= 0) li.append(el("span", { class: "note" }, ` — ${m.note}`));
-    list.append(li);
-  }
-  list.scrollTop = list.scrollHeight;
+  renderLog(document.getElementById("movelist"));
   const seated = view.seats.some((s) => s.you && !s.resigned);
   document.getElementById("resign").hidden = !(seated && view.status === "active");
   document.getElementById("replay-link").hidden = view.status !== "finished";
 }
+
+// The game's log: one entry per move in the engine's words (who did what and what it
+// caused), its notation beside it; a run of the table's draws (Comino's deal) is one entry,
+// told by its last draw. Each entry opens the game at that move: the replay once the game is
+// over, a look back at that board (and a way back) while it is played.
+function renderLog(list) {
+  const moves = view.moves;
+  const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
+  list.replaceChildren();
+  let step = 0;
+  for (let i = 0; i < moves.length; i++) {
+    let j = i;
+    while (moves[i].player < 0 && j + 1 < moves.length && moves[j + 1].player < 0) j++;
+    const run = moves.slice(i, j + 1);
+    const m = moves[j];
+    step += 1;
+    const li = el("li", { "data-ply": String(m.ply), class: m.player < 0 ? "chance" : "" });
+    const href = view.status === "finished" ? `/games/${gameId}/replay?ply=${m.ply}` : "#";
+    const a = el("a", { href, "data-ply": String(m.ply) });
+    a.append(el("span", { class: "num" }, String(step)));
+    const words = m.note || `${m.side}: ${m.text}`;
+    a.append(el("span", { class: "words" }, words));
+    const notation = run.length > 1 ? t("{count} draws", { count: run.length }) : m.text;
+    a.append(el("span", { class: "notation", title: run.map((d) => d.text).join(", ") }, notation));
+    li.append(a);
+    if (lookingAt === m.ply) li.classList.add("current");
+    list.append(li);
+    i = j;
+  }
+  if (atEnd || !lookingAt) list.scrollTop = list.scrollHeight;
+}
+
+// --- looking back at an earlier move while the game goes on ----------------------------------
+async function showPly(ply) {
+  if (ply >= view.ply) { backToGame(); return; }
+  lookingAt = ply;
+  const r = await fetch(`/api/games/${gameId}/replay/${ply}`).catch(() => null);
+  if (!r || !r.ok || lookingAt !== ply) return;
+  const data = await r.json();
+  boardBox.innerHTML = data.svg;
+  boardBox.classList.add("looking-back");
+  lookBack.hidden = false;
+  document.getElementById("look-back-text").textContent = t("The board after move {n}; the game goes on.", { n: data.step ?? ply });
+  for (const li of document.querySelectorAll("#movelist li")) li.classList.toggle("current", Number(li.dataset.ply) === ply);
+}
+function backToGame() {
+  if (!lookingAt) return;
+  lookingAt = 0;
+  lookBack.hidden = true;
+  render(view);
+}
+document.getElementById("movelist").addEventListener("click", (e) => {
+  const a = e.target.closest("a[data-ply]");
+  if (!a || view.status === "finished") return; // a finished game's entries open the replay
+  e.preventDefault();
+  showPly(Number(a.dataset.ply));
+});
+document.getElementById("look-back-return").addEventListener("click", backToGame);
 
 function renderStatus() {
   let text;
@@ -426,6 +466,9 @@ function render(newView) {
   view = newView;
   if (moved) moveSound();
   selected = [];
+  lookingAt = 0; // a new position (or the way back) shows the game as it is
+  lookBack.hidden = true;
+  boardBox.classList.remove("looking-back");
   boardBox.innerHTML = view.svg;
   for (const cell of view.last_cells || []) {
     for (const node of boardBox.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move", "arrived");

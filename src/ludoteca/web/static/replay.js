@@ -68,9 +68,20 @@ async function step(k) {
   document.getElementById("replay-summary").textContent = data.summary || "";
   document.getElementById("position").value = data.position;
   root.dataset.ply = String(n);
-  for (const li of document.querySelectorAll("#replay-moves li")) {
-    li.classList.toggle("current", Number(li.dataset.ply) === n);
+  const log = document.getElementById("replay-moves");
+  for (const li of log.querySelectorAll("li")) {
+    const here = Number(li.dataset.ply) === n;
+    li.classList.toggle("current", here);
+    if (here) li.setAttribute("aria-current", "step"); else li.removeAttribute("aria-current");
+    if (here) { // into the log's view, without scrolling the page
+      const top = li.offsetTop - log.offsetTop;
+      if (top < log.scrollTop || top + li.offsetHeight > log.scrollTop + log.clientHeight) log.scrollTop = top - log.clientHeight / 2;
+    }
   }
+  // The address names the move shown, so that a link (or a reload) opens the game there.
+  const url = new URL(location.href);
+  if (n) url.searchParams.set("ply", String(n)); else url.searchParams.delete("ply");
+  if (url.href !== location.href) history.replaceState(null, "", url);
 }
 
 document.getElementById("first").addEventListener("click", () => step(0));
@@ -82,7 +93,9 @@ document.getElementById("replay-moves").addEventListener("click", (e) => {
   if (a) { e.preventDefault(); step(steps.indexOf(Number(a.dataset.ply))); }
 });
 document.addEventListener("keydown", (e) => {
-  if (e.target.tagName === "TEXTAREA" || e.target.tagName === "INPUT") return;
+  // Keys typed in a box (the position text, the slider, a form) are that box's own: arrows
+  // move its caret or value there, never the replay.
+  if (e.target.closest("textarea, input, select, [contenteditable]")) return;
   if (e.key === "ArrowRight") step(at + 1);
   else if (e.key === "ArrowLeft") step(at - 1);
   else if (e.key === "Home") step(0);
@@ -94,7 +107,12 @@ document.getElementById("copy-position").addEventListener("click", async () => {
   catch { document.getElementById("position").select(); document.getElementById("copied").textContent = t("press Ctrl+C"); }
 });
 watchLetters(board, document.getElementById("colour-letters"));
-step(0);
+// Opened at a move (a link made while stepping: ?ply=N) shows that move, else the start.
+{
+  const asked = Number(new URL(location.href).searchParams.get("ply"));
+  let k = Number.isInteger(asked) && asked > 0 ? steps.findIndex((p) => p >= asked) : 0;
+  step(k < 0 ? last : k);
+}
 
 // --- the computer review: its curve (click a point to go to that move) and its marks --------
 const reviewBox = document.getElementById("review");
