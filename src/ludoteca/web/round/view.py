@@ -29,8 +29,8 @@ from ludoteca.web.i18n.catalogs import Language, language
 from ludoteca.web.infra.briefly import Kept
 from ludoteca.web.infra.store import GameRow, User, utcnow
 from ludoteca.web.round import clocks
-from ludoteca.web.round.log import log_names, told
 from ludoteca.web.round.access import check_may_watch, is_to_move, seat_text
+from ludoteca.web.round.log import log_names, told
 from ludoteca.web.round.service import PlayedMove
 
 MAX_LEGAL_SENT = 20000
