@@ -108,7 +108,8 @@ def test_the_deal_is_one_step_in_the_replay_and_one_line_in_the_move_list(browse
         page.goto(f"{srv.base}/games/{pk}/replay")
         page.wait_for_function("() => document.getElementById('replay').dataset.ply === '0'")
         first = page.locator("#replay-moves li").first
-        assert first.inner_text() == "table: 21 draws"
+        assert "The tiles were dealt" in first.inner_text()
+        assert "21 draws" in first.locator(".notation").inner_text()
         page.keyboard.press("ArrowRight")
         page.wait_for_function("() => document.getElementById('replay').dataset.ply === '21'")
         assert page.inner_text("#replay-ply") == "1"
@@ -154,5 +155,64 @@ def test_the_slider_steps_and_the_last_move_is_marked(browser, finished_game):
         page.wait_for_function(
             f"() => document.getElementById('replay-slider').value === '{k + 1}'"
         )
+    finally:
+        page.close()
+
+
+def test_the_log_tells_each_move_in_words_by_name_and_opens_it(browser, finished_game):
+    """Issue 41, defect 9: the replay's list was bare notation (``E@c3``, ``table: 21
+    draws``); it is now a log in words, who did what by name, each entry opening its move."""
+    srv, pk, total, comino = finished_game
+    page = browser.new_page()
+    try:
+        page.goto(f"{srv.base}/games/{pk}/replay")
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '0'")
+        entries = page.locator("[data-game-log] > li[data-ply]")
+        assert entries.count() == total
+        words = entries.locator(".words").all_inner_texts()
+        assert words[0].startswith("stepper placed the Earth God on ")
+        assert words[6].startswith("computer (random) chose to play ")
+        assert "the closed group" in words[-1] or "no legal move" in words[-1]
+        entries.nth(4).locator("a").click()
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '5'")
+        assert "current" in (entries.nth(4).get_attribute("class") or "")
+        # the game's own page keeps the same log, in words, each entry a link to its move
+        page.goto(f"{srv.base}/games/{comino}")
+        page.wait_for_selector("[data-game-log] li[data-ply]")
+        log = page.locator("[data-game-log] > li[data-ply]")
+        assert "The tiles were dealt" in log.first.inner_text()
+        second = log.nth(1)
+        assert second.locator(".words").inner_text().startswith("stepper placed ")
+        assert second.locator("a").get_attribute("href").endswith("/replay?ply=22")
+    finally:
+        page.close()
+
+
+def test_the_address_follows_the_replay_and_opens_at_its_move(browser, finished_game):
+    """Issue 41, defect 10: stepping left the address as it was, so no link could show a
+    move; and keys typed in the position box stepped the replay instead of the caret."""
+    srv, pk, _, _ = finished_game
+    page = browser.new_page()
+    try:
+        page.goto(f"{srv.base}/games/{pk}/replay")
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '0'")
+        for _ in range(3):
+            page.click("#next")
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '3'")
+        page.wait_for_function("() => location.search === '?ply=3'")
+        link = page.url
+        page.goto("about:blank")
+        page.goto(link)
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '3'")
+        assert page.inner_text("#replay-ply") == "3"
+        # arrows in the position box move its caret, not the replay
+        box = page.locator("#position")
+        box.click()
+        box.evaluate("b => b.setSelectionRange(0, 0)")
+        for key in ("ArrowRight", "ArrowRight", "End", "ArrowLeft"):
+            page.keyboard.press(key)
+        page.wait_for_timeout(300)
+        assert page.get_attribute("#replay", "data-ply") == "3"
+        assert box.evaluate("b => b.selectionStart") > 0
     finally:
         page.close()
