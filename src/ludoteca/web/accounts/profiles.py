@@ -173,16 +173,35 @@ def game_counts(db, user: User) -> list[dict[str, Any]]:
     return sorted(counts.values(), key=lambda e: (-e["played"], e["title"]))
 
 
-def recent_games(db, user: User, viewer: User | None, changes: dict[int, float]):
+def page_number(asked: str | None) -> int:
+    """The page of games asked for (``?page=3``), 1 for anything that is not a page number:
+    a mistyped address shows the newest games rather than an error page."""
+    text = (asked or "").strip()
+    return int(text) if text.isdigit() and 0 < len(text) < 7 and int(text) > 0 else 1
+
+
+def finished_games_of(user: User, viewer: User | None):
+    """The condition for ``user``'s finished games that ``viewer`` may see: a private game
+    is shown only to its own players, as its replay is."""
     mine = select(Seat.game_id).where(Seat.user_id == user.id)
-    # A private game is shown only to its own players, as its replay is.
     visible = GameRow.private.is_(False)
     if viewer is not None:
         visible = visible | GameRow.id.in_(select(Seat.game_id).where(Seat.user_id == viewer.id))
+    return (GameRow.id.in_(mine), GameRow.status == "finished", visible)
+
+
+def recent_games(
+    db, user: User, viewer: User | None, changes: dict[int, float], page: int = 1
+) -> tuple[list[dict[str, Any]], int]:
+    """One page of ``user``'s finished games, newest first (:data:`RECENT_GAMES` a page),
+    and how many there are in all: every game is reachable, not only the newest."""
+    where = finished_games_of(user, viewer)
+    total = db.scalar(select(func.count()).select_from(GameRow).where(*where)) or 0
     rows = db.scalars(
         select(GameRow)
-        .where(GameRow.id.in_(mine), GameRow.status == "finished", visible)
+        .where(*where)
         .order_by(GameRow.finished.desc(), GameRow.id.desc())
+        .offset((page - 1) * RECENT_GAMES)
         .limit(RECENT_GAMES)
     ).all()
     out = []
@@ -196,12 +215,13 @@ def recent_games(db, user: User, viewer: User | None, changes: dict[int, float])
         summary["change"] = None if change is None else f"{change:+.0f}"
         summary["finished"] = row.finished
         out.append(summary)
-    return out
+    return out, total
 
 
 @router.get("/users/{name}")
-def profile(name: str, request: Request):
+def profile(name: str, request: Request, page: str | None = None):
     viewer = current_user(request)
+    number = page_number(page)
     pools = known_pools()
     with club(request).store.session() as db:
         user = user_or_404(db, name)
@@ -212,7 +232,11 @@ def profile(name: str, request: Request):
             .order_by(RatingHistory.created, RatingHistory.id)
         ).all()
         counts = game_counts(db, user)
-        recent = recent_games(db, user, viewer, rating_changes(list(history)))
+        recent, total = recent_games(db, user, viewer, rating_changes(list(history)), number)
+        pages = max(1, -(-total // RECENT_GAMES))
+        if number > pages:  # past the last page (games made private, a stale link): the last
+            number = pages
+            recent, total = recent_games(db, user, viewer, rating_changes(list(history)), number)
         mystats = user_stats(db, user)
     order = list(pools)
     entries = sorted(
@@ -228,6 +252,9 @@ def profile(name: str, request: Request):
         ratings=entries,
         counts=counts,
         recent=recent,
+        games_total=total,
+        games_page=number,
+        games_pages=pages,
         has_history=bool(history),
         played=sum(c["played"] for c in counts),
         mystats=mystats,
