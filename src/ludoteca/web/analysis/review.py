@@ -202,35 +202,3 @@ class Reviews:
             except Exception:
                 log.exception("the review queue failed; trying again")
                 await asyncio.sleep(5)
-
-
-def curve_svg(review: Review, width: int = 600, height: int = 160) -> str:
-    """The review's curve as an SVG: the first player's expected result at each ply (1 at
-    the top), marks as dots; each point names its ply (``data-ply``) for the page to jump."""
-    values = review.values or []
-    if len(values) < 2:
-        return ""
-    n = len(values) - 1
-    x = lambda i: round(8 + (width - 16) * i / n, 1)  # noqa: E731
-    y = lambda v: round(8 + (height - 16) * (1 - v), 1)  # noqa: E731
-    points = " ".join(f"{x(i)},{y(v[0])}" for i, v in enumerate(values))
-    colours = {"blunder": "#c0392b", "mistake": "#e67e22", "inaccuracy": "#d4ac0d"}
-    marks = "".join(
-        f'<circle class="mark {m["kind"]}" data-ply="{m["ply"]}" cx="{x(m["ply"])}" '
-        f'cy="{y(values[m["ply"]][0])}" r="5" fill="{colours[m["kind"]]}"><title>'
-        f"{m['kind']}: {m['move']} (−{round(100 * m['drop'])}%)</title></circle>"
-        for m in review.marks or []
-    )
-    hits = "".join(
-        f'<rect class="hit" data-ply="{i}" x="{x(i) - (width - 16) / n / 2}" y="0" '
-        f'width="{(width - 16) / n}" height="{height}" fill="transparent"/>'
-        for i in range(n + 1)
-    )
-    return (
-        f'<svg xmlns="http://www.w3.org/2000/svg" class="review-curve" viewBox="0 0 {width} '
-        f'{height}" role="img" aria-label="Expected result of the first player, move by move">'
-        f'<rect x="0" y="0" width="{width}" height="{height}" fill="#fff"/>'
-        f'<line x1="8" x2="{width - 8}" y1="{y(0.5)}" y2="{y(0.5)}" stroke="#bbb" '
-        f'stroke-dasharray="4 3"/>{hits}'
-        f'<polyline points="{points}" fill="none" stroke="#2f6f4e" stroke-width="2"/>{marks}</svg>'
-    )

@@ -10,13 +10,14 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 
+from ludoteca.web.analysis.curve import annotated_marks, curve_svg
 from ludoteca.web.analysis.positions import board_view, options_for, played, state_of
-from ludoteca.web.analysis.review import curve_svg
 from ludoteca.web.forum.forms import form
 from ludoteca.web.infra.inputs import json_object
 from ludoteca.web.requests import SignedIn, club, current_user, language, render
 from ludoteca.web.round.access import check_may_watch
 from ludoteca.web.round.errors import ClubError
+from ludoteca.web.round.log import log_names
 
 router = APIRouter()
 
@@ -97,10 +98,16 @@ async def request_review(pk: int, request: Request, user: SignedIn):
 
 @router.get("/api/games/{pk:id}/review")
 def review_status(pk: int, request: Request) -> JSONResponse:
-    row = club(request).games.row(pk)
+    row, moves, state = club(request).games.states_along(pk)
     check_may_watch(row, current_user(request))
     review = club(request).reviews.get(pk)
     out = review_json(review)
     if review is not None and review.status == "done":
-        out["svg"] = curve_svg(review)
+        # numbered by the players' own moves and named by who made them (not the deal's
+        # draws, not seat numbers); the curve drawn in the reader's language
+        words = language(request)
+        players = [m.player for m in moves]
+        names = [words.text(n) for n in log_names(row, state)]
+        out["marks"] = annotated_marks(out["marks"], players, names)
+        out["svg"] = curve_svg(review.values or [], out["marks"], players, names, words.text)
     return JSONResponse(out)

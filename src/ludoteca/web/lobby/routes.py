@@ -515,7 +515,9 @@ def replay_steps(
     holds the engine's words for each move (:func:`~ludoteca.web.round.log.game_log`)."""
     steps = [0]
     entries: list[dict] = []
+    chosen = 0  # the players' moves so far: the log numbers those, not the table's draws
     for first, last in steps_of(moves):
+        chosen += sum(1 for _t, p in moves[first : last + 1] if p >= 0)
         run = [t for t, _ in moves[first : last + 1]]
         label = (  # notation is not translated: a Text whose template is the move itself
             Text("{move}", {"move": run[0]})
@@ -526,7 +528,7 @@ def replay_steps(
         entries.append(
             {
                 "ply": last + 1,
-                "step": len(steps),
+                "number": chosen if moves[last][1] >= 0 else "",
                 "text": label,
                 "title": ", ".join(run),
                 "words": said or "",

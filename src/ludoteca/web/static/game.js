@@ -290,17 +290,17 @@ function renderLog(list) {
   const moves = view.moves;
   const atEnd = list.scrollTop + list.clientHeight >= list.scrollHeight - 4;
   list.replaceChildren();
-  let step = 0;
+  let step = 0; // the players' moves so far
   for (let i = 0; i < moves.length; i++) {
     let j = i;
     while (moves[i].player < 0 && j + 1 < moves.length && moves[j + 1].player < 0) j++;
     const run = moves.slice(i, j + 1);
     const m = moves[j];
-    step += 1;
+    if (m.player >= 0) step += 1; // numbered among the players' moves, as the review is
     const li = el("li", { "data-ply": String(m.ply), class: m.player < 0 ? "chance" : "" });
     const href = view.status === "finished" ? `/games/${gameId}/replay?ply=${m.ply}` : "#";
     const a = el("a", { href, "data-ply": String(m.ply) });
-    a.append(el("span", { class: "num" }, String(step)));
+    a.append(el("span", { class: "num" }, m.player >= 0 ? String(step) : ""));
     const words = m.note || `${m.side}: ${m.text}`;
     a.append(el("span", { class: "words" }, words));
     const notation = run.length > 1 ? t("{count} draws", { count: run.length }) : m.text;
@@ -314,7 +314,7 @@ function renderLog(list) {
 }
 
 // --- looking back at an earlier move while the game goes on ----------------------------------
-async function showPly(ply) {
+async function showPly(ply, number) {
   if (ply >= view.ply) { backToGame(); return; }
   lookingAt = ply;
   const r = await fetch(`/api/games/${gameId}/replay/${ply}`).catch(() => null);
@@ -323,7 +323,7 @@ async function showPly(ply) {
   boardBox.innerHTML = data.svg;
   boardBox.classList.add("looking-back");
   lookBack.hidden = false;
-  document.getElementById("look-back-text").textContent = t("The board after move {n}; the game goes on.", { n: data.step ?? ply });
+  document.getElementById("look-back-text").textContent = t("The board after move {n}; the game goes on.", { n: number || ply });
   for (const li of document.querySelectorAll("#movelist li")) li.classList.toggle("current", Number(li.dataset.ply) === ply);
 }
 function backToGame() {
@@ -336,7 +336,7 @@ document.getElementById("movelist").addEventListener("click", (e) => {
   const a = e.target.closest("a[data-ply]");
   if (!a || view.status === "finished") return; // a finished game's entries open the replay
   e.preventDefault();
-  showPly(Number(a.dataset.ply));
+  showPly(Number(a.dataset.ply), a.querySelector(".num")?.textContent);
 });
 document.getElementById("look-back-return").addEventListener("click", backToGame);
 

@@ -151,7 +151,8 @@ async function review() {
     const a = document.createElement("a");
     a.href = "#";
     a.dataset.ply = m.ply;
-    a.textContent = t("{kind}: move {ply}, {move} (−{drop}%)", { kind: NAMES[m.kind], ply: m.ply, move: m.move, drop: Math.round(m.drop * 100) });
+    // numbered among the players' own moves (not the deal's draws) and named by who made it
+    a.textContent = t("{kind} by {who}: move {number}, {move} (−{drop}%)", { kind: NAMES[m.kind], who: m.who ?? "", number: m.number ?? m.ply, move: m.move, drop: Math.round(m.drop * 100) });
     li.append(a);
     list.append(li);
     const entry = document.querySelector(`#replay-moves li[data-ply="${m.ply}"]`);
