@@ -64,7 +64,7 @@ def curve_svg(
     players: Sequence[int],
     names: Sequence[str],
     translate: Callable[[str], str] = str,
-    width: int = 600,
+    width: int = 340,
     height: int = 190,
 ) -> str:
     """The curve of the first player's expected result after each move, from the first
@@ -76,7 +76,7 @@ def curve_svg(
     numbers = move_numbers(players)
     start = min(first_choice(players), len(values) - 2)
     n = len(values) - 1 - start
-    left, right, top, bottom = 44, 10, 10, 40
+    left, right, top, bottom = 30, 8, 24, 36
     plot_w, plot_h = width - left - right, height - top - bottom
     x = lambda i: round(left + plot_w * (i - start) / n, 1)  # noqa: E731
     y = lambda v: round(top + plot_h * (1 - v), 1)  # noqa: E731
@@ -92,7 +92,7 @@ def curve_svg(
             f'<text class="tick" x="{left - 7}" y="{y(v) + 4}" text-anchor="end">{label}</text>'
         )
     last = numbers[-1]
-    every = max(1, -(-last // 8))
+    every = max(1, -(-last // 6))
     for i in range(start, len(values)):  # the x axis: ticks at the players' moves
         k = numbers[i]
         if k and k % every == 0 and numbers[i - 1] != k:
@@ -107,8 +107,7 @@ def curve_svg(
     parts.append(
         f'<text class="axis-title" x="{left + plot_w / 2}" y="{height - 4}" '
         f'text-anchor="middle">{escape(x_title, quote=False)}</text>'
-        f'<text class="axis-title" x="12" y="{top + plot_h / 2}" text-anchor="middle" '
-        f'transform="rotate(-90 12 {top + plot_h / 2})">{escape(y_title, quote=False)}</text>'
+        f'<text class="axis-title" x="{left}" y="{top - 8}">{escape(y_title, quote=False)}</text>'
     )
     step_w = plot_w / n
     parts += [
