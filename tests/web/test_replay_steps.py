@@ -216,3 +216,32 @@ def test_the_address_follows_the_replay_and_opens_at_its_move(browser, finished_
         assert box.evaluate("b => b.selectionStart") > 0
     finally:
         page.close()
+
+
+def test_comino_analysis_board_plays_tiles_as_the_game_page_does(browser, finished_game):
+    """Issue 41, defect 11: Comino's analysis board listed notation buttons and had none of
+    the game page's tiles; its rack tiles are now picked up and dropped on a square."""
+    srv, _, _, comino = finished_game
+    page = browser.new_page(viewport={"width": 1280, "height": 800})
+    try:
+        page.goto(f"{srv.base}/analysis/comino?game={comino}&ply=24")
+        page.wait_for_selector("#board svg g.rack-tile")
+        before = page.get_attribute("#analysis", "data-position")
+        to_move = "2" if before.split()[-1] == "2" else "1"
+        tile = page.locator(f'#board g.rack-tile[data-player="{to_move}"]').first
+        box = tile.bounding_box()
+        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8)
+        page.wait_for_function("() => document.querySelector('#board g.rack-tile.selected')")
+        assert page.locator("#choices [data-move*='@']").count() == 0  # no notation list
+        for _ in range(4):  # an orientation that fits somewhere: turn it until one does
+            if page.locator("#board [data-cell].cell.target").count():
+                break
+            page.click("#turn-right")
+        target = page.locator("#board [data-cell].cell.target").first
+        target.click()
+        page.wait_for_function(
+            "p => document.getElementById('analysis').dataset.position !== p", arg=before
+        )
+        assert page.locator("#back").is_enabled()
+    finally:
+        page.close()

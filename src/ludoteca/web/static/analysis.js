@@ -1,6 +1,7 @@
 // The analysis board: play moves freely on a position (the server plays them: no rule lives
 // here), and watch the computer's view of it stream in. The position travels in the link.
 import { movePaths, sameCells } from "./moves.js";
+import { interactionFor, preload } from "./interactions.js";
 import { language, t } from "./i18n.js";
 
 const root = document.getElementById("analysis");
@@ -14,6 +15,10 @@ let view = JSON.parse(document.getElementById("initial-view").textContent);
 const history = [];
 const start = view.position;
 let selected = [];
+// A game's own page module (Comino's tiles: turn, pick up, drop on a square), as on the game
+// page: the same module arranges the same structured moves here, for either side to move.
+let interaction = null;
+const moduleControls = document.getElementById("module-controls");
 let socket = null;
 let analysing = false;
 
@@ -48,6 +53,11 @@ function show(next) {
   window.history.replaceState(null, "", url);
   document.getElementById("back").disabled = history.length === 0;
   root.dataset.position = view.position;
+  if (interaction && interaction.destroy) interaction.destroy();
+  moduleControls.replaceChildren();
+  const moduleView = { ...view, your_turn: view.legal.length > 0 }; // here one plays every side
+  if (moduleView.your_turn && view.hints && view.hints.prompt) moduleControls.append(el("p", { class: "hint" }, view.hints.prompt));
+  interaction = interactionFor(moduleView, { boardBox, controls: moduleControls, sendMove: play, showMessage: say, el, paths: movePaths(view.legal) }, () => show(view));
   markBoard();
   clearReport();
   if (analysing) startAnalysis();
@@ -64,7 +74,8 @@ function markBoard() {
     node.classList.toggle("selected", selected.includes(node.dataset.cell));
   }
   choices.replaceChildren();
-  const offer = selected.length ? cands.filter((m) => sameCells(m.cells, selected)) : view.legal.filter((m) => !m.cells.length);
+  // With a page module the board is played as on the game page: no list of placements.
+  const offer = selected.length && !interaction ? cands.filter((m) => sameCells(m.cells, selected)) : view.legal.filter((m) => !m.cells.length);
   for (const m of offer.slice(0, 40)) choices.append(moveButton(m.text, m.label));
   for (const c of view.chance) {
     choices.append(moveButton(c.text, `${c.text} (${Math.round(c.probability * 1000) / 10}%)`));
@@ -78,6 +89,7 @@ function moveButton(text, label) {
 }
 
 boardBox.addEventListener("click", (e) => {
+  if (interaction && interaction.click && view.legal.length && interaction.click(e)) return;
   const node = e.target.closest("[data-cell]");
   if (!node || !view.legal.length) return;
   const cell = node.dataset.cell;
@@ -189,4 +201,5 @@ if (analyse) {
     }
   });
 }
+await preload(view.hints && view.hints.module); // the tiles answer from the first draw on
 show(view);
