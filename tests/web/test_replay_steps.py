@@ -245,3 +245,28 @@ def test_comino_analysis_board_plays_tiles_as_the_game_page_does(browser, finish
         assert page.locator("#back").is_enabled()
     finally:
         page.close()
+
+
+def test_the_game_page_log_looks_back_at_a_move_while_the_game_goes_on(browser, finished_game):
+    """Issue 41, defect 9: the game page's log is in words and each entry shows its move,
+    also during the game (its board, then back to the game as it is)."""
+    srv = finished_game[0]
+    with httpx.Client(base_url=srv.base, timeout=20) as client:
+        assert register(client, "looker").status_code == 303
+        pk = create_game(client, "kuniumi", [("me", ""), ("bot", "random")])
+        view = play_randomly(client, pk, random.Random(5), moves=3)
+    page = browser.new_page()
+    try:
+        page.goto(f"{srv.base}/games/{pk}")
+        page.wait_for_selector("[data-game-log] > li[data-ply]")
+        log = page.locator("[data-game-log] > li[data-ply]")
+        assert log.count() == view["ply"]
+        assert log.first.locator(".words").inner_text().startswith("looker placed the Earth God")
+        log.first.locator("a").click()
+        page.wait_for_selector("#look-back:not([hidden])")
+        page.wait_for_function("() => document.querySelectorAll('#board .piece').length === 1")
+        page.click("#look-back-return")
+        page.wait_for_selector("#look-back", state="hidden")
+        assert page.locator("#board .piece").count() == view["ply"]
+    finally:
+        page.close()
