@@ -173,6 +173,17 @@ def test_the_log_tells_each_move_in_words_by_name_and_opens_it(browser, finished
         assert words[0].startswith("stepper placed the Earth God on ")
         assert words[6].startswith("computer (random) chose to play ")
         assert "the closed group" in words[-1] or "no legal move" in words[-1]
+        # a three-digit move number keeps its room inside the log (list markers were clipped)
+        clipped = page.evaluate(
+            """() => {
+                const log = document.querySelector('[data-game-log]');
+                const num = log.querySelector('li .num');
+                num.textContent = '123';
+                const a = num.getBoundingClientRect(), b = log.getBoundingClientRect();
+                return num.scrollWidth > num.clientWidth + 1 || a.left < b.left;
+            }"""
+        )
+        assert not clipped
         entries.nth(4).locator("a").click()
         page.wait_for_function("() => document.getElementById('replay').dataset.ply === '5'")
         assert "current" in (entries.nth(4).get_attribute("class") or "")
