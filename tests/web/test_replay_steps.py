@@ -112,7 +112,11 @@ def test_the_deal_is_one_step_in_the_replay_and_one_line_in_the_move_list(browse
         assert "21 draws" in first.locator(".notation").inner_text()
         page.keyboard.press("ArrowRight")
         page.wait_for_function("() => document.getElementById('replay').dataset.ply === '21'")
-        assert page.inner_text("#replay-ply") == "1"
+        assert page.inner_text("#replay-ply") == "0"  # the deal is no one's move
+        page.keyboard.press("ArrowRight")
+        page.wait_for_function("() => document.getElementById('replay').dataset.ply === '22'")
+        assert page.inner_text("#replay-ply") == "1"  # the first placement is move 1
+        page.keyboard.press("ArrowLeft")
         page.keyboard.press("ArrowRight")
         page.wait_for_function("() => document.getElementById('replay').dataset.ply === '22'")
         page.keyboard.press("ArrowLeft")

@@ -491,6 +491,9 @@ def replay_page(pk: int, request: Request):
     played = [(m.text, m.player) for m in moves]
     names = log_names(row, state)
     steps, entries = replay_steps(played, game_log(state, played, names))
+    chosen = [0]  # the players' moves before each ply: the numbers people read
+    for _text, player in played:
+        chosen.append(chosen[-1] + (player >= 0))
     with c.store.reading() as db:
         chat = chat_history(db, row, current_user(request))
     return render(
@@ -499,6 +502,7 @@ def replay_page(pk: int, request: Request):
         game=game_summary(row, current_user(request)),
         moves=entries,
         steps=steps,
+        numbers=[chosen[ply] for ply in steps],
         total=len(moves),
         chat=chat,
     )

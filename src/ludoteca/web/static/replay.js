@@ -8,6 +8,9 @@ const id = root.dataset.id;
 // The plies the replay stops at: every move, except that a run of the table's draws (the
 // deal) is one step. Buttons and keys move by steps; the page shows the step's number.
 const steps = JSON.parse(root.dataset.steps);
+// Each step's move number among the players' own moves (the table's draws are not counted),
+// as the game log and the computer review number them.
+const numbers = JSON.parse(root.dataset.numbers || "[]");
 const last = steps.length - 1;
 const board = document.getElementById("board");
 const cache = new Map();
@@ -62,8 +65,8 @@ async function step(k) {
     for (const node of board.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move");
   }
   slider.value = String(k);
-  slider.setAttribute("aria-valuetext", t("move {n} of {last}", { n: k, last }));
-  document.getElementById("replay-ply").textContent = String(k);
+  slider.setAttribute("aria-valuetext", t("move {n} of {last}", { n: numbers[k] ?? k, last: numbers[last] ?? last }));
+  document.getElementById("replay-ply").textContent = String(numbers[k] ?? k);
   document.getElementById("replay-last").textContent = data.last ? t("last move: {move}", { move: data.last }) : t("start");
   document.getElementById("replay-summary").textContent = data.summary || "";
   document.getElementById("position").value = data.position;
