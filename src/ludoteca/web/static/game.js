@@ -322,6 +322,7 @@ async function showPly(ply, number) {
   const data = await r.json();
   boardBox.innerHTML = data.svg;
   boardBox.classList.add("looking-back");
+  root.classList.add("looking-back"); // the move controls wait until the player is back
   lookBack.hidden = false;
   document.getElementById("look-back-text").textContent = t("The board after move {n}; the game goes on.", { n: number || ply });
   for (const li of document.querySelectorAll("#movelist li")) li.classList.toggle("current", Number(li.dataset.ply) === ply);
@@ -469,6 +470,7 @@ function render(newView) {
   lookingAt = 0; // a new position (or the way back) shows the game as it is
   lookBack.hidden = true;
   boardBox.classList.remove("looking-back");
+  root.classList.remove("looking-back");
   boardBox.innerHTML = view.svg;
   for (const cell of view.last_cells || []) {
     for (const node of boardBox.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move", "arrived");
@@ -590,6 +592,7 @@ boardBox.addEventListener("keydown", (e) => {
   if (again) again.focus(); // the board is redrawn: keep the place
 });
 document.addEventListener("keydown", (e) => {
+  if (lookingAt) { if (e.key === "Escape") backToGame(); return; } // an earlier board: no moves
   if (interaction && interaction.key) interaction.key(e);
   else cycleKey(e);
   if (e.key === "Escape") { selected = []; narrowTo(null); markBoard(); }
