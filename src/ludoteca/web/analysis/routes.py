@@ -98,13 +98,14 @@ async def request_review(pk: int, request: Request, user: SignedIn):
 
 @router.get("/api/games/{pk:id}/review")
 def review_status(pk: int, request: Request) -> JSONResponse:
-    row, moves, state = club(request).games.states_along(pk)
+    row = club(request).games.row(pk)
     check_may_watch(row, current_user(request))
     review = club(request).reviews.get(pk)
     out = review_json(review)
     if review is not None and review.status == "done":
         # numbered by the players' own moves and named by who made them (not the deal's
         # draws, not seat numbers); the curve drawn in the reader's language
+        row, moves, state = club(request).games.states_along(pk)
         words = language(request)
         players = [m.player for m in moves]
         names = [words.text(n) for n in log_names(row, state)]
