@@ -266,10 +266,10 @@ def test_the_game_page_log_looks_back_at_a_move_while_the_game_goes_on(browser, 
     """Issue 41, defect 9: the game page's log is in words and each entry shows its move,
     also during the game (its board, then back to the game as it is)."""
     srv = finished_game[0]
-    with httpx.Client(base_url=srv.base, timeout=20) as client:
-        assert register(client, "looker").status_code == 303
-        pk = create_game(client, "kuniumi", [("me", ""), ("bot", "random")])
-        view = play_randomly(client, pk, random.Random(5), moves=3)
+    client = httpx.Client(base_url=srv.base, timeout=20)
+    assert register(client, "looker").status_code == 303
+    pk = create_game(client, "kuniumi", [("me", ""), ("bot", "random")])
+    view = play_randomly(client, pk, random.Random(5), moves=3)
     page = browser.new_page()
     try:
         page.goto(f"{srv.base}/games/{pk}")
@@ -283,5 +283,12 @@ def test_the_game_page_log_looks_back_at_a_move_while_the_game_goes_on(browser, 
         page.click("#look-back-return")
         page.wait_for_selector("#look-back", state="hidden")
         assert page.locator("#board .piece").count() == view["ply"]
+        # a move made now reaches the log live, in words
+        play_randomly(client, pk, random.Random(6), moves=1)
+        page.wait_for_function(
+            "n => document.querySelectorAll('[data-game-log] > li').length > n", arg=view["ply"]
+        )
+        assert log.last.locator(".words").inner_text().startswith("looker placed ")
     finally:
         page.close()
+        client.close()
