@@ -76,6 +76,9 @@ def test_kuniumi_set_up_and_the_closed_group_in_words():
     squares = re.search(r"the closed group ([a-f1-6, and]+) ends", last).group(1)
     named = re.findall(r"[a-f][1-6]", squares)
     assert named and len(named) == int(re.search(r"group of (\d+)", last).group(1))
+    # and the board outlines that group
+    svg = state.game.render_svg(state)
+    assert sorted(re.findall(r'class="closed-group" data-cell="(\w+)"', svg)) == sorted(named)
 
 
 def test_comino_deal_is_told_to_a_newcomer():

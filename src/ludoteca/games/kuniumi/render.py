@@ -108,6 +108,13 @@ def render_svg(
                 f'<rect class="{classes}" data-cell="{square_name(square)}" x="{x}" y="{y}" '
                 f'width="{CELL}" height="{CELL}" fill="{fill}" stroke="#8a7a55" stroke-width="1"/>'
             )
+    for cell in state.closed_group():  # the group that ended the game, outlined
+        x, y = _corner(parse_square(cell))
+        out.append(
+            f'<rect class="closed-group" data-cell="{cell}" x="{x + 3}" y="{y + 3}" '
+            f'width="{CELL - 6}" height="{CELL - 6}" fill="none" stroke="#c0392b" '
+            f'stroke-width="4" rx="4"/>'
+        )
     for square in range(36):
         letter = piece_at(state, square)
         if letter is not None:

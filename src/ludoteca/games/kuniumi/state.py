@@ -520,7 +520,7 @@ class KuniumiState(State):
             )
         if self._result is None:
             return told
-        closed = self._closed_group(self._result)
+        closed = self.closed_group()
         if closed:
             return Text(
                 "{told}; the closed group {squares} ends the game ({reason})",
@@ -528,9 +528,13 @@ class KuniumiState(State):
             )
         return Text("{told}: {reason}", {"told": told, "reason": self._result.reason})
 
-    def _closed_group(self, result: Result) -> list[str]:
-        """The squares of the largest closed group of the winner (of either side in a
-        draw), lowest first: the group the log names when a move ends the game."""
+    def closed_group(self) -> list[str]:
+        """Once a closed group has ended the game, the squares of the winner's largest one
+        (of either side in a draw), lowest first: what the log names and the board outlines.
+        Empty while the game goes on."""
+        result = self._result
+        if result is None or self.phase != PLAY:
+            return []
         empty = FULL & ~(self.land | self.sea)
         sides = [self.first if p == 0 else 1 - self.first for p in result.winners] or [LAND, SEA]
         best = 0
