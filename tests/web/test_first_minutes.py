@@ -112,15 +112,16 @@ def test_one_click_from_the_lobby_to_a_game_against_the_computer(club):
     club.cookies.clear()
     assert register(club, "oneclick").status_code == 303
     lobby = club.get("/").text
-    assert 'form="quick-play" name="game" value="kuniumi"' in lobby
-    r = club.post(
-        "/games/quick", data={"game": "kuniumi", "csrf": csrf_of(lobby)}, follow_redirects=False
-    )
-    assert r.status_code == 303
-    pk = int(r.headers["location"].rsplit("/", 1)[1])
-    seats = club.get(f"/api/games/{pk}").json()["seats"]
-    assert [s["kind"] for s in seats] == ["user", "bot"]
-    assert "easy" in seats[1]["label"]
+    for game in ("kuniumi", "hexagone"):  # Hexagone's smallest table is the solo puzzle
+        assert f'form="quick-play" name="game" value="{game}"' in lobby
+        r = club.post(
+            "/games/quick", data={"game": game, "csrf": csrf_of(lobby)}, follow_redirects=False
+        )
+        assert r.status_code == 303
+        pk = int(r.headers["location"].rsplit("/", 1)[1])
+        seats = club.get(f"/api/games/{pk}").json()["seats"]
+        assert [s["kind"] for s in seats] == ["user", "bot"]
+        assert "easy" in seats[1]["label"]
     # Logged out, the same button leads to logging in, then to that game's form.
     club.cookies.clear()
     lobby = club.get("/").text

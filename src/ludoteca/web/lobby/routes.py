@@ -348,8 +348,9 @@ LEVEL_ABOUT = {
 @router.post("/games/quick")
 async def quick_game(request: Request):
     """*Play the computer* on a lobby card: one click to a game against the computer at
-    :data:`FIRST_LEVEL`, untimed and casual, at the game's smallest table. Logged out, the
-    click leads to the log-in page and from there to the new-game form for that game."""
+    :data:`FIRST_LEVEL`, untimed and casual, one computer opposite (Hexagone's solo table
+    has no opponent, so it is two seats where a game allows two). Logged out, the click
+    leads to the log-in page and from there to the new-game form for that game."""
     data = await form_data(request)
     check_csrf(request, data.get("csrf"))
     game_id = data.get("game", "")
@@ -360,8 +361,9 @@ async def quick_game(request: Request):
         return login_to("/games/new?" + urlencode({"game": game_id, "against": "computer"}))
     cls = available_games()[game_id]
     level = FIRST_LEVEL if FIRST_LEVEL in bot_levels() else bot_levels()[0]
-    seats = [SeatSpec("me"), *(SeatSpec("bot", bot=level) for _ in range(cls.min_players - 1))]
-    options = {"players": cls.min_players} if cls.max_players != cls.min_players else {}
+    players = min(max(2, cls.min_players), cls.max_players)
+    seats = [SeatSpec("me"), *(SeatSpec("bot", bot=level) for _ in range(players - 1))]
+    options = {"players": players} if cls.max_players != cls.min_players else {}
     games = club(request).games
     try:
         pk = await anyio.to_thread.run_sync(
