@@ -263,13 +263,17 @@ def test_the_computer_is_seen_thinking_on_its_turn(browser, club):
 
 
 def test_the_side_of_a_game_page_as_a_player_sees_it(browser, club):
-    """The game's name is the page's one heading; each checkbox stands on the first line of
-    its own words; and a game ending before the player's eyes is not announced again in a
-    notice over the page (the bell counts it)."""
+    """A game against the computer one click from the lobby; the game's name is the page's
+    one heading; each checkbox stands on the first line of its own words; and a game ending
+    before the player's eyes is not announced again in a notice over the page (the bell
+    counts it)."""
     context = browser.new_context(viewport={"width": 1280, "height": 800})
     page = context.new_page()
     register_in_browser(page, club.base, "sides")
-    start(page, club.base, "kuniumi")
+    page.goto(club.base + "/")
+    page.click('.game-card[data-game="kuniumi"] button.quick')  # Play the computer
+    page.wait_for_selector("#play[data-synced='1']")
+    wait_my_turn_or_end(page)
     assert page.locator("h1").count() == 1 and "Kuniumi" in page.inner_text("h1")
     lines = page.evaluate(
         """() => [...document.querySelectorAll('.side label')]

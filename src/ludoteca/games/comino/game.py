@@ -82,7 +82,7 @@ class Comino(Game):
                 )
                 touch = Text(
                     "Tap a rack tile to pick it up, turn it with the buttons under the board, "
-                    "and tap a highlighted square (or drag the tile there)."
+                    "and tap a highlighted square."
                 )
         return {
             "module": "comino",
