@@ -314,8 +314,11 @@ function renderStatus() {
   statusBox.textContent = text;
   statusBox.className = "status " + view.status + (view.your_turn ? " your-turn" : "");
   // The computer's turn can take seconds: say that it is thinking, not only whose turn it is.
+  // The line keeps its place in a game with a computer seat, so the board does not jump
+  // when the computer's turn ends.
   const seat = view.seats.find((s) => s.index === view.to_move);
-  thinkingBox.hidden = !(view.status === "active" && seat && seat.kind === "bot");
+  thinkingBox.hidden = !(view.status === "active" && view.seats.some((s) => s.kind === "bot"));
+  thinkingBox.classList.toggle("idle", !(seat && seat.kind === "bot"));
   statusBox.dataset.ply = view.ply;
 }
 
