@@ -42,6 +42,13 @@ def test_comune_angles_are_offered_as_drawings(browser, club):
     pictured = page.locator("#picker .choices .move-choice.pictured")
     assert pictured.count() == 3  # the three angles, each drawn
     assert page.locator("#picker .move-choice.pictured .preview svg").count() == 3
+    # Undoing the click is offered, but not drawn as the page's main action (the Resign
+    # button shows how one is drawn).
+    clear, main = page.evaluate(
+        """() => [document.querySelector('#picker button.clear'), document.getElementById('resign')]
+            .map(b => getComputedStyle(b).backgroundColor)"""
+    )
+    assert clear != main, (clear, main)
     ply = page.get_attribute("#play", "data-ply")
     pictured.nth(1).click()
     page.wait_for_function("p => document.getElementById('play').dataset.ply !== p", arg=ply)
@@ -90,6 +97,13 @@ def test_previews_are_for_the_player_to_move_only(club):
     r = ask(mover, {"moves": moves, "ply": state["ply"]})
     assert r.status_code == 200 and set(r.json()["svgs"]) == set(moves)
     assert all(svg.startswith("<svg") for svg in r.json()["svgs"].values())
+    # A page asking about a position the game has left (a move arrived meanwhile) is told so
+    # as an ordinary answer, not a failed request the browser logs as an error.
+    assert move(mover, pk, moves[0], state["ply"]).status_code == 200
+    late = ask(mover, {"moves": moves, "ply": state["ply"]})
+    assert late.status_code == 200 and late.json() == {"svgs": {}, "moved_on": True}
+    mover, other = other, mover
+    state = view(mover, pk)
     assert ask(other, {"moves": moves, "ply": state["ply"]}).status_code == 403
     assert ask(mover, {"moves": moves, "ply": state["ply"] + 1}).status_code == 409
     assert ask(mover, {"moves": ["z9+"], "ply": state["ply"]}).status_code == 400
@@ -143,10 +157,21 @@ def test_comino_on_a_phone_has_finger_sized_targets(browser, club):
         "els => els.map(e => { const b = e.getBoundingClientRect(); return [b.width, b.height]; })",
     )
     assert sizes and all(w >= 44 and h >= 44 for w, h in sizes), sizes
+    # The board's squares are not tiny beside the rack's tiles (once 27 px beside 52).
+    square = page.locator("#board rect.cell").first.bounding_box()
+    assert square["width"] >= 0.8 * min(w for w, _ in sizes), (square, sizes)
+    # Nor does the prompt ask a finger to click corners (a tap picks a tile up).
+    hint = page.inner_text("#controls .hint")
+    assert "tap" in hint.lower() and "click" not in hint.lower(), hint
+    assert page.locator("#thinking").is_hidden()  # the player's own turn
     tile = page.locator('#board g.rack-tile[data-player="1"]').first
+    tile.scroll_into_view_if_needed()
     box = tile.bounding_box()
     page.touchscreen.tap(box["x"] + box["width"] * 0.2, box["y"] + box["height"] * 0.2)
     assert "selected" in tile.get_attribute("class")  # a tap on a corner picks it up
+    for button in ("#turn-left", "#turn-right"):  # wholly on the screen, where a thumb is
+        b = page.locator(button).bounding_box()
+        assert b["y"] >= 0 and b["y"] + b["height"] <= 844, (button, b)
     for button in ("#turn-left", "#turn-right", "#resign"):
         b = page.locator(button).bounding_box()
         assert b["width"] >= 44 and b["height"] >= 44, (button, b)
@@ -220,3 +245,56 @@ def test_thousands_of_turns_are_sent_compact_and_a_cells_moves_on_demand(club):
     assert other.get(f"/api/games/{pk}/moves", params={"cell": "d4"}).status_code == 409
     assert mover.get(f"/api/games/{pk}/moves").status_code == 400
     assert httpx.get(f"{club.base}/api/games/{pk}/moves?cell=d4").status_code == 409
+
+
+def test_the_computer_is_seen_thinking_on_its_turn(browser, club):
+    """The computer's turn can take seconds: the page says it is thinking (as a status that
+    screen readers announce), in sight under the turn's line (and not on the player's own
+    turn: see the phone test above)."""
+    context, page = new_page(browser, club, "waits")
+    create(page, club.base, "comune", [("bot", "master"), ("me", "")])  # four seconds a move
+    thinking = page.locator("#thinking")
+    assert thinking.is_visible()
+    assert thinking.get_attribute("role") == "status"
+    assert "thinking" in thinking.inner_text()
+    box, status = thinking.bounding_box(), page.locator("#status").bounding_box()
+    assert 0 <= box["y"] <= 800 and box["y"] >= status["y"] + status["height"] - 1
+    context.close()
+
+
+def test_the_side_of_a_game_page_as_a_player_sees_it(browser, club):
+    """A game against the computer one click from the lobby; the game's name is the page's
+    one heading; each checkbox stands on the first line of its own words; and a game ending
+    before the player's eyes is not announced again in a notice over the page (the bell
+    counts it)."""
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = context.new_page()
+    register_in_browser(page, club.base, "sides")
+    page.goto(club.base + "/")
+    page.click('.game-card[data-game="kuniumi"] button.quick')  # Play the computer
+    page.wait_for_selector("#play[data-synced='1']")
+    wait_my_turn_or_end(page)
+    assert page.locator("h1").count() == 1 and "Kuniumi" in page.inner_text("h1")
+    lines = page.evaluate(
+        """() => [...document.querySelectorAll('.side label')]
+            .filter(l => l.querySelector('input[type=checkbox]'))
+            .map(l => {
+                const box = l.querySelector('input').getBoundingClientRect();
+                const words = [...l.childNodes].find(n => n.nodeType === 3 && n.textContent.trim());
+                const range = document.createRange();
+                range.selectNodeContents(words);
+                const first = range.getClientRects()[0];
+                const middle = box.top + box.height / 2;
+                return [l.textContent.trim(), first.top <= middle && middle <= first.bottom
+                        && box.right <= first.left + 1];
+            })"""
+    )
+    assert len(lines) >= 2 and all(ok for _, ok in lines), lines
+    page.on("dialog", lambda d: d.accept())
+    page.click("#resign")
+    page.wait_for_selector("#play[data-status='finished']")
+    page.wait_for_selector("#bell-count:not([hidden])")  # the notice has arrived
+    page.wait_for_timeout(100)
+    assert page.locator(".toast").count() == 0
+    assert page.locator("#replay-link").is_visible()
+    context.close()

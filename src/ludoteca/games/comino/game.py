@@ -67,13 +67,30 @@ class Comino(Game):
         return render_svg(state, highlight=highlight, translate=translate)
 
     def ui_hints(self, state) -> dict:
-        prompt = ""
+        """What the page says to do: how to place a tile with a mouse (``prompt``) and with a
+        finger (``prompt_touch``: a tap picks a tile up, buttons turn it), or, when none of
+        the mover's tiles fits anywhere and every legal move is a removal, that."""
+        prompt: Text | str = ""
+        touch: Text | str = ""
         if state.to_move >= 0:
-            prompt = Text(
-                "Turn a rack tile by clicking its top corners, pick it up by its lower half, "
-                "and drop it on a highlighted square."
-            )
-        return {"module": "comino", "prompt": prompt, "first": "any", "turns": state.tile_turns()}
+            if state.hands[state.to_move] and not state.placements(state.to_move):
+                prompt = touch = Text("None of your tiles fits: pick one and press Remove tile.")
+            else:
+                prompt = Text(
+                    "Turn a rack tile by clicking its top corners, pick it up by its lower "
+                    "half, and drop it on a highlighted square."
+                )
+                touch = Text(
+                    "Tap a rack tile to pick it up, turn it with the buttons under the board, "
+                    "and tap a highlighted square."
+                )
+        return {
+            "module": "comino",
+            "prompt": prompt,
+            "prompt_touch": touch,
+            "first": "any",
+            "turns": state.tile_turns(),
+        }
 
     def search_knowledge(self):
         from .ai import KNOWLEDGE

@@ -81,12 +81,24 @@ export default function comino(view, ctx) {
   let picked = null;
   let press = null; // {g, x, y, dragging} while a rack tile is held down
   const removeButton = el("button", { type: "button", id: "remove-tile", hidden: "" }, t("Remove tile"));
+  // When no tile of the player to move fits anywhere, every legal move is a removal: the
+  // button stays in sight from the start (the prompt says to pick a tile and press it).
+  const onlyRemovals = view.your_turn && view.legal.length > 0 && view.legal.every((m) => m.remove);
   // A picked-up tile can also be turned with buttons: finger-sized on a touch screen, where
   // a tap anywhere on a tile picks it up (its corners are too small to aim at), and usable
   // from the keyboard.
   const turnLeft = el("button", { type: "button", id: "turn-left", hidden: "" }, t("Turn anticlockwise"));
   const turnRight = el("button", { type: "button", id: "turn-right", hidden: "" }, t("Turn clockwise"));
-  controls.append(turnLeft, turnRight, removeButton);
+  // The buttons a picked-up tile needs, in a bar that stays at the window's foot while the
+  // board is in the window (see the CSS): under a tall board they would be out of sight.
+  // When only removals are left, the prompt that says so travels in the bar with its button.
+  const bar = el("div", { class: "tile-actions", hidden: "" });
+  if (onlyRemovals) {
+    const hint = controls.querySelector(".hint");
+    if (hint) bar.append(hint);
+  }
+  bar.append(turnLeft, turnRight, removeButton);
+  controls.after(bar);
   turnLeft.addEventListener("click", () => { if (picked) { turn(picked, -1); mark(); } });
   turnRight.addEventListener("click", () => { if (picked) { turn(picked, 1); mark(); } });
 
@@ -138,9 +150,18 @@ export default function comino(view, ctx) {
       node.classList.toggle("target", picked !== null && targets.has(node.dataset.cell));
     }
     for (const g of tiles) g.classList.toggle("selected", g === picked);
-    removeButton.hidden = !removal();
+    removeButton.hidden = !(removal() || onlyRemovals);
+    removeButton.disabled = !removal();
     const mine = picked !== null && picked.dataset.player === myPlayer && view.your_turn;
     turnLeft.hidden = turnRight.hidden = !mine;
+    bar.hidden = turnLeft.hidden && removeButton.hidden;
+    if (mine) inView(removeButton.hidden ? turnRight : removeButton);
+  }
+
+  // A button the player is to press next is brought into the window if it is out of it.
+  function inView(button) {
+    const box = button.getBoundingClientRect();
+    if (box.top < 0 || box.bottom > window.innerHeight) button.scrollIntoView({ block: "nearest" });
   }
 
   removeButton.addEventListener("click", () => {
@@ -201,21 +222,53 @@ export default function comino(view, ctx) {
   }
 
   function move(event) {
-    if (!press || press.dragged) return;
-    if (Math.hypot(event.clientX - press.x, event.clientY - press.y) >= DRAG_START) {
+    if (!press) return;
+    if (!press.dragged && Math.hypot(event.clientX - press.x, event.clientY - press.y) >= DRAG_START) {
       press.dragged = true;
       picked = press.g;
+      showMessage(""); // what the last drop said is about another drag
+      press.ghost = ghostOf(press.g);
       mark();
     }
+    if (press.ghost) follow(press.ghost, event);
   }
 
   function up(event) {
     if (!press || !press.dragged) { press = null; return; }
+    if (press.ghost) press.ghost.remove();
     const target = document.elementFromPoint(event.clientX, event.clientY);
     const cell = target && target.closest("#board [data-cell].cell");
     if (cell) dropOn(cell);
+    // A drag ends with the tile put down, placed or not: the next click starts afresh (a
+    // click on one tile, then another, swaps them).
+    picked = null;
+    mark();
     // the click that follows a drag's release is swallowed by click() above
     setTimeout(() => { press = null; }, 0);
+  }
+
+  // The tile under the pointer while it is dragged: a copy of its drawing, as large as a
+  // square of the board, that the pointer carries (and that never takes the pointer's events).
+  function ghostOf(g) {
+    const box = outline(g);
+    const x = Number(box.getAttribute("x")), y = Number(box.getAttribute("y"));
+    const w = Number(box.getAttribute("width")), h = Number(box.getAttribute("height"));
+    const square = svg.querySelector("rect.cell");
+    const size = square ? square.getBoundingClientRect().width : outline(g).getBoundingClientRect().width;
+    const ghost = document.createElementNS(SVG_NS, "svg");
+    ghost.setAttribute("viewBox", `${x} ${y} ${w} ${h}`);
+    ghost.setAttribute("class", "drag-ghost");
+    ghost.setAttribute("aria-hidden", "true");
+    ghost.style.width = ghost.style.height = `${Math.max(size, 24)}px`;
+    for (const rect of g.querySelectorAll(":scope > rect")) ghost.append(rect.cloneNode(false));
+    document.body.append(ghost);
+    return ghost;
+  }
+
+  function follow(ghost, event) {
+    const half = ghost.getBoundingClientRect().width / 2;
+    ghost.style.left = `${event.clientX - half}px`;
+    ghost.style.top = `${event.clientY - half}px`;
   }
 
   svg.addEventListener("pointerdown", down);
@@ -227,6 +280,8 @@ export default function comino(view, ctx) {
     destroy() {
       window.removeEventListener("pointermove", move);
       window.removeEventListener("pointerup", up);
+      if (press && press.ghost) press.ghost.remove();
+      bar.remove();
     },
   };
 }
@@ -264,15 +319,24 @@ function arrange(svg) {
 // 11 px: too small to touch. Then the racks are laid out again below the board, in rows of
 // tiles at least MIN_TILE_PX wide on screen (the drawing grows downwards to hold them).
 const MIN_TILE_PX = 52;
+const MAX_SCALE = 1.6; // a few squares at the start are drawn no larger than 64 px
 function enlarge(svg, ordered) {
   const first = svg.querySelector("g.rack-tile");
   const width = svg.getBoundingClientRect().width;
   if (!first || !width) return false;
   const vb = svg.viewBox.baseVal;
-  const scale = width / vb.width; // screen pixels per drawing unit
   const size = Number(outline(first).getAttribute("width"));
-  if (size * scale >= 44) return false;
+  if (!svg.dataset.enlarged && size * (width / vb.width) >= 44) return false;
   svg.style.maxHeight = "none"; // a taller drawing keeps the full width
+  // The drawing is as wide as the racks drawn in one row; laid out again in rows, they no
+  // longer need that width, and the board alone fills it: its squares as large as they go.
+  const right = Math.max(...Array.from(svg.querySelectorAll("rect.cell"),
+    (r) => Number(r.getAttribute("x")) + Number(r.getAttribute("width"))));
+  const narrow = Math.max(right + 8, width / MAX_SCALE);
+  if (Number.isFinite(narrow) && narrow < vb.width) {
+    svg.setAttribute("viewBox", `${vb.x} ${vb.y} ${narrow} ${vb.height}`);
+  }
+  const scale = width / vb.width; // screen pixels per drawing unit
   const big = MIN_TILE_PX / scale;
   const gap = big * 0.12;
   const perRow = Math.max(1, Math.floor((vb.width - gap) / (big + gap)));

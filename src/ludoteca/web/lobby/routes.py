@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
+from urllib.parse import urlencode
 
 import anyio
 from fastapi import APIRouter, Request
@@ -94,7 +95,7 @@ def catalogue_html(lang: Language) -> Markup:
 # --- accounts ------------------------------------------------------------------------------------
 @router.get("/register")
 def register_page(request: Request):
-    return render(request, "register.html", error=None, name="")
+    return render(request, "register.html", error=None, name="", next=_next(request))
 
 
 @router.post("/register")
@@ -102,6 +103,7 @@ async def register(request: Request):
     data = await form_data(request)
     check_csrf(request, data.get("csrf"))
     name, password = data.get("name", ""), data.get("password", "")
+    nxt = safe_next(data.get("next", "/"))
     accounts = club(request).accounts
     try:
         if password != data.get("password2", password):
@@ -109,13 +111,17 @@ async def register(request: Request):
         address = request_address(request)
         user = await anyio.to_thread.run_sync(accounts.register, name, password, address)
     except AccountError as exc:
-        return render(request, "register.html", status=400, error=exc.message, name=name[:32])
-    except TooManyAttempts as exc:
-        return _too_many(
-            render(request, "register.html", status=429, error=exc.message, name=name[:32]), exc
+        return render(
+            request, "register.html", status=400, error=exc.message, name=name[:32], next=nxt
         )
+    except TooManyAttempts as exc:
+        page = render(
+            request, "register.html", status=429, error=exc.message, name=name[:32], next=nxt
+        )
+        return _too_many(page, exc)
     token = await anyio.to_thread.run_sync(accounts.open_session, user)
-    return _logged_in(request, user, token, "/?welcome=1")
+    # A newcomer who came to play a game goes on to it; one who came to the club, to the lobby.
+    return _logged_in(request, user, token, nxt if nxt != "/" else "/?welcome=1")
 
 
 @router.get("/login")
@@ -123,9 +129,21 @@ def login_page(request: Request):
     return render(request, "login.html", error=None, name="", next=_next(request))
 
 
+def safe_next(nxt: str) -> str:
+    """Where to go after logging in or registering: a path of this club, never another site
+    (``//host`` and ``/\\host`` are other sites to a browser)."""
+    if nxt.startswith("/") and nxt[1:2] not in ("/", "\\") and len(nxt) <= 512:
+        return nxt
+    return "/"
+
+
 def _next(request: Request) -> str:
-    nxt = request.query_params.get("next", "/")
-    return nxt if nxt.startswith("/") and not nxt.startswith("//") else "/"
+    return safe_next(request.query_params.get("next", "/"))
+
+
+def login_to(path: str) -> RedirectResponse:
+    """The log-in page, coming back to ``path`` (with its query) afterwards."""
+    return redirect("/login?" + urlencode({"next": path}))
 
 
 @router.post("/login")
@@ -136,20 +154,20 @@ async def login(request: Request):
     accounts = club(request).accounts
     password, address = data.get("password", ""), request_address(request)
     device = request.cookies.get(DEVICE_COOKIE)
+    nxt = safe_next(data.get("next", "/"))
     try:
         user = await anyio.to_thread.run_sync(accounts.log_in, name, password, address, device)
     except AccountError as exc:
         return render(
-            request, "login.html", status=400, error=exc.message, name=name[:32], next="/"
+            request, "login.html", status=400, error=exc.message, name=name[:32], next=nxt
         )
     except TooManyAttempts as exc:
         page = render(
-            request, "login.html", status=429, error=exc.message, name=name[:32], next="/"
+            request, "login.html", status=429, error=exc.message, name=name[:32], next=nxt
         )
         return _too_many(page, exc)
     token = await anyio.to_thread.run_sync(accounts.open_session, user)
-    nxt = data.get("next", "/")
-    return _logged_in(request, user, token, nxt if nxt.startswith("/") and nxt[1:2] != "/" else "/")
+    return _logged_in(request, user, token, nxt)
 
 
 def _too_many(response: Response, exc: TooManyAttempts) -> Response:
@@ -282,12 +300,83 @@ def lobby(request: Request):
 
 @router.get("/games/new")
 def new_game_page(request: Request):
-    if current_user(request) is None:
-        return redirect("/login?next=/games/new")
+    if current_user(request) is None:  # back to this form, for this game, once logged in
+        query = request.url.query
+        return login_to(request.url.path + (f"?{query}" if query else ""))
     chosen = request.query_params.get("game")
+    against = request.query_params.get("against") == "computer"
+    return new_game_form(request, chosen, against_computer=against)
+
+
+def new_game_form(
+    request: Request,
+    chosen: str | None,
+    *,
+    status: int = 200,
+    error: Any = None,
+    against_computer: bool = False,
+) -> Response:
+    """The new-game form: the computer levels described, and ``easy`` offered first, the
+    level at which a newcomer has a game (``random`` only teaches the rules)."""
     return render(
-        request, "new_game.html", games=catalogue(), chosen=chosen, levels=bot_levels(), error=None
+        request,
+        "new_game.html",
+        status=status,
+        games=catalogue(),
+        chosen=chosen,
+        levels=bot_levels(),
+        level_about=LEVEL_ABOUT,
+        default_level=FIRST_LEVEL,
+        against_computer=against_computer,
+        error=error,
     )
+
+
+FIRST_LEVEL = "easy"
+"""The computer a newcomer meets first (the lobby's *Play the computer*, the form's default):
+it plays the move that looks best now, without looking ahead, so it punishes a blunder yet
+can be beaten in a first game."""
+
+LEVEL_ABOUT = {
+    "random": N_("plays any legal move at random: for learning the rules"),
+    "easy": N_("takes what looks best right now, without looking ahead: a fair first game"),
+    "medium": N_("looks ahead a little: for players who know the game"),
+    "hard": N_("searches about a second a move: a strong player"),
+    "master": N_("searches several seconds a move: the strongest"),
+}
+
+
+@router.post("/games/quick")
+async def quick_game(request: Request):
+    """*Play the computer* on a lobby card: one click to a game against the computer at
+    :data:`FIRST_LEVEL`, untimed and casual, one computer opposite (Hexagone's solo table
+    has no opponent, so it is two seats where a game allows two). Logged out, the click
+    leads to the log-in page and from there to the new-game form for that game."""
+    data = await form_data(request)
+    check_csrf(request, data.get("csrf"))
+    game_id = data.get("game", "")
+    if game_id not in available_games():
+        raise ClubError("There is no game called {game_id!r}.", game_id=game_id[:40])
+    user = current_user(request)
+    if user is None:
+        return login_to("/games/new?" + urlencode({"game": game_id, "against": "computer"}))
+    cls = available_games()[game_id]
+    level = FIRST_LEVEL if FIRST_LEVEL in bot_levels() else bot_levels()[0]
+    players = min(max(2, cls.min_players), cls.max_players)
+    seats = [SeatSpec("me"), *(SeatSpec("bot", bot=level) for _ in range(players - 1))]
+    options = {"players": players} if cls.max_players != cls.min_players else {}
+    games = club(request).games
+    try:
+        pk = await anyio.to_thread.run_sync(
+            lambda: games.create(user, game_id, options, seats, GameSettings())
+        )
+    except NewGameRefused as exc:
+        page = new_game_form(request, game_id, status=exc.status, error=exc.message)
+        if exc.retry_after is not None:
+            page.headers["Retry-After"] = str(exc.retry_after)
+        return page
+    club(request).hub.kick_bots(pk)
+    return redirect(f"/games/{pk}")
 
 
 def parse_seats(data: dict[str, str], players: int) -> list[SeatSpec]:
@@ -381,15 +470,7 @@ async def create_game(request: Request):
         )
     except NewGameRefused as exc:
         # A quota: the form again, with the reason (and, for a rate, when to come back).
-        page = render(
-            request,
-            "new_game.html",
-            status=exc.status,
-            games=catalogue(),
-            chosen=game_id,
-            levels=bot_levels(),
-            error=exc.message,
-        )
+        page = new_game_form(request, game_id, status=exc.status, error=exc.message)
         if exc.retry_after is not None:
             page.headers["Retry-After"] = str(exc.retry_after)
         return page

@@ -22,8 +22,17 @@ router = APIRouter()
 MAX_PREVIEWS = 12
 
 
-def previews(request: Request, pk: int, user, texts: list[str], ply: object) -> dict[str, str]:
+def previews(
+    request: Request, pk: int, user, texts: list[str], ply: object
+) -> dict[str, str] | None:
+    """The drawings, or ``None`` when the game has moved on since the asking page's
+    position (a move, or the end, arrived meanwhile): an everyday race, answered as such
+    rather than as an error, since the page is about to draw the new position anyway."""
     row, state, _ = club(request).games.snapshot(pk)
+    if not any(s.user_id == user.id for s in row.seats):
+        raise ClubError("Previews are for the player to move.", 403)
+    if ply != row.ply and isinstance(ply, int) and 0 <= ply < row.ply:
+        return None
     if row.status != "active" or not 0 <= state.to_move < len(row.seats):
         raise ClubError("Previews are for a game in progress.", 409)
     if row.seats[state.to_move].user_id != user.id:
@@ -62,4 +71,6 @@ async def preview(pk: int, request: Request, user: SignedIn) -> JSONResponse:
     svgs = await anyio.to_thread.run_sync(
         lambda: previews(request, pk, user, texts, data.get("ply"))
     )
+    if svgs is None:
+        return JSONResponse({"svgs": {}, "moved_on": True})
     return JSONResponse({"svgs": svgs})

@@ -13,7 +13,18 @@ function setCount(n) {
   bell.setAttribute("aria-label", n ? t("Notifications: {n} unread", { n }) : t("Notifications"));
 }
 
+// A notice about the page the person is looking at (a game ending before their eyes) says
+// what the page already shows, and would only cover part of it: it is counted, not shown.
+function aboutThisPage(item) {
+  try {
+    return new URL(item.link, location.href).pathname === location.pathname;
+  } catch {
+    return false;
+  }
+}
+
 function toast(item) {
+  if (aboutThisPage(item)) return;
   const box = document.createElement("div");
   box.className = "toast";
   box.dataset.kind = item.kind;

@@ -15,6 +15,9 @@ const statusBox = document.getElementById("status");
 const messageBox = document.getElementById("message");
 const picker = document.getElementById("picker");
 const controls = document.getElementById("controls");
+const thinkingBox = document.getElementById("thinking");
+// A finger has no hover and cannot aim at a tile's corners: a game may word its prompt for it.
+const TOUCH = window.matchMedia("(pointer: coarse)");
 let view = JSON.parse(document.getElementById("initial-view").textContent);
 let socket = null;
 let retry = 0;
@@ -129,7 +132,7 @@ function renderPicker(cands) {
   // Moves that name no cell (a pass, a choice), once each, in the words the game gives them.
   for (const m of plain) row.append(moveButton(m.text, " plain"));
   if (selected.length) {
-    const clear = el("button", { type: "button", class: "clear" }, t("Clear selection"));
+    const clear = el("button", { type: "button", class: "clear secondary" }, t("Clear selection"));
     clear.addEventListener("click", () => { selected = []; narrowTo(null); markBoard(); });
     row.append(clear);
   }
@@ -351,6 +354,12 @@ function renderStatus() {
   else text = t("{player} ({side}) to move", { player: view.to_move_label, side: view.to_move_side });
   statusBox.textContent = text;
   statusBox.className = "status " + view.status + (view.your_turn ? " your-turn" : "");
+  // The computer's turn can take seconds: say that it is thinking, not only whose turn it is.
+  // The line keeps its place in a game with a computer seat, so the board does not jump
+  // when the computer's turn ends.
+  const seat = view.seats.find((s) => s.index === view.to_move);
+  thinkingBox.hidden = !(view.status === "active" && view.seats.some((s) => s.kind === "bot"));
+  thinkingBox.classList.toggle("idle", !(seat && seat.kind === "bot"));
   statusBox.dataset.ply = view.ply;
 }
 
@@ -485,7 +494,8 @@ function render(newView) {
   setClock(view.clock);
   document.getElementById("watching").hidden = !(view.watching && view.status === "active");
   controls.replaceChildren();
-  if (view.your_turn && view.hints.prompt) controls.append(el("p", { class: "hint" }, view.hints.prompt));
+  const prompt = (TOUCH.matches && view.hints.prompt_touch) || view.hints.prompt;
+  if (view.your_turn && prompt) controls.append(el("p", { class: "hint" }, prompt));
   if (interaction && interaction.destroy) interaction.destroy();
   interaction = interactionFor(view, { boardBox, controls, sendMove, showMessage, el, paths }, () => render(view));
   markBoard();

@@ -21,6 +21,7 @@ function fillPlayers() {
 
 function showSeats() {
   const n = Number(players.value || game.selectedOptions[0].dataset.min);
+  let computer = false;
   for (const row of document.querySelectorAll(".seat-row")) {
     const i = Number(row.dataset.seat);
     const on = i < n;
@@ -29,7 +30,10 @@ function showSeats() {
     const kind = row.querySelector(".seat-kind").value;
     row.querySelector(".seat-user").hidden = kind !== "user";
     row.querySelector(".seat-bot").hidden = kind !== "bot";
+    computer ||= on && kind === "bot";
   }
+  // The levels are described while a seat is the computer's.
+  document.getElementById("levels-about").hidden = !computer;
 }
 
 game.addEventListener("change", fillPlayers);
