@@ -109,7 +109,9 @@ def schedule(
     if games < 1:
         raise MalformedError(str(games), "the number of games must be at least 1")
     for spec in specs:
-        make_bot(spec)  # a bad spec is refused before any work starts
+        reason = make_bot(spec).cannot_play(game)  # a bad spec is refused before any work
+        if reason:
+            raise MalformedError(spec, reason)
     n = game.num_players
     labels = labels_for(specs)
     tables: list[tuple[int, ...]]

@@ -55,7 +55,15 @@ def register(sub) -> None:
     )
     add_seed_argument(p, 1, "tournament seed (default 1)")
     p.add_argument(
-        "--out", metavar="DIR", help="write game records (DIR/games/) and DIR/summary.json"
+        "--out",
+        metavar="DIR",
+        help="write game records (DIR/games/) and DIR/summary.json; a DIR holding an earlier "
+        "tournament is refused unless --force",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="with --out: remove an earlier tournament's records and summary from DIR first",
     )
     p.add_argument(
         "--plot",
@@ -73,11 +81,21 @@ def run(args) -> int:
     # refuse an unwritable output now: finding out after the games loses their results
     if args.out:
         check_output_folder(args.out, "--out")
+        earlier = earlier_tournament(Path(args.out))
+        if earlier and not args.force:
+            raise MalformedError(
+                args.out,
+                f"--out holds an earlier tournament ({len(earlier)} files); "
+                "add --force to replace it, or choose another folder",
+            )
     if args.plot:
         check_output_file(args.plot, "--plot", plot_suffixes())
     out = Path(args.out) if args.out else None
     progress = progress_bar(args.quiet)
     games = schedule(game, args.bots, args.games, args.seed, str(out / "games") if out else None)
+    if out is not None:  # only once the tournament is accepted: a refusal removes nothing
+        for path in earlier_tournament(out):
+            path.unlink()
     with executor_from_args(args, game) as executor, progress:
         task = progress.add_task(f"{game.id} arena", total=len(games))
 
@@ -101,6 +119,16 @@ def run(args) -> int:
         if not args.json:
             print(f"ratings plotted in {args.plot}")
     return 0
+
+
+def earlier_tournament(out: Path) -> list[Path]:
+    """The files an arena wrote in ``out`` before: its summary and its game records (nothing
+    else in the folder is the arena's to remove)."""
+    files = [out / "summary.json"] if (out / "summary.json").is_file() else []
+    games = out / "games"
+    if games.is_dir():
+        files += sorted(p for p in games.glob("game-*.json") if p.is_file())
+    return files
 
 
 @contextmanager

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 import sys
+import tempfile
 import threading
 import time
 from contextlib import nullcontext
@@ -19,7 +20,7 @@ from ludoteca.bots.registry import make_bot
 from ludoteca.core.errors import GameError, MalformedError
 from ludoteca.core.protocol import CHANCE, State
 from ludoteca.core.table import Table
-from ludoteca.record import save
+from ludoteca.record import RecordExistsError, save, save_new
 
 from ..common import (
     EXIT_INTERRUPTED,
@@ -79,7 +80,11 @@ def register(sub) -> None:
     p.add_argument(
         "--record",
         metavar="PATH",
-        help="where to save the record (default: ludoteca-games/GAME-TIME.json)",
+        help="where to save the record (default: a new file ludoteca-games/GAME-TIME.json); "
+        "an existing file is refused unless --force",
+    )
+    p.add_argument(
+        "--force", action="store_true", help="replace the file --record names if it exists"
     )
     p.add_argument("--no-color", action="store_true", help="never use colour")
     p.set_defaults(func=run)
@@ -89,8 +94,14 @@ class TerminalGame:
     def __init__(self, args) -> None:
         if args.record:
             check_output_file(args.record, "--record", create_parents=True)
+            check_record_name(args.record)
+            if Path(args.record).is_file() and not args.force:
+                raise MalformedError(
+                    args.record, "--record: a file is already there (add --force to replace it)"
+                )
         else:
             check_output_folder(DEFAULT_FOLDER, "the record folder")
+        self.force = bool(args.force)
         self.game = game_from_args(args, players=args.players)
         seed = args.seed if args.seed is not None else random.SystemRandom().randrange(2**31)
         self.table = Table.new(self.game, seed=seed)
@@ -112,6 +123,8 @@ class TerminalGame:
         self.bots = {
             i: make_bot(role, seed=self.seed + i) for i, role in enumerate(roles) if role != "human"
         }
+        for i, bot in self.bots.items():  # refused now, not when the bot first moves
+            check_bot_plays(bot, roles[i], self.game)
         # A bot that searches with the game's compiled playouts gets them ready in the
         # background (importing numba and loading its cache take seconds), so the board
         # shows at once and the bot's first move, which waits for it, does not pay for it.
@@ -120,11 +133,9 @@ class TerminalGame:
         self.taken: list[int] = []
         """The ply before each move a person made: where ``undo`` goes back to."""
         self.color = sys.stdout.isatty() and not args.no_color
-        self.path = (
-            Path(args.record)
-            if args.record
-            else Path(DEFAULT_FOLDER, f"{self.game.id}-{time.strftime('%Y%m%d-%H%M%S')}.json")
-        )
+        self.path: Path | None = Path(args.record) if args.record else None
+        """Where the person asked the record to go; ``None``: a new file in the default folder."""
+        self.stem = f"{self.game.id}-{time.strftime('%Y%m%d-%H%M%S')}"
         if self.color:
             from rich.console import Console
 
@@ -171,13 +182,18 @@ class TerminalGame:
             self.say(f"     {summary}")
 
     def run(self) -> int:
-        """Play to the end; on Ctrl-C save what was played, as ``quit`` does, and stop."""
+        """Play to the end; on Ctrl-C save what was played, as ``quit`` does, and stop.
+        Whatever else ends the game (a bot that fails, a closed terminal) saves it too
+        before the error is reported."""
         try:
             return self._play()
         except KeyboardInterrupt:
             self.say("\ninterrupted.")
             self.finish(quit=True)
             return EXIT_INTERRUPTED
+        except BaseException:
+            self.save(reason="stopped by an error")
+            raise
 
     def _play(self) -> int:
         g = self.game
@@ -259,14 +275,74 @@ class TerminalGame:
         return True
 
     def save(self, reason: str | None = None) -> None:
-        path = save(self.table.record(reason=reason), self.path)
+        """Save the record where asked; where that fails (a full disk, a file the system will
+        not let us write), say so in one line and save it in the first place that works."""
+        record = self.table.record(reason=reason)
+        path = None
+        try:
+            if self.path is None:
+                path = save_new(record, DEFAULT_FOLDER, self.stem)
+            else:
+                path = save(record, self.path, overwrite=self.force)
+        except RecordExistsError:
+            print(
+                f"ludoteca play: {self.path} appeared during the game; not replaced",
+                file=sys.stderr,
+            )
+        except OSError as exc:
+            where = self.path or Path(DEFAULT_FOLDER)
+            print(
+                f"ludoteca play: could not save the record to {where} ({save_failure(exc)})",
+                file=sys.stderr,
+            )
+        if path is None:
+            path = self._save_elsewhere(record)
+            if path is None:
+                print("ludoteca play: the record could not be saved anywhere", file=sys.stderr)
+                print(record.dumps(), end="", flush=True)  # the game is at least on screen
+                return
         self.say(f"record saved to {path} (replay it with: ludoteca replay {path})")
+
+    def _save_elsewhere(self, record) -> Path | None:
+        for folder in fallback_folders(self.path):
+            try:
+                return save_new(record, folder, self.stem)
+            except OSError:
+                continue
+        return None
 
     def finish(self, quit: bool = False) -> int:
         if quit:
             self.say("game stopped before the end.")
         self.save()
         return 0
+
+
+def fallback_folders(asked: Path | None) -> list[Path]:
+    """Where a record goes when the asked place cannot take it: the default folder here,
+    the same in the home folder, then the system's temporary folder."""
+    folders = [Path(DEFAULT_FOLDER), Path.home() / DEFAULT_FOLDER, Path(tempfile.gettempdir())]
+    return [f for f in folders if asked is None or f.resolve() != asked.parent.resolve()]
+
+
+def save_failure(exc: OSError) -> str:
+    return exc.strerror or type(exc).__name__
+
+
+def check_record_name(path: str) -> None:
+    """A record's file name is something a person can type again: not blank, no control
+    characters (a name made of spaces, or holding a newline, is a typing mistake)."""
+    name = Path(path).name
+    if not name.strip() or not path.strip():
+        raise MalformedError(path, "--record must name a file (the name is blank)")
+    if any(not c.isprintable() for c in path):
+        raise MalformedError(path, "--record: the name holds control characters")
+
+
+def check_bot_plays(bot, spec: str, game) -> None:
+    reason = bot.cannot_play(game)
+    if reason:
+        raise MalformedError(spec, reason)
 
 
 def run(args) -> int:
