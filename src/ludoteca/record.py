@@ -143,7 +143,7 @@ class Record:
             if key not in data:
                 raise RecordError(source, f"missing field {key!r}")
             if not isinstance(data[key], typ):
-                raise RecordError(key, f"field {key!r} must be a {typ.__name__}")
+                raise RecordError(key, f"field {key!r} must be {_TYPE_WORDS[typ]}")
         if not all(isinstance(m, str) for m in data["moves"]):
             raise RecordError("moves", "every move must be a string in binding notation")
         optional: dict[str, type] = {
@@ -160,7 +160,7 @@ class Record:
             if value is not None and (
                 not isinstance(value, typ) or (typ is int and isinstance(value, bool))
             ):
-                raise RecordError(key, f"field {key!r} must be a {typ.__name__}")
+                raise RecordError(key, f"field {key!r} must be {_TYPE_WORDS[typ]}")
         seed = data.get("seed")
         if seed is not None and not 0 <= seed <= MAX_SAFE_INTEGER:
             raise RecordError(
@@ -179,9 +179,7 @@ class Record:
                     raise RecordError(key, f"{_short(stamp)} is not an ISO 8601 time") from None
                 stamps[key] = when if when.tzinfo else when.replace(tzinfo=UTC)
         if len(stamps) == 2 and stamps["finished"] < stamps["started"]:
-            raise RecordError(
-                "finished", f"{_short(data['finished'])} is before the game started"
-            )
+            raise RecordError("finished", f"{_short(data['finished'])} is before the game started")
         return cls(
             game=data["game"],
             rules_version=data["rules_version"],
@@ -201,12 +199,16 @@ class Record:
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError(source, f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
+            raise RecordError(
+                source, f"not valid JSON ({exc.msg}: line {exc.lineno}, column {exc.colno})"
+            ) from None
         except (ValueError, RecursionError) as exc:  # a number of thousands of digits, nesting
             reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
             raise RecordError(source, f"not a record this program can read ({reason})") from None
         return cls.from_json(data, source=source)
 
+
+_TYPE_WORDS = {str: "a string", int: "an integer", list: "a list", dict: "an object"}
 
 KNOWN_FIELDS = {"format", "format_version", *Record.__dataclass_fields__}
 
@@ -286,7 +288,9 @@ def save(record: Record, path: str | Path, *, overwrite: bool = True) -> Path:
             try:
                 os.link(tmp, path)
             except FileExistsError:
-                raise RecordExistsError(errno.EEXIST, "a record is already there", str(path))
+                raise RecordExistsError(
+                    errno.EEXIST, "a record is already there", str(path)
+                ) from None
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()

@@ -5,6 +5,7 @@ draws what a person would see, colours and prompts included.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import pty
 import re
@@ -74,6 +75,16 @@ class Terminal:
                 break
         raise AssertionError(f"{pattern!r} never showed; the terminal shows:\n{self.text[-3000:]}")
 
+    def wait_for(self, pattern: str, timeout: float = 60.0) -> str:
+        """Wait until ``pattern`` shows anywhere in the output; everything shown so far."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if re.search(pattern, self.text):
+                return self.text
+            if not self._read(0.1) and self.proc.poll() is not None:
+                break
+        raise AssertionError(f"{pattern!r} never showed; the terminal shows:\n{self.text[-3000:]}")
+
     def send(self, line: str) -> None:
         os.write(self.fd, line.encode() + b"\r")
 
@@ -110,10 +121,8 @@ class Terminal:
             self.close()
         else:
             self.proc.wait()
-            try:
+            with contextlib.suppress(OSError):
                 os.close(self.fd)
-            except OSError:
-                pass
 
 
 def run(*args: str, cwd: Path | str | None = None, lines: tuple[str, ...] = ()) -> Terminal:

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
+from ludoteca.bots.base import BotError
 from ludoteca.bots.random_bot import RandomBot
 from ludoteca.cli.main import main
-from ludoteca.bots.base import BotError
 from ludoteca.core.errors import RecordError
 from ludoteca.core.registry import get
 from ludoteca.core.table import Table
@@ -48,13 +48,28 @@ def test_two_games_started_in_the_same_second_keep_both_records(tmp_path, monkey
     for seed in ("1", "2"):
         assert main(["play", "kuniumi", "--seed", seed]) == 0
     records = sorted((tmp_path / "ludoteca-games").glob("*.json"))
-    assert [p.name for p in records] == ["kuniumi-20260101-120000-2.json", "kuniumi-20260101-120000.json"]
+    assert [p.name for p in records] == [
+        "kuniumi-20260101-120000-2.json",
+        "kuniumi-20260101-120000.json",
+    ]
     assert {load(p).seed for p in records} == {1, 2}
 
 
 def test_arena_out_refuses_an_earlier_tournament_unless_forced(tmp_path, capsys):
     out = tmp_path / "t"
-    argv = ["arena", "kuniumi", "random", "random", "--games", "2", "-q", "-j", "1", "--out", str(out)]
+    argv = [
+        "arena",
+        "kuniumi",
+        "random",
+        "random",
+        "--games",
+        "2",
+        "-q",
+        "-j",
+        "1",
+        "--out",
+        str(out),
+    ]
     assert main(argv) == 0
     first = (out / "summary.json").read_text()
     (out / "notes.txt").write_text("mine")
@@ -88,7 +103,23 @@ def test_a_game_ended_by_a_failing_bot_is_saved(tmp_path, monkeypatch, capsys):
 
     monkeypatch.setattr(RandomBot, "choose", fail)
     record = tmp_path / "r.json"
-    assert main(["play", "hexagone", "-o", "players=2", "--seed", "3", "--seat", "2", "--record", str(record)]) == 2
+    assert (
+        main(
+            [
+                "play",
+                "hexagone",
+                "-o",
+                "players=2",
+                "--seed",
+                "3",
+                "--seat",
+                "2",
+                "--record",
+                str(record),
+            ]
+        )
+        == 2
+    )
     out = capsys.readouterr()
     assert "record saved to" in out.out and "the bot gave up" in out.err
     saved = load(record)
@@ -103,7 +134,9 @@ def test_a_game_ended_by_a_failing_bot_is_saved(tmp_path, monkeypatch, capsys):
 @pytest.mark.parametrize("target", ["/dev/full", "/proc/version"])
 def test_a_record_that_cannot_be_written_is_saved_elsewhere(tmp_path, target):
     extra = ("--force",) if target == "/proc/version" else ()
-    term = run("play", "kuniumi", "--seed", "5", "--record", target, *extra, cwd=tmp_path, lines=("quit",))
+    term = run(
+        "play", "kuniumi", "--seed", "5", "--record", target, *extra, cwd=tmp_path, lines=("quit",)
+    )
     assert term.proc.returncode == 0, term.text
     assert "Traceback" not in term.text
     failures = [line for line in term.text.splitlines() if "could not save" in line]
@@ -135,4 +168,3 @@ def test_replay_refuses_a_record_finished_before_it_started():
     data["started"], data["finished"] = "2026-03-01T10:30:00+00:00", "2026-03-01T10:00:00+00:00"
     with pytest.raises(RecordError, match="before the game started"):
         Record.from_json(data)
-

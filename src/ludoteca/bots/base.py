@@ -43,9 +43,7 @@ class Budget:
         for name in ("seconds", "iterations", "depth"):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int | float) or value <= 0):
-                raise MalformedError(
-                    f"{name}={value}", f"a {name} budget must be a positive number"
-                )
+                raise MalformedError(f"{name}={value}", f"budget {name} must be a positive number")
 
     def over(self, other: Budget) -> Budget:
         """This budget with ``other``'s fields filling the ones it leaves unset."""

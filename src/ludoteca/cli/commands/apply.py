@@ -23,7 +23,7 @@ def register(sub) -> None:
 
 def run(args) -> int:
     game = game_from_args(args)
-    state = read_position(game, args.position)
+    state = read_position(game, args.position, args)
     for number, text in enumerate(args.moves, start=1):
         try:
             with parsing(text, f"a {game.id} move"):

@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ludoteca.bots.arena import GameOutcome, run_jobs, schedule, summarise
+from ludoteca.bots.arena import (
+    GameOutcome,
+    TournamentInterrupted,
+    run_jobs,
+    schedule,
+    summarise,
+)
 from ludoteca.core.errors import MalformedError
 
 from ..common import (
+    EXIT_INTERRUPTED,
     add_game_argument,
     add_parallel_arguments,
     add_seed_argument,
@@ -102,11 +110,28 @@ def run(args) -> int:
         def done(_: GameOutcome) -> None:
             progress.advance(task)
 
-        outcomes = run_jobs(games, jobs, done, executor)
+        try:
+            outcomes = run_jobs(games, jobs, done, executor)
+            stopped = None
+        except TournamentInterrupted as exc:  # report the games that ended
+            outcomes, stopped = exc.outcomes, exc
     summary = summarise(game, args.bots, outcomes, args.seed, args.games)
+    if stopped is not None:
+        summary["interrupted"] = {"games_played": len(outcomes), "games_planned": stopped.planned}
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    if stopped is not None:
+        where = f"; their summary is in {out / 'summary.json'}" if out is not None else ""
+        if outcomes and not args.json:
+            print_tables(summary)
+        elif args.json:
+            print(json.dumps(summary, indent=2))
+        print(
+            f"interrupted: {len(outcomes)} of {stopped.planned} games were played{where}",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -166,8 +191,6 @@ def progress_bar(quiet: bool):
 
 
 def print_tables(summary: dict) -> None:
-    import sys
-
     from rich.console import Console
     from rich.table import Table
 

@@ -18,7 +18,7 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
-    state = read_position(game_from_args(args), args.position)
+    state = read_position(game_from_args(args), args.position, args)
     moves = [m for m, _ in state.chance_outcomes()] if state.to_move < 0 else state.legal_moves()
     for text in sorted(state.move_to_str(m) for m in moves):
         print(text)

@@ -45,7 +45,7 @@ def run(args) -> int:
         raise MalformedError(
             str(depth), f"DEPTH is at most {longest}: no game of {game.id} lasts longer"
         )
-    state = read_position(game, args.position)
+    state = read_position(game, args.position, args)
     if args.divide and depth >= 1:
         total = 0
         for move, count in divide(state, depth):

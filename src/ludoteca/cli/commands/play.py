@@ -94,7 +94,6 @@ class TerminalGame:
     def __init__(self, args) -> None:
         if args.record:
             check_output_file(args.record, "--record", create_parents=True)
-            check_record_name(args.record)
             if Path(args.record).is_file() and not args.force:
                 raise MalformedError(
                     args.record, "--record: a file is already there (add --force to replace it)"
@@ -327,16 +326,6 @@ def fallback_folders(asked: Path | None) -> list[Path]:
 
 def save_failure(exc: OSError) -> str:
     return exc.strerror or type(exc).__name__
-
-
-def check_record_name(path: str) -> None:
-    """A record's file name is something a person can type again: not blank, no control
-    characters (a name made of spaces, or holding a newline, is a typing mistake)."""
-    name = Path(path).name
-    if not name.strip() or not path.strip():
-        raise MalformedError(path, "--record must name a file (the name is blank)")
-    if any(not c.isprintable() for c in path):
-        raise MalformedError(path, "--record: the name holds control characters")
 
 
 def check_bot_plays(bot, spec: str, game) -> None:

@@ -48,7 +48,7 @@ def describe(state) -> dict:
 
 def run(args) -> int:
     game = game_from_args(args)
-    state = read_position(game, args.position)
+    state = read_position(game, args.position, args)
     if args.json:
         print(json.dumps(describe(state)))
         return 0
