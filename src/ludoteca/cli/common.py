@@ -217,10 +217,31 @@ def parsing(text: object, what: str) -> Iterator[None]:
         raise MalformedError(text, f"not {what} ({shorten(reason, 100)})") from None
 
 
+START = "start"
+"""The word a person may type for a position: the game's start."""
+
+START_SEED = 1
+"""The set-up ``start`` gives without ``--seed`` (Hexagone's block is dealt by its seed), so
+the same command shows the same position every time."""
+
+POSITION_HELP = (
+    "a position in the game's notation, or 'start' for the start of a game (Hexagone's "
+    f"set-up from --seed, default {START_SEED})"
+)
+
+
+def add_position_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("position", metavar="POSITION", help=POSITION_HELP)
+    add_seed_argument(parser, None, f"with 'start': the seed of the set-up (default {START_SEED})")
+
+
 def read_position(game: Game, text: str, args: argparse.Namespace | None = None) -> State:
     """The state ``text`` describes, in ``game``'s notation. A number of players given on
     the command line (``args``: ``-o players=N``) must be the position's: a position says
     how many play, and an option it overrides silently was a mistake left unseen."""
+    if text.strip().lower() == START:
+        seed = getattr(args, "seed", None)
+        return game.new_state(seed=START_SEED if seed is None else seed)
     with parsing(text, f"a {game.id} position"):
         state = game.from_position(text)
     asked = parse_options(args.option).get("players") if args is not None else None

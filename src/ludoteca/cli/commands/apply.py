@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from ludoteca.core.errors import GameError
 
-from ..common import add_game_argument, game_from_args, parsing, read_position
+from ..common import (
+    add_game_argument,
+    add_position_argument,
+    game_from_args,
+    parsing,
+    read_position,
+)
 
 
 def register(sub) -> None:
@@ -16,7 +22,7 @@ def register(sub) -> None:
         "named with the rule it breaks (exit status 2) and nothing is printed.",
     )
     add_game_argument(p)
-    p.add_argument("position", metavar="POSITION")
+    add_position_argument(p)
     p.add_argument("moves", metavar="MOVE", nargs="*")
     p.set_defaults(func=run)
 

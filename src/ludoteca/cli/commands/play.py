@@ -9,11 +9,12 @@ then stops with status 130. The record's path is checked before the game starts.
 from __future__ import annotations
 
 import random
+import shutil
 import sys
 import tempfile
 import threading
 import time
-from contextlib import nullcontext
+from contextlib import nullcontext, suppress
 from pathlib import Path
 
 from ludoteca.bots.registry import make_bot
@@ -39,13 +40,18 @@ from ..common import (
 DEFAULT_FOLDER = "ludoteca-games"
 
 HELP = """commands:
-  <move>     play a move in the game's notation
-  moves, ?   list the legal moves
-  board      draw the board again
-  undo       take back your last move (and the computer's reply)
-  resign     give up the game
-  help       this text
-  quit       stop now (the record is saved, unfinished; so does Ctrl-C)"""
+  <move>       play a move in the game's notation
+  moves, ?     list the legal moves
+  moves TEXT   list only the legal moves whose notation holds TEXT, e.g. moves e5
+  board        draw the board again (Ctrl-L clears the screen first)
+  undo         take back your last move (and the computer's reply)
+  resign       give up the game
+  help         this text
+  quit         stop now (the record is saved, unfinished; so does Ctrl-C)"""
+
+MANY_MOVES = 300
+"""More legal moves than a screen shows: ``moves`` then gives the count and how to filter
+(a Comune turn has over 9,000)."""
 
 
 def register(sub) -> None:
@@ -132,6 +138,8 @@ class TerminalGame:
         self.taken: list[int] = []
         """The ply before each move a person made: where ``undo`` goes back to."""
         self.color = sys.stdout.isatty() and not args.no_color
+        if sys.stdin.isatty():
+            line_editing()
         self.path: Path | None = Path(args.record) if args.record else None
         """Where the person asked the record to go; ``None``: a new file in the default folder."""
         self.stem = f"{self.game.id}-{time.strftime('%Y%m%d-%H%M%S')}"
@@ -166,19 +174,41 @@ class TerminalGame:
             )
 
     def label(self, player: int) -> str:
-        who = "you" if self.roles[player] == "human" and len(self.bots) else self.roles[player]
+        alone = self.roles.count("human") == 1  # against the computer, or solo
+        who = "you" if self.roles[player] == "human" and alone else self.roles[player]
         return f"{self.state.side_name(player)} ({who})"
 
     # --- the loop -------------------------------------------------------------------------
-    def play_move(self, move, by: str) -> None:
+    def play_move(self, move, by: str, quiet: bool = False) -> None:
         # only typed text is the person's input; a bot's or the table's move failing is a bug
         typed = isinstance(move, str)
         with parsing(move, f"a {self.game.id} move") if typed else nullcontext():
             text = self.table.play(move)  # typed text: parsed, played, logged canonical
+        if quiet:
+            return
         self.say(f"{self.table.ply:3d}. {by}: {text}")
         summary = self.state.last_move_summary()
         if summary:
             self.say(f"     {summary}")
+
+    def chance_moves(self) -> None:
+        """Play the table's outcomes until a player is to move: one line for a roll, and
+        one line for a run of them (Comino's deal of 21 tiles is not 21 lines)."""
+        first = self.table.ply + 1
+        texts = []
+        while self.state.to_move == CHANCE and not self.state.is_over:
+            if texts:
+                texts.append(self.table.play(self.table.draw()))
+                continue
+            self.play_move(self.table.draw(), "chance", quiet=True)
+            texts.append(self.table.moves[-1])
+        if len(texts) == 1:
+            self.say(f"{first:3d}. chance: {texts[0]}")
+            summary = self.state.last_move_summary()
+            if summary:
+                self.say(f"     {summary}")
+            return
+        self.say(f"{first:3d}-{self.table.ply}. chance: {summarise_outcomes(texts)}")
 
     def run(self) -> int:
         """Play to the end; on Ctrl-C save what was played, as ``quit`` does, and stop.
@@ -206,7 +236,7 @@ class TerminalGame:
         while not self.state.is_over:
             player = self.state.to_move
             if player == CHANCE:
-                self.play_move(self.table.draw(), "chance")
+                self.chance_moves()
                 continue
             if player in self.bots:
                 self.warming.join()
@@ -234,15 +264,19 @@ class TerminalGame:
             except EOFError:
                 self.say("")
                 return "quit"
+            if "\x0c" in line:  # Ctrl-L without line editing: arrives with the line
+                line = line.replace("\x0c", "").strip()
+                self.clear_screen()
+                if not line:
+                    self.draw()
+                    continue
             word = line.lower()
             if not line:
                 continue
             if word in ("help", "h"):
                 self.say(HELP)
-            elif word in ("moves", "?", "legal"):
-                self.say(
-                    "  ".join(sorted(self.state.move_to_str(m) for m in self.state.legal_moves()))
-                )
+            elif word.split()[0] in ("moves", "?", "legal"):
+                self.list_moves(line.split(maxsplit=1)[1] if " " in line else "")
             elif word == "board":
                 self.draw()
             elif word == "undo":
@@ -261,6 +295,28 @@ class TerminalGame:
                     continue
                 self.taken.append(before)
                 return "move"
+
+    def clear_screen(self) -> None:
+        if sys.stdout.isatty():
+            print("\x1b[H\x1b[2J", end="", flush=True)
+
+    def list_moves(self, part: str) -> None:
+        """The legal moves (those whose notation holds ``part``), wrapped between moves to
+        the terminal's width; a list longer than a screen is only counted."""
+        moves = sorted(self.state.move_to_str(m) for m in self.state.legal_moves())
+        if part:
+            key = part.strip().lower()
+            moves = [m for m in moves if key in m.lower()]
+            if not moves:
+                self.say(f"  no legal move holds {part.strip()!r}")
+                return
+        if len(moves) > MANY_MOVES and not part:  # a filtered list is what was asked for
+            self.say(
+                f"  {len(moves)} legal moves: too many to list; type 'moves CELL' for those "
+                "that use a cell (e.g. moves e5)"
+            )
+            return
+        self.say(wrap_moves(moves))
 
     def undo(self) -> bool:
         if not self.taken:
@@ -315,6 +371,41 @@ class TerminalGame:
             self.say("game stopped before the end.")
         self.save()
         return 0
+
+
+def summarise_outcomes(texts: list[str]) -> str:
+    """A run of chance outcomes in one line: ``deal x21 (RYYY BBYR ...)`` when they share
+    their first word, cut to the terminal's width (the board shows where they went)."""
+    words = [t.split(" ", 1) for t in texts]
+    if all(len(w) == 2 and w[0] == words[0][0] for w in words):
+        line = f"{words[0][0]} x{len(texts)}: " + " ".join(w[1] for w in words)
+    else:
+        line = f"{len(texts)} outcomes: " + ", ".join(texts)
+    width = shutil.get_terminal_size((100, 24)).columns - 16
+    return line if len(line) <= width else line[: width - 3].rstrip() + "..."
+
+
+def line_editing() -> None:
+    """Arrow keys, history and Ctrl-L (clear the screen) at the move prompt, as in a shell;
+    without it a terminal echoes ``^L`` and ``^[[A``."""
+    with suppress(ImportError):  # not on every platform
+        import readline
+
+        readline.parse_and_bind(r'"\C-l": clear-screen')
+
+
+def wrap_moves(moves: list[str], width: int | None = None) -> str:
+    """Moves two spaces apart, lines broken only between moves (never inside ``E@ f4``)."""
+    width = width or shutil.get_terminal_size((100, 24)).columns
+    lines: list[str] = []
+    line = ""
+    for move in moves:
+        if line and len(line) + 2 + len(move) > width:
+            lines.append(line)
+            line = ""
+        line = f"{line}  {move}" if line else move
+    lines.append(line)
+    return "\n".join(lines)
 
 
 def fallback_folders(asked: Path | None) -> list[Path]:
