@@ -18,8 +18,8 @@ def test_comune_rows_moves_by_cell_and_one_game_over(tmp_path):
         rows = [line.split() for line in board.splitlines() if re.match(r"\s*[a-e][1-9]\s", line)]
         assert [(row[0], row[-1]) for row in rows] == list(
             zip(
-                "e9 d8 c7 b6 a5 a4 a3 a2 a1".split(),
-                "i9 i8 i7 i6 i5 h4 g3 f2 e1".split(),
+                ["e9", "d8", "c7", "b6", "a5", "a4", "a3", "a2", "a1"],
+                ["i9", "i8", "i7", "i6", "i5", "h4", "g3", "f2", "e1"],
                 strict=True,
             )
         )

@@ -26,8 +26,28 @@ def test_text_board_shape_and_labels():
     assert board[0].split() == list("efghi")  # the columns that end on the top row
     rows = board[1:10]
     # every row between the names of its first and last cells, read along the row
-    assert [line.split()[0] for line in rows] == "e9 d8 c7 b6 a5 a4 a3 a2 a1".split()
-    assert [line.split()[-1] for line in rows] == "i9 i8 i7 i6 i5 h4 g3 f2 e1".split()
+    assert [line.split()[0] for line in rows] == [
+        "e9",
+        "d8",
+        "c7",
+        "b6",
+        "a5",
+        "a4",
+        "a3",
+        "a2",
+        "a1",
+    ]
+    assert [line.split()[-1] for line in rows] == [
+        "i9",
+        "i8",
+        "i7",
+        "i6",
+        "i5",
+        "h4",
+        "g3",
+        "f2",
+        "e1",
+    ]
     assert [line.count(".") for line in rows] == [5, 6, 7, 8, 9, 8, 7, 6, 5]
     assert board[10].split() == list("abcde")
 
