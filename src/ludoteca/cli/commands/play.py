@@ -12,6 +12,7 @@ import random
 import shutil
 import sys
 import tempfile
+import textwrap
 import threading
 import time
 from contextlib import nullcontext, suppress
@@ -230,8 +231,9 @@ class TerminalGame:
             f"{g.title} - seed {self.seed}. Seats: "
             + ", ".join(f"{i + 1} {r}" for i, r in enumerate(self.roles))
         )
-        if g.move_help:
-            self.say(g.move_help)
+        if g.move_help:  # broken between words at the terminal's width, not inside them
+            width = shutil.get_terminal_size((100, 24)).columns - 1
+            self.say("\n".join(textwrap.fill(part, width) for part in str(g.move_help).split("\n")))
         self.say("Type 'help' for commands.")
         while not self.state.is_over:
             player = self.state.to_move
