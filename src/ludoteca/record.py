@@ -430,7 +430,8 @@ def replay(record: Record, *, on_move: Callable[[int, str, State], None] | None 
         except RecordError:
             raise
         except GameError as exc:
-            raise RecordError(_short(text), exc.reason, move_number=number) from None
+            shown = text if len(text) <= 200 else text[:199] + "…"  # repeated, never pasted whole
+            raise RecordError(shown, exc.reason, move_number=number) from None
         if on_move is not None:
             on_move(number, text, state)
     check_result(state, record.result)

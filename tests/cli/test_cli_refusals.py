@@ -222,3 +222,11 @@ def test_budget_messages_are_grammatical(capsys, tmp_path):
         capsys, "play", "kuniumi", "--vs", "mcts:iterations=0", "--record", str(tmp_path / "r")
     )
     assert "a iterations" not in line and "budget iterations must be" in line
+
+
+def test_a_refused_move_in_a_record_is_quoted_once(tmp_path, capsys):
+    path = tmp_path / "r.json"
+    path.write_text('{"game": "kuniumi", "rules_version": "1", "moves": ["E@c3", "zz"]}')
+    main(["replay", str(path)])
+    line = capsys.readouterr().err.strip()
+    assert line.startswith("ludoteca replay: invalid record 'zz': move 2: ")
