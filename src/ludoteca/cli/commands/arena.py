@@ -50,7 +50,8 @@ def register(sub) -> None:
         "seats over the same seed, then print "
         "win/draw/loss, head-to-head win rates and openskill ratings with 95% intervals. "
         "Bots are specs with budgets: random, greedy, mcts:seconds=1, alphabeta:depth=4, "
-        "planner, or a level: easy, medium, hard, master.",
+        "planner, or a level: easy, medium, hard, master. Ctrl-C stops the tournament and "
+        "reports (and with --out saves) the games that ended.",
     )
     add_game_argument(p)
     p.add_argument("bots", nargs="+", metavar="BOT", help="bot specs (at least one)")

@@ -60,8 +60,11 @@ def register(sub) -> None:
         "play",
         help="play a game in the terminal against the computer or a person",
         description="Play GAME in the terminal. Each seat is a person ('human') or a bot spec "
-        "('random', a level such as 'hard', or 'mcts:seconds=1'). The record is saved at the end, "
-        "and also, unfinished, on quit or Ctrl-C.",
+        "('random', a level such as 'hard', or 'mcts:seconds=1'; budgets within seconds<=3600, "
+        "iterations<=100000000, depth<=64). A bot that cannot play the game is refused before "
+        "it starts. The record is saved however the game ends (also, unfinished, on quit or "
+        "Ctrl-C); where it cannot be written, it is saved elsewhere and the place is said. "
+        "At the prompt: moves [TEXT], board, undo, resign, help, quit.",
     )
     add_game_argument(p)
     p.add_argument(
