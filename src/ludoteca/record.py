@@ -291,6 +291,14 @@ def save(record: Record, path: str | Path, *, overwrite: bool = True) -> Path:
                 raise RecordExistsError(
                     errno.EEXIST, "a record is already there", str(path)
                 ) from None
+            except OSError:  # a file system without hard links: claim the name, then fill it
+                try:
+                    path.open("x").close()
+                except FileExistsError:
+                    raise RecordExistsError(
+                        errno.EEXIST, "a record is already there", str(path)
+                    ) from None
+                tmp.replace(path)
     finally:
         with contextlib.suppress(OSError):
             tmp.unlink()

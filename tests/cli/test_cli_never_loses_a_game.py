@@ -16,7 +16,7 @@ from ludoteca.cli.main import main
 from ludoteca.core.errors import RecordError
 from ludoteca.core.registry import get
 from ludoteca.core.table import Table
-from ludoteca.record import Record, load, replay
+from ludoteca.record import Record, load, replay, save_new
 
 from .terminal import run
 
@@ -168,3 +168,16 @@ def test_replay_refuses_a_record_finished_before_it_started():
     data["started"], data["finished"] = "2026-03-01T10:30:00+00:00", "2026-03-01T10:00:00+00:00"
     with pytest.raises(RecordError, match="before the game started"):
         Record.from_json(data)
+
+
+def test_a_new_name_is_claimed_also_where_the_file_system_has_no_links(tmp_path, monkeypatch):
+    def no_links(*_args):
+        raise PermissionError(1, "Operation not permitted")
+
+    monkeypatch.setattr("os.link", no_links)
+    record = Table.new(get("kuniumi"), seed=1).record()
+    first = save_new(record, tmp_path, "kuniumi-x")
+    second = save_new(record, tmp_path, "kuniumi-x")
+    assert (first.name, second.name) == ("kuniumi-x.json", "kuniumi-x-2.json")
+    assert load(first).seed == load(second).seed == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["kuniumi-x-2.json", "kuniumi-x.json"]
