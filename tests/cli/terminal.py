@@ -6,13 +6,16 @@ draws what a person would see, colours and prompts included.
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import os
 import pty
 import re
 import select
 import signal
+import struct
 import subprocess
 import sys
+import termios
 import time
 from pathlib import Path
 
@@ -26,10 +29,6 @@ class Terminal:
         self, *args: str, cwd: Path | str | None = None, columns: int = 100, rows: int = 40
     ) -> None:
         leader, follower = pty.openpty()
-        import fcntl
-        import struct
-        import termios
-
         fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", rows, columns, 0, 0))
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "COLUMNS": str(columns), "TERM": "xterm"}
         self.proc = subprocess.Popen(
