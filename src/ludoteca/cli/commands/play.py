@@ -387,7 +387,7 @@ def summarise_outcomes(texts: list[str]) -> str:
     else:
         line = f"{len(texts)} outcomes: " + ", ".join(texts)
     width = shutil.get_terminal_size((100, 24)).columns - 16
-    return line if len(line) <= width else line[: width - 3].rstrip() + "..."
+    return line if len(line) <= width else line[: width - 3].rsplit(" ", 1)[0] + " ..."
 
 
 def line_editing() -> None:
