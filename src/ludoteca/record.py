@@ -34,7 +34,11 @@ Not checked: the names themselves, and timestamps beyond their form.
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import itertools
 import json
+import os
 import random
 from collections.abc import Callable, Iterable
 from dataclasses import asdict, dataclass, field
@@ -139,7 +143,7 @@ class Record:
             if key not in data:
                 raise RecordError(source, f"missing field {key!r}")
             if not isinstance(data[key], typ):
-                raise RecordError(key, f"field {key!r} must be a {typ.__name__}")
+                raise RecordError(key, f"field {key!r} must be {_TYPE_WORDS[typ]}")
         if not all(isinstance(m, str) for m in data["moves"]):
             raise RecordError("moves", "every move must be a string in binding notation")
         optional: dict[str, type] = {
@@ -156,7 +160,7 @@ class Record:
             if value is not None and (
                 not isinstance(value, typ) or (typ is int and isinstance(value, bool))
             ):
-                raise RecordError(key, f"field {key!r} must be a {typ.__name__}")
+                raise RecordError(key, f"field {key!r} must be {_TYPE_WORDS[typ]}")
         seed = data.get("seed")
         if seed is not None and not 0 <= seed <= MAX_SAFE_INTEGER:
             raise RecordError(
@@ -165,13 +169,17 @@ class Record:
         players = data.get("players") or []
         if not all(isinstance(p, str) for p in players):
             raise RecordError("players", "every player is named by a string")
+        stamps: dict[str, datetime] = {}
         for key in ("started", "finished"):
             stamp = data.get(key)
             if stamp:
                 try:
-                    datetime.fromisoformat(stamp)
+                    when = datetime.fromisoformat(stamp)
                 except ValueError:
                     raise RecordError(key, f"{_short(stamp)} is not an ISO 8601 time") from None
+                stamps[key] = when if when.tzinfo else when.replace(tzinfo=UTC)
+        if len(stamps) == 2 and stamps["finished"] < stamps["started"]:
+            raise RecordError("finished", f"{_short(data['finished'])} is before the game started")
         return cls(
             game=data["game"],
             rules_version=data["rules_version"],
@@ -187,15 +195,20 @@ class Record:
 
     @classmethod
     def loads(cls, text: str, *, source: str = "record") -> Record:
+        text = text.removeprefix("\ufeff")  # a byte-order mark some editors write first
         try:
             data = json.loads(text)
         except json.JSONDecodeError as exc:
-            raise RecordError(source, f"not valid JSON ({exc.msg} at line {exc.lineno})") from None
+            raise RecordError(
+                source, f"not valid JSON ({exc.msg}: line {exc.lineno}, column {exc.colno})"
+            ) from None
         except (ValueError, RecursionError) as exc:  # a number of thousands of digits, nesting
             reason = "nested too deeply" if isinstance(exc, RecursionError) else str(exc)
             raise RecordError(source, f"not a record this program can read ({reason})") from None
         return cls.from_json(data, source=source)
 
+
+_TYPE_WORDS = {str: "a string", int: "an integer", list: "a list", dict: "an object"}
 
 KNOWN_FIELDS = {"format", "format_version", *Record.__dataclass_fields__}
 
@@ -238,28 +251,96 @@ def timeout_result(
     return Result.on_time(state, list(players), abandoned=abandoned).to_json(state)
 
 
-def save(record: Record, path: str | Path) -> Path:
-    """Write ``record`` to ``path``: through a temporary file renamed over it, so a record is
+MAX_RECORD_BYTES = 8 * 1024 * 1024
+"""The largest record read. The longest game any engine allows (Comino's, near 2,000 moves
+of at most 20 characters) is under 100 KB of JSON; 8 MB leaves room for long names and
+every option, and keeps ``replay /dev/zero`` or a pasted disk image from filling memory."""
+
+_CHUNK = 64 * 1024
+
+
+class RecordExistsError(FileExistsError):
+    """A record is already at the path, and the caller did not ask to replace it."""
+
+
+def save(record: Record, path: str | Path, *, overwrite: bool = True) -> Path:
+    """Write ``record`` to ``path``: through a temporary file moved into place, so a record is
     never left half-written; into it directly when ``path`` is a device or a pipe
-    (``/dev/null``, ``/dev/stdout``), which a rename would replace by a plain file."""
+    (``/dev/null``, ``/dev/stdout``), which a rename would replace by a plain file.
+
+    With ``overwrite=False`` an existing file is never replaced, even one another process
+    creates meanwhile (the temporary file is linked to its name, which fails if the name is
+    taken): :class:`RecordExistsError`. Other failures (a full disk, a read-only folder) raise
+    ``OSError`` and leave no temporary file behind."""
     path = Path(path)
     if path.exists() and not path.is_file() and not path.is_dir():
         with path.open("w", encoding="utf-8") as out:
             out.write(record.dumps())
         return path
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_text(record.dumps(), encoding="utf-8")
-    tmp.replace(path)  # never leave a half-written record behind
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.tmp")
+    try:
+        with tmp.open("x", encoding="utf-8") as out:
+            out.write(record.dumps())
+        if overwrite:
+            tmp.replace(path)
+        else:
+            try:
+                os.link(tmp, path)
+            except FileExistsError:
+                raise RecordExistsError(
+                    errno.EEXIST, "a record is already there", str(path)
+                ) from None
+            except OSError:  # a file system without hard links: claim the name, then fill it
+                try:
+                    path.open("x").close()
+                except FileExistsError:
+                    raise RecordExistsError(
+                        errno.EEXIST, "a record is already there", str(path)
+                    ) from None
+                tmp.replace(path)
+    finally:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
     return path
 
 
+def save_new(record: Record, folder: str | Path, stem: str) -> Path:
+    """Save ``record`` in ``folder`` under a name no other record has: ``STEM.json``, else
+    ``STEM-2.json``, ``STEM-3.json``... Two games saved in the same second, by one process
+    or several, never share a file."""
+    folder = Path(folder)
+    for n in itertools.count(1):
+        name = f"{stem}.json" if n == 1 else f"{stem}-{n}.json"
+        try:
+            return save(record, folder / name, overwrite=False)
+        except RecordExistsError:
+            continue
+    raise AssertionError("unreachable")
+
+
 def load(path: str | Path) -> Record:
+    """The record at ``path``, read in pieces up to :data:`MAX_RECORD_BYTES` (a longer file,
+    or an endless one such as ``/dev/zero``, is refused after that much)."""
     path = Path(path)
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as source:
+            chunks = []
+            size = 0
+            while size <= MAX_RECORD_BYTES:
+                chunk = source.read(_CHUNK)
+                if not chunk:
+                    break
+                chunks.append(chunk)
+                size += len(chunk)
     except OSError as exc:
-        raise RecordError(str(path), f"cannot read file ({exc.strerror})") from None
+        raise RecordError(str(path), f"cannot read file ({exc.strerror or exc})") from None
+    if size > MAX_RECORD_BYTES:
+        raise RecordError(
+            str(path), f"too large for a record (over {MAX_RECORD_BYTES // (1024 * 1024)} MB)"
+        )
+    try:
+        text = b"".join(chunks).decode("utf-8-sig")  # a byte-order mark some editors add
     except UnicodeDecodeError:
         raise RecordError(str(path), "not a UTF-8 text file") from None
     return Record.loads(text, source=str(path))
@@ -357,7 +438,8 @@ def replay(record: Record, *, on_move: Callable[[int, str, State], None] | None 
         except RecordError:
             raise
         except GameError as exc:
-            raise RecordError(_short(text), exc.reason, move_number=number) from None
+            shown = text if len(text) <= 200 else text[:199] + "…"  # repeated, never pasted whole
+            raise RecordError(shown, exc.reason, move_number=number) from None
         if on_move is not None:
             on_move(number, text, state)
     check_result(state, record.result)

@@ -13,6 +13,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -202,3 +203,26 @@ def test_without_distributed_the_cluster_says_how_to_install_it(monkeypatch, cap
     assert main(["arena", "kuniumi", "random", "greedy", "--cluster", "tcp://h:8786"]) == 2
     err = capfd.readouterr().err.strip()
     assert err.count("\n") == 0 and "pip install 'ludoteca[cluster]'" in err
+
+
+def test_a_cluster_whose_workers_all_leave_is_given_up_in_one_line(quick, monkeypatch, capfd):
+    """The workers leave once the games are sent: the arena says so and stops, where it
+    waited for ever."""
+    check = cluster_module._check_workers
+
+    def check_then_lose_the_workers(client, address, game, timeout):
+        check(client, address, game, timeout)
+        client.retire_workers(close_workers=True)
+
+    monkeypatch.setattr(cluster_module, "_check_workers", check_then_lose_the_workers)
+    codes: list[int] = []
+    with LocalCluster(
+        n_workers=1, processes=False, protocol="tcp://", dashboard_address=":0"
+    ) as lonely:
+        argv = ["arena", "kuniumi", "random", "greedy", "-q", "--cluster", lonely.scheduler_address]
+        runner = threading.Thread(target=lambda: codes.append(main(argv)), daemon=True)
+        runner.start()
+        runner.join(timeout=60)
+    assert codes == [2]
+    err = capfd.readouterr().err.strip()
+    assert err.count("\n") == 0 and "every worker left the cluster" in err

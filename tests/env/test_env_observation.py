@@ -9,7 +9,7 @@ import pytest
 
 from ludoteca.core import get
 from ludoteca.env.actions import Play
-from ludoteca.env.observation import Observer
+from ludoteca.env.observation import HIGH, LOW, Observer
 
 from .common import GAMES, IDS, random_positions
 
@@ -22,7 +22,7 @@ def test_every_position_encodes_within_the_layout(name, options):
         for player in range(game.num_players):
             flat = observer.encode(play.state, player, play.prefix)
             assert flat.shape == (observer.size,) and flat.dtype == np.float32
-            assert np.isfinite(flat).all() and (flat >= 0).all()
+            assert np.isfinite(flat).all() and (flat >= LOW).all() and (flat <= HIGH).all()
             again = np.full(observer.size, 7.0, np.float32)
             observer.fill(again, play.state, player, play.prefix)
             assert (again == flat).all()
@@ -88,3 +88,16 @@ def test_hexagone_looks_the_same_wherever_the_block_lies():
             a = observer.encode(play.state, player)
             b = observer.encode(other.state, player)
             assert (a == b).all()
+
+
+def test_comino_scores_past_the_scale_stay_within_the_bounds():
+    game = get("comino")
+    play = Play.new(game, seed=2)
+    while play.to_move < 0 or play.state.turns == 0:
+        play.apply(play.chance_outcomes()[0][0] if play.to_move < 0 else play.legal_actions()[0])
+    parts = play.state.position().split(" ")
+    parts[-3:-1] = ["180", "40"]  # the scores: the first past the scale
+    state = game.from_position(" ".join(parts))
+    flat = Observer(game).encode(state, 0)
+    features = Observer(game).views(flat)["features"]
+    assert features[0] == HIGH and features[1] == np.float32(0.4)

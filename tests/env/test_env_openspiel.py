@@ -141,3 +141,19 @@ def test_a_bot_of_this_project_plays_through_the_adapter(name, params):
 
     end = play(game, choose, rng)
     assert end.engine.is_over and not plan
+
+
+def test_hexagone_gaps_is_a_parameter():
+    plain = pyspiel.load_game("ludoteca_hexagone", {"players": 2, "seed": 5})
+    gaps = pyspiel.load_game("ludoteca_hexagone", {"players": 2, "seed": 5, "gaps": True})
+    assert plain.get_parameters()["gaps"] is False and gaps.get_parameters()["gaps"] is True
+    assert gaps.engine.gaps and not plain.engine.gaps
+
+
+@pytest.mark.parametrize("name", ["ludoteca_kuniumi", "ludoteca_hexagone"])
+def test_information_state_tensor_raises_as_built_in_games_do(name):
+    state = pyspiel.load_game(name).new_initial_state()
+    with pytest.raises(pyspiel.SpielError, match="InformationStateTensor unimplemented"):
+        state.information_state_tensor()
+    with pytest.raises(pyspiel.SpielError):
+        pyspiel.load_game("tic_tac_toe").new_initial_state().information_state_tensor()

@@ -84,3 +84,56 @@ def test_an_illegal_action_is_refused():
     mask = environment.observe(environment.agent_selection)["action_mask"]
     with pytest.raises(IllegalMoveError):
         environment.step(int(np.flatnonzero(mask == 0)[0]))
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=IDS)
+def test_observations_are_within_the_spaces_bounds(name, options):
+    environment = env(name, **options)
+    environment.reset(seed=3)
+    space = environment.observation_space(environment.possible_agents[0])["observation"]
+    assert (space.low == 0).all() and (space.high == 1).all()
+    rng = np.random.default_rng(3)
+    for steps, agent in enumerate(environment.agent_iter()):
+        observation, _, done, cut, _ = environment.last()
+        assert environment.observation_space(agent).contains(observation)
+        if done or cut or steps > 400:
+            break
+        environment.step(int(rng.choice(np.flatnonzero(observation["action_mask"]))))
+
+
+def test_an_illegal_action_can_end_the_game_as_pettingzoo_classic_games_do():
+    environment = env("kuniumi", illegal="terminate")
+    environment.reset(seed=0)
+    offender = environment.agent_selection
+    mask = environment.observe(offender)["action_mask"]
+    environment.step(int(np.flatnonzero(mask == 0)[0]))
+    assert all(environment.terminations.values())
+    assert environment.rewards == {a: (-1.0 if a == offender else 0) for a in environment.agents}
+    with pytest.raises(ValueError, match="illegal must be one of raise, terminate"):
+        env("kuniumi", illegal="ignore")
+
+
+def test_two_and_three_player_hexagone_share_a_trajectory_by_the_rules():
+    """Same seed: same block, same dice, and no turn rule depends on the number of players,
+    so a policy of the mask plays the same actions; who moves and who wins differ. Four
+    players set a white piece aside first: another block, another game."""
+
+    def trajectory(players: int):
+        environment = env("hexagone", players=players)
+        environment.reset(seed=11)
+        rng = np.random.default_rng(11)
+        actions, movers = [], []
+        for agent in environment.agent_iter():
+            observation, _, done, cut, _ = environment.last()
+            action = None
+            if not (done or cut):
+                action = int(rng.choice(np.flatnonzero(observation["action_mask"])))
+                actions.append(action)
+                movers.append(agent)
+            environment.step(action)
+        return actions, movers
+
+    two, three, four = trajectory(2), trajectory(3), trajectory(4)
+    assert two[0] == three[0]
+    assert two[1] != three[1] and "player_2" in three[1]
+    assert four[0] != two[0]

@@ -24,9 +24,10 @@ import itertools
 import math
 import multiprocessing
 import random
+import signal
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import Executor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Executor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -40,6 +41,9 @@ from ludoteca.record import Record, save
 from .registry import make_bot, parse_spec
 
 Z95 = 1.959963984540054
+
+WATCH_SECONDS = 1.0
+"""How often a tournament on a cluster looks at its workers while no game ends."""
 
 
 @dataclass(frozen=True)
@@ -109,7 +113,9 @@ def schedule(
     if games < 1:
         raise MalformedError(str(games), "the number of games must be at least 1")
     for spec in specs:
-        make_bot(spec)  # a bad spec is refused before any work starts
+        reason = make_bot(spec).cannot_play(game)  # a bad spec is refused before any work
+        if reason:
+            raise MalformedError(spec, reason)
     n = game.num_players
     labels = labels_for(specs)
     tables: list[tuple[int, ...]]
@@ -218,8 +224,25 @@ def run_jobs(
     methods = multiprocessing.get_all_start_methods()
     # fork keeps games registered at run time (plug-ins, tests); spawn elsewhere
     ctx = multiprocessing.get_context("fork" if "fork" in methods else "spawn")
-    with ctx.Pool(processes=workers) as pool:
+    with ctx.Pool(processes=workers, initializer=_ignore_ctrl_c) as pool:
         return _collect(jobs, pool.imap_unordered(play_game, jobs), on_done)
+
+
+def _ignore_ctrl_c() -> None:
+    """In a worker: Ctrl-C is the tournament's to handle. A terminal sends it to every
+    process of the command; workers that took it each printed a traceback, and the pool is
+    ended by the process that runs the tournament anyway."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+class TournamentInterrupted(KeyboardInterrupt):
+    """Ctrl-C during a tournament, with the outcomes of the games that had ended (in job
+    order, records saved), so the caller can still report them."""
+
+    def __init__(self, outcomes: list[GameOutcome], planned: int) -> None:
+        super().__init__(f"interrupted after {len(outcomes)} of {planned} games")
+        self.outcomes = outcomes
+        self.planned = planned
 
 
 def _as_completed(executor: Executor, jobs: Sequence[GameJob]) -> Iterator[GameOutcome]:
@@ -229,9 +252,15 @@ def _as_completed(executor: Executor, jobs: Sequence[GameJob]) -> Iterator[GameO
     with others (a cluster) is not left playing games nobody will read.
     """
     futures = [executor.submit(play_game, job) for job in jobs]
+    check_alive = getattr(executor, "check_alive", None)  # a cluster whose workers all died
+    pending = set(futures)
     try:
-        for future in as_completed(futures):
-            yield future.result()
+        while pending:
+            done, pending = wait(pending, timeout=WATCH_SECONDS, return_when=FIRST_COMPLETED)
+            for future in done:
+                yield future.result()
+            if not done and check_alive is not None:
+                check_alive()
     finally:
         for future in futures:
             future.cancel()
@@ -245,15 +274,19 @@ def _collect(
     """Save each finished game's record, report it, and return the outcomes in job order."""
     record_dirs = {job.index: job.record_dir for job in jobs}
     outcomes: list[GameOutcome] = []
-    for outcome in done:
-        record_dir = record_dirs[outcome.index]
-        if outcome.unsaved is not None and record_dir is not None:
-            name = f"game-{outcome.index + 1:05d}.json"
-            outcome.record = str(save(outcome.unsaved, Path(record_dir) / name))
-            outcome.unsaved = None
-        outcomes.append(outcome)
-        if on_done:
-            on_done(outcome)
+    try:
+        for outcome in done:
+            record_dir = record_dirs[outcome.index]
+            if outcome.unsaved is not None and record_dir is not None:
+                name = f"game-{outcome.index + 1:05d}.json"
+                outcome.record = str(save(outcome.unsaved, Path(record_dir) / name))
+                outcome.unsaved = None
+            outcomes.append(outcome)
+            if on_done:
+                on_done(outcome)
+    except KeyboardInterrupt:
+        outcomes.sort(key=lambda o: o.index)
+        raise TournamentInterrupted(outcomes, len(jobs)) from None
     outcomes.sort(key=lambda o: o.index)
     return outcomes
 

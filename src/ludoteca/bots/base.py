@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 
 from ludoteca.core.errors import GameError, MalformedError
-from ludoteca.core.protocol import CHANCE, Move, State
+from ludoteca.core.protocol import CHANCE, Game, Move, State
 
 
 class BotError(GameError):
@@ -43,9 +43,7 @@ class Budget:
         for name in ("seconds", "iterations", "depth"):
             value = getattr(self, name)
             if value is not None and (not isinstance(value, int | float) or value <= 0):
-                raise MalformedError(
-                    f"{name}={value}", f"a {name} budget must be a positive number"
-                )
+                raise MalformedError(f"{name}={value}", f"budget {name} must be a positive number")
 
     def over(self, other: Budget) -> Budget:
         """This budget with ``other``'s fields filling the ones it leaves unset."""
@@ -153,6 +151,11 @@ class Bot(ABC):
         depth: int | None = None,
     ) -> Move:
         """The move to play in ``state`` (a player's turn, not over); ``state`` is unchanged."""
+
+    def cannot_play(self, game: Game) -> str | None:
+        """Why this bot cannot play ``game`` (its options included), or ``None``: asked by
+        whoever seats a bot, so a game it cannot play is refused before it starts."""
+        return None
 
     def reset(self) -> None:  # noqa: B027 - most bots keep nothing between moves
         """Forget anything kept between moves (a search tree); called when a new game starts."""

@@ -16,6 +16,7 @@ same rules for the game (else its games would differ from the local ones).
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterator
 from concurrent.futures import CancelledError, Executor
 from contextlib import contextmanager
@@ -100,7 +101,7 @@ def cluster_executor(
             ) from None
         try:
             _check_workers(client, address, game, timeout)
-            executor = client.get_executor(pure=False)
+            executor = WatchedExecutor(client.get_executor(pure=False), client, address, timeout)
             try:
                 yield executor
             except (CancelledError, distributed.KilledWorker) as exc:
@@ -114,6 +115,43 @@ def cluster_executor(
                 executor.shutdown(wait=False)  # cancels what an error left unplayed
         finally:
             client.close(timeout=timeout)
+
+
+class WatchedExecutor(Executor):
+    """The cluster's executor, which can tell that its workers are gone: a scheduler whose
+    every worker died keeps the games waiting for ever, silently. :meth:`check_alive`, asked
+    while no game ends (:func:`ludoteca.bots.arena.run_jobs` does), gives up after
+    ``timeout`` seconds without a worker."""
+
+    def __init__(self, inner: Executor, client: Any, address: str, timeout: float) -> None:
+        self._inner, self._client, self._address, self._timeout = inner, client, address, timeout
+        self._alone_since: float | None = None
+
+    def submit(self, fn, /, *args, **kwargs):
+        return self._inner.submit(fn, *args, **kwargs)
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        self._inner.shutdown(wait=wait)
+
+    def check_alive(self) -> None:
+        """Raise :class:`ClusterError` once the cluster has had no worker for ``timeout``
+        seconds (a worker that comes back in time resumes the games)."""
+        try:
+            workers = len(self._client.nthreads())
+        except (OSError, TimeoutError):
+            workers = 0
+        if workers:
+            self._alone_since = None
+            return
+        now = time.monotonic()
+        if self._alone_since is None:
+            self._alone_since = now
+        elif now - self._alone_since >= self._timeout:
+            raise ClusterError(
+                self._address,
+                f"every worker left the cluster and none came back within {self._timeout:g} s; "
+                "the games not played are lost (start workers and run the command again)",
+            )
 
 
 @contextmanager

@@ -35,7 +35,7 @@ import math
 import random
 from collections.abc import Callable
 
-from ludoteca.core.protocol import CHANCE, Move, State
+from ludoteca.core.protocol import CHANCE, Game, Move, State
 from ludoteca.core.table import sample_chance
 
 from .base import Bot, BotError, Budget, Deadline, gc_paused
@@ -62,6 +62,14 @@ class PlannerBot(Bot):
         self._potential: Callable[[State], float] | None = None
         self.last_rounds = 0
         """Rollout rounds the last :meth:`choose` completed."""
+
+    def cannot_play(self, game: Game) -> str | None:
+        if game.num_players != 1:
+            return (
+                f"the planner plays solo games (one player), not {game.id} "
+                f"with {game.num_players} players"
+            )
+        return None
 
     def choose(self, state: State, *, seconds=None, iterations=None, depth=None) -> Move:
         budget = self._budget(seconds, iterations, depth)

@@ -7,6 +7,7 @@ A spec is ``NAME`` or ``NAME:key=value,key=value`` (e.g. ``mcts:seconds=1``,
 
 from __future__ import annotations
 
+import inspect
 import math
 import re
 from collections.abc import Callable
@@ -61,6 +62,38 @@ def _budget_value(spec: str, key: str, value: str) -> float | int | str:
     raise MalformedError(spec, f"budget {key} must be a finite number in ASCII digits")
 
 
+BUDGET_LIMITS: dict[str, tuple[float, float, str]] = {
+    "seconds": (0.0, 3600.0, "above 0 and at most 3600 (an hour a move)"),
+    "iterations": (1, 100_000_000, "from 1 to 100000000"),
+    "depth": (1, 64, "from 1 to 64"),
+}
+"""What a budget may be: a move that thinks for a year, or an alpha-beta a million plies
+deep, never ends, and is surely a typing mistake."""
+
+
+def _check_budget(spec: str, key: str, value: float | int | str) -> None:
+    if key not in BUDGET_LIMITS:
+        return
+    low, high, words = BUDGET_LIMITS[key]
+    whole = key != "seconds"
+    if isinstance(value, str) or (whole and not isinstance(value, int)):
+        kind = "a whole number" if whole else "a number of seconds"
+        raise MalformedError(spec, f"budget {key} must be {kind} {words}")
+    if not (low < value <= high if key == "seconds" else low <= value <= high):
+        raise MalformedError(spec, f"budget {key} must be {words}")
+
+
+def settings_of(name: str) -> list[str]:
+    """The settings a bot's spec may give: its budgets and its own parameters."""
+    parameters = inspect.signature(BOTS[name]).parameters.values()
+    own = {
+        p.name
+        for p in parameters
+        if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD) and p.name not in ("seed", "level")
+    }
+    return sorted(own | set(BUDGET_LIMITS))
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, float | int | str]]:
     """``NAME:key=value,...`` as a name and its budgets; a budget given twice is refused."""
     name, _, rest = spec.strip().partition(":")
@@ -73,6 +106,7 @@ def parse_spec(spec: str) -> tuple[str, dict[str, float | int | str]]:
         if key in params:
             raise MalformedError(spec, f"budget {key!r} is given twice")
         params[key] = _budget_value(spec, key, value)
+        _check_budget(spec, key, params[key])
     return name.strip().lower(), params
 
 
@@ -81,6 +115,12 @@ def make_bot(spec: str, seed: int | None = None) -> Bot:
     name, params = parse_spec(spec)
     if name not in BOTS:
         raise MalformedError(spec, f"no such bot (known: {', '.join(bot_names())})")
+    settings = settings_of(name)
+    for key in params:
+        if key not in settings:
+            raise MalformedError(
+                spec, f"{name} has no setting {key!r} (its settings: {', '.join(settings)})"
+            )
     try:
         return BOTS[name](seed=seed, **params)
     except MalformedError:

@@ -217,17 +217,54 @@ def parsing(text: object, what: str) -> Iterator[None]:
         raise MalformedError(text, f"not {what} ({shorten(reason, 100)})") from None
 
 
-def read_position(game: Game, text: str) -> State:
-    """The state ``text`` describes, in ``game``'s notation."""
+START = "start"
+"""The word a person may type for a position: the game's start."""
+
+START_SEED = 1
+"""The set-up ``start`` gives without ``--seed`` (Hexagone's block is dealt by its seed), so
+the same command shows the same position every time."""
+
+POSITION_HELP = (
+    "a position in the game's notation, or 'start' for the start of a game (Hexagone's "
+    f"set-up from --seed, default {START_SEED})"
+)
+
+
+def add_position_argument(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("position", metavar="POSITION", help=POSITION_HELP)
+    add_seed_argument(parser, None, f"with 'start': the seed of the set-up (default {START_SEED})")
+
+
+def read_position(game: Game, text: str, args: argparse.Namespace | None = None) -> State:
+    """The state ``text`` describes, in ``game``'s notation. A number of players given on
+    the command line (``args``: ``-o players=N``) must be the position's: a position says
+    how many play, and an option it overrides silently was a mistake left unseen."""
+    if text.strip().lower() == START:
+        seed = getattr(args, "seed", None)
+        return game.new_state(seed=START_SEED if seed is None else seed)
     with parsing(text, f"a {game.id} position"):
-        return game.from_position(text)
+        state = game.from_position(text)
+    asked = parse_options(args.option).get("players") if args is not None else None
+    if asked is not None and state.num_players != game.num_players:
+        raise MalformedError(
+            text,
+            f"the position is for {state.num_players} player(s), but -o players={asked} "
+            "asks for another number (leave the option out, or give a position for it)",
+        )
+    return state
 
 
 @contextmanager
 def _path_errors(path: str, option: str) -> Iterator[None]:
     """A path the system refuses to look at (a name too long, a loop of links) is refused."""
+    if not path.strip():
+        raise MalformedError(path, f"{option}: the name is blank")
+    if any(not c.isprintable() for c in path):
+        raise MalformedError(path, f"{option}: the name holds control characters")
     try:
         yield
+    except GameError:
+        raise  # our own refusal, already in words: not wrapped in another
     except (OSError, ValueError) as exc:
         reason = getattr(exc, "strerror", None) or str(exc)
         raise MalformedError(path, f"{option}: {reason}") from None

@@ -22,14 +22,16 @@ from .common import EXIT_BAD_INPUT, EXIT_INTERRUPTED, error_line, shorten
 
 
 class Parser(argparse.ArgumentParser):
-    """argparse, with its usage errors cut to a readable length: it repeats the refused
-    argument whole, and an argument can be a pasted file. Sub-command parsers are made of
-    the same class (argparse uses the parent's class), so every usage error goes through
-    here, still with argparse's usage line and exit status 2."""
+    """argparse, with its usage errors in one line like every other refusal (argparse's own
+    usage line before it made two), cut to a readable length (it repeats the refused argument
+    whole, and an argument can be a pasted file), and pointing at ``--help``. Sub-command
+    parsers are made of the same class (argparse uses the parent's class), so every usage
+    error goes through here, with exit status 2."""
 
     def error(self, message: str) -> NoReturn:
-        self.print_usage(sys.stderr)
-        self.exit(EXIT_BAD_INPUT, f"{self.prog}: error: {shorten(message, 300)}\n")
+        line = f"{self.prog}: {shorten(message, 300)} (see {self.prog} --help)"
+        line = "".join(c if c.isprintable() else " " for c in line)
+        self.exit(EXIT_BAD_INPUT, line + "\n")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -205,7 +205,7 @@ class Result:
         out["winners"] = list(self.winners)
         out["winner_sides"] = [state.side_name(p) for p in self.winners]
         out["draw"] = self.draw if self.ended == "rules" else False  # a game given up is no draw
-        out["scores"] = list(self.scores) if self.scores is not None else None
+        out["scores"] = _whole(self.scores) if self.scores is not None else None
         if self.ended in ("time", "abandoned"):
             out["ranking"] = [list(g) for g in self.ranking or ()]
             if self.ended == "abandoned":
@@ -530,3 +530,9 @@ class Game(ABC):
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.id} {self.options}>"
+
+
+def _whole(scores: tuple[float, ...]) -> list[float]:
+    """Scores as JSON keeps them: a whole number as an integer (``12``, not ``12.0``), so
+    records and the database show the points a game counts in."""
+    return [int(s) if isinstance(s, float) and s.is_integer() else s for s in scores]

@@ -121,6 +121,10 @@ class Table:
         self.moves: list[str] = []
         self.ended: Result | None = None
         """A result outside the rules (resignation, time), once the game ended so."""
+        from ludoteca.record import now
+
+        self.started = now()
+        """When the game began (a record's ``started``, not the time it was saved)."""
         for text in moves:
             self.play(text)
 
@@ -139,6 +143,7 @@ class Table:
         final = replay(record)  # every check a record gets, with the field and reason if refused
         table = cls(start_state(record), seed=record.seed, players=record.players)
         table.state, table.moves = final, list(record.moves)
+        table.started = record.started or table.started
         result = record.typed_result()
         if result is not None and result.ended != "rules":
             table.ended = result
@@ -243,6 +248,7 @@ class Table:
         from ludoteca.record import Record, result_to_json
 
         record = Record.begin(self._start, seed=self.seed, players=self.players)
+        record.started = self.started
         record.moves = list(self.moves)
         if self.is_over:
             record.finish(self.state, result=self.result, reason=reason)

@@ -5,8 +5,9 @@ lists the named pieces and their shapes in order, and ``fill(views, state, playe
 writes a position into zeroed views as seen by ``player`` (``prefix``: the steps already
 chosen of the move under way, see :mod:`ludoteca.env.actions`). The flat array is the
 pieces one after the other in C order; :func:`views` gives each piece its shape again
-(OpenSpiel's observer ``dict`` is exactly that). Values are 0/1 flags and counts scaled to
-about 0..1 (scores are not bounded, so nothing promises 1 as a maximum).
+(OpenSpiel's observer ``dict`` is exactly that). Every value is in [0, 1]
+(:data:`LOW`, :data:`HIGH`): 0/1 flags, and counts divided by their largest value (Comino's
+scores by 100, read as 1 beyond), so the spaces can say so.
 """
 
 from __future__ import annotations
@@ -19,6 +20,9 @@ import numpy as np
 from ludoteca.core.protocol import Game, State
 
 Layout = tuple[tuple[str, tuple[int, ...]], ...]
+
+LOW, HIGH = 0.0, 1.0
+"""The bounds of every value of every game's observation."""
 
 
 class Observer:

@@ -16,8 +16,9 @@ Importing this module registers ``ludoteca_comune``, ``ludoteca_comino``,
   probabilities; chance ids are the game's chance ids). Hexagone's start block is not a
   chance node (no generator could list its outcomes): the ``seed`` parameter draws it, so
   load the game with another ``seed`` for another block. The other games ignore ``seed``.
-- Parameters: ``seed`` (int, 0) for every game; ``players`` for Hexagone (1 to 4; 1, the
-  solo puzzle, is the engine's default too).
+- Parameters: ``seed`` (int, 0) for every game; for Hexagone ``players`` (1 to 4; 1, the
+  solo puzzle, is the engine's default too) and ``gaps`` (bool, false: a start block with
+  enclosed empty cells when true).
 - Returns at the end only (:func:`ludoteca.env.actions.returns`): +1 / -1 / 0 with two
   players, zero-sum with more; alone, the score.
 - ``observation_tensor(player)`` is the game's tensor (:mod:`ludoteca.env.observation`);
@@ -53,9 +54,13 @@ def short_name(game_id: str) -> str:
 
 
 def _parameters(cls) -> dict:
-    params = {"seed": 0}
+    """``seed`` and every option the game has, with its default (Hexagone: ``players`` and
+    ``gaps``), as OpenSpiel's parameter specification."""
+    params: dict = {"seed": 0}
     if cls.max_players > cls.min_players:
         params["players"] = cls.min_players
+    for key, value in cls().options.items():
+        params.setdefault(key, value)
     return params
 
 
@@ -93,7 +98,9 @@ class LudotecaGame(pyspiel.Game):
     def __init__(self, params: dict | None = None) -> None:
         cls = game_class(self.ludoteca_id)
         values = {**_parameters(cls), **(params or {})}
-        options = {"players": int(values["players"])} if "players" in values else {}
+        options = {key: value for key, value in values.items() if key != "seed"}
+        if "players" in options:
+            options["players"] = int(options["players"])
         self.engine = get(self.ludoteca_id, **options)
         self.seed = int(values["seed"])
         self.space = space_for(self.engine)
@@ -174,6 +181,15 @@ class LudotecaState(pyspiel.State):
 
     def is_terminal(self) -> bool:
         return self._play.is_over
+
+    def information_state_tensor(self, player: int | None = None) -> list[float]:
+        """Not provided (the game type says so; use ``observation_tensor``, which for these
+        perfect-information games holds everything): raised, as OpenSpiel's own games do,
+        rather than an empty list an algorithm would take for a tensor."""
+        raise pyspiel.SpielError(
+            f"InformationStateTensor unimplemented for {self.get_game().get_type().short_name}: "
+            "use observation_tensor (perfect information)"
+        )
 
     def returns(self) -> list[float]:
         return list(self._play.returns())

@@ -16,8 +16,17 @@ PettingZoo's classic games:
   from the generator ``reset(seed=...)`` seeds, so a seed fixes the whole game given the
   actions.
 
-An illegal action raises :class:`~ludoteca.core.errors.IllegalMoveError`: the engine never
-guesses what was meant.
+An illegal action raises :class:`~ludoteca.core.errors.IllegalMoveError` by default: the
+engine never guesses what was meant. ``env(..., illegal="terminate")`` follows PettingZoo's
+classic games instead (its ``TerminateIllegalWrapper``): the game ends at once, the agent that
+played the illegal action gets ``illegal_reward`` (-1 by default) and the others 0.
+
+With the same ``reset`` seed, Hexagone with 2 and with 3 players starts from the same block
+and rolls the same dice, and since no rule of a turn depends on the number of players (only
+who moves, and who keeps the captures), the same policy of the action mask plays the same
+actions in both: the trajectories are the same while the movers and the results differ.
+With 4 players one white piece is set aside first, so the block differs. That is the rules,
+not a shared generator; give each configuration its own seeds to sample different games.
 """
 
 from __future__ import annotations
@@ -34,7 +43,7 @@ from ludoteca.core import CHANCE, get
 from ludoteca.core.protocol import Game
 
 from .actions import Play, space_for
-from .observation import Observer
+from .observation import HIGH, LOW, Observer
 
 
 class LudotecaEnv(AECEnv):
@@ -54,7 +63,7 @@ class LudotecaEnv(AECEnv):
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self.action_spaces = {a: spaces.Discrete(self.space.size) for a in self.possible_agents}
-        observation = spaces.Box(0.0, np.inf, (self.observer.size,), np.float32)
+        observation = spaces.Box(LOW, HIGH, (self.observer.size,), np.float32)
         mask = spaces.Box(0, 1, (self.space.size,), np.int8)
         self.observation_spaces = {
             a: spaces.Dict({"observation": observation, "action_mask": mask})
@@ -149,9 +158,31 @@ def raw_env(game: str | Game, render_mode: str | None = None, **options: Any) ->
     return LudotecaEnv(game, render_mode=render_mode, **options)
 
 
-def env(game: str | Game, render_mode: str | None = None, **options: Any) -> AECEnv:
+ILLEGAL = ("raise", "terminate")
+"""What an illegal action does: raise (the default), or end the game as PettingZoo's classic
+games do."""
+
+
+def env(
+    game: str | Game,
+    render_mode: str | None = None,
+    *,
+    illegal: str = "raise",
+    illegal_reward: float = -1.0,
+    **options: Any,
+) -> AECEnv:
     """:func:`raw_env` in PettingZoo's order-enforcing wrapper, as its classic games come.
 
-    The engine state is at ``env.unwrapped.play.state``.
+    ``illegal="terminate"``: an illegal action ends the game, the agent that played it gets
+    ``illegal_reward`` and the others 0 (PettingZoo's ``TerminateIllegalWrapper``, with
+    its ``AssertOutOfBoundsWrapper``, as in its classic games); ``"raise"`` (the default):
+    :class:`~ludoteca.core.errors.IllegalMoveError`. The engine state is at
+    ``env.unwrapped.play.state``.
     """
-    return wrappers.OrderEnforcingWrapper(raw_env(game, render_mode=render_mode, **options))
+    if illegal not in ILLEGAL:
+        raise ValueError(f"illegal must be one of {', '.join(ILLEGAL)}, not {illegal!r}")
+    wrapped: AECEnv = raw_env(game, render_mode=render_mode, **options)
+    if illegal == "terminate":
+        wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=illegal_reward)
+        wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
+    return wrappers.OrderEnforcingWrapper(wrapped)

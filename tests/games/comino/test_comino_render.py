@@ -58,7 +58,8 @@ def test_text_of_the_start_state_and_of_a_finished_game():
     resolve_chance(s, rng)
     while not s.is_over:
         s.play(rng.choice(s.legal_moves()))
-    assert "game over" in GAME.render_text(s)
+    assert "game over" not in GAME.render_text(s)  # said once, by whoever shows it
+    assert "rack: (empty)" in GAME.render_text(s) and "turned" not in GAME.render_text(s)
 
 
 # --- SVG --------------------------------------------------------------------------------

@@ -13,6 +13,7 @@ is written to the moderators' log. The database is the one ``ludoteca serve`` wo
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 
 from ludoteca.core.errors import GameError, MalformedError
 
@@ -52,6 +53,7 @@ def run(args: argparse.Namespace) -> int:
 
     url = database_url(args.database)
     _check_url(url)
+    _check_club_exists(url)
     try:
         store = Store(url)
     except SQLAlchemyError as exc:
@@ -85,3 +87,36 @@ def run(args: argparse.Namespace) -> int:
             return 0
     finally:
         store.dispose()
+
+
+def _check_club_exists(url: str) -> None:
+    """An admin command works on a club that exists; it never creates one. A SQLite file that
+    is not there (a mistyped path) is refused before anything is made, and any database
+    without the club's tables (an empty one) is refused without being changed."""
+    from sqlalchemy import create_engine, inspect
+    from sqlalchemy.engine import make_url
+    from sqlalchemy.exc import SQLAlchemyError
+
+    from ludoteca.web.infra.store import normalise_url
+
+    from .serve import _safe
+
+    url = normalise_url(url)
+    shown = _safe(url)
+    parsed = make_url(url)
+    if parsed.get_backend_name() == "sqlite":
+        database = parsed.database or ""
+        if database in ("", ":memory:") or not Path(database).is_file():
+            raise GameError(
+                shown, "no club database there (ludoteca serve creates one; check the path)"
+            )
+        url = f"sqlite:///file:{Path(database).resolve()}?mode=ro&uri=true"
+    engine = create_engine(url)
+    try:
+        tables = set(inspect(engine).get_table_names())
+    except SQLAlchemyError as exc:
+        raise GameError(shown, f"cannot open the database ({type(exc).__name__})") from None
+    finally:
+        engine.dispose()
+    if "alembic_version" not in tables:
+        raise GameError(shown, "not a club database (it has no club tables)")

@@ -3,10 +3,13 @@
 from __future__ import annotations
 
 import json
+import sys
 
 from ludoteca.bots.analysis import analyse, plot_report, report_text, self_play
+from ludoteca.bots.arena import TournamentInterrupted
 
 from ..common import (
+    EXIT_INTERRUPTED,
     add_game_argument,
     add_parallel_arguments,
     add_seed_argument,
@@ -60,15 +63,29 @@ def run(args) -> int:
     progress = progress_bar(args.quiet)
     with executor_from_args(args, game) as executor, progress:
         task = progress.add_task(f"{game.id} self-play", total=args.games)
-        outcomes = self_play(
-            game,
-            args.level,
-            args.games,
-            args.seed,
-            jobs,
-            on_done=lambda _: progress.advance(task),
-            executor=executor,
+        try:
+            outcomes = self_play(
+                game,
+                args.level,
+                args.games,
+                args.seed,
+                jobs,
+                on_done=lambda _: progress.advance(task),
+                executor=executor,
+            )
+            stopped = None
+        except TournamentInterrupted as exc:  # report the games that ended
+            outcomes, stopped = exc.outcomes, exc
+    if stopped is not None:
+        if outcomes:
+            report = analyse(game, args.level, outcomes, args.seed)
+            print(json.dumps(report, indent=2) if args.json else report_text(report))
+        print(
+            f"interrupted: {len(outcomes)} of {stopped.planned} games were played"
+            + (", reported above" if outcomes else ""),
+            file=sys.stderr,
         )
+        return EXIT_INTERRUPTED
     report = analyse(game, args.level, outcomes, args.seed)
     if args.json:
         print(json.dumps(report, indent=2))

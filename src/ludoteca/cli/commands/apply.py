@@ -4,7 +4,13 @@ from __future__ import annotations
 
 from ludoteca.core.errors import GameError
 
-from ..common import add_game_argument, game_from_args, parsing, read_position
+from ..common import (
+    add_game_argument,
+    add_position_argument,
+    game_from_args,
+    parsing,
+    read_position,
+)
 
 
 def register(sub) -> None:
@@ -16,14 +22,14 @@ def register(sub) -> None:
         "named with the rule it breaks (exit status 2) and nothing is printed.",
     )
     add_game_argument(p)
-    p.add_argument("position", metavar="POSITION")
+    add_position_argument(p)
     p.add_argument("moves", metavar="MOVE", nargs="*")
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
     game = game_from_args(args)
-    state = read_position(game, args.position)
+    state = read_position(game, args.position, args)
     for number, text in enumerate(args.moves, start=1):
         try:
             with parsing(text, f"a {game.id} move"):

@@ -3,14 +3,22 @@
 from __future__ import annotations
 
 import json
+import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from ludoteca.bots.arena import GameOutcome, run_jobs, schedule, summarise
+from ludoteca.bots.arena import (
+    GameOutcome,
+    TournamentInterrupted,
+    run_jobs,
+    schedule,
+    summarise,
+)
 from ludoteca.core.errors import MalformedError
 
 from ..common import (
+    EXIT_INTERRUPTED,
     add_game_argument,
     add_parallel_arguments,
     add_seed_argument,
@@ -42,7 +50,8 @@ def register(sub) -> None:
         "seats over the same seed, then print "
         "win/draw/loss, head-to-head win rates and openskill ratings with 95% intervals. "
         "Bots are specs with budgets: random, greedy, mcts:seconds=1, alphabeta:depth=4, "
-        "planner, or a level: easy, medium, hard, master.",
+        "planner, or a level: easy, medium, hard, master. Ctrl-C stops the tournament and "
+        "reports (and with --out saves) the games that ended.",
     )
     add_game_argument(p)
     p.add_argument("bots", nargs="+", metavar="BOT", help="bot specs (at least one)")
@@ -55,7 +64,15 @@ def register(sub) -> None:
     )
     add_seed_argument(p, 1, "tournament seed (default 1)")
     p.add_argument(
-        "--out", metavar="DIR", help="write game records (DIR/games/) and DIR/summary.json"
+        "--out",
+        metavar="DIR",
+        help="write game records (DIR/games/) and DIR/summary.json; a DIR holding an earlier "
+        "tournament is refused unless --force",
+    )
+    p.add_argument(
+        "--force",
+        action="store_true",
+        help="with --out: remove an earlier tournament's records and summary from DIR first",
     )
     p.add_argument(
         "--plot",
@@ -73,22 +90,49 @@ def run(args) -> int:
     # refuse an unwritable output now: finding out after the games loses their results
     if args.out:
         check_output_folder(args.out, "--out")
+        earlier = earlier_tournament(Path(args.out))
+        if earlier and not args.force:
+            raise MalformedError(
+                args.out,
+                f"--out holds an earlier tournament ({len(earlier)} files); "
+                "add --force to replace it, or choose another folder",
+            )
     if args.plot:
         check_output_file(args.plot, "--plot", plot_suffixes())
     out = Path(args.out) if args.out else None
     progress = progress_bar(args.quiet)
     games = schedule(game, args.bots, args.games, args.seed, str(out / "games") if out else None)
+    if out is not None:  # only once the tournament is accepted: a refusal removes nothing
+        for path in earlier_tournament(out):
+            path.unlink()
     with executor_from_args(args, game) as executor, progress:
         task = progress.add_task(f"{game.id} arena", total=len(games))
 
         def done(_: GameOutcome) -> None:
             progress.advance(task)
 
-        outcomes = run_jobs(games, jobs, done, executor)
+        try:
+            outcomes = run_jobs(games, jobs, done, executor)
+            stopped = None
+        except TournamentInterrupted as exc:  # report the games that ended
+            outcomes, stopped = exc.outcomes, exc
     summary = summarise(game, args.bots, outcomes, args.seed, args.games)
+    if stopped is not None:
+        summary["interrupted"] = {"games_played": len(outcomes), "games_planned": stopped.planned}
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
         (out / "summary.json").write_text(json.dumps(summary, indent=2) + "\n", encoding="utf-8")
+    if stopped is not None:
+        where = f"; their summary is in {out / 'summary.json'}" if out is not None else ""
+        if outcomes and not args.json:
+            print_tables(summary)
+        elif args.json:
+            print(json.dumps(summary, indent=2))
+        print(
+            f"interrupted: {len(outcomes)} of {stopped.planned} games were played{where}",
+            file=sys.stderr,
+        )
+        return EXIT_INTERRUPTED
     if args.json:
         print(json.dumps(summary, indent=2))
     else:
@@ -101,6 +145,16 @@ def run(args) -> int:
         if not args.json:
             print(f"ratings plotted in {args.plot}")
     return 0
+
+
+def earlier_tournament(out: Path) -> list[Path]:
+    """The files an arena wrote in ``out`` before: its summary and its game records (nothing
+    else in the folder is the arena's to remove)."""
+    files = [out / "summary.json"] if (out / "summary.json").is_file() else []
+    games = out / "games"
+    if games.is_dir():
+        files += sorted(p for p in games.glob("game-*.json") if p.is_file())
+    return files
 
 
 @contextmanager
@@ -138,8 +192,6 @@ def progress_bar(quiet: bool):
 
 
 def print_tables(summary: dict) -> None:
-    import sys
-
     from rich.console import Console
     from rich.table import Table
 

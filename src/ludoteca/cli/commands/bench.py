@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from statistics import median
 
+from ludoteca.core.errors import MalformedError
 from ludoteca.core.speed import api_rate, compiled_limit, find_limit_source, kernel_rate
 
 from ..common import add_game_argument, add_seed_argument, game_from_args, seconds
@@ -51,6 +53,8 @@ def register(sub) -> None:
 
 def run(args) -> int:
     game = game_from_args(args)
+    if args.limits is not None and not args.no_limit:
+        check_limits_folder(args.limits, game.id)
     out: dict = {"game": game.id, "options": game.options, "seconds": args.seconds}
     out["rounds"] = args.rounds
     if not args.json:  # say what is being measured before the seconds of measuring
@@ -107,3 +111,13 @@ def run(args) -> int:
     if args.mcts:
         print(f"  MCTS from the start: {out['mcts_simulations_per_s']:,.0f} simulations/s")
     return 0
+
+
+def check_limits_folder(folder: str, game_id: str) -> None:
+    """``--limits`` names a folder holding ``limit_GAME.c``: a file, a missing folder or one
+    without the game's program is refused, where the C limit was silently left out."""
+    path = Path(folder)
+    if not path.is_dir():
+        raise MalformedError(folder, "--limits must name a folder holding limit_GAME.c files")
+    if not (path / f"limit_{game_id}.c").is_file():
+        raise MalformedError(folder, f"--limits: the folder has no limit_{game_id}.c")

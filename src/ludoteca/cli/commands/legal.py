@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..common import add_game_argument, game_from_args, read_position
+from ..common import add_game_argument, add_position_argument, game_from_args, read_position
 
 
 def register(sub) -> None:
@@ -13,12 +13,12 @@ def register(sub) -> None:
         "binding notation, one per line, sorted. Prints nothing when the game is over.",
     )
     add_game_argument(p)
-    p.add_argument("position", metavar="POSITION", help="a position in the game's notation")
+    add_position_argument(p)
     p.set_defaults(func=run)
 
 
 def run(args) -> int:
-    state = read_position(game_from_args(args), args.position)
+    state = read_position(game_from_args(args), args.position, args)
     moves = [m for m, _ in state.chance_outcomes()] if state.to_move < 0 else state.legal_moves()
     for text in sorted(state.move_to_str(m) for m in moves):
         print(text)

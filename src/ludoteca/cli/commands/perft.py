@@ -10,7 +10,13 @@ from __future__ import annotations
 from ludoteca.core.errors import MalformedError
 from ludoteca.core.perft import divide, perft
 
-from ..common import add_game_argument, game_from_args, read_position, whole_number
+from ..common import (
+    add_game_argument,
+    add_position_argument,
+    game_from_args,
+    read_position,
+    whole_number,
+)
 
 MAX_DEPTH_DIGITS = 6
 
@@ -24,7 +30,7 @@ def register(sub) -> None:
         "digits, at most the length of the longest game; Ctrl-C stops a long count.",
     )
     add_game_argument(p)
-    p.add_argument("position", metavar="POSITION")
+    add_position_argument(p)
     p.add_argument(
         "depth",
         metavar="DEPTH",
@@ -45,7 +51,7 @@ def run(args) -> int:
         raise MalformedError(
             str(depth), f"DEPTH is at most {longest}: no game of {game.id} lasts longer"
         )
-    state = read_position(game, args.position)
+    state = read_position(game, args.position, args)
     if args.divide and depth >= 1:
         total = 0
         for move, count in divide(state, depth):

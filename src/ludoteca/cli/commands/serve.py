@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import socket
 import sys
 
 from ludoteca.core.errors import MalformedError
@@ -89,6 +90,10 @@ def register(subparsers) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    _check_host(args.host, args.port)
+    given = args.database or os.environ.get("DATABASE_URL")
+    if given:  # refused before anything is said or started (the default needs no check)
+        _check_url(given)
     # said before the web stack is imported and the database migrated, which take a second
     print(f"ludoteca web club: starting on http://{args.host}:{args.port}/", flush=True)
     import uvicorn
@@ -147,10 +152,40 @@ def _check_url(url: str) -> None:
     from sqlalchemy.exc import ArgumentError
 
     try:
-        make_url(url).get_dialect()  # an unknown database kind is refused here too
+        dialect = make_url(url).get_dialect()  # an unknown database kind is refused here too
     except (ArgumentError, ValueError):
         raise MalformedError(
             _safe(url), "not a database URL (e.g. sqlite:///var/club.sqlite3)"
+        ) from None
+    try:
+        dialect.import_dbapi()  # the driver: mysql:// names one that may not be installed
+    except ImportError as exc:
+        raise MalformedError(
+            _safe(url),
+            f"the database driver is not installed ({getattr(exc, 'name', None) or exc}); "
+            "the club runs on sqlite:/// and postgresql://",
+        ) from None
+
+
+def _check_host(host: str, port: int) -> None:
+    """Refuse, before anything starts, an address this machine cannot listen on: a blank
+    one, a name that does not resolve, an address not its own, or a port already taken
+    (uvicorn found these out after the database was migrated, in its own words)."""
+    if not host.strip():
+        raise MalformedError(host, "--host must name an address, e.g. 127.0.0.1 or 0.0.0.0")
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (OSError, UnicodeError) as exc:
+        reason = getattr(exc, "strerror", None) or str(exc)
+        raise MalformedError(host, f"--host is not an address to listen on ({reason})") from None
+    family, kind, proto, _, address = infos[0]
+    try:
+        with socket.socket(family, kind, proto) as probe:
+            probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn does
+            probe.bind(address)
+    except OSError as exc:
+        raise MalformedError(
+            f"{host}:{port}", f"cannot listen there ({exc.strerror or exc})"
         ) from None
 
 

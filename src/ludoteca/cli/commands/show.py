@@ -9,6 +9,7 @@ from ludoteca.core.protocol import CHANCE
 
 from ..common import (
     add_game_argument,
+    add_position_argument,
     game_from_args,
     mover_name,
     read_position,
@@ -26,7 +27,7 @@ def register(sub) -> None:
         "winning side), scores, legal_count.",
     )
     add_game_argument(p)
-    p.add_argument("position", metavar="POSITION")
+    add_position_argument(p)
     p.add_argument("--json", action="store_true", help="print a JSON object instead")
     p.add_argument("--no-color", action="store_true", help="never use colour")
     p.set_defaults(func=run)
@@ -48,7 +49,7 @@ def describe(state) -> dict:
 
 def run(args) -> int:
     game = game_from_args(args)
-    state = read_position(game, args.position)
+    state = read_position(game, args.position, args)
     if args.json:
         print(json.dumps(describe(state)))
         return 0

@@ -47,8 +47,10 @@ def fill(views, state, player, prefix) -> None:
     for name in state.hands[1 - player]:
         views["other_hand"][_TILE_INDEX[name]] = 1.0
     f = views["features"]
-    f[0] = state.score[player] / SCORE_SCALE
-    f[1] = state.score[1 - player] / SCORE_SCALE
+    # at most 1, as the observation space promises: a score past 100 (never seen in play,
+    # possible in principle) reads as 1
+    f[0] = min(1.0, state.score[player] / SCORE_SCALE)
+    f[1] = min(1.0, state.score[1 - player] / SCORE_SCALE)
     f[2] = float(state.draws < DRAWS)
     f[3] = state.draws / DRAWS
     f[4] = state.turns / TURNS

@@ -22,9 +22,9 @@ from html import escape
 
 from ludoteca.core.errors import MalformedError
 from ludoteca.core.messages import Text
-from ludoteca.core.protocol import CHANCE, TERMINAL
+from ludoteca.core.protocol import CHANCE
 
-from .geometry import name_of, rotate
+from .geometry import name_of, orientations, rotate
 from .notation import parse_tile
 
 _MARKUP = {"B": "bold blue", "R": "bold red", "Y": "bold yellow"}
@@ -85,9 +85,25 @@ def render_text(state, *, color: bool = False) -> str:
         lines.append(f"{arrow}{state.side_name(p):<6} {state.score[p]:>3} points  rack: {rack}")
     if mover == CHANCE:
         lines.append(f"dealing: {state.draws} of 21 tiles drawn")
-    elif mover == TERMINAL:
-        lines.append("game over")
-    return "\n".join(lines)
+    if mover in (0, 1) and state.hands[mover]:
+        lines.extend(turned_rack(sorted(state.hands[mover]), color))
+    return "\n".join(lines)  # the end is said once, by whoever shows the board
+
+
+def turned_rack(tiles: list[str], color: bool, per_line: int = 3) -> list[str]:
+    """The mover's tiles in every orientation: a placement is typed as the tile lies on the
+    table, so the turned names are shown rather than worked out in one's head."""
+    groups = [" ".join(_paint(name, color) for name in orientations(tile)) for tile in tiles]
+    widths = [len(" ".join(orientations(tile))) for tile in tiles]
+    out = ["  turned clockwise (type the one that fits):"]
+    for start in range(0, len(groups), per_line):
+        row = ""
+        for group, width in zip(
+            groups[start : start + per_line], widths[start : start + per_line], strict=True
+        ):
+            row += "    " + group + " " * (19 - width)
+        out.append(row.rstrip())
+    return out
 
 
 # --- SVG ------------------------------------------------------------------------------------

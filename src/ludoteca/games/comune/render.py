@@ -14,8 +14,9 @@ stroke) give a readable board standalone; CSS overrides them.
 wide; each row is shifted by half a cell, so the six neighbours of a cell are where the eye
 expects them. Light's pieces are bracketed ``[-] [/] [\\]``, Dark's parenthesised
 ``(-) (/) (\\)``, so colour and angle are readable without colour too; ``x`` marks an empty
-cell closed to both players, ``.`` any other empty cell. Row numbers run up the left edge,
-column letters along the bottom and lower right.
+cell closed to both players, ``.`` any other empty cell. Each row is labelled at both ends
+with the names of its first and last cells (``c7 ... i7``), so a cell is found by reading
+along its row; column letters stand below the bottom row and above the top one.
 """
 
 from __future__ import annotations
@@ -181,8 +182,14 @@ def piece_token(player: int, angle: int) -> str:
     return f"{left}{ANGLE_SYMBOLS[angle]}{right}"
 
 
+NAME_INDEX_OF = {spot: index for index, spot in enumerate(CELLS)}
+"""Cell index of each ``(column, row)``."""
+
+
 def board_lines(state: ComuneState, *, color: bool = False) -> list[str]:
-    """The board only, one string per text line (row 9 first, column letters last)."""
+    """The board only, one string per text line: the column letters that end on the top
+    row, rows 9 to 1 each between the names of their first and last cells, the column
+    letters that start on the bottom row."""
     tokens: dict[tuple[int, int], tuple[str, str | None]] = {}
     for player in (0, 1):
         for angle in range(3):
@@ -193,16 +200,19 @@ def board_lines(state: ComuneState, *, color: bool = False) -> list[str]:
         if spot not in tokens:
             tokens[spot] = ("x", _CLOSED_STYLE) if index in closed else (".", _EMPTY_STYLE)
     lines = []
-    for r in range(8, -2, -1):
+    for r in range(9, -2, -1):
         items: list[tuple[int, str, str | None]] = []
-        if r >= 0:
+        if 0 <= r <= 8:
             cmin, cmax = max(0, r - 4), min(8, r + 4)
-            items.append((_column(cmin - 1, r), str(r + 1), None))
+            # each row between the names of its first and last cells: a row is read
+            # along, never counted along a diagonal
+            items.append((_column(cmin - 1, r), CELL_NAMES[NAME_INDEX_OF[(cmin, r)]], None))
             for c in range(cmin, cmax + 1):
                 token, style = tokens[(c, r)]
                 items.append((_column(c, r), token, style))
-            if r <= 3:  # the lower right edge: the letter of the column that starts here
-                items.append((_column(r + 5, r), "abcdefghi"[r + 5], None))
+            items.append((_column(cmax + 1, r), CELL_NAMES[NAME_INDEX_OF[(cmax, r)]], None))
+        elif r == 9:  # the columns that end on the top row
+            items.extend((_column(c, 9), "abcdefghi"[c], None) for c in range(4, 9))
         else:
             items.extend((_column(c, -1), "abcde"[c], None) for c in range(5))
         line = ""
@@ -226,9 +236,8 @@ def status_lines(state: ComuneState, *, color: bool = False) -> list[str]:
             f"{SIDES[player]:<5} {sample}  supply {state.supply(player):>2}  "
             f"score {groups[0]} x {groups[1]} x {groups[2]} = {score}{marker}"
         )
-    result = state.result
-    if result is not None:
-        out.append(f"game over: {result.reason}")
+    if state.result is not None:
+        pass  # whoever shows the board says how the game ended, once
     elif state.is_opening:
         out.append("Light's first turn: one piece (or pass)")
     light = " ".join(piece_token(0, angle) for angle in range(3))

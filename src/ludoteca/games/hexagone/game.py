@@ -60,7 +60,8 @@ class HexagoneGame(Game):
     has_chance = True
     max_game_length = 4000
     move_help = N_(
-        "swap q,r q,r exchanges two pieces (the map shows each piece as colour+q on row r); "
+        "swap q,r q,r exchanges two pieces (the map shows each piece as its colour and "
+        "cell, e.g. G-1,2); "
         "again / stop after a roll without capture;\n"
         "when a split block is reformed: main q,r names the main block, place C q,r puts a "
         "pool piece of colour C on an empty cell."

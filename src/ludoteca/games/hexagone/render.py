@@ -10,10 +10,10 @@ every piece is a polygon with ``class="piece ..."`` and ``data-cell``; cells ask
 a reform, the empty cells that can take a pool piece are drawn as ``cell empty target`` so
 they can be clicked.
 
-**Text**: a hex map whose pieces show their colour and coordinate. Rows are the ``r``
+**Text**: a hex map whose pieces show their colour and cell. Rows are the ``r``
 coordinate, each shifted half a piece from the one above as on a hex grid; a piece is
-printed as its colour letter followed by its ``q`` coordinate, so ``G-1`` on row ``r=2`` is
-the green piece on cell ``-1,2``, what a person types in ``swap``.
+printed as its colour letter followed by its cell, so ``G-1,2`` is the green piece on cell
+``-1,2``, what a person types in ``swap`` (no coordinate to piece together from a row).
 """
 
 from __future__ import annotations
@@ -252,12 +252,11 @@ def render_map(state: HexagoneState, *, color: bool = False) -> list[str]:
     if not state.cells:
         return ["(the block is empty)"]
     placed = {coords(c): COLOURS[k] for c, k in state.cells.items()}
-    qs = [q for q, _ in placed]
     rs = [r for _, r in placed]
     r0, r1 = min(rs), max(rs)
     # column of a cell in half-piece units: 2q + r keeps neighbours next to each other
     x0 = min(2 * q + r for q, r in placed)
-    longest = 1 + max(len(str(q)) for q in qs)  # colour letter and q
+    longest = 1 + max(len(f"{q},{r}") for q, r in placed)  # colour letter and cell
     width = max(WIDTH, longest + 1 + (longest + 1) % 2)  # even: rows shift by half a piece
     lines = []
     for r in range(r0, r1 + 1):
@@ -267,11 +266,11 @@ def render_map(state: HexagoneState, *, color: bool = False) -> list[str]:
         for q in row:
             x = (2 * q + r - x0) * width // 2
             line += " " * (x - col)
-            token = f"{placed[q, r]}{q}"
+            token = f"{placed[q, r]}{q},{r}"
             line += _paint(token, placed[q, r], color)
             col = x + len(token)
         lines.append(line.rstrip())
-    lines.append(f"      (q from {min(qs)} to {max(qs)}; a piece shows colour and q)")
+    lines.append("      (each piece: its colour, then its cell q,r as moves name it)")
     return lines
 
 
@@ -282,15 +281,7 @@ def render_text(state: HexagoneState, *, color: bool = False) -> str:
     who = "solo" if n == 1 else f"player {state.player + 1}"
     phase = state.phase
     if phase == OVER:
-        result = state.result
-        assert result is not None
-        winners = ", ".join(f"player {p + 1}" for p in result.winners)
-        lines.append(
-            f"game over: {result.reason}; "
-            + (
-                f"score {result.scores[0]}" if n == 1 else f"won by {winners}"  # type: ignore[index]
-            )
-        )
+        pass  # whoever shows the board says how the game ended, once
     elif phase == ROLL_PHASE:
         lines.append(f"{who}: the dice are to be rolled")
     elif phase == SWAP_PHASE:
