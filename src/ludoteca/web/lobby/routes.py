@@ -106,7 +106,10 @@ async def register(request: Request):
         if password != data.get("password2", password):
             raise AccountError("The two passwords differ.", "password2")
         address = request_address(request)
-        user = await anyio.to_thread.run_sync(accounts.register, name, password, address)
+        # The language of the pages they registered on is theirs from now on: their
+        # e-mails are in it before they ever touch the language menu.
+        speaks = language(request).code
+        user = await anyio.to_thread.run_sync(accounts.register, name, password, address, speaks)
     except AccountError as exc:
         return render(request, "register.html", status=400, error=exc.message, name=name[:32])
     except TooManyAttempts as exc:
@@ -119,7 +122,14 @@ async def register(request: Request):
 
 @router.get("/login")
 def login_page(request: Request):
-    return render(request, "login.html", error=None, name="", next=_next(request))
+    return render(
+        request,
+        "login.html",
+        error=None,
+        name="",
+        next=_next(request),
+        reset=request.query_params.get("reset") == "1",
+    )
 
 
 def _next(request: Request) -> str:
