@@ -182,11 +182,12 @@ def check_address(text: str) -> str:
     """The address ``text`` names, as the club will write it in ``To:``, or a refusal.
 
     ``email-validator`` reads it by the RFC's syntax as a mail server would, so an address
-    that would be delivered elsewhere (``a:b@…``, ``(comment)c@…``, encoded words, quoted
-    or bracketed parts, a display name) or holds control characters is refused, not
-    rewritten, as is a local part shaped like an encoded word. A local part beyond ASCII is refused too (few servers deliver it without
-    SMTPUTF8, which the club's mail does not ask for); an international domain is written
-    in its ASCII form."""
+    that would be delivered elsewhere (``a:b@…``, ``(comment)c@…``, quoted or bracketed
+    parts, a display name) or holds control characters is refused, not rewritten; so is a
+    local part shaped like an RFC 2047 encoded word (``=?utf-8?q?f?=@…``), which RFC 5322
+    allows but some relays decode. A local part beyond ASCII is refused too (few servers
+    deliver it without SMTPUTF8, which the club's mail does not ask for); an international
+    domain is written in its ASCII form."""
     text = text.strip()
     refused = ClubError("{email!r} does not look like an e-mail address.", email=text[:60])
     if not text or len(text) > 254 or not text.isprintable():
