@@ -20,7 +20,7 @@ from sqlalchemy import func, select
 
 from ludoteca.core.messages import Text
 from ludoteca.web.i18n.catalogs import language
-from tests.web.helpers import PASSWORD, move, register, view
+from tests.web.helpers import PASSWORD, create_game, move, play_randomly, register, view
 from tests.web.inprocess import TestClient, new_client
 
 from .helpers import challenge, form, notes, pending_ids
@@ -383,3 +383,23 @@ def test_hsts_only_over_https(mailclub):
     secure = TestClient(mailclub.app, base_url="https://testserver")
     assert secure.get("/").headers["strict-transport-security"].startswith("max-age=")
     assert "strict-transport-security" not in mailclub.get("/").headers
+
+
+def test_games_against_the_computer_add_no_bell_entry_when_they_end(mailclub):
+    import random
+
+    # The computer answers from tasks of the app's own event loop: the client that holds it
+    # open plays (another client's request would end its loop, and the task, with it).
+    bob, alice = mailclub, person(mailclub)
+    assert register(bob, "solo1").status_code == 303
+    bob.name = "solo1"  # type: ignore[attr-defined]
+    for _ in range(2):
+        game = create_game(bob, "toy", [("me", ""), ("bot", "random")])
+        assert play_randomly(bob, game, random.Random(game), seconds=30)["status"] == "finished"
+    assert notes(bob)["items"] == []
+    # Between two people, the end is still told to both.
+    game = correspondence(alice, bob)
+    while view(bob, game)["status"] != "finished":
+        mover = bob if view(bob, game)["your_turn"] else alice
+        assert move(mover, game, view(mover, game)["legal"][0]["text"]).status_code == 200
+    assert any(n["kind"] == "ended" and n["link"] == f"/games/{game}" for n in notes(bob)["items"])
