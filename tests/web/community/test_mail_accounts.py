@@ -164,7 +164,7 @@ def test_nothing_but_the_confirmation_goes_to_an_unconfirmed_address(mailclub, s
     # links to it in a day, then none.
     r = set_email(bob, address)
     assert "sent=0" in r.headers["location"]
-    for _ in range(4):
+    for _ in range(2):
         set_email(person(mailclub), address)
     deliver(mailclub, smtp, 2)
     assert set_email(person(mailclub), address.upper()).status_code == 303
@@ -266,6 +266,12 @@ def test_turn_mail_only_for_members_away_and_batched(mailclub, smtp):  # noqa: F
     ).format(n=2)
     assert mail["Subject"] != "ludoteca: Your turn in 2 games"
     unsubscribe_link(mail)
+    # A turn e-mail waiting when he turns turn e-mails off is not sent.
+    mailer(mailclub).turn_delay = 3600
+    correspondence(alice, bob)
+    form(bob, "/settings/notifications", "/settings/notifications", email=prefs["email"])
+    mailer(mailclub).turn_delay = 0
+    deliver(mailclub, smtp, 0)
     # A game played live (no correspondence clock) sends no turn e-mail at all.
     challenge(alice, bob.name, seat="second")
     [pk] = pending_ids(bob, "incoming")

@@ -218,12 +218,15 @@ class Mailer:
             db.commit()
         return taken
 
-    def _seen(self, rows: list[MailOut]) -> set[int]:
-        """The ids of the turn e-mails whose notification has been read (or pruned): the
-        player saw it on the club, or has moved, so the e-mail would tell them nothing."""
-        notes = {row.note_id for row in rows if row.kind == "turns" and row.note_id}
-        if not notes:
+    def _not_wanted(self, rows: list[MailOut]) -> set[int]:
+        """The ids of the e-mails that would tell their member nothing or that they no
+        longer want: a turn whose notification has been read (or pruned) since, as the
+        player saw it on the club or moved; and any e-mail of a kind they have turned off
+        since it was queued, or for an address that is no longer their confirmed one."""
+        subscribed = [row for row in rows if row.kind in SETTINGS]
+        if not subscribed:
             return set()
+        notes = {row.note_id for row in subscribed if row.kind == "turns" and row.note_id}
         with self.store.reading() as db:
             unread = set(
                 db.scalars(
@@ -232,15 +235,34 @@ class Mailer:
                     )
                 )
             )
-        return {row.id for row in rows if row.kind == "turns" and row.note_id not in unread}
+            prefs = {
+                p.user_id: p
+                for p in db.scalars(
+                    select(NotificationPrefs).where(
+                        NotificationPrefs.user_id.in_({row.user_id for row in subscribed})
+                    )
+                )
+            }
+        dropped = set()
+        for row in subscribed:
+            wanted = prefs.get(row.user_id)
+            if (
+                wanted is None
+                or not wanted.email_confirmed
+                or wanted.email != row.to
+                or not getattr(wanted, f"email_{row.kind}")
+                or (row.kind == "turns" and row.note_id not in unread)
+            ):
+                dropped.add(row.id)
+        return dropped
 
     def send_waiting(self) -> int:
         """Send what is waiting now; returns how many e-mails went out."""
         rows = self.claim()
-        seen = self._seen(rows)
+        seen = self._not_wanted(rows)
         skipped = [row for row in rows if row.id in seen]
         if skipped:
-            self._finish(skipped, {"sent": utcnow(), "error": "seen on the club: not sent"})
+            self._finish(skipped, {"sent": utcnow(), "error": "no longer wanted: not sent"})
         groups: dict[tuple[int, str, str], list[MailOut]] = defaultdict(list)
         for row in rows:
             if row.id in seen:
