@@ -153,6 +153,23 @@ def test_mail_is_in_the_language_registered_in_with_a_plain_one_click_header(
     assert 'name="email_challenges" checked' not in bob.get("/settings/notifications").text
 
 
+def test_a_member_without_a_language_gets_the_one_they_log_in_with(mailclub):
+    from sqlalchemy import update
+
+    from ludoteca.web.infra.store import User
+
+    state = mailclub.app.state.club
+    carol = person(mailclub, "ja")
+    with state.store.session() as db:  # as a member registered before languages were kept
+        db.execute(update(User).where(User.name == carol.name).values(language=None))
+        db.commit()
+    browser = new_client(mailclub)
+    browser.headers["accept-language"] = "de"
+    data = {"name": carol.name, "password": PASSWORD, "csrf": _csrf(browser)}
+    assert browser.post("/login", data=data, follow_redirects=False).status_code == 303
+    assert state.accounts.user_by_name(carol.name).language == "de"
+
+
 def test_nothing_but_the_confirmation_goes_to_an_unconfirmed_address(mailclub, smtp):  # noqa: F811
     alice, bob = person(mailclub), person(mailclub)
     address = f"{bob.name}@example.org"

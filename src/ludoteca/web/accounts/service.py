@@ -28,7 +28,7 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import Row, Select, bindparam, delete, select
+from sqlalchemy import Row, Select, bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import make_transient_to_detached
 
@@ -285,6 +285,17 @@ class Accounts:
         except (VerifyMismatchError, VerificationError, InvalidHashError):
             raise AccountError("Your present password is not that one.", "old") from None
         self.set_password(user.id, new, keep_token)
+
+    def set_language(self, user_id: int, code: str) -> None:
+        """Give a member who never had one the language of the page they logged in on (their
+        e-mails are written in it), unless they chose one meanwhile."""
+        with self.store.session() as db:
+            db.execute(
+                update(User)
+                .where(User.id == user_id, User.language.is_(None))
+                .values(language=code)
+            )
+            db.commit()
 
     def user_by_name(self, name: str) -> User | None:
         with self.store.session() as db:

@@ -156,6 +156,8 @@ async def login(request: Request):
             request, "login.html", status=429, error=exc.message, name=name[:32], next="/"
         )
         return _too_many(page, exc)
+    if user.language is None:  # a member from before languages were kept at registration
+        await anyio.to_thread.run_sync(accounts.set_language, user.id, language(request).code)
     token = await anyio.to_thread.run_sync(accounts.open_session, user)
     nxt = data.get("next", "/")
     return _logged_in(request, user, token, nxt if nxt.startswith("/") and nxt[1:2] != "/" else "/")
