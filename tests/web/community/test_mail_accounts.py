@@ -139,6 +139,7 @@ def test_mail_is_in_the_language_registered_in_with_a_plain_one_click_header(
     )
     assert said != f"{alice.name} challenges you to Toy noughts"  # truly translated
     assert mail["Subject"] == f"ludoteca: {said}"
+    assert mail["Date"].datetime is not None and mail["Message-ID"].endswith("@ludoteca.test>")
     text = body(mail)
     assert words.gettext("challenges and rematches") in text
     assert "You get this e-mail" not in text

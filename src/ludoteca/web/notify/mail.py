@@ -32,6 +32,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from email import policy
 from email.message import EmailMessage
+from email.utils import formatdate, make_msgid, parseaddr
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import anyio
@@ -141,6 +142,10 @@ class Mailer:
         message = EmailMessage(policy=MAIL_POLICY)
         message["From"] = self.server.sender
         message["To"] = first.to
+        message["Date"] = formatdate(usegmt=True)
+        # The sender's domain names the message (without it, make_msgid asks DNS for ours).
+        domain = parseaddr(self.server.sender)[1].rpartition("@")[2]
+        message["Message-ID"] = make_msgid(domain=domain or "ludoteca.invalid")
         if len(rows) == 1:
             message["Subject"] = first.subject
             body = f"{first.body}\n\n{self._url(first.link)}\n"
