@@ -1,6 +1,7 @@
 """Start the web club for a test:
 ``python -m tests.web.serve_for_tests DATABASE_URL PORT [--toy] [--club-limits]
-[--smtp=URL]`` from the repository's root.
+[--smtp=URL] [--turn-mail-delay=SECONDS]`` from the repository's root (turn e-mails go at
+once unless the delay is given).
 
 A real uvicorn server in its own process, so a test can kill it and start another on the
 same database. ``--toy`` registers the toy game first (and thinks for computer seats in
@@ -31,12 +32,17 @@ def main() -> None:
 
     limits = Limits() if club_limits else Limits(register_per_address=Limit(10**6, 60))
     smtp = next((a.split("=", 1)[1] for a in sys.argv[3:] if a.startswith("--smtp=")), None)
+    delay = next(
+        (float(a.split("=", 1)[1]) for a in sys.argv[3:] if a.startswith("--turn-mail-delay=")),
+        0.0,
+    )
     app = create_app(
         url,
         bot_pool="thread" if toy else "process",
         limits=limits,
         smtp=smtp,
         public_url=f"http://127.0.0.1:{port}",
+        turn_mail_delay=delay,
     )
     uvicorn.run(
         app,

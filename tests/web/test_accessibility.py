@@ -1,6 +1,6 @@
 """axe-core finds no serious or critical violation on the club's pages, in the light and the
 dark theme (the system's setting, emulated): lobby, new game, a game of each game, a replay,
-leaderboard, profile, rules, forum, help, stats, log-in, registration and settings."""
+leaderboard, profile, rules, forum, help, stats, log-in, registration, password and settings."""
 
 from __future__ import annotations
 
@@ -39,6 +39,7 @@ def site(tmp_path_factory):
         "/challenges",
         "/notifications",
         "/settings/notifications",
+        "/settings/password",
     ]
     client.close()
     yield srv
@@ -53,7 +54,7 @@ def test_no_serious_violation_on_any_page(browser, site, scheme):
     )
     page = context.new_page()
     found = {}
-    for path in ("/login", "/register"):
+    for path in ("/login", "/register", "/password/forgot"):
         page.goto(site.base + path)
         if v := violations(page):
             found[path] = v

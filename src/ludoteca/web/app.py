@@ -28,6 +28,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from ludoteca.core.messages import N_, Text
+from ludoteca.web.accounts.password import router as password_router
 from ludoteca.web.accounts.profiles import router as profiles_router
 from ludoteca.web.accounts.service import ANON_COOKIE, Accounts
 from ludoteca.web.analysis.live import router as analysis_live_router
@@ -51,7 +52,7 @@ from ludoteca.web.moderation.routes import router as moderation_router
 from ludoteca.web.notify import service as notify_service
 from ludoteca.web.notify.live import Inbox
 from ludoteca.web.notify.live import router as inbox_router
-from ludoteca.web.notify.mail import Mailer, SmtpServer
+from ludoteca.web.notify.mail import TURN_DELAY_SECONDS, Mailer, SmtpServer
 from ludoteca.web.notify.models import Notification
 from ludoteca.web.notify.routes import router as notify_router
 from ludoteca.web.ratings.service import update_ratings
@@ -190,6 +191,12 @@ SECURITY_HEADERS = (
     ("referrer-policy", "same-origin"),
     ("content-security-policy", CONTENT_SECURITY_POLICY),
 )
+HSTS = ("strict-transport-security", "max-age=31536000")
+"""Sent on answers over HTTPS (directly, or behind a proxy uvicorn trusts to say so with
+``X-Forwarded-Proto``): the browser then never tries plain HTTP for the club again, so no
+one on the way can strip the TLS. Never over plain HTTP, where it would mean nothing and a
+club served only that way must stay reachable. Subdomains are not included: the club may
+share its domain with sites it does not run."""
 
 
 class SecurityHeaders:
@@ -212,6 +219,8 @@ class SecurityHeaders:
                 for name, value in SECURITY_HEADERS:
                     if name not in headers:
                         headers[name] = value
+                if scope.get("scheme") == "https" and HSTS[0] not in headers:
+                    headers[HSTS[0]] = HSTS[1]
                 new_anon = scope.get("state", {}).get("new_anon")
                 if new_anon and ANON_COOKIE not in Request(scope).cookies:
                     secure = "; Secure" if scope.get("scheme") == "https" else ""
@@ -272,9 +281,11 @@ def create_app(
     smtp: str | None = None,
     public_url: str = "http://127.0.0.1:8000",
     sqlite_sync: str = "normal",
+    turn_mail_delay: float = TURN_DELAY_SECONDS,
 ) -> FastAPI:
     """The club's application on the database at ``url``. ``smtp`` (``smtp://host:port``)
-    lets it send e-mail, whose links start with ``public_url``."""
+    lets it send e-mail, whose links start with ``public_url``; a turn e-mail waits
+    ``turn_mail_delay`` seconds for its player to come by first."""
     server = SmtpServer.parse(smtp) if smtp else None  # a bad URL is refused before anything
     check_compiled()  # a club must not silently lose its languages
     store = Store(database_url(url), sqlite_sync=sqlite_sync)
@@ -294,7 +305,7 @@ def create_app(
     club.inbox = Inbox(club)
     club.stats = Stats(store)
     if server is not None:
-        club.mailer = Mailer(store, server, public_url, secret)
+        club.mailer = Mailer(store, server, public_url, secret, turn_mail_delay)
     club.games.on_finish.append(notify_service.finish_hook)
     club.games.on_moves.append(notify_service.turn_hook)
     # Chat lines and notifications reach the sockets that should show them once committed.
@@ -428,6 +439,7 @@ def create_app(
     app.include_router(live_router)
     app.include_router(lobby_router)
     app.include_router(profiles_router)
+    app.include_router(password_router)
     app.include_router(forum_router)
     app.include_router(moderation_router)
     app.include_router(help_router)

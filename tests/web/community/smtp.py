@@ -15,8 +15,11 @@ from tests.web.helpers import free_port
 class Inbox:
     def __init__(self) -> None:
         self.messages: list[Message] = []
+        self.raw: list[bytes] = []
+        """Each message's bytes as they arrived (``messages`` re-serialised would refold)."""
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 - aiosmtpd's name
+        self.raw.append(envelope.content)
         self.messages.append(email.message_from_bytes(envelope.content))
         return "250 OK"
 

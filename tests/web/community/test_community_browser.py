@@ -1,15 +1,19 @@
 """The community in Chromium, against a real server with a real SMTP server: a challenge is
 sent from a profile, notified live under the bell, accepted and played by clicking; the two
-players chat while a third person watches and sees only the spectators' channel; an e-mail
-arrives for a correspondence turn; after the game everyone sees both channels."""
+players chat while a third person watches and sees only the spectators' channel; played
+live on the game's page, a correspondence game sends no turn e-mail and shows no "your
+turn" notices; after the game everyone sees both channels."""
 
 from __future__ import annotations
 
 import itertools
 import random
+import re
+import time
 
 import httpx
 import pytest
+from sqlalchemy import create_engine, text
 
 from tests.web.browser import click_cell, register_in_browser
 from tests.web.helpers import Server, create_game, play_randomly, register
@@ -23,10 +27,24 @@ _names = itertools.count(1)
 def mail_club(tmp_path_factory, smtp):  # noqa: F811
     tmp = tmp_path_factory.mktemp("community-browser")
     srv = Server(
-        f"sqlite:///{tmp / 'club.sqlite3'}", log=tmp / "server.log", options=(f"--smtp={smtp.url}",)
+        f"sqlite:///{tmp / 'club.sqlite3'}",
+        log=tmp / "server.log",
+        options=(f"--smtp={smtp.url}", "--turn-mail-delay=2"),
     ).start()
+    srv.database = f"sqlite:///{tmp / 'club.sqlite3'}"  # type: ignore[attr-defined]
     yield srv
     srv.kill()
+
+
+def waiting_turn_mails(url: str) -> int:
+    """Turn e-mails the server has not yet sent or dropped."""
+    engine = create_engine(url)
+    with engine.connect() as conn:
+        found = conn.execute(
+            text("SELECT count(*) FROM mail_outbox WHERE kind = 'turns' AND sent IS NULL")
+        ).scalar_one()
+    engine.dispose()
+    return int(found)
 
 
 def person(browser, base: str, prefix: str):
@@ -57,11 +75,16 @@ def test_challenge_chat_and_e_mail_in_the_browser(browser, mail_club, smtp):  # 
     ctx_a, alice, name_a = person(browser, base, "ba")
     ctx_b, bob, name_b = person(browser, base, "bb")
     ctx_c, carol, _ = person(browser, base, "bc")
-    # bob wants e-mail.
+    # bob wants e-mail, and confirms his address with the link mailed to it.
+    before = len(smtp.messages)
     bob.goto(base + "/settings/notifications")
     bob.fill("input[name=email]", "bob@example.org")
     bob.click("#prefs button[type=submit]")
-    bob.wait_for_selector("#saved")
+    bob.wait_for_selector("#confirm-sent")
+    mail = smtp.wait_for(before + 1)[before].get_payload(decode=True).decode()
+    bob.goto(re.search(r"http://\S+/confirm-email/\S+", mail).group(0))
+    bob.click("#confirm-email")
+    bob.wait_for_selector("#confirmed")
     bob.goto(base + "/")
     # alice challenges bob from his profile, by correspondence.
     alice.goto(f"{base}/users/{name_b}")
@@ -103,7 +126,8 @@ def test_challenge_chat_and_e_mail_in_the_browser(browser, mail_club, smtp):  # 
     assert chat_bodies(alice) == ["hello bob", "hi alice"]
     assert chat_bodies(bob) == ["hello bob", "hi alice"]
     assert chat_bodies(carol) == ["bob is lost"]
-    # Play by clicking; bob's correspondence turns are e-mailed to him.
+    # Play by clicking, both on the game's page: bob's correspondence turns are shown, not
+    # announced, and not e-mailed to him (he is there).
     rng = random.Random(3)
     before = len(smtp.messages)
     for _ in range(12):
@@ -123,8 +147,13 @@ def test_challenge_chat_and_e_mail_in_the_browser(browser, mail_club, smtp):  # 
         click_cell(mover, rng.choice(targets))
         mover.wait_for_function("p => document.getElementById('play').dataset.ply !== p", arg=ply)
     alice.wait_for_function("() => document.getElementById('play').dataset.status === 'finished'")
-    mails = smtp.wait_for(before + 1)[before:]
-    assert any("Your turn" in m["Subject"] and m["To"] == "bob@example.org" for m in mails)
+    assert bob.locator(".toast[data-kind=turn]").count() == 0
+    assert alice.locator(".toast[data-kind=turn]").count() == 0
+    deadline = time.monotonic() + 15
+    while waiting_turn_mails(mail_club.database) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert waiting_turn_mails(mail_club.database) == 0
+    assert not any("Your turn" in str(m["Subject"]) for m in smtp.messages[before:])
     # Over: both channels for everyone, loaded without a reload.
     for page in (alice, carol):
         page.wait_for_function(

@@ -54,8 +54,14 @@ def correspondence_game(a, b) -> int:
 def test_turns_and_challenges_are_e_mailed_and_unsubscribe_works(mail_server, smtp):  # noqa: F811
     alice, bob = person(mail_server), person(mail_server)
     assert set_email(bob, "not an address").status_code == 400
+    before = len(smtp.messages)
     assert set_email(bob, "bob@example.org").status_code == 303
     assert 'value="bob@example.org"' in bob.get("/settings/notifications").text
+    confirmation = smtp.wait_for(before + 1)[before]  # only the link goes to a new address
+    link = re.search(
+        r"http://\S+/confirm-email/\S+", confirmation.get_payload(decode=True).decode()
+    )
+    assert httpx.post(link.group(0)).status_code == 200
     before = len(smtp.messages)
     game = correspondence_game(alice, bob)
     invite = smtp.wait_for(before + 1)[before]  # the challenge comes first
@@ -87,7 +93,7 @@ def test_turns_and_challenges_are_e_mailed_and_unsubscribe_works(mail_server, sm
     assert r.status_code == 200 and "no more e-mail" in r.text
     assert 'name="email_turns" checked' not in bob.get("/settings/notifications").text
     # The bell still tells him; e-mail no longer does.
-    before_notes = notes(bob)["unread"]
+    before_notes = notes(bob)["items"][0]["id"]
     for _ in range(4):
         state = view(alice, game)
         if state["status"] != "active":
@@ -96,7 +102,8 @@ def test_turns_and_challenges_are_e_mailed_and_unsubscribe_works(mail_server, sm
         move(mover, game, view(mover, game)["legal"][0]["text"])
         if mover is alice:
             break
-    assert notes(bob)["unread"] > before_notes
+    newest = notes(bob)["items"][0]
+    assert newest["id"] > before_notes and newest["kind"] == "turn" and not newest["read"]
     sent = len(smtp.messages)
     import time
 
@@ -124,8 +131,10 @@ def test_the_bell_is_live_over_the_socket(mail_server):
     assert second["type"] == "notification" and second["unread"] == 1
     assert f"{alice.name} challenges you" in second["item"]["text"]
     assert 'id="bell-count"' in bob.get("/").text
-    # The page marks them read; the count goes back to zero.
+    # The page shows them; its button marks them read and the count goes back to zero.
     assert f"{alice.name} challenges you" in bob.get("/notifications").text
+    assert notes(bob)["unread"] == 1
+    assert form(bob, "/notifications/read", "/notifications").status_code == 303
     assert notes(bob)["unread"] == 0
     # A visitor's socket is closed at once.
 

@@ -60,8 +60,8 @@ def test_write_reply_search_report_hide(browser, club):
     base = club.base
     ctx_a, a = person(browser, base, "writer")
     ctx_b, b = person(browser, base, "replier", width=390)
-    ctx_m, m = person(browser, base, "moderator1")
-    assert cli(["admin", "grant", "moderator1", "moderator", "--database", club.database]) == 0
+    ctx_m, m = person(browser, base, "warden1")
+    assert cli(["admin", "grant", "warden1", "moderator", "--database", club.database]) == 0
 
     # Write a thread with hostile title and body: everything stays text.
     a.click("header nav a[href='/forum']")

@@ -28,12 +28,13 @@ from typing import Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
-from sqlalchemy import Row, Select, bindparam, delete, select
+from sqlalchemy import Row, Select, bindparam, delete, select, update
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import make_transient_to_detached
 
 from ludoteca.core.messages import Text
 from ludoteca.web.accounts.devices import remember_device, trusted_device
+from ludoteca.web.accounts.names import reserved, skeleton
 from ludoteca.web.infra.store import Session, Store, User, utcnow
 from ludoteca.web.infra.throttle import Throttle
 
@@ -88,6 +89,12 @@ def check_name(name: str) -> str:
             "starting with a letter or digit.",
             "name",
         )
+    if reserved(name):
+        raise AccountError(
+            "The name {name!r} is kept for the club's own use; please choose another.",
+            "name",
+            name=name,
+        )
     return name
 
 
@@ -141,30 +148,54 @@ class Accounts:
             self.throttle = Throttle(self.store)
 
     # --- users ------------------------------------------------------------------------------
-    def register(self, name: str, password: str, address: str | None = None) -> User:
-        """Create an account. With the client's ``address`` the registrations from it are
-        limited (raises :class:`~ludoteca.web.infra.throttle.TooManyAttempts`)."""
+    def register(
+        self,
+        name: str,
+        password: str,
+        address: str | None = None,
+        language: str | None = None,
+    ) -> User:
+        """Create an account, speaking ``language`` (the language of the pages it registered
+        on: its e-mails are written in it from the start). With the client's ``address``
+        the registrations from it are limited (raises
+        :class:`~ludoteca.web.infra.throttle.TooManyAttempts`)."""
         if address is None:
-            return self._register(name, password)
+            return self._register(name, password, language)
         assert self.throttle is not None
         rows = self.throttle.begin_register(address)
         ok = False
         try:
-            user = self._register(name, password)
+            user = self._register(name, password, language)
             ok = True
         finally:
             self.throttle.register_done(rows, ok)
         return user
 
-    def _register(self, name: str, password: str) -> User:
+    def _register(self, name: str, password: str, language: str | None = None) -> User:
         name = check_name(name)
         check_password(password, name)
+        shape = skeleton(name)
         with self.store.session() as db:
             if db.scalar(select(User).where(User.name_key == name.lower())):
                 raise AccountError(
                     "The name {name!r} is taken; please choose another.", "name", name=name
                 )
-            user = User(name=name, name_key=name.lower(), password_hash=_hasher.hash(password))
+            twin = db.scalar(select(User.name).where(User.name_skeleton == shape).limit(1))
+            if twin is not None:
+                raise AccountError(
+                    "The name {name!r} looks too much like the member {other!r}; please "
+                    "choose another.",
+                    "name",
+                    name=name,
+                    other=twin,
+                )
+            user = User(
+                name=name,
+                name_key=name.lower(),
+                name_skeleton=shape,
+                password_hash=_hasher.hash(password),
+                language=language,
+            )
             db.add(user)
             try:
                 db.commit()
@@ -219,6 +250,52 @@ class Accounts:
                 user.password_hash = _hasher.hash(password)
                 db.commit()
             return user
+
+    def set_password(self, user_id: int, password: str, keep_token: str | None = None) -> None:
+        """Give the account a new password and close its sessions, all but the one whose
+        token is ``keep_token`` (the browser that changed it): whoever knew the old password
+        is logged out everywhere else."""
+        with self.store.session() as db:
+            user = db.get(User, user_id)
+            if user is None:
+                raise AccountError("There is no such account.")
+            check_password(password, user.name)
+            user.password_hash = _hasher.hash(password)
+            kept = hash_token(keep_token) if keep_token else None
+            closed = [
+                h
+                for h in db.scalars(select(Session.token_hash).where(Session.user_id == user_id))
+                if h != kept
+            ]
+            if closed:
+                db.execute(delete(Session).where(Session.token_hash.in_(closed)))
+            db.commit()
+        for token_hash in closed:
+            for hook in self.on_session_closed:
+                hook(token_hash)
+
+    def change_password(self, user: User, old: str, new: str, keep_token: str | None) -> None:
+        """A signed-in member's new password, given their present one."""
+        if len(old) > MAX_PASSWORD:
+            raise AccountError("Your present password is not that one.", "old")
+        with self.store.session() as db:
+            stored = db.scalar(select(User.password_hash).where(User.id == user.id))
+        try:
+            _hasher.verify(stored or "", old)
+        except (VerifyMismatchError, VerificationError, InvalidHashError):
+            raise AccountError("Your present password is not that one.", "old") from None
+        self.set_password(user.id, new, keep_token)
+
+    def set_language(self, user_id: int, code: str) -> None:
+        """Give a member who never had one the language of the page they logged in on (their
+        e-mails are written in it), unless they chose one meanwhile."""
+        with self.store.session() as db:
+            db.execute(
+                update(User)
+                .where(User.id == user_id, User.language.is_(None))
+                .values(language=code)
+            )
+            db.commit()
 
     def user_by_name(self, name: str) -> User | None:
         with self.store.session() as db:

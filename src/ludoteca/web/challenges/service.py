@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import secrets
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import Row, bindparam, func, or_, select, update
@@ -32,6 +33,11 @@ from ludoteca.web.round.service import GameService, GameSettings, SeatSpec
 
 PENDING_PER_USER = 10
 """Challenges one user may have waiting for answers at once."""
+PER_PAIR = 5
+PER_PAIR_WINDOW = timedelta(hours=1)
+"""Challenges (rematches included) one user may send another within the window, whatever
+became of them: challenging and withdrawing again and again must not flood someone's
+bell and mailbox."""
 SEATS = ("first", "second", "random")
 
 
@@ -113,6 +119,23 @@ class Challenges:
             if twice is not None:
                 raise ClubError(
                     "You have already challenged {name}; wait for the answer.", 409, name=other.name
+                )
+            lately = db.scalar(
+                select(func.count())
+                .select_from(Challenge)
+                .where(
+                    Challenge.challenger_id == challenger.id,
+                    Challenge.challenged_id == other.id,
+                    Challenge.created > utcnow() - PER_PAIR_WINDOW,
+                )
+            )
+            if (lately or 0) >= PER_PAIR:
+                raise ClubError(
+                    "You have challenged {name} {PER_PAIR} times within the hour, the most one "
+                    "may: wait a while before asking again.",
+                    429,
+                    name=other.name,
+                    PER_PAIR=PER_PAIR,
                 )
             hidden = db.get(Block, (other.id, challenger.id)) is not None
             row = Challenge(

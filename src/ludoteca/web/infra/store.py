@@ -67,7 +67,11 @@ class User(Base):
     password_hash: Mapped[str] = mapped_column(String(255))
     created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     language: Mapped[str | None] = mapped_column(String(8), nullable=True)
-    """The language chosen with the menu (``en``, ``de``, ``ja``); ``None`` until then."""
+    """The language the member registered in, or chose since with the menu (``en``, ``de``,
+    ``ja``); ``None`` only for members older than that rule who never chose."""
+    name_skeleton: Mapped[str | None] = mapped_column(String(64), nullable=True, index=True)
+    """What the name looks like (:func:`ludoteca.web.accounts.names.skeleton`): a new name
+    that looks like an existing one (``aIice`` beside ``alice``) is refused."""
 
 
 class Session(Base):

@@ -109,7 +109,10 @@ async def register(request: Request):
         if password != data.get("password2", password):
             raise AccountError("The two passwords differ.", "password2")
         address = request_address(request)
-        user = await anyio.to_thread.run_sync(accounts.register, name, password, address)
+        # The language of the pages they registered on is theirs from now on: their
+        # e-mails are in it before they ever touch the language menu.
+        speaks = language(request).code
+        user = await anyio.to_thread.run_sync(accounts.register, name, password, address, speaks)
     except AccountError as exc:
         return render(
             request, "register.html", status=400, error=exc.message, name=name[:32], next=nxt
@@ -126,7 +129,14 @@ async def register(request: Request):
 
 @router.get("/login")
 def login_page(request: Request):
-    return render(request, "login.html", error=None, name="", next=_next(request))
+    return render(
+        request,
+        "login.html",
+        error=None,
+        name="",
+        next=_next(request),
+        reset=request.query_params.get("reset") == "1",
+    )
 
 
 def safe_next(nxt: str) -> str:
@@ -166,6 +176,8 @@ async def login(request: Request):
             request, "login.html", status=429, error=exc.message, name=name[:32], next=nxt
         )
         return _too_many(page, exc)
+    if user.language is None:  # a member from before languages were kept at registration
+        await anyio.to_thread.run_sync(accounts.set_language, user.id, language(request).code)
     token = await anyio.to_thread.run_sync(accounts.open_session, user)
     return _logged_in(request, user, token, nxt)
 

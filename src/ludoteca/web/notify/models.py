@@ -41,6 +41,12 @@ class NotificationPrefs(Base):
     """E-mail when it is their turn in a correspondence game."""
     email_challenges: Mapped[bool] = mapped_column(Boolean, default=True)
     """E-mail when someone challenges them."""
+    email_confirmed: Mapped[bool] = mapped_column(Boolean, default=False)
+    """The owner of :attr:`email` opened the confirmation link sent to it: until then no
+    other e-mail goes there (anyone could type a stranger's address)."""
+    mail_epoch: Mapped[int] = mapped_column(Integer, default=0)
+    """Counts the subscriptions: raised whenever e-mail is turned back on or the address
+    changes, so that an unsubscribe link from before no longer works."""
 
 
 class MailOut(Base):
@@ -57,9 +63,15 @@ class MailOut(Base):
     link: Mapped[str] = mapped_column(String(200), default="/")
     """The club page it is about, as a path: the sender makes it a whole address."""
     kind: Mapped[str] = mapped_column(String(16))
-    """Which setting it falls under (``turns`` or ``challenges``): the unsubscribe link
-    turns that one off."""
+    """Which setting it falls under (``turns`` or ``challenges``: the unsubscribe link
+    turns that one off), or ``confirm`` / ``reset`` for the one-off e-mails a member asks
+    for (confirming an address, resetting a password), which carry no unsubscribe link."""
     created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+    note_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The notification the e-mail repeats, if any (no foreign key: pruning notifications
+    must not wait on the outbox). A turn e-mail waits a while before it goes
+    (:attr:`ludoteca.web.notify.mail.Mailer.turn_delay`) and is dropped if this
+    notification was seen meanwhile: the player is on the club, or has moved."""
     claimed: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     sent: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
     attempts: Mapped[int] = mapped_column(Integer, default=0)

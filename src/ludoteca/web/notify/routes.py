@@ -1,13 +1,14 @@
-"""The notifications page, its JSON, the settings page and the unsubscribe link."""
+"""The notifications page, its JSON, the settings page (with the confirmation of an
+address) and the unsubscribe link."""
 
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 
+from ludoteca.core.messages import N_, Text
 from ludoteca.web.forum.forms import form
-from ludoteca.web.notify import service
-from ludoteca.web.notify.mail import unsubscribe_ok
+from ludoteca.web.notify import links, service
 from ludoteca.web.requests import (
     SignedIn,
     check_csrf,
@@ -27,17 +28,26 @@ def notifications_page(request: Request):
     user = current_user(request)
     if user is None:
         return RedirectResponse("/login?next=/notifications", status_code=303)
-    with club(request).store.session() as db:
+    with club(request).store.reading() as db:
         items = service.latest(db, user.id)
-        unread_ids = [n.id for n in items if not n.read]
         shown = [
             {**service.as_json(n), "text": service.stored_text(n), "moment": n.created}
             for n in items
         ]
-        if unread_ids:  # seen now: the bell goes quiet
-            service.mark_read(db, user.id, max(unread_ids))
-            db.commit()
-    return render(request, "notifications.html", items=shown, unread_count=0)
+    newest = max((n["id"] for n in shown if not n["read"]), default=None)
+    return render(request, "notifications.html", items=shown, newest_unread=newest)
+
+
+@router.post("/notifications/read")
+async def notifications_read_form(request: Request, user: SignedIn):
+    """The page's *mark all read* button: reading is a change, so it is a POST (a GET that
+    changed it would be done by any prefetching browser or link scanner)."""
+    data = await form(request)
+    check_csrf(request, data.get("csrf"))
+    up_to = data.get("up_to", "")
+    last = int(up_to) if up_to.isdigit() and len(up_to) < 12 else None
+    await in_transaction(request, lambda db: service.mark_read(db, user.id, up_to=last))
+    return RedirectResponse("/notifications", status_code=303)
 
 
 @router.get("/api/notifications")
@@ -55,9 +65,17 @@ def notifications_json(request: Request, user: SignedIn) -> JSONResponse:
 
 @router.post("/api/notifications/read")
 async def notifications_read(request: Request, user: SignedIn) -> JSONResponse:
+    """Mark all read, or with ``?id=N`` just that one (a page that shows what it says, such
+    as a turn on the game page being looked at)."""
     check_csrf(request, request.headers.get("x-csrf-token"))
-    await in_transaction(request, lambda db: service.mark_read(db, user.id))
-    return JSONResponse({"ok": True, "unread": 0})
+    ident = request.query_params.get("id", "")
+    only = int(ident) if ident.isdigit() and len(ident) < 12 else None
+
+    def work(db) -> int:
+        service.mark_read(db, user.id, only=only)
+        return service.unread(db, user.id)
+
+    return JSONResponse({"ok": True, "unread": await in_transaction(request, work)})
 
 
 @router.get("/settings/notifications")
@@ -73,43 +91,101 @@ def settings_page(request: Request):
         prefs=prefs,
         mail=club(request).mailer is not None,
         saved=request.query_params.get("saved") == "1",
+        sent=request.query_params.get("sent"),
     )
 
 
 @router.post("/settings/notifications")
 async def save_settings(request: Request, user: SignedIn):
+    """Save; an address not yet confirmed gets a confirmation link (within limits), and
+    nothing else is sent to it until it is opened."""
     data = await form(request)
     email = data.get("email", "")[:300]
     if email.strip() and club(request).mailer is None:
         raise ClubError("This club sends no e-mail (no SMTP server is configured).", 409)
-
     turns, challenges = data.get("email_turns") == "on", data.get("email_challenges") == "on"
-    await in_transaction(request, lambda db: service.save_prefs(db, user, email, turns, challenges))
-    return RedirectResponse("/settings/notifications?saved=1", status_code=303)
-
-
-def _check_link(request: Request, user_id: int, setting: str, signature: str) -> None:
     secret = club(request).accounts.secret
-    if setting not in ("turns", "challenges") or not unsubscribe_ok(
-        secret, user_id, setting, signature
-    ):
-        raise ClubError("That unsubscribe link is not valid.", 404)
+
+    def work(db) -> str:
+        prefs = service.save_prefs(db, user, email, turns, challenges)
+        if not prefs.email or prefs.email_confirmed:
+            return "1"
+        token = links.confirm_token(secret, user.id, prefs.email)
+        queued = service.queue_account_mail(
+            db,
+            user,
+            prefs.email,
+            "confirm",
+            Text("Confirm your e-mail address"),
+            Text(
+                "Someone, probably you, gave this address to the member {name} of ludoteca. "
+                "Open this link to confirm it and receive their notifications; if it was not "
+                "you, ignore this e-mail and you will get no other.",
+                {"name": user.name},
+            ),
+            f"/confirm-email/{token}",
+        )
+        return "1&sent=1" if queued else "1&sent=0"
+
+    saved = await in_transaction(request, work)
+    return RedirectResponse(f"/settings/notifications?saved={saved}", status_code=303)
 
 
-@router.get("/unsubscribe/{user_id:id}/{setting}/{signature}")
-def unsubscribe_page(user_id: int, setting: str, signature: str, request: Request):
+def _read_link(reader, request: Request, token: str):
+    try:
+        return reader(club(request).accounts.secret, token)
+    except links.LinkRefused as exc:
+        message = (
+            N_("That link is too old. Ask for a new one from your settings.")
+            if exc.expired
+            else N_("That link is not valid.")
+        )
+        raise ClubError(message, 410 if exc.expired else 404) from None
+
+
+@router.get("/confirm-email/{token}")
+def confirm_page(token: str, request: Request):
+    """The confirmation link, opened: one button to confirm (a GET changes nothing, so a
+    mail scanner following links confirms no one's address for them)."""
+    _read_link(links.read_confirm, request, token)
+    return render(request, "confirm_email.html", done=False)
+
+
+@router.post("/confirm-email/{token}")
+async def confirm(token: str, request: Request):
+    """The link's button: the signed token is the proof, so no log-in is needed."""
+    user_id, mark = _read_link(links.read_confirm, request, token)
+    done = await in_transaction(request, lambda db: service.confirm_address(db, user_id, mark))
+    if not done:
+        raise ClubError("That link is for an address the account no longer has.", 410)
+    return render(request, "confirm_email.html", done=True)
+
+
+def _unsubscribe_link(request: Request, token: str) -> tuple[int, str, int]:
+    return _read_link(links.read_unsubscribe, request, token)
+
+
+@router.get("/unsubscribe/{token}")
+def unsubscribe_page(token: str, request: Request):
     """The link in an e-mail, opened in a browser: one button to confirm (a GET changes
     nothing, so a mail scanner following links unsubscribes no one)."""
-    _check_link(request, user_id, setting, signature)
+    _, setting, _ = _unsubscribe_link(request, token)
     return render(request, "unsubscribe.html", setting=setting, done=False)
 
 
-@router.post("/unsubscribe/{user_id:id}/{setting}/{signature}")
-def unsubscribe(user_id: int, setting: str, signature: str, request: Request):
+@router.post("/unsubscribe/{token}")
+async def unsubscribe(token: str, request: Request):
     """One-click unsubscribe (RFC 8058): the mail program's POST, or the page's button.
-    The signature is the proof, so no log-in and no CSRF token are needed."""
-    _check_link(request, user_id, setting, signature)
-    with club(request).store.session() as db:
-        service.unsubscribe(db, user_id, setting)
-        db.commit()
+    The signature is the proof, so no log-in and no CSRF token are needed. A link from
+    before the member subscribed again no longer works."""
+    user_id, setting, epoch = _unsubscribe_link(request, token)
+    done = await in_transaction(
+        request, lambda db: service.unsubscribe(db, user_id, setting, epoch)
+    )
+    if not done:
+        raise ClubError(
+            "That link is from before you subscribed again; use the one in a newer e-mail "
+            "or your settings.",
+            410,
+        )
     return render(request, "unsubscribe.html", setting=setting, done=True)

@@ -1,6 +1,8 @@
 // The bell of every signed-in page: its unread count, kept live over /ws/me, and a short
 // notice in the corner for each new notification. The socket only listens; it reconnects
-// by itself after a drop, a little later each time.
+// by itself after a drop, a little later each time. A turn in the game the page shows,
+// while the page is in view, is no news: it is marked read (so no e-mail follows it) and
+// not announced; a newer notice about the same page replaces the older one.
 import { language, t } from "./i18n.js";
 const bell = document.getElementById("bell");
 const count = document.getElementById("bell-count");
@@ -23,11 +25,33 @@ function aboutThisPage(item) {
   }
 }
 
+function shownHere(item) {
+  return item.kind === "turn" && item.link === location.pathname &&
+    document.visibilityState === "visible";
+}
+
+async function markRead(item) {
+  try {
+    const answer = await fetch(`/api/notifications/read?id=${encodeURIComponent(item.id)}`, {
+      method: "POST",
+      headers: { "X-CSRF-Token": bell.dataset.csrf || "" },
+    });
+    if (answer.ok) setCount((await answer.json()).unread);
+  } catch {
+    // the bell keeps its count; the notice stays unread
+  }
+}
+
 function toast(item) {
+  document.dispatchEvent(new CustomEvent("ludoteca:notification", { detail: item }));
   if (aboutThisPage(item)) return;
+  for (const old of toasts.querySelectorAll(".toast")) {
+    if (old.dataset.kind === item.kind && old.dataset.link === item.link) old.remove();
+  }
   const box = document.createElement("div");
   box.className = "toast";
   box.dataset.kind = item.kind;
+  box.dataset.link = item.link;
   const link = document.createElement("a");
   link.href = item.link;
   link.textContent = item.text;
@@ -40,7 +64,6 @@ function toast(item) {
   box.append(link, " ", close);
   toasts.append(box);
   setTimeout(() => box.remove(), 15000);
-  document.dispatchEvent(new CustomEvent("ludoteca:notification", { detail: item }));
 }
 
 function connect() {
@@ -51,7 +74,11 @@ function connect() {
     let data;
     try { data = JSON.parse(event.data); } catch { return; }
     if (data.type === "unread") setCount(data.unread);
-    if (data.type === "notification") { setCount(data.unread); toast(data.item); }
+    if (data.type === "notification") {
+      if (shownHere(data.item)) { markRead(data.item); return; }
+      setCount(data.unread);
+      toast(data.item);
+    }
   });
   socket.addEventListener("close", (event) => {
     if (event.code === 4401 || event.code === 4403) return; // logged out: nothing to hear
