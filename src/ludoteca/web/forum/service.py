@@ -8,11 +8,12 @@ index change in one transaction.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import case, func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import case, func, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from ludoteca.core.messages import Text
@@ -32,6 +33,9 @@ MAX_BODY = 20_000
 """Characters of Markdown in one post: a long essay, well under the 64 KiB request limit."""
 EDIT_WINDOW = timedelta(minutes=30)
 """How long an author may edit a post; later, a correction is a new reply."""
+RESENT_WITHIN = timedelta(minutes=2)
+"""A reply identical to its author's own in the same thread this recently is the same
+reply sent again (a double click, a reload), not a new one."""
 THREADS_PER_PAGE = 30
 POSTS_PER_PAGE = 20
 MAX_POSITION = 2000
@@ -212,17 +216,29 @@ class Forum:
         return list(rows), page_count(total, POSTS_PER_PAGE)
 
     def mark_read(self, db: Session, user: User, thread: ForumThread, post_id: int) -> None:
-        """Remember that ``user`` has seen ``thread`` up to ``post_id`` (never backwards)."""
-        row = db.get(ForumRead, (user.id, thread.id))
-        if row is None:
-            db.add(ForumRead(user_id=user.id, thread_id=thread.id, last_post_id=post_id))
-            try:
-                db.commit()
-            except IntegrityError:  # the same reader in two tabs at once
-                db.rollback()
-        elif row.last_post_id < post_id:
-            row.last_post_id = post_id
-            db.commit()
+        """Remember that ``user`` has seen ``thread`` up to ``post_id`` (never backwards).
+
+        An insert that does nothing if the row is there, then a conditional update: the same
+        reader in two tabs at once (or a double-clicked reply) meets no error, and nothing
+        the caller holds is rolled back under it."""
+        dialect = db.get_bind().dialect.name
+        insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+        db.execute(
+            insert(ForumRead)
+            .values(user_id=user.id, thread_id=thread.id, last_post_id=post_id)
+            .on_conflict_do_nothing(index_elements=["user_id", "thread_id"])
+        )
+        db.execute(
+            update(ForumRead)
+            .where(
+                ForumRead.user_id == user.id,
+                ForumRead.thread_id == thread.id,
+                ForumRead.last_post_id < post_id,
+            )
+            .values(last_post_id=post_id),
+            execution_options={"synchronize_session": False},
+        )
+        db.commit()
 
     def search(self, db: Session, query: str, page: int) -> list[dict[str, Any]]:
         hits = search.for_session(db).search(
@@ -278,6 +294,16 @@ class Forum:
             moderation.check_not_suspended(db, user)
             check_posting(db, user, new_thread=True)
             now = utcnow()
+            again = db.scalar(
+                select(ForumThread).where(
+                    ForumThread.author_id == user.id,
+                    ForumThread.category == slug,
+                    ForumThread.title == title,
+                    ForumThread.created > now - RESENT_WITHIN,
+                )
+            )
+            if again is not None:  # the same form sent twice: one thread
+                return again
             thread = ForumThread(
                 category=slug,
                 title=title,
@@ -310,6 +336,9 @@ class Forum:
             moderation.check_not_suspended(db, user)
             check_posting(db, user, new_thread=False)
             now = utcnow()
+            again = self._same_reply(db, user, pk, body, now)
+            if again is not None:
+                return again
             post = ForumPost(thread_id=pk, author_id=user.id, body=body, html=html, created=now)
             db.add(post)
             db.flush()
@@ -323,6 +352,24 @@ class Forum:
             db.commit()
             self._read_own(db, user, pk, post.id)
             return post
+
+    @staticmethod
+    def _same_reply(db: Session, user: User, pk: int, body: str, now: datetime) -> ForumPost | None:
+        """The reply ``user`` just wrote to thread ``pk`` with this very body, if any: a
+        double click or a resent form gives back that post instead of a copy. Read after
+        :func:`check_posting` has locked the author, so two sends at once see each other."""
+        return db.scalar(
+            select(ForumPost)
+            .where(
+                ForumPost.thread_id == pk,
+                ForumPost.author_id == user.id,
+                ForumPost.created > now - RESENT_WITHIN,
+                ForumPost.hidden.is_(False),
+                ForumPost.body == body,
+            )
+            .order_by(ForumPost.id.desc())
+            .limit(1)
+        )
 
     @staticmethod
     def _tell_author(db: Session, thread: ForumThread, user: User, post: ForumPost) -> None:

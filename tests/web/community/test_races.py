@@ -142,3 +142,45 @@ def test_rematch_against_the_computer_pressed_many_times(pair):
         n=alice.name,
     )
     assert len(made) == 1, made
+
+
+def test_a_double_clicked_reply_is_stored_once(pair):
+    """The same reply sent twice at once (a double click), through either process, by a
+    reader who has never opened the thread: no error, and one post."""
+    _, _, engine = pair
+    alice, bob, bob_on_one = people(pair, "fr")
+    rows(engine, "SELECT 1")  # the schema is there
+    with engine.begin() as conn:  # past the new-account posting limits
+        conn.execute(text("UPDATE users SET created = :c"), {"c": "2000-01-01 00:00:00"})
+    opened = alice.post(
+        "/forum/general/new",
+        data={"csrf": page_csrf(alice, "/forum"), "title": "Double", "body": "first"},
+        follow_redirects=False,
+    )
+    assert opened.status_code == 303, opened.text
+    thread = int(opened.headers["location"].rsplit("/", 1)[1])
+    for n in range(ROUNDS):
+        body = f"reply number {n}"
+        tokens = [page_csrf(c, "/forum") for c in (bob, bob_on_one)]
+        with ThreadPoolExecutor(2) as pool:
+            answers = list(
+                pool.map(
+                    lambda ct: ct[0].post(
+                        f"/forum/thread/{thread}/reply",
+                        data={"csrf": ct[1], "body": body},
+                        follow_redirects=False,
+                    ),
+                    zip((bob, bob_on_one), tokens, strict=True),
+                )
+            )
+        assert [a.status_code for a in answers] == [303, 303], [a.text[:300] for a in answers]
+        assert answers[0].headers["location"] == answers[1].headers["location"]
+        stored = rows(
+            engine,
+            "SELECT id FROM forum_posts WHERE thread_id = :t AND body = :b",
+            t=thread,
+            b=body,
+        )
+        assert len(stored) == 1, stored
+        with engine.begin() as conn:  # a reader new to the thread again at the next click
+            conn.execute(text("DELETE FROM forum_reads WHERE thread_id = :t"), {"t": thread})
