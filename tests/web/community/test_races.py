@@ -165,7 +165,7 @@ def test_a_double_clicked_reply_is_stored_once(pair):
         with ThreadPoolExecutor(2) as pool:
             answers = list(
                 pool.map(
-                    lambda ct: ct[0].post(
+                    lambda ct, body=body: ct[0].post(
                         f"/forum/thread/{thread}/reply",
                         data={"csrf": ct[1], "body": body},
                         follow_redirects=False,
