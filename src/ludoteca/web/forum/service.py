@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from ludoteca.core.messages import Text
 from ludoteca.core.registry import get as get_game
 from ludoteca.web.forum import markup, search
-from ludoteca.web.forum.limits import check_posting
+from ludoteca.web.forum.limits import check_editing, check_posting
 from ludoteca.web.forum.models import ForumPost, ForumRead, ForumThread
 from ludoteca.web.infra.inputs import check_text
 from ludoteca.web.infra.store import User, utcnow
@@ -102,6 +102,7 @@ def check_body(body: str) -> str:
             MAX_BODY=MAX_BODY,
             count=len(body),
         )
+    markup.check_complexity(body)
     return body
 
 
@@ -284,11 +285,18 @@ class Forum:
         return out
 
     # --- writing ----------------------------------------------------------------------------------
+    # Every write checks the suspension and the limits before its Markdown is rendered (the
+    # costly part), and again under the author's lock in the transaction that writes: a
+    # refused post costs a few queries, never a rendering.
     def create_thread(
         self, user: User, slug: str, title: str, body: str, host: str | None = None
     ) -> ForumThread:
         category(slug)
         title, body = check_title(title), check_body(body)
+        with self.store.session() as db:
+            moderation.check_not_suspended(db, user)
+            check_posting(db, user, new_thread=True)
+            db.rollback()
         html = self.render(body, host)
         with self.store.session() as db:
             moderation.check_not_suspended(db, user)
@@ -328,13 +336,12 @@ class Forum:
 
     def reply(self, user: User, pk: int, body: str, host: str | None = None) -> ForumPost:
         body = check_body(body)
+        with self.store.session() as db:
+            self._may_reply(db, user, pk)
+            db.rollback()
         html = self.render(body, host)
         with self.store.session() as db:
-            thread = self.thread(db, pk, user)
-            if thread.locked:
-                raise ClubError("This thread is locked: no more replies.", 409)
-            moderation.check_not_suspended(db, user)
-            check_posting(db, user, new_thread=False)
+            thread = self._may_reply(db, user, pk)
             now = utcnow()
             again = self._same_reply(db, user, pk, body, now)
             if again is not None:
@@ -352,6 +359,14 @@ class Forum:
             db.commit()
             self._read_own(db, user, pk, post.id)
             return post
+
+    def _may_reply(self, db: Session, user: User, pk: int) -> ForumThread:
+        thread = self.thread(db, pk, user)
+        if thread.locked:
+            raise ClubError("This thread is locked: no more replies.", 409)
+        moderation.check_not_suspended(db, user)
+        check_posting(db, user, new_thread=False)
+        return thread
 
     @staticmethod
     def _same_reply(db: Session, user: User, pk: int, body: str, now: datetime) -> ForumPost | None:
@@ -410,6 +425,11 @@ class Forum:
 
     def edit(self, user: User, post_id: int, body: str, host: str | None = None) -> ForumPost:
         body = check_body(body)
+        with self.store.session() as db:
+            self.post_for_edit(db, user, post_id)
+            moderation.check_not_suspended(db, user)
+            check_editing(db, user)
+            db.commit()
         html = self.render(body, host)
         with self.store.session() as db:
             post = self.post_for_edit(db, user, post_id)
