@@ -288,6 +288,7 @@ def create_app(
         bot_pool_kind=bot_pool,
         bot_delay=bot_delay,
     )
+    club.public_url = public_url
     hub.club = club
     club.challenges = Challenges(store, club.games)
     club.reviews = Reviews(club)

@@ -1,14 +1,19 @@
 """Posts from Markdown to safe HTML, with boards embedded from links.
 
-markdown-it-py renders CommonMark with raw HTML switched off (so ``<script>`` is text), and
-nh3 (ammonia) then keeps only the tags and attributes a post needs, links only to
-``http``, ``https`` and ``mailto`` (``javascript:`` and ``data:`` links lose their target),
-and adds ``rel="nofollow noopener noreferrer ugc"``. Images are not rendered: the page's
-policy would refuse another site's pictures anyway, and a picture is a way to track readers.
+markdown-it-py renders CommonMark with raw HTML switched off (so ``<script>`` is text), bare
+``http(s)://`` addresses made links by linkify-it-py, and nh3 (ammonia) then keeps only the
+tags and attributes a post needs, links only to ``http``, ``https`` and ``mailto``
+(``javascript:`` and ``data:`` links lose their target), and adds
+``rel="nofollow noopener noreferrer ugc"``. Images are shown as links to the picture, marked
+as images, never loaded: the page's policy would refuse another site's pictures anyway, and a
+picture is a way to track readers.
 
 A top-level paragraph that is nothing but a link to a game of the club (``/games/12``, optionally
 ``/games/12/replay?ply=30``) or to a position (``/forum/board/kuniumi?position=...``) is
-replaced by that board, drawn by the engine. The board's SVG is added after sanitising,
+replaced by that board, drawn by the engine: as ``[text](/games/12)``, ``<http://…>``, a bare
+``http://…/games/12`` or a bare ``/games/12`` on its own line. An absolute link is the
+club's own only at the club's configured address (``ludoteca serve --public-url``), never
+at whatever a request's ``Host`` header claims. The board's SVG is added after sanitising,
 in place of a marker the author cannot guess, so nothing the author wrote is ever trusted.
 """
 
@@ -41,11 +46,27 @@ milliseconds; no honest post comes near either number."""
 MAX_EMBEDS = 4
 """Boards one post may embed: each is an engine SVG of some kilobytes."""
 
-_md = (
-    MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False})
-    .enable(["table", "strikethrough"])
-    .disable(["image"])
+REL = "nofollow noopener noreferrer ugc"
+BARE_CLUB_PATH = re.compile(r"/(?:games/\d+(?:/replay)?|forum/board/[\w-]+)(?:\?\S*)?")
+"""A club path written alone on its line, without Markdown's link brackets."""
+
+_md = MarkdownIt("commonmark", {"html": False, "linkify": True, "typographer": False}).enable(
+    ["table", "strikethrough", "linkify"]
 )
+assert _md.linkify is not None
+_md.linkify.set({"fuzzy_link": False, "fuzzy_email": False})  # only what says http(s)://
+
+
+def _image(renderer, tokens, idx, options, env) -> str:
+    """An image as a link to it, its text the image's description: never loaded."""
+    token = tokens[idx]
+    src = str(token.attrGet("src") or "")
+    alt = renderer.renderInlineAsText(token.children or [], options, env)
+    alt = alt or src.rstrip("/").rsplit("/", 1)[-1] or src
+    return f'<a class="image" href="{html.escape(src)}">{html.escape(alt)}</a>'
+
+
+_md.add_render_rule("image", _image)
 # Headings in posts start at h3 (the page has its h1 and h2).
 _md.renderer.rules["heading_open"] = lambda tokens, idx, *_: (
     f"<h{min(6, int(tokens[idx].tag[1]) + 2)}>"
@@ -64,7 +85,8 @@ def clean(rendered: str) -> str:
         tags=ALLOWED_TAGS,
         attributes=ALLOWED_ATTRIBUTES,
         url_schemes=URL_SCHEMES,
-        link_rel="nofollow noopener noreferrer ugc",
+        link_rel=REL,
+        allowed_classes={"a": {"image"}},
         strip_comments=True,
         filter_style_properties={"text-align"},
     )
@@ -97,6 +119,41 @@ def club_path(href: str, host: str | None) -> tuple[str, dict[str, list[str]]] |
     return parts.path, parse_qs(parts.query)
 
 
+def _lone_link(token: Token) -> tuple[str, str] | None:
+    """The address and text of the one link a paragraph's inline token holds and nothing
+    else (a bare club path counts as one), or None."""
+    children = [c for c in token.children or [] if not (c.type == "text" and not c.content)]
+    if len(children) == 1 and children[0].type == "text":
+        bare = children[0].content.strip()
+        return (bare, bare) if BARE_CLUB_PATH.fullmatch(bare) else None
+    if len(children) < 2 or children[0].type != "link_open":
+        return None
+    if children[-1].type != "link_close" or any(
+        c.type not in ("text", "link_open", "link_close") for c in children
+    ):
+        return None
+    label = "".join(c.content for c in children if c.type == "text")
+    return str(children[0].attrGet("href") or ""), label
+
+
+def plain_text(source: str) -> str:
+    """The words of a post as a reader sees them, without Markdown's marks (for search
+    results): the text of every inline token, images by their description."""
+    out: list[str] = []
+    for token in _md.parse(source):
+        if token.type != "inline":
+            continue
+        for child in token.children or []:
+            if child.type in ("text", "code_inline"):
+                out.append(child.content)
+            elif child.type == "image":
+                out.extend(c.content for c in child.children or [])
+            elif child.type in ("softbreak", "hardbreak"):
+                out.append(" ")
+        out.append(" ")
+    return " ".join("".join(out).split())
+
+
 def render(source: str, embed: Embed | None = None, host: str | None = None) -> str:
     """The sanitised HTML of ``source``; boards for lone links to games or positions."""
     tokens = _md.parse(source)
@@ -110,23 +167,18 @@ def render(source: str, embed: Embed | None = None, host: str | None = None) -> 
             continue
         if opening.level != 0 or opening.hidden:  # only a paragraph of its own, not in a list
             continue
-        children = [c for c in token.children or [] if not (c.type == "text" and not c.content)]
-        if len(children) < 2 or children[0].type != "link_open":
+        found = _lone_link(token)
+        if found is None:
             continue
-        if children[-1].type != "link_close" or any(
-            c.type not in ("text", "link_open", "link_close") for c in children
-        ):
-            continue
-        target = club_path(str(children[0].attrGet("href") or ""), host)
+        href, label = found
+        target = club_path(href, host)
         svg = embed(*target) if target is not None else None
         if svg is None:
             continue
         marker = f"board{nonce}x{len(boards)}"
-        label = "".join(c.content for c in children if c.type == "text")
-        href = str(children[0].attrGet("href"))
         boards[marker] = (
-            f'<figure class="embed">{svg}<figcaption><a href="{html.escape(href)}">'
-            f"{html.escape(label)}</a></figcaption></figure>"
+            f'<figure class="embed">{svg}<figcaption><a href="{html.escape(href)}" '
+            f'rel="{REL}">{html.escape(label)}</a></figcaption></figure>'
         )
         token.content = marker
         text = Token("text", "", 0)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from sqlalchemy import case, func, select, update
 from sqlalchemy.dialects.postgresql import insert as postgresql_insert
@@ -106,14 +107,37 @@ def check_body(body: str) -> str:
     return body
 
 
+SNIPPET = 200
+"""Characters of a post shown under a search result."""
+
+
+def snippet(text: str, words: list[str]) -> str:
+    """About :data:`SNIPPET` characters of ``text`` around the first word searched for (or
+    its beginning), with an ellipsis where text is left out."""
+    low = text.lower()
+    hits = [i for i in (low.find(w) for w in words) if i >= 0]
+    start = max(0, min(hits) - SNIPPET // 4) if hits else 0
+    if start:
+        space = text.find(" ", start)
+        start = space + 1 if 0 <= space < start + 20 else start
+    end = start + SNIPPET
+    if end < len(text):
+        space = text.rfind(" ", start, end)
+        end = space if space > start + SNIPPET // 2 else end
+    return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+
+
 def page_count(total: int, per_page: int) -> int:
     return max(1, -(-total // per_page))
 
 
 class Forum:
-    def __init__(self, store, games) -> None:
+    def __init__(self, store, games, public_url: str | None = None) -> None:
         self.store = store
         self.games = games
+        self.own_host = urlsplit(public_url).netloc if public_url else None
+        """The club's own address (``--public-url``): absolute links to it embed boards.
+        Never taken from a request, whose ``Host`` header anyone may set."""
 
     # --- boards embedded in posts ----------------------------------------------------------------
     def embed(self, path: str, query: dict[str, list[str]]) -> str | None:
@@ -148,8 +172,8 @@ class Forum:
         except (GameError, ClubError, KeyError, ValueError, NotImplementedError):
             return None
 
-    def render(self, body: str, host: str | None) -> str:
-        return markup.render(body, self.embed, host)
+    def render(self, body: str) -> str:
+        return markup.render(body, self.embed, self.own_host)
 
     # --- reading ----------------------------------------------------------------------------------
     def thread_list(
@@ -270,7 +294,7 @@ class Forum:
                 )
                 or 0
             )
-            excerpt = " ".join(post.body.split())
+            excerpt = snippet(markup.plain_text(post.body), search.words(query))
             out.append(
                 {
                     "post_id": post.id,
@@ -278,7 +302,7 @@ class Forum:
                     "title": thread.title,
                     "author": post.author.name,
                     "created": post.created,
-                    "excerpt": excerpt[:200] + ("…" if len(excerpt) > 200 else ""),
+                    "excerpt": excerpt,
                     "page": before // POSTS_PER_PAGE + 1,
                 }
             )
@@ -288,16 +312,14 @@ class Forum:
     # Every write checks the suspension and the limits before its Markdown is rendered (the
     # costly part), and again under the author's lock in the transaction that writes: a
     # refused post costs a few queries, never a rendering.
-    def create_thread(
-        self, user: User, slug: str, title: str, body: str, host: str | None = None
-    ) -> ForumThread:
+    def create_thread(self, user: User, slug: str, title: str, body: str) -> ForumThread:
         category(slug)
         title, body = check_title(title), check_body(body)
         with self.store.session() as db:
             moderation.check_not_suspended(db, user)
             check_posting(db, user, new_thread=True)
             db.rollback()
-        html = self.render(body, host)
+        html = self.render(body)
         with self.store.session() as db:
             moderation.check_not_suspended(db, user)
             check_posting(db, user, new_thread=True)
@@ -334,12 +356,12 @@ class Forum:
             self._read_own(db, user, thread.id, post.id)
             return thread
 
-    def reply(self, user: User, pk: int, body: str, host: str | None = None) -> ForumPost:
+    def reply(self, user: User, pk: int, body: str) -> ForumPost:
         body = check_body(body)
         with self.store.session() as db:
             self._may_reply(db, user, pk)
             db.rollback()
-        html = self.render(body, host)
+        html = self.render(body)
         with self.store.session() as db:
             thread = self._may_reply(db, user, pk)
             now = utcnow()
@@ -423,14 +445,14 @@ class Forum:
             raise ClubError("This thread is locked: its posts can no longer be edited.", 409)
         return post
 
-    def edit(self, user: User, post_id: int, body: str, host: str | None = None) -> ForumPost:
+    def edit(self, user: User, post_id: int, body: str) -> ForumPost:
         body = check_body(body)
         with self.store.session() as db:
             self.post_for_edit(db, user, post_id)
             moderation.check_not_suspended(db, user)
             check_editing(db, user)
             db.commit()
-        html = self.render(body, host)
+        html = self.render(body)
         with self.store.session() as db:
             post = self.post_for_edit(db, user, post_id)
             moderation.check_not_suspended(db, user)
@@ -441,6 +463,37 @@ class Forum:
             )
             title = thread.title if thread is not None and opening == post.id else None
             search.for_session(db).index_post(db, post, title)
+            db.commit()
+            return post
+
+    def delete_own(self, user: User, post_id: int) -> ForumPost:
+        """Delete ``user``'s own post: its words are erased for good and the post stays as a
+        line saying its author deleted it, so the replies around it keep their places. It is
+        hidden with no reason (a moderator always gives one), which is how pages tell the
+        two apart. An opening post with no visible reply takes its thread out of the lists."""
+        with self.store.session() as db:
+            post = db.get(ForumPost, post_id)
+            if post is None or (post.hidden and post.hidden_reason is not None):
+                raise ClubError("There is no such post.", 404)
+            if post.author_id != user.id:
+                raise ClubError("Only its author may delete a post.", 403)
+            post.body, post.html, post.hidden, post.hidden_reason = "", "", True, None
+            post.edited = utcnow()
+            thread = db.get(ForumThread, post.thread_id)
+            opening = db.scalar(
+                select(func.min(ForumPost.id)).where(ForumPost.thread_id == post.thread_id)
+            )
+            others = db.scalar(
+                select(func.count()).where(
+                    ForumPost.thread_id == post.thread_id,
+                    ForumPost.id != post.id,
+                    ForumPost.hidden.is_(False),
+                )
+            )
+            if thread is not None and opening == post.id and not others:
+                thread.hidden = True
+            search.for_session(db).index_post(db, post, None)
+            moderation.resolve_reports(db, post.id)
             db.commit()
             return post
 
