@@ -23,6 +23,7 @@ from ludoteca.web.forum import markup, search
 from ludoteca.web.forum.limits import check_editing, check_posting
 from ludoteca.web.forum.models import ForumPost, ForumRead, ForumThread
 from ludoteca.web.infra.inputs import check_text
+from ludoteca.web.infra.visible import has_something_visible, visible_text
 from ludoteca.web.infra.store import User, utcnow
 from ludoteca.web.moderation import service as moderation
 from ludoteca.web.notify.service import notify
@@ -74,13 +75,10 @@ def category(slug: str) -> Category:
     raise ClubError("There is no such forum category.", 404)
 
 
-BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
-"""Direction overrides, which would turn the rest of a listing around after a title."""
-
-
 def check_title(title: str) -> str:
-    title = "".join(c for c in check_text(title) if c.isprintable() or c.isspace())
-    title = " ".join(title.translate(BIDI_CONTROLS).split())
+    """A title cleaned as every text others read (:mod:`ludoteca.web.infra.visible`), on
+    one line."""
+    title = " ".join(visible_text(check_text(title)).split())
     if title and not any(c.isalnum() for c in title):
         raise ClubError("A thread's title needs some letters or digits.")
     if not MIN_TITLE <= len(title) <= MAX_TITLE:
@@ -94,8 +92,8 @@ def check_title(title: str) -> str:
 
 
 def check_body(body: str) -> str:
-    body = check_text(body).replace("\r\n", "\n").strip()
-    if not body:
+    body = visible_text(check_text(body)).strip()
+    if not has_something_visible(body):
         raise ClubError("The post is empty.")
     if len(body) > MAX_BODY:
         raise ClubError(
