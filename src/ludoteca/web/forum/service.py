@@ -23,8 +23,8 @@ from ludoteca.web.forum import markup, search
 from ludoteca.web.forum.limits import check_editing, check_posting
 from ludoteca.web.forum.models import ForumPost, ForumRead, ForumThread
 from ludoteca.web.infra.inputs import check_text
-from ludoteca.web.infra.visible import has_something_visible, visible_text
 from ludoteca.web.infra.store import User, utcnow
+from ludoteca.web.infra.visible import has_something_visible, visible_text
 from ludoteca.web.moderation import service as moderation
 from ludoteca.web.notify.service import notify
 from ludoteca.web.round.catalog import available_games
