@@ -155,4 +155,4 @@ def test_a_reported_line_is_hidden_by_a_moderator(server, table, make_user):
     assert r.status_code == 303
     assert carol.get(f"/api/games/{game}/chat").json()["lines"] == []
     log = bob.get("/moderation").text
-    assert "hide chat" in log and "advertising" in log
+    assert f"hid chat line {line['id']} in game #{game}: advertising" in log

@@ -230,7 +230,8 @@ class Challenges:
                 "{name} accepted your challenge: {game} #{number} has started",
                 {"name": user.name, "game": _title(game_id), "number": game},
             )
-            notify(db, row.challenger_id, "challenge", text, f"/games/{game}")
+            kind = "rematch" if row.rematch_of is not None else "challenge"
+            notify(db, row.challenger_id, kind, text, f"/games/{game}")
             db.commit()
         return game
 

@@ -66,7 +66,8 @@ def line_json(line: ChatLine) -> dict[str, Any]:
         "channel": line.channel,
         "author": line.author.name if line.author is not None else "?",
         "body": line.body,
-        "at": line.created.strftime("%H:%M"),
+        "at": line.created.strftime("%H:%M"),  # UTC, for pages without scripts
+        "time": line.created.isoformat(timespec="seconds") + "Z",  # shown in local time
     }
 
 
