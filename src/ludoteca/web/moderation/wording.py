@@ -36,11 +36,19 @@ _SENTENCES: dict[str, tuple[re.Pattern[str], str]] = {
         N_("dismissed the reports on chat line {line}"),
     ),
 }
+_ROLES = {
+    # Granted and revoked by ``ludoteca admin``: the reason field holds the role.
+    "grant": N_("made {name} a moderator"),
+    "revoke": N_("took the moderator role from {name}"),
+}
+_USER = re.compile(r"user (?P<name>.+)")
 _SUSPENSION_REASON = re.compile(r"(?P<hours>\d+) h: (?P<reason>.*)", re.S)
 
 
 def describe(action: str, target: str, reason: str | None) -> Text | str:
     """The entry as a sentence (a :class:`Text` to translate), its reason after a colon."""
+    if action in _ROLES and reason == "moderator" and (user := _USER.fullmatch(target)):
+        return Text(_ROLES[action], user.groupdict())
     known = _SENTENCES.get(action)
     match = known[0].fullmatch(target) if known else None
     if known is None or match is None:
