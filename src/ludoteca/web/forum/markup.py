@@ -136,22 +136,12 @@ def _lone_link(token: Token) -> tuple[str, str] | None:
     return str(children[0].attrGet("href") or ""), label
 
 
-def plain_text(source: str) -> str:
-    """The words of a post as a reader sees them, without Markdown's marks (for search
-    results): the text of every inline token, images by their description."""
-    out: list[str] = []
-    for token in _md.parse(source):
-        if token.type != "inline":
-            continue
-        for child in token.children or []:
-            if child.type in ("text", "code_inline"):
-                out.append(child.content)
-            elif child.type == "image":
-                out.extend(c.content for c in child.children or [])
-            elif child.type in ("softbreak", "hardbreak"):
-                out.append(" ")
-        out.append(" ")
-    return " ".join("".join(out).split())
+def plain_text(rendered: str) -> str:
+    """The words of a post as a reader sees them, from its stored HTML (for search results):
+    no tags, no Markdown marks, embedded boards left out, images by their description. Read
+    from the HTML, not the Markdown, so that no post is parsed again on the way out."""
+    text = nh3.clean(rendered, tags=set(), clean_content_tags={"figure", "svg", "script", "style"})
+    return " ".join(html.unescape(text).split())
 
 
 def render(source: str, embed: Embed | None = None, host: str | None = None) -> str:

@@ -292,7 +292,7 @@ class Forum:
                 )
                 or 0
             )
-            excerpt = snippet(markup.plain_text(post.body), search.words(query))
+            excerpt = snippet(markup.plain_text(post.html), search.words(query))
             out.append(
                 {
                     "post_id": post.id,
