@@ -91,5 +91,5 @@ def test_a_word_s_beginning_finds_it_and_results_show_plain_text(url):
         assert found(a, "kuniumix") == []
         page = a.get("/forum/search", params={"q": "kuniu"}).text
         excerpt = page.split('class="excerpt">', 1)[1].split("</span>", 1)[0]
-        assert "Kuniumi openings: see the rules and sea." in excerpt
+        assert "<mark>Kuniumi</mark> openings: see the rules and sea." in excerpt
         assert "**" not in excerpt and "](" not in excerpt and "`" not in excerpt

@@ -7,6 +7,7 @@ index change in one transaction.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -123,6 +124,27 @@ def snippet(text: str, words: list[str]) -> str:
         space = text.rfind(" ", start, end)
         end = space if space > start + SNIPPET // 2 else end
     return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+
+
+def marked(text: str, words: list[str]) -> list[tuple[str, bool]]:
+    """``text`` cut into pieces, each true where a word searched for begins a word of it (as
+    the search matched): the page marks them."""
+    if not words:
+        return [(text, False)]
+    pattern = re.compile(
+        r"\b(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")\w*",
+        re.IGNORECASE,
+    )
+    parts: list[tuple[str, bool]] = []
+    at = 0
+    for match in pattern.finditer(text):
+        if match.start() > at:
+            parts.append((text[at : match.start()], False))
+        parts.append((match.group(), True))
+        at = match.end()
+    if at < len(text):
+        parts.append((text[at:], False))
+    return parts
 
 
 def page_count(total: int, per_page: int) -> int:
@@ -301,6 +323,7 @@ class Forum:
                     "author": post.author.name,
                     "created": post.created,
                     "excerpt": excerpt,
+                    "excerpt_parts": marked(excerpt, search.words(query)),
                     "page": before // POSTS_PER_PAGE + 1,
                 }
             )
