@@ -299,6 +299,7 @@ def create_app(
         bot_pool_kind=bot_pool,
         bot_delay=bot_delay,
     )
+    club.public_url = public_url
     hub.club = club
     club.challenges = Challenges(store, club.games)
     club.reviews = Reviews(club)
@@ -386,7 +387,10 @@ def create_app(
         pk = str(request.path_params.get("pk", ""))
         if exc.changed and pk.isdigit():  # refused, but the game ended on time
             await club.hub.publish(int(pk))
-        return error_response(request, exc.text, exc.status)
+        response = error_response(request, exc.text, exc.status)
+        if exc.retry_after:  # a limit says when to try again (the chat counts it down)
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):

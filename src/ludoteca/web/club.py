@@ -33,6 +33,8 @@ class Club:
     bot_delay: float = 0.0
     bot_pool: Executor | None = None
     """Where computer moves are searched (processes, or threads in tests)."""
+    public_url: str | None = None
+    """The club's address as players reach it (``ludoteca serve --public-url``)."""
     forum: Forum | None = None
     """Made on the forum's first request."""
     challenges: Challenges | None = None

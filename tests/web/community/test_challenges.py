@@ -86,3 +86,18 @@ def test_rematch_swaps_seats_and_needs_both(person):
     # A spectator cannot ask for one.
     carol = person()
     assert form(carol, f"/games/{game}/rematch").status_code == 403
+
+
+def test_refusals_are_shown_on_the_form_with_what_was_typed(person):
+    alice = person()
+    for name, status, why in ((alice.name, 400, "yourself"), ("nobody-here", 404, "no user")):
+        r = challenge(alice, name, seat="second", clock="live", clock_base="7")
+        assert r.status_code == status
+        form_html = r.text.split('id="challenge-form"', 1)[1].split("</form>", 1)[0]
+        assert 'id="challenge-error"' in form_html and why in form_html
+        assert f'name="name" required maxlength="32" value="{name}"' in form_html
+        assert '<option value="second" selected>' in form_html
+        assert '<option value="live" selected>' in form_html and 'value="7"' in form_html
+    fresh = alice.get("/challenges").text.split('id="challenge-form"', 1)[1]
+    assert '<span class="clock-live" hidden>' in fresh  # untimed: no clock fields
+    assert '<span class="clock-correspondence" hidden>' in fresh

@@ -113,7 +113,7 @@ def test_write_reply_search_report_hide(browser, club):
     item.locator("button.hide").click()
     m.wait_for_selector("#mod-log")
     assert m.locator("li.report-item").count() == 0
-    assert "hide post" in m.inner_text("#mod-log")
+    assert "hid post" in m.inner_text("#mod-log")
     a.goto(base + "/forum/general")
     assert a.locator(".thread-item").count() == 0  # hiding the opening post hid the thread
     not_pwned(m)

@@ -62,10 +62,10 @@ def test_report_then_hide_then_show(person, forum_url):
     assert "advertising" in author.get(f"/forum/thread/{pk}").text  # the author sees why
     assert f'data-post-id="{bad}"' not in mod.get("/moderation").text.split('id="mod-log"')[0]
     log = mod.get("/moderation").text.split('id="mod-log"')[1]
-    assert f"hide post {bad} by {author.name}: advertising" in log
+    assert f"hid post {bad} by {author.name}: advertising" in log
     assert post(mod, f"/forum/post/{bad}/show").status_code == 200
     assert "buy cheap watches" in reader.get(f"/forum/thread/{pk}").text
-    assert f"unhide post {bad}" in mod.get("/moderation").text
+    assert f"showed post {bad} by {author.name} again" in mod.get("/moderation").text
 
 
 def test_hiding_an_opening_post_hides_its_thread(person, forum_url):
@@ -87,7 +87,7 @@ def test_lock_and_unlock(person, forum_url):
     assert post(mod, f"/forum/thread/{pk}/lock", reason="cool down").status_code == 200
     assert reply(author, pk, "more").status_code == 409
     assert 'id="reply"' not in author.get(f"/forum/thread/{pk}").text
-    assert f"lock thread {pk}: cool down" in mod.get("/moderation").text
+    assert f"locked thread {pk}: cool down" in mod.get("/moderation").text
     assert post(mod, f"/forum/thread/{pk}/unlock").status_code == 200
     assert reply(author, pk, "more").status_code == 303
 
@@ -111,8 +111,14 @@ def test_suspension_with_a_reason_the_user_sees(person, forum_url):
     assert new_thread(user, "Again", "x").status_code == 403
     assert "repeated insults" in user.get("/forum").text  # shown on the forum's pages
     assert "let me speak" not in user.get(f"/forum/thread/{pk}").text
-    assert f"suspend user {user.name}: 48 h: repeated insults" in mod.get("/moderation").text
+    queue = mod.get("/moderation").text
+    assert f"suspended {user.name} for 48 h: repeated insults" in queue
+    listed = queue.split('id="suspensions"', 1)[1].split("</ul>", 1)[0]
+    assert f'data-user="{user.name}"' in listed and "repeated insults" in listed
     assert post(mod, "/moderation/unsuspend", name=user.name).status_code == 200
+    queue = mod.get("/moderation").text
+    assert f'data-user="{user.name}"' not in queue.split('id="suspensions"', 1)[1]
+    assert f"lifted the suspension of {user.name}" in queue
     assert reply(user, pk, "thank you").status_code == 303
     assert post(mod, "/moderation/unsuspend", name=user.name).status_code == 409
 

@@ -76,3 +76,20 @@ def _csrf(client) -> str:
     from tests.web.helpers import page_csrf
 
     return page_csrf(client, "/forum")
+
+
+def test_a_word_s_beginning_finds_it_and_results_show_plain_text(url):
+    """ "kuniu" finds Kuniumi (on both databases), and a result shows the post's words, not
+    its Markdown."""
+    with club_in_process(url) as a:
+        assert register(a, "prefixer").status_code == 303
+        body = "**Kuniumi** openings: see [the rules](https://example.org/rules) and `sea`."
+        pk = thread_id(new_thread(a, "Opening ideas", body))
+        opening = int(re.findall(r'data-post-id="(\d+)"', a.get(f"/forum/thread/{pk}").text)[0])
+        assert found(a, "kuniu") == [opening]
+        assert found(a, "KUNIU open") == [opening]
+        assert found(a, "kuniumix") == []
+        page = a.get("/forum/search", params={"q": "kuniu"}).text
+        excerpt = page.split('class="excerpt">', 1)[1].split("</span>", 1)[0]
+        assert "<mark>Kuniumi</mark> openings: see the rules and sea." in excerpt
+        assert "**" not in excerpt and "](" not in excerpt and "`" not in excerpt

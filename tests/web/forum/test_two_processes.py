@@ -33,4 +33,4 @@ def test_the_forum_is_shared_by_every_process(postgres):
         lock = mod.post(f"/forum/thread/{pk}/lock", data={"csrf": page_csrf(mod, "/forum")})
         assert lock.status_code == 200
         assert reply(one, pk, "still there?").status_code == 409
-        assert re.search(r"hide post \d+ by alpha", mod.get("/moderation").text)
+        assert re.search(r"hid post \d+ by alpha", mod.get("/moderation").text)

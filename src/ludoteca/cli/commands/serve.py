@@ -74,8 +74,8 @@ def register(subparsers) -> None:
         "--public-url",
         default=None,
         metavar="URL",
-        help="the club's address as players reach it, for links in e-mails "
-        "(default http://HOST:PORT)",
+        help="the club's address as players reach it, for links in e-mails and to tell "
+        "the club's own links in forum posts (default http://HOST:PORT)",
     )
     p.add_argument(
         "--sqlite-sync",

@@ -1,6 +1,6 @@
 """Challenges: one user asks another to a game with given settings.
 
-They must match migration ``0005``.
+They must match migrations ``0005`` and ``0009``.
 """
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Index, Integer, String, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from ludoteca.web.infra.store import Base, User, utcnow
@@ -45,3 +45,13 @@ class Challenge(Base):
     answered: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
     challenger: Mapped[User] = relationship(foreign_keys=[challenger_id], lazy="joined")
     challenged: Mapped[User] = relationship(foreign_keys=[challenged_id], lazy="joined")
+    __table_args__ = (
+        # One rematch offer waits per finished game, whoever made it (migration 0009).
+        Index(
+            "ux_challenges_pending_rematch",
+            "rematch_of",
+            unique=True,
+            sqlite_where=text("status = 'pending'"),
+            postgresql_where=text("status = 'pending'"),
+        ),
+    )

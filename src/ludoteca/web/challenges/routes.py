@@ -11,6 +11,7 @@ from ludoteca.web.forum.forms import form
 from ludoteca.web.lobby.routes import parse_settings
 from ludoteca.web.requests import SignedIn, back_to, club, current_user, render
 from ludoteca.web.round.catalog import available_games
+from ludoteca.web.round.errors import ClubError
 
 router = APIRouter()
 
@@ -27,35 +28,69 @@ def two_player_games() -> list[dict[str, str]]:
     ]
 
 
+FORM_DEFAULTS = {
+    "name": "",
+    "game": "",
+    "seat": "random",
+    "rated": "",
+    "clock": "none",
+    "clock_base": "10",
+    "clock_increment": "5",
+    "clock_days": "3",
+}
+"""The challenge form's fields and what they hold on a fresh page."""
+
+
+def challenges_page_for(
+    request: Request, user, *, status: int = 200, error=None, values: dict[str, str] | None = None
+):
+    """The challenges page; after a refusal, the form again with what was typed and why."""
+    incoming, outgoing = challenges(request).waiting(user)
+    filled = dict(FORM_DEFAULTS, name=request.query_params.get("to", "")[:32])
+    filled.update({k: v[:64] for k, v in (values or {}).items() if k in FORM_DEFAULTS})
+    return render(
+        request,
+        "challenges.html",
+        status=status,
+        incoming=incoming,
+        outgoing=outgoing,
+        games=two_player_games(),
+        values=filled,
+        error=error,
+        sent=request.query_params.get("sent") == "1",
+    )
+
+
 @router.get("/challenges")
 def challenges_page(request: Request):
     user = current_user(request)
     if user is None:
         return RedirectResponse("/login?next=/challenges", status_code=303)
-    incoming, outgoing = challenges(request).waiting(user)
-    return render(
-        request,
-        "challenges.html",
-        incoming=incoming,
-        outgoing=outgoing,
-        games=two_player_games(),
-        to=request.query_params.get("to", "")[:32],
-        sent=request.query_params.get("sent") == "1",
-    )
+    return challenges_page_for(request, user)
 
 
 @router.post("/challenges")
 async def send_challenge(request: Request, user: SignedIn):
+    """Send a challenge; a refusal (no such user, oneself, a limit, a bad clock) is shown on
+    the form, with everything typed kept."""
     data = await form(request)
-    settings = parse_settings(data)
     name, game, seat = (
         data.get("name", "")[:64],
         data.get("game", "")[:40],
         data.get("seat", "random"),
     )
-    await anyio.to_thread.run_sync(
-        lambda: challenges(request).create(user, name, game, seat, settings)
-    )
+    try:
+        settings = parse_settings(data)
+        await anyio.to_thread.run_sync(
+            lambda: challenges(request).create(user, name, game, seat, settings)
+        )
+    except ClubError as exc:
+        response = challenges_page_for(
+            request, user, status=exc.status, error=exc.text, values=data
+        )
+        if exc.retry_after:
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
     return RedirectResponse("/challenges?sent=1", status_code=303)
 
 

@@ -20,6 +20,7 @@ from datetime import timedelta
 from typing import Any
 
 from sqlalchemy import Row, bindparam, func, or_, select, update
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session, aliased
 
 from ludoteca.core.messages import Text
@@ -64,6 +65,11 @@ def two_player_options(game_id: str) -> dict[str, Any]:
 def _title(game_id: str) -> str:
     cls = available_games().get(game_id)
     return cls.title if cls is not None else game_id
+
+
+class RematchCrossed(Exception):
+    """Two rematch offers for one game at once: the second is not stored (the partial unique
+    index of migration ``0009``); its sender accepts the first instead."""
 
 
 class Challenges:
@@ -152,7 +158,13 @@ class Challenges:
                 created=utcnow(),
             )
             db.add(row)
-            db.flush()
+            try:
+                db.flush()
+            except IntegrityError:
+                if rematch_of is None:
+                    raise
+                db.rollback()  # the other player offered a rematch at the same moment
+                raise RematchCrossed from None
             if not hidden:
                 if rematch_of is None:
                     text = Text(
@@ -178,6 +190,24 @@ class Challenges:
             raise ClubError("This challenge has already been {status_}.", 409, status_=row.status)
         return row
 
+    @staticmethod
+    def _decide(db: Session, pk: int, status: str) -> None:
+        """Move challenge ``pk`` from pending to ``status`` in one ``UPDATE``: of an accept,
+        a decline and a withdrawal sent at once, only the first decides (the others are
+        refused, and nobody is told of a decision that did not happen)."""
+        claimed = db.execute(
+            update(Challenge)
+            .where(Challenge.id == pk, Challenge.status == "pending")
+            .values(status=status, answered=utcnow()),
+            execution_options={"synchronize_session": False},
+        ).rowcount
+        if claimed != 1:
+            db.rollback()
+            now = db.scalar(select(Challenge.status).where(Challenge.id == pk))
+            raise ClubError(
+                "This challenge has already been {status_}.", 409, status_=now or "answered"
+            )
+
     def accept(self, pk: int, user: User) -> int:
         """Accept challenge ``pk`` as the challenged user: make the game and start it.
 
@@ -187,24 +217,18 @@ class Challenges:
             row = self._pending(db, pk)
             if row.challenged_id != user.id or row.hidden:
                 raise ClubError("This challenge is not for you.", 403)
-            claimed = db.execute(
-                update(Challenge)
-                .where(Challenge.id == pk, Challenge.status == "pending")
-                .values(status="accepted", answered=utcnow()),
-                execution_options={"synchronize_session": False},
-            ).rowcount
-            if claimed != 1:
-                raise ClubError("This challenge was answered at the same time.", 409)
+            self._decide(db, pk, "accepted")
             db.commit()
             challenger = row.challenger
             first = row.seat == "first" or (row.seat == "random" and secrets.randbelow(2) == 0)
             game_id, options = row.game, dict(row.options or {})
-            settings = GameSettings(rated=row.rated, clock=row.clock)
+            settings = GameSettings(rated=row.rated, clock=row.clock, rematch_of=row.rematch_of)
         mine, theirs = SeatSpec(kind="me"), SeatSpec(kind="user", user=user.name)
         seats = [mine, theirs] if first else [theirs, mine]
         try:
             game = self.games.create(challenger, game_id, options, seats, settings)
-            self.games.join(game, user)
+            if not any(s.user_id == user.id for s in self.games.row(game).seats):
+                self.games.join(game, user)
         except ClubError:
             with self.store.session() as db:
                 db.execute(
@@ -212,7 +236,14 @@ class Challenges:
                     .where(Challenge.id == pk)
                     .values(status="pending", answered=None)
                 )
-                db.commit()
+                try:
+                    db.commit()
+                except IntegrityError:  # a new rematch offer was made meanwhile: it stands
+                    db.rollback()
+                    db.execute(
+                        update(Challenge).where(Challenge.id == pk).values(status="cancelled")
+                    )
+                    db.commit()
             raise
         with self.store.session() as db:
             row = db.get(Challenge, pk)
@@ -222,7 +253,8 @@ class Challenges:
                 "{name} accepted your challenge: {game} #{number} has started",
                 {"name": user.name, "game": _title(game_id), "number": game},
             )
-            notify(db, row.challenger_id, "challenge", text, f"/games/{game}")
+            kind = "rematch" if row.rematch_of is not None else "challenge"
+            notify(db, row.challenger_id, kind, text, f"/games/{game}")
             db.commit()
         return game
 
@@ -231,7 +263,7 @@ class Challenges:
             row = self._pending(db, pk)
             if row.challenged_id != user.id:
                 raise ClubError("This challenge is not for you.", 403)
-            row.status, row.answered = "declined", utcnow()
+            self._decide(db, pk, "declined")
             if not row.hidden:
                 text = Text(
                     "{name} declined your challenge to {game}",
@@ -245,7 +277,7 @@ class Challenges:
             row = self._pending(db, pk)
             if row.challenger_id != user.id:
                 raise ClubError("Only the challenger can withdraw a challenge.", 403)
-            row.status, row.answered = "cancelled", utcnow()
+            self._decide(db, pk, "cancelled")
             db.commit()
 
     # --- lists --------------------------------------------------------------------------------
@@ -284,6 +316,9 @@ class Challenges:
             raise ClubError("A rematch can be asked for once the game is over.", 409)
         if not any(s.user_id == user.id for s in row.seats):
             raise ClubError("Only the game's players can ask for a rematch.", 403)
+        made = self.rematch_game(pk)
+        if made is not None:
+            return Outcome(game=made)
         offered, mine = self.rematch_offers(pk, user)
         if offered is not None:
             return Outcome(game=self.accept(offered.id, user))
@@ -294,20 +329,25 @@ class Challenges:
         rotated = [old[(i - 1) % n] for i in range(n)]  # everyone moves one seat on
         people = {s.user_id for s in old if s.kind == "user" and s.user_id is not None}
         others = people - {user.id}
-        settings = GameSettings(rated=row.rated, private=row.private, clock=row.clock)
+        settings = GameSettings(
+            rated=row.rated, private=row.private, clock=row.clock, rematch_of=pk
+        )
         if n == 2 and len(others) == 1:
             other = next(s for s in old if s.user_id in others)
             assert other.user is not None
             my_new = next(i for i, s in enumerate(rotated) if s.user_id == user.id)
-            challenge = self.create(
-                user,
-                other.user.name,
-                row.game,
-                "first" if my_new == 0 else "second",
-                settings,
-                rematch_of=pk,
-                options=dict(row.options or {}),
-            )
+            try:
+                challenge = self.create(
+                    user,
+                    other.user.name,
+                    row.game,
+                    "first" if my_new == 0 else "second",
+                    settings,
+                    rematch_of=pk,
+                    options=dict(row.options or {}),
+                )
+            except RematchCrossed:
+                return self._after_crossing(pk, user)
             return Outcome(challenge=challenge)
         specs = []
         for seat in rotated:
@@ -330,6 +370,29 @@ class Challenges:
                     notify(db, uid, "rematch", text, f"/games/{game}")
                 db.commit()
         return Outcome(game=game)
+
+    def _after_crossing(self, pk: int, user: User) -> Outcome:
+        """Our offer met another for the same game: accept theirs (or, if the game was made
+        meanwhile, go to it)."""
+        offered, mine = self.rematch_offers(pk, user)
+        if offered is not None:
+            try:
+                return Outcome(game=self.accept(offered.id, user))
+            except ClubError:
+                pass  # answered meanwhile; what it led to is read below
+        made = self.rematch_game(pk)
+        if made is not None:
+            return Outcome(game=made)
+        if mine is not None:
+            return Outcome(challenge=mine.id)
+        raise ClubError("The rematch was answered at the same time; look again.", 409)
+
+    def rematch_game(self, pk: int) -> int | None:
+        """The game made as the rematch of finished game ``pk``, if there is one."""
+        with self.store.read_connection() as conn:
+            return conn.execute(
+                select(GameRow.id).where(GameRow.rematch_of == pk)
+            ).scalar_one_or_none()
 
 
 def described(row: Row) -> dict[str, Any]:

@@ -23,8 +23,9 @@ from sqlalchemy.orm import Session
 from ludoteca.web.chat.models import PLAYERS, SPECTATORS, ChatLine, ChatMute, ChatReport
 from ludoteca.web.forum.limits import NEW_ACCOUNT, lock_author
 from ludoteca.web.infra.store import GameRow, User, utcnow
+from ludoteca.web.infra.visible import has_something_visible, visible_text
 from ludoteca.web.moderation import service as moderation
-from ludoteca.web.round.access import check_may_watch
+from ludoteca.web.round.access import check_may_watch, may_watch
 from ludoteca.web.round.errors import ClubError
 
 MAX_LINE = 300
@@ -65,7 +66,8 @@ def line_json(line: ChatLine) -> dict[str, Any]:
         "channel": line.channel,
         "author": line.author.name if line.author is not None else "?",
         "body": line.body,
-        "at": line.created.strftime("%H:%M"),
+        "at": line.created.strftime("%H:%M"),  # UTC, for pages without scripts
+        "time": line.created.isoformat(timespec="seconds") + "Z",  # shown in local time
     }
 
 
@@ -97,10 +99,12 @@ def history(db: Session, row: GameRow, user: User | None) -> dict[str, Any]:
 
 
 def clean(text: object) -> str:
+    """A line as others will read it: one line, without control or deceptive characters
+    (the forum's cleaning, :mod:`ludoteca.web.infra.visible`), and something to see."""
     if not isinstance(text, str):
         raise ClubError("A chat line is text.")
-    text = " ".join(text.split())
-    if not text:
+    text = " ".join(visible_text(text).split())
+    if not has_something_visible(text):
         raise ClubError("A chat line cannot be empty.")
     if len(text) > MAX_LINE:
         raise ClubError("A chat line has at most {MAX_LINE} characters.", MAX_LINE=MAX_LINE)
@@ -159,11 +163,31 @@ def set_muted(db: Session, row: GameRow, user: User, muted: bool) -> None:
 
 
 def report(db: Session, user: User, line_id: int, reason: str) -> None:
+    """Ask the moderators to look at a line ``user`` can read: one of a game they may watch,
+    in a channel shown to them, by someone they do not block; never their own, and each line
+    once. Any other line is "no such line" (its existence is not told)."""
     line = db.get(ChatLine, line_id)
-    if line is None or line.hidden:
+    row = db.get(GameRow, line.game_id) if line is not None else None
+    if (
+        line is None
+        or row is None
+        or line.hidden
+        or not may_watch(row, user)
+        or line.channel not in readable(row, user, is_muted(db, row, user))
+        or line.author_id in moderation.blocked_ids(db, user)
+    ):
         raise ClubError("There is no such chat line.", 404)
+    if line.author_id == user.id:
+        raise ClubError("You cannot report your own line.", 400)
     moderation.check_not_suspended(db, user)
     reason = moderation.reason_text(reason)
+    again = db.scalar(
+        select(ChatReport.id).where(
+            ChatReport.line_id == line_id, ChatReport.reporter_id == user.id
+        )
+    )
+    if again is not None:
+        raise ClubError("You have already reported this line.", 409)
     already = db.scalar(
         select(func.count())
         .select_from(ChatReport)

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from ludoteca.core.messages import N_, Text
 from ludoteca.web.forum.models import ForumPost, ForumThread
-from ludoteca.web.infra.store import User, utcnow
+from ludoteca.web.infra.store import LoginAttempt, User, utcnow
 from ludoteca.web.infra.throttle import Limit, when
 from ludoteca.web.round.errors import ClubError
 
@@ -33,10 +33,13 @@ class PostingLimits:
     threads: Limit
     """New threads in any ``minutes`` minutes."""
     reports: Limit = Limit(20, 60)
+    edits: Limit = Limit(30, 10)
+    """Edits (each one, of any post) in any ``minutes`` minutes: an edit is rendered as a post
+    is, so it is counted as one."""
 
 
-NEW = PostingLimits(posts=Limit(5, 10), threads=Limit(2, 60))
-ESTABLISHED = PostingLimits(posts=Limit(30, 10), threads=Limit(10, 60))
+NEW = PostingLimits(posts=Limit(5, 10), threads=Limit(2, 60), edits=Limit(10, 10))
+ESTABLISHED = PostingLimits(posts=Limit(30, 10), threads=Limit(10, 60), edits=Limit(30, 10))
 
 
 def limits_for(user: User, now: datetime | None = None) -> PostingLimits:
@@ -48,7 +51,13 @@ def _refuse(what: str, limit: Limit, oldest: datetime, now: datetime, new: bool)
     retry_at = oldest + limit.window
     seconds = max(1, math.ceil((retry_at - now).total_seconds()))
     fields = {"count": limit.count, "minutes": limit.minutes, "when": when(retry_at)}
-    if what == "threads":
+    if what == "edits":
+        template = (
+            N_("A new account may make {count} edits in {minutes} minutes: try again {when}.")
+            if new
+            else N_("One account may make {count} edits in {minutes} minutes: try again {when}.")
+        )
+    elif what == "threads":
         template = (
             N_("A new account may open {count} threads in {minutes} minutes: try again {when}.")
             if new
@@ -91,3 +100,27 @@ def check_posting(db: Session, user: User, *, new_thread: bool) -> None:
         ).all()
         if len(recent) >= limit.count:
             raise _refuse(what, limit, recent[-1], now, limits is NEW)
+
+
+def edit_key(user_id: int) -> str:
+    return f"forum:edit:{user_id}"
+
+
+def check_editing(db: Session, user: User) -> None:
+    """Refuse (429) an edit beyond ``user``'s limit, else count it: one row in the shared
+    ``login_attempts`` table (pruned with the others), written under the author's lock so
+    that edits at once from several processes are counted one by one. The caller commits."""
+    lock_author(db, user.id)
+    now = utcnow()
+    limits = limits_for(user, now)
+    recent = db.scalars(
+        select(LoginAttempt.created)
+        .where(
+            LoginAttempt.key == edit_key(user.id), LoginAttempt.created > now - limits.edits.window
+        )
+        .order_by(LoginAttempt.created.desc())
+        .limit(limits.edits.count)
+    ).all()
+    if len(recent) >= limits.edits.count:
+        raise _refuse("edits", limits.edits, recent[-1], now, limits is NEW)
+    db.add(LoginAttempt(key=edit_key(user.id), created=now))

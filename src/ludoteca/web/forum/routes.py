@@ -14,7 +14,7 @@ from fastapi.responses import RedirectResponse, Response
 from ludoteca.core.errors import GameError
 from ludoteca.core.registry import get as get_game
 from ludoteca.web.forum.forms import form, page_number
-from ludoteca.web.forum.models import ForumPost
+from ludoteca.web.forum.models import ForumPost, ForumThread
 from ludoteca.web.forum.service import EDIT_WINDOW, MAX_POSITION, Forum, categories, category
 from ludoteca.web.moderation import service as moderation
 from ludoteca.web.requests import club, current_user, render, require_user
@@ -27,7 +27,7 @@ router = APIRouter()
 def forum(request: Request) -> Forum:
     c = club(request)
     if c.forum is None:
-        c.forum = Forum(c.store, c.games)
+        c.forum = Forum(c.store, c.games, c.public_url)
     return c.forum
 
 
@@ -121,6 +121,7 @@ def thread_page(pk: int, request: Request):
                 and not thread.locked
                 and now - p.created <= EDIT_WINDOW,
                 "own": user is not None and p.author_id == user.id,
+                "deleted": p.hidden and p.hidden_reason is None,
             }
             for p in posts
         ]
@@ -144,9 +145,7 @@ async def reply(pk: int, request: Request):
     data = await form(request)
     f = forum(request)
     try:
-        post = await anyio.to_thread.run_sync(
-            f.reply, user, pk, data.get("body", ""), request.url.netloc
-        )
+        post = await anyio.to_thread.run_sync(f.reply, user, pk, data.get("body", ""))
     except ClubError as exc:
         if exc.status == 404:
             raise
@@ -175,9 +174,7 @@ async def edit(post_id: int, request: Request):
     data = await form(request)
     f = forum(request)
     try:
-        post = await anyio.to_thread.run_sync(
-            f.edit, user, post_id, data.get("body", ""), request.url.netloc
-        )
+        post = await anyio.to_thread.run_sync(f.edit, user, post_id, data.get("body", ""))
     except ClubError as exc:
         if exc.status == 404:
             raise
@@ -190,6 +187,21 @@ async def edit(post_id: int, request: Request):
             body=data.get("body", ""),
         )
     with f.store.session() as db:
+        page = f.page_of(db, post)
+    return redirect(f"/forum/thread/{post.thread_id}?page={page}#post-{post.id}")
+
+
+@router.post("/forum/post/{post_id:id}/delete")
+async def delete(post_id: int, request: Request):
+    """The author deletes their own post (see :meth:`Forum.delete_own`)."""
+    user = require_user(request)
+    await form(request)  # its CSRF token checked
+    f = forum(request)
+    post = await anyio.to_thread.run_sync(f.delete_own, user, post_id)
+    with f.store.session() as db:
+        thread = db.get(ForumThread, post.thread_id)
+        if thread is not None and thread.hidden:
+            return redirect(f"/forum/{thread.category}")
         page = f.page_of(db, post)
     return redirect(f"/forum/thread/{post.thread_id}?page={page}#post-{post.id}")
 
@@ -244,7 +256,7 @@ async def new_thread(slug: str, request: Request):
     title, body = data.get("title", ""), data.get("body", "")
     try:
         thread = await anyio.to_thread.run_sync(
-            forum(request).create_thread, user, slug, title, body, request.url.netloc
+            forum(request).create_thread, user, slug, title, body
         )
     except ClubError as exc:
         return refused(

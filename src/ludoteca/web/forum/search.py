@@ -5,8 +5,9 @@ posts (:meth:`SearchIndex.index_post`, called in the transaction that writes the
 PostgreSQL answers from ``to_tsvector('simple', ...)`` of the titles and bodies (migration
 ``0004`` gives the planner GIN indexes on both) and needs no upkeep. Both use the ``simple`` way
 of splitting words (no stemming, no stop words, accents folded on SQLite), so one query finds
-the same posts on either. Every word of the query must appear (in the title or the post);
-the words are passed as data, never as query syntax, so no input is a syntax error.
+the same posts on either. Every word of the query must appear (in the title or the post), as
+a word or the beginning of one ("kuniu" finds "Kuniumi"); the words are passed as data,
+never as query syntax, so no input is a syntax error.
 """
 
 from __future__ import annotations
@@ -57,7 +58,9 @@ class SqliteSearch(SearchIndex):
         found = words(query)
         if not found:
             return []
-        match = " ".join('"' + w.replace('"', "") + '"' for w in found)
+        # Each word as a quoted string (never query syntax) and a prefix: "kuniu" finds
+        # "Kuniumi", as a reader typing a word's beginning expects.
+        match = " ".join('"' + w.replace('"', "") + '"*' for w in found)
         rows = db.execute(
             text(
                 "SELECT p.id, p.thread_id FROM forum_fts f "
@@ -85,7 +88,9 @@ class PostgresSearch(SearchIndex):
         )
         conditions = []
         for word in found:
-            q = func.plainto_tsquery("simple", word)
+            # A prefix query (``word:*``): the words are letters and digits only (``\w+``),
+            # quoted as a lexeme, so nothing typed is read as query syntax.
+            q = func.to_tsquery("simple", "'" + word + "':*")
             matches = func.to_tsvector("simple", ForumPost.body).op("@@", return_type=Boolean)
             in_title = func.to_tsvector("simple", ForumThread.title).op("@@", return_type=Boolean)
             conditions.append(or_(matches(q), and_(ForumPost.id == opening, in_title(q))))

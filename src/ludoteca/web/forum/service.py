@@ -7,21 +7,25 @@ index change in one transaction.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
-from sqlalchemy import case, func, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import case, func, select, update
+from sqlalchemy.dialects.postgresql import insert as postgresql_insert
+from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.orm import Session
 
 from ludoteca.core.messages import Text
 from ludoteca.core.registry import get as get_game
 from ludoteca.web.forum import markup, search
-from ludoteca.web.forum.limits import check_posting
+from ludoteca.web.forum.limits import check_editing, check_posting
 from ludoteca.web.forum.models import ForumPost, ForumRead, ForumThread
 from ludoteca.web.infra.inputs import check_text
 from ludoteca.web.infra.store import User, utcnow
+from ludoteca.web.infra.visible import has_something_visible, visible_text
 from ludoteca.web.moderation import service as moderation
 from ludoteca.web.notify.service import notify
 from ludoteca.web.round.catalog import available_games
@@ -32,6 +36,9 @@ MAX_BODY = 20_000
 """Characters of Markdown in one post: a long essay, well under the 64 KiB request limit."""
 EDIT_WINDOW = timedelta(minutes=30)
 """How long an author may edit a post; later, a correction is a new reply."""
+RESENT_WITHIN = timedelta(minutes=2)
+"""A reply identical to its author's own in the same thread this recently is the same
+reply sent again (a double click, a reload), not a new one."""
 THREADS_PER_PAGE = 30
 POSTS_PER_PAGE = 20
 MAX_POSITION = 2000
@@ -69,13 +76,10 @@ def category(slug: str) -> Category:
     raise ClubError("There is no such forum category.", 404)
 
 
-BIDI_CONTROLS = dict.fromkeys([*range(0x202A, 0x202F), *range(0x2066, 0x206A)])
-"""Direction overrides, which would turn the rest of a listing around after a title."""
-
-
 def check_title(title: str) -> str:
-    title = "".join(c for c in check_text(title) if c.isprintable() or c.isspace())
-    title = " ".join(title.translate(BIDI_CONTROLS).split())
+    """A title cleaned as every text others read (:mod:`ludoteca.web.infra.visible`), on
+    one line."""
+    title = " ".join(visible_text(check_text(title)).split())
     if title and not any(c.isalnum() for c in title):
         raise ClubError("A thread's title needs some letters or digits.")
     if not MIN_TITLE <= len(title) <= MAX_TITLE:
@@ -89,8 +93,8 @@ def check_title(title: str) -> str:
 
 
 def check_body(body: str) -> str:
-    body = check_text(body).replace("\r\n", "\n").strip()
-    if not body:
+    body = visible_text(check_text(body)).strip()
+    if not has_something_visible(body):
         raise ClubError("The post is empty.")
     if len(body) > MAX_BODY:
         raise ClubError(
@@ -98,7 +102,49 @@ def check_body(body: str) -> str:
             MAX_BODY=MAX_BODY,
             count=len(body),
         )
+    markup.check_complexity(body)
     return body
+
+
+SNIPPET = 200
+"""Characters of a post shown under a search result."""
+
+
+def snippet(text: str, words: list[str]) -> str:
+    """About :data:`SNIPPET` characters of ``text`` around the first word searched for (or
+    its beginning), with an ellipsis where text is left out."""
+    low = text.lower()
+    hits = [i for i in (low.find(w) for w in words) if i >= 0]
+    start = max(0, min(hits) - SNIPPET // 4) if hits else 0
+    if start:
+        space = text.find(" ", start)
+        start = space + 1 if 0 <= space < start + 20 else start
+    end = start + SNIPPET
+    if end < len(text):
+        space = text.rfind(" ", start, end)
+        end = space if space > start + SNIPPET // 2 else end
+    return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+
+
+def marked(text: str, words: list[str]) -> list[tuple[str, bool]]:
+    """``text`` cut into pieces, each true where a word searched for begins a word of it (as
+    the search matched): the page marks them."""
+    if not words:
+        return [(text, False)]
+    pattern = re.compile(
+        r"\b(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")\w*",
+        re.IGNORECASE,
+    )
+    parts: list[tuple[str, bool]] = []
+    at = 0
+    for match in pattern.finditer(text):
+        if match.start() > at:
+            parts.append((text[at : match.start()], False))
+        parts.append((match.group(), True))
+        at = match.end()
+    if at < len(text):
+        parts.append((text[at:], False))
+    return parts
 
 
 def page_count(total: int, per_page: int) -> int:
@@ -106,9 +152,12 @@ def page_count(total: int, per_page: int) -> int:
 
 
 class Forum:
-    def __init__(self, store, games) -> None:
+    def __init__(self, store, games, public_url: str | None = None) -> None:
         self.store = store
         self.games = games
+        self.own_host = urlsplit(public_url).netloc if public_url else None
+        """The club's own address (``--public-url``): absolute links to it embed boards.
+        Never taken from a request, whose ``Host`` header anyone may set."""
 
     # --- boards embedded in posts ----------------------------------------------------------------
     def embed(self, path: str, query: dict[str, list[str]]) -> str | None:
@@ -143,8 +192,8 @@ class Forum:
         except (GameError, ClubError, KeyError, ValueError, NotImplementedError):
             return None
 
-    def render(self, body: str, host: str | None) -> str:
-        return markup.render(body, self.embed, host)
+    def render(self, body: str) -> str:
+        return markup.render(body, self.embed, self.own_host)
 
     # --- reading ----------------------------------------------------------------------------------
     def thread_list(
@@ -212,17 +261,29 @@ class Forum:
         return list(rows), page_count(total, POSTS_PER_PAGE)
 
     def mark_read(self, db: Session, user: User, thread: ForumThread, post_id: int) -> None:
-        """Remember that ``user`` has seen ``thread`` up to ``post_id`` (never backwards)."""
-        row = db.get(ForumRead, (user.id, thread.id))
-        if row is None:
-            db.add(ForumRead(user_id=user.id, thread_id=thread.id, last_post_id=post_id))
-            try:
-                db.commit()
-            except IntegrityError:  # the same reader in two tabs at once
-                db.rollback()
-        elif row.last_post_id < post_id:
-            row.last_post_id = post_id
-            db.commit()
+        """Remember that ``user`` has seen ``thread`` up to ``post_id`` (never backwards).
+
+        An insert that does nothing if the row is there, then a conditional update: the same
+        reader in two tabs at once (or a double-clicked reply) meets no error, and nothing
+        the caller holds is rolled back under it."""
+        dialect = db.get_bind().dialect.name
+        insert = postgresql_insert if dialect == "postgresql" else sqlite_insert
+        db.execute(
+            insert(ForumRead)
+            .values(user_id=user.id, thread_id=thread.id, last_post_id=post_id)
+            .on_conflict_do_nothing(index_elements=["user_id", "thread_id"])
+        )
+        db.execute(
+            update(ForumRead)
+            .where(
+                ForumRead.user_id == user.id,
+                ForumRead.thread_id == thread.id,
+                ForumRead.last_post_id < post_id,
+            )
+            .values(last_post_id=post_id),
+            execution_options={"synchronize_session": False},
+        )
+        db.commit()
 
     def search(self, db: Session, query: str, page: int) -> list[dict[str, Any]]:
         hits = search.for_session(db).search(
@@ -253,7 +314,7 @@ class Forum:
                 )
                 or 0
             )
-            excerpt = " ".join(post.body.split())
+            excerpt = snippet(markup.plain_text(post.html), search.words(query))
             out.append(
                 {
                     "post_id": post.id,
@@ -261,23 +322,39 @@ class Forum:
                     "title": thread.title,
                     "author": post.author.name,
                     "created": post.created,
-                    "excerpt": excerpt[:200] + ("…" if len(excerpt) > 200 else ""),
+                    "excerpt": excerpt,
+                    "excerpt_parts": marked(excerpt, search.words(query)),
                     "page": before // POSTS_PER_PAGE + 1,
                 }
             )
         return out
 
     # --- writing ----------------------------------------------------------------------------------
-    def create_thread(
-        self, user: User, slug: str, title: str, body: str, host: str | None = None
-    ) -> ForumThread:
+    # Every write checks the suspension and the limits before its Markdown is rendered (the
+    # costly part), and again under the author's lock in the transaction that writes: a
+    # refused post costs a few queries, never a rendering.
+    def create_thread(self, user: User, slug: str, title: str, body: str) -> ForumThread:
         category(slug)
         title, body = check_title(title), check_body(body)
-        html = self.render(body, host)
+        with self.store.session() as db:
+            moderation.check_not_suspended(db, user)
+            check_posting(db, user, new_thread=True)
+            db.rollback()
+        html = self.render(body)
         with self.store.session() as db:
             moderation.check_not_suspended(db, user)
             check_posting(db, user, new_thread=True)
             now = utcnow()
+            again = db.scalar(
+                select(ForumThread).where(
+                    ForumThread.author_id == user.id,
+                    ForumThread.category == slug,
+                    ForumThread.title == title,
+                    ForumThread.created > now - RESENT_WITHIN,
+                )
+            )
+            if again is not None:  # the same form sent twice: one thread
+                return again
             thread = ForumThread(
                 category=slug,
                 title=title,
@@ -300,16 +377,18 @@ class Forum:
             self._read_own(db, user, thread.id, post.id)
             return thread
 
-    def reply(self, user: User, pk: int, body: str, host: str | None = None) -> ForumPost:
+    def reply(self, user: User, pk: int, body: str) -> ForumPost:
         body = check_body(body)
-        html = self.render(body, host)
         with self.store.session() as db:
-            thread = self.thread(db, pk, user)
-            if thread.locked:
-                raise ClubError("This thread is locked: no more replies.", 409)
-            moderation.check_not_suspended(db, user)
-            check_posting(db, user, new_thread=False)
+            self._may_reply(db, user, pk)
+            db.rollback()
+        html = self.render(body)
+        with self.store.session() as db:
+            thread = self._may_reply(db, user, pk)
             now = utcnow()
+            again = self._same_reply(db, user, pk, body, now)
+            if again is not None:
+                return again
             post = ForumPost(thread_id=pk, author_id=user.id, body=body, html=html, created=now)
             db.add(post)
             db.flush()
@@ -323,6 +402,32 @@ class Forum:
             db.commit()
             self._read_own(db, user, pk, post.id)
             return post
+
+    def _may_reply(self, db: Session, user: User, pk: int) -> ForumThread:
+        thread = self.thread(db, pk, user)
+        if thread.locked:
+            raise ClubError("This thread is locked: no more replies.", 409)
+        moderation.check_not_suspended(db, user)
+        check_posting(db, user, new_thread=False)
+        return thread
+
+    @staticmethod
+    def _same_reply(db: Session, user: User, pk: int, body: str, now: datetime) -> ForumPost | None:
+        """The reply ``user`` just wrote to thread ``pk`` with this very body, if any: a
+        double click or a resent form gives back that post instead of a copy. Read after
+        :func:`check_posting` has locked the author, so two sends at once see each other."""
+        return db.scalar(
+            select(ForumPost)
+            .where(
+                ForumPost.thread_id == pk,
+                ForumPost.author_id == user.id,
+                ForumPost.created > now - RESENT_WITHIN,
+                ForumPost.hidden.is_(False),
+                ForumPost.body == body,
+            )
+            .order_by(ForumPost.id.desc())
+            .limit(1)
+        )
 
     @staticmethod
     def _tell_author(db: Session, thread: ForumThread, user: User, post: ForumPost) -> None:
@@ -361,9 +466,14 @@ class Forum:
             raise ClubError("This thread is locked: its posts can no longer be edited.", 409)
         return post
 
-    def edit(self, user: User, post_id: int, body: str, host: str | None = None) -> ForumPost:
+    def edit(self, user: User, post_id: int, body: str) -> ForumPost:
         body = check_body(body)
-        html = self.render(body, host)
+        with self.store.session() as db:
+            self.post_for_edit(db, user, post_id)
+            moderation.check_not_suspended(db, user)
+            check_editing(db, user)
+            db.commit()
+        html = self.render(body)
         with self.store.session() as db:
             post = self.post_for_edit(db, user, post_id)
             moderation.check_not_suspended(db, user)
@@ -374,6 +484,37 @@ class Forum:
             )
             title = thread.title if thread is not None and opening == post.id else None
             search.for_session(db).index_post(db, post, title)
+            db.commit()
+            return post
+
+    def delete_own(self, user: User, post_id: int) -> ForumPost:
+        """Delete ``user``'s own post: its words are erased for good and the post stays as a
+        line saying its author deleted it, so the replies around it keep their places. It is
+        hidden with no reason (a moderator always gives one), which is how pages tell the
+        two apart. An opening post with no visible reply takes its thread out of the lists."""
+        with self.store.session() as db:
+            post = db.get(ForumPost, post_id)
+            if post is None or (post.hidden and post.hidden_reason is not None):
+                raise ClubError("There is no such post.", 404)
+            if post.author_id != user.id:
+                raise ClubError("Only its author may delete a post.", 403)
+            post.body, post.html, post.hidden, post.hidden_reason = "", "", True, None
+            post.edited = utcnow()
+            thread = db.get(ForumThread, post.thread_id)
+            opening = db.scalar(
+                select(func.min(ForumPost.id)).where(ForumPost.thread_id == post.thread_id)
+            )
+            others = db.scalar(
+                select(func.count()).where(
+                    ForumPost.thread_id == post.thread_id,
+                    ForumPost.id != post.id,
+                    ForumPost.hidden.is_(False),
+                )
+            )
+            if thread is not None and opening == post.id and not others:
+                thread.hidden = True
+            search.for_session(db).index_post(db, post, None)
+            moderation.resolve_reports(db, post.id)
             db.commit()
             return post
 

@@ -25,6 +25,7 @@ from sqlalchemy import (
     DateTime,
     Float,
     ForeignKey,
+    Index,
     Integer,
     String,
     Text,
@@ -115,9 +116,13 @@ class GameRow(Base):
     """When the player to move started thinking: their clock runs from here."""
     deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
     """When the player to move runs out of time; any process may end the game after it."""
+    rematch_of: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The finished game this one is the rematch of: unique (migration ``0009``), so that
+    however many presses of *Rematch* arrive at once, one game is made."""
     seats: Mapped[list[Seat]] = relationship(
         order_by="Seat.index", lazy="selectin", cascade="all, delete-orphan"
     )
+    __table_args__ = (Index("ux_games_rematch_of", "rematch_of", unique=True),)
 
 
 class Seat(Base):

@@ -546,9 +546,10 @@ def game_page(pk: int, request: Request):
         ("players", pk, tuple(s.user_id for s in row.seats), c.games.listed),
         lambda: read_seat_ratings(c.store, row),
     )
-    to_me = mine = None
+    to_me = mine = rematch_game = None
     if row.status == "finished" and c.challenges is not None:
         to_me, mine = c.challenges.rematch_offers(pk, user)
+        rematch_game = c.challenges.rematch_game(pk)
     return render(
         request,
         "game.html",
@@ -562,6 +563,7 @@ def game_page(pk: int, request: Request):
         rated=row.rated,
         rematch_to_me=to_me,
         rematch_mine=mine,
+        rematch_game=rematch_game,
     )
 
 

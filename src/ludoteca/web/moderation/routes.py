@@ -15,6 +15,7 @@ from ludoteca.web.forum.forms import form
 from ludoteca.web.forum.models import ForumPost
 from ludoteca.web.infra.store import User
 from ludoteca.web.moderation import actions, service
+from ludoteca.web.moderation.wording import describe
 from ludoteca.web.requests import (
     back_to,
     club,
@@ -124,7 +125,8 @@ def queue(request: Request):
             "forum/moderation.html",
             chat_reports=chat_service.open_reports(db),
             reports=[(r, posts.get(r.post_id)) for r in reports],
-            log=service.recent_log(db),
+            log=[(e, describe(e.action, e.target, e.reason)) for e in service.recent_log(db)],
+            suspensions=service.active_suspensions(db),
             error=None,
         )
 

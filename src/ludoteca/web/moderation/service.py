@@ -135,6 +135,20 @@ def lift_suspension(db: Session, moderator: User, target: User) -> None:
     log(db, moderator, "unsuspend", f"user {target.name}")
 
 
+def active_suspensions(db: Session, limit: int = 200) -> list[tuple[Suspension, str]]:
+    """The suspensions in force, soonest to end first, each with its member's name."""
+    return [
+        (row, name)
+        for row, name in db.execute(
+            select(Suspension, User.name)
+            .join(User, User.id == Suspension.user_id)
+            .where(Suspension.until > utcnow())
+            .order_by(Suspension.until, Suspension.id)
+            .limit(limit)
+        ).all()
+    ]
+
+
 def check_not_suspended(db: Session, user: User) -> None:
     row = active_suspension(db, user.id)
     if row is not None:

@@ -52,10 +52,17 @@ class NewGameRefused(ClubError):
     shown again with the reason."""
 
 
-def socket_refusal(message: str, lang: str, about: str | None = None) -> str:
+def socket_refusal(
+    message: str, lang: str, about: str | None = None, retry_after: int | None = None
+) -> str:
     """A refusal sent over a websocket (``{"type": "error", "message"}``) in the language
     ``lang`` of the page that opened it; ``about`` names the feature whose message it
-    answers (``chat``), so that the page shows it there."""
+    answers (``chat``), so that the page shows it there; ``retry_after`` the seconds a limit
+    asks to wait."""
     text = language(lang).text(message)
-    payload = {"type": "error", "message": text, **({"about": about} if about else {})}
+    payload: dict[str, object] = {"type": "error", "message": text}
+    if about:
+        payload["about"] = about
+    if retry_after:
+        payload["retry_after"] = retry_after
     return json.dumps(payload, ensure_ascii=False)

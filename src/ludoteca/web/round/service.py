@@ -58,6 +58,9 @@ class GameSettings:
     rated: bool = False
     private: bool = False
     clock: dict[str, Any] | None = None
+    rematch_of: int | None = None
+    """The finished game this one is a rematch of: a finished game has one rematch, so a
+    second game asked for it is not made (:meth:`GameService.create` returns the first)."""
 
 
 FinishHook = Callable[[Any, GameRow, State], None]
@@ -291,10 +294,22 @@ class GameService:
                 rated=settings.rated,
                 private=settings.private,
                 clock=settings.clock,
+                rematch_of=settings.rematch_of,
             )
             row.seats = rows
             db.add(row)
-            db.flush()
+            try:
+                db.flush()
+            except IntegrityError:
+                if settings.rematch_of is None:
+                    raise
+                db.rollback()  # made at the same time by another press of Rematch
+                existing = db.scalar(
+                    select(GameRow.id).where(GameRow.rematch_of == settings.rematch_of)
+                )
+                if existing is None:
+                    raise
+                return existing
             pk = row.id
             self._start_or_commit(db, row)
         self.listed += 1

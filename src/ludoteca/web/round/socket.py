@@ -897,7 +897,7 @@ async def answer(
     except ClubError as exc:
         kind = data.get("type")
         if isinstance(kind, str) and kind in hub.message_handlers:
-            conn.send_reply(socket_refusal(exc.message, conn.lang, kind))
+            conn.send_reply(socket_refusal(exc.message, conn.lang, kind, exc.retry_after))
             return
         conn.send_reply(socket_refusal(exc.message, conn.lang))
         if exc.changed:  # refused, but the game ended on time

@@ -4,6 +4,7 @@
 // who sees what.
 import { sendOnSocket } from "./game.js";
 import { t } from "./i18n.js";
+import { localTime } from "./local_times.js";
 
 const box = document.getElementById("chat");
 const gameId = box.dataset.id;
@@ -12,8 +13,11 @@ const list = document.getElementById("chat-lines");
 const form = document.getElementById("chat-form");
 const note = document.getElementById("chat-note");
 const mute = document.getElementById("chat-mute");
+const me = box.dataset.me || null;
 let status = box.dataset.status;
 const shown = new Set();
+let pending = null; // a line sent on the socket: the input keeps it until it comes back
+let countdown = null;
 
 function line(l) {
   if (shown.has(l.id)) return;
@@ -21,17 +25,19 @@ function line(l) {
   const li = document.createElement("li");
   li.className = `chat-line ${l.channel}`;
   li.dataset.id = l.id;
-  const at = document.createElement("span");
+  const at = document.createElement("time");
   at.className = "muted";
-  at.textContent = `${l.at} `;
+  at.dateTime = l.time;
+  at.textContent = localTime(l.time) || l.at; // the reader's own clock
+  at.title = localTime(l.time, true) || "";
   const who = document.createElement("span");
   who.className = "who";
   who.textContent = l.author;
   const body = document.createElement("span");
   body.className = "body";
   body.textContent = l.body;
-  li.append(at, who, body);
-  if (form) {
+  li.append(at, " ", who, body);
+  if (form && l.author !== me) { // one's own lines are not reported
     const report = document.createElement("button");
     report.type = "button";
     report.className = "link report";
@@ -42,6 +48,34 @@ function line(l) {
   }
   list.append(li);
   list.scrollTop = list.scrollHeight;
+  if (pending !== null && l.author === me) { // our line is in: the input may be emptied
+    if (form.elements.text.value.trim() === pending) form.elements.text.value = "";
+    pending = null;
+  }
+}
+
+// A refusal by the rate limit keeps the line in the input and counts the wait down live;
+// the send button comes back when it is over.
+function refused(message, seconds) {
+  pending = null;
+  clearInterval(countdown);
+  if (!seconds) { say(message); return; }
+  const button = form && form.querySelector("button[type=submit]");
+  const end = Date.now() + seconds * 1000;
+  const tick = () => {
+    const left = Math.ceil((end - Date.now()) / 1000);
+    if (left <= 0) {
+      clearInterval(countdown);
+      if (button) button.disabled = false;
+      say("");
+      return;
+    }
+    if (button) button.disabled = true;
+    say(t("You can write again in {seconds} s.", { seconds: left }));
+    note.dataset.wait = String(left);
+  };
+  tick();
+  countdown = setInterval(tick, 1000);
 }
 
 function say(text) {
@@ -68,7 +102,7 @@ async function post(url, body) {
     body: JSON.stringify(body),
   });
   const data = await r.json().catch(() => ({}));
-  if (!r.ok) say(data.error || t("Refused."));
+  if (!r.ok) refused(data.error || t("Refused."), Number(r.headers.get("Retry-After")) || 0);
   return r.ok;
 }
 
@@ -82,7 +116,7 @@ async function reportLine(id, li) {
 }
 
 document.addEventListener("ludoteca:chat", (e) => line(e.detail));
-document.addEventListener("ludoteca:chat-error", (e) => say(e.detail));
+document.addEventListener("ludoteca:chat-error", (e) => refused(e.detail.message, e.detail.retry_after));
 document.addEventListener("ludoteca:view", (e) => {
   if (e.detail.status !== status) { status = e.detail.status; load(); } // channels open up at the end
 });
@@ -94,11 +128,13 @@ if (form) {
     const text = input.value.trim();
     if (!text) return;
     say("");
-    if (!sendOnSocket({ type: "chat", text })) {
-      if (!(await post(`/api/games/${gameId}/chat`, { text }))) return;
-      load();
+    if (sendOnSocket({ type: "chat", text })) {
+      pending = text; // emptied when the line comes back, kept if it is refused
+      return;
     }
+    if (!(await post(`/api/games/${gameId}/chat`, { text }))) return;
     input.value = "";
+    load();
   });
 }
 if (mute) {

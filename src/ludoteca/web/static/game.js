@@ -558,7 +558,7 @@ function connect() {
       show(data);
     }
     else if (data.type === "chat") document.dispatchEvent(new CustomEvent("ludoteca:chat", { detail: data.line }));
-    else if (data.type === "error" && data.about === "chat") document.dispatchEvent(new CustomEvent("ludoteca:chat-error", { detail: data.message }));
+    else if (data.type === "error" && data.about === "chat") document.dispatchEvent(new CustomEvent("ludoteca:chat-error", { detail: data }));
     else if (data.type === "error") showMessage(data.message);
   });
   socket.addEventListener("close", () => {
