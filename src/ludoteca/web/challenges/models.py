@@ -1,6 +1,6 @@
 """Challenges: one user asks another to a game with given settings.
 
-They must match migrations ``0005`` and ``0009``.
+They must match migrations ``0005`` and ``0010``.
 """
 
 from __future__ import annotations
@@ -46,7 +46,7 @@ class Challenge(Base):
     challenger: Mapped[User] = relationship(foreign_keys=[challenger_id], lazy="joined")
     challenged: Mapped[User] = relationship(foreign_keys=[challenged_id], lazy="joined")
     __table_args__ = (
-        # One rematch offer waits per finished game, whoever made it (migration 0009).
+        # One rematch offer waits per finished game, whoever made it (migration 0010).
         Index(
             "ux_challenges_pending_rematch",
             "rematch_of",

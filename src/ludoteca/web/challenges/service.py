@@ -69,7 +69,7 @@ def _title(game_id: str) -> str:
 
 class RematchCrossed(Exception):
     """Two rematch offers for one game at once: the second is not stored (the partial unique
-    index of migration ``0009``); its sender accepts the first instead."""
+    index of migration ``0010``); its sender accepts the first instead."""
 
 
 class Challenges:

@@ -117,7 +117,7 @@ class GameRow(Base):
     deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
     """When the player to move runs out of time; any process may end the game after it."""
     rematch_of: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    """The finished game this one is the rematch of: unique (migration ``0009``), so that
+    """The finished game this one is the rematch of: unique (migration ``0010``), so that
     however many presses of *Rematch* arrive at once, one game is made."""
     seats: Mapped[list[Seat]] = relationship(
         order_by="Seat.index", lazy="selectin", cascade="all, delete-orphan"

@@ -5,15 +5,15 @@ of *Rematch* at once, in one process or two, cannot make two games. The partial 
 index on the pending challenges' ``rematch_of`` keeps both players' offers from crossing:
 the second offer finds the first and accepts it.
 
-Revision ID: 0009
-Revises: 0008
+Revision ID: 0010
+Revises: 0009
 """
 
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0009"
-down_revision = "0008"
+revision = "0010"
+down_revision = "0009"
 branch_labels = None
 depends_on = None
 
