@@ -151,6 +151,9 @@ def test_japanese_words_in_the_plots_are_text(club, club_url, person):
     assert re.search(r"<text[^>]*>月ごとの対局数</text>", page)
     assert re.search(r"<text[^>]*>Hexagone、3人</text>", page), "the pool's name translated"
     assert 'id="by-month"' in page  # the plot's numbers as a table
+    table = page.split('id="by-game"', 1)[1].split("</thead>", 1)[0]
+    headers = re.findall(r'<th scope="col">(.*?)</th>', table)
+    assert len(set(headers)) == len(headers) == 7, f"two columns named alike: {headers}"
 
 
 tally = st.fixed_dictionaries(

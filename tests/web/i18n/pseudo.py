@@ -51,8 +51,18 @@ show; ``svg`` values are drawings, read as markup."""
 WORD = re.compile(r"[A-Za-z][a-z]{2,}")
 
 
+FIELD = re.compile(r"(\{[^{}]*\}|%\([^)]*\)[sdif]|%[sd])")
+"""A message's fields (``{name}``, ``%(name)s``): what fills them is not the message's."""
+
+
 def pseudo(message: str) -> str:
-    return f"{OPEN}{message}{CLOSE}" if message else message
+    """``message`` with each of its literal parts in brackets and its fields left outside,
+    so that a field filled with untranslated words shows them unbracketed."""
+    return "".join(
+        part if FIELD.fullmatch(part) else f"{OPEN}{part}{CLOSE}"
+        for part in FIELD.split(message)
+        if part
+    )
 
 
 class PseudoTranslations(NullTranslations):
@@ -197,6 +207,13 @@ def _literal(message: str) -> str:
     return re.sub(r"\{[^}]*\}|%\([^)]*\)[sd]|%[sd]", " ", message)
 
 
+def notation(text: str) -> bool:
+    """Whether ``text`` is mostly a game's notation (``6/6/6/6/6/ES4 setup``, ``E@c3``):
+    half its words or more hold a digit or a slash. Notation is the same in every language."""
+    words = text.split()
+    return bool(words) and 2 * sum(bool(re.search(r"[\d/]", w)) for w in words) >= len(words)
+
+
 def untransformed(texts: list[str], allowed: set[str]) -> list[str]:
     """Pieces of ``texts`` (a page read in the pseudo-locale) made of English words no
     message covers: untranslated text. A message may hold markup (a link inside a
@@ -206,6 +223,8 @@ def untransformed(texts: list[str], allowed: set[str]) -> list[str]:
     found = []
     for piece in outside_brackets("\n".join(texts)):
         for line in piece.splitlines():
+            if notation(line):
+                continue
             english = [w for w in WORD.findall(line) if w.lower() in words]
             if [w for w in english if w.lower() not in allowed]:
                 found.append(line.strip())
