@@ -100,21 +100,27 @@ def pseudo_language() -> Iterator[str]:
     loader = TEMPLATES.env.loader
     wrapped: dict[str, str] = {}
 
+    original = localized
+
     def whole(name: str, code: str) -> str:
-        if code != PSEUDO or localized(name, "de") == name:
-            return localized(name, code)
+        if code != PSEUDO or original(name, "de") == name:
+            return original(name, code)
         wrapped[f"{OPEN}{name}"] = f'{OPEN}{{% include "{name}" %}}{CLOSE}'
         return f"{OPEN}{name}"
 
     TEMPLATES.env.loader = ChoiceLoader([DictLoader(wrapped), loader])  # type: ignore[list-item]
-    holders = [m for m in list(sys.modules.values()) if getattr(m, "localized", None) is localized]
+    holders = [
+        m
+        for m in list(sys.modules.values())
+        if getattr(m, "localized", None) is original and m.__name__ != __name__
+    ]
     for module in holders:
         module.localized = whole  # type: ignore[attr-defined]
     try:
         yield PSEUDO
     finally:
         for module in holders:
-            module.localized = localized  # type: ignore[attr-defined]
+            module.localized = original  # type: ignore[attr-defined]
         TEMPLATES.env.loader = loader
         del LANGUAGES[PSEUDO]
         language.cache_clear()
@@ -208,10 +214,15 @@ def _literal(message: str) -> str:
 
 
 def notation(text: str) -> bool:
-    """Whether ``text`` is mostly a game's notation (``6/6/6/6/6/ES4 setup``, ``E@c3``):
-    half its words or more hold a digit or a slash. Notation is the same in every language."""
+    """Whether ``text`` is a game's notation, the same in every language: a position (its
+    first word holds digits and slashes: ``6/6/6/6/6/ES4 setup``, ``1s4/3l2/… play land
+    sea``), or mostly words with digits (``E@c3``, ``toss x``)."""
     words = text.split()
-    return bool(words) and 2 * sum(bool(re.search(r"[\d/]", w)) for w in words) >= len(words)
+    if not words:
+        return False
+    if re.search(r"\d", words[0]) and "/" in words[0]:
+        return True
+    return 2 * sum(bool(re.search(r"[\d/]", w)) for w in words) >= len(words)
 
 
 def untransformed(texts: list[str], allowed: set[str]) -> list[str]:
