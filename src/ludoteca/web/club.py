@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ludoteca.web.accounts.service import Accounts
@@ -43,6 +44,8 @@ class Club:
     mailer: Mailer | None = None
     """Sends e-mail when the server was given ``--smtp``; None sends none."""
     stats: Stats | None = None
+    site_pages: Path | None = None
+    """The operator's contact, privacy and terms pages (:mod:`.help.site_pages`)."""
     analysis_pool: Executor | None = None
     """Where the analysis board and game reviews search: one worker of its own, so that
     they never take a worker from a live game's computer player."""

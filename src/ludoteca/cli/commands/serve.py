@@ -86,6 +86,14 @@ def register(subparsers) -> None:
         "back the last moments' moves; 'full' waits for the disk on every commit, which "
         "makes a busy club queue moves",
     )
+    p.add_argument(
+        "--site-pages",
+        default=None,
+        metavar="DIR",
+        help="a folder of the operator's own pages in Markdown: contact.md, privacy.md, "
+        "terms.md (and contact.de.md … for one language), linked from /about; a page without "
+        "a file shows the club's default text (default $LUDOTECA_SITE_PAGES)",
+    )
     p.set_defaults(func=run)
 
 
@@ -122,6 +130,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"ludoteca serve: {exc}", file=sys.stderr)
             return 2
     public = args.public_url or f"http://{args.host}:{args.port}"
+    site_pages = args.site_pages or os.environ.get("LUDOTECA_SITE_PAGES") or None
+    if site_pages is not None and not os.path.isdir(site_pages):
+        print(f"ludoteca serve: --site-pages {site_pages!r} is not a folder", file=sys.stderr)
+        return 2
     app = create_app(
         url,
         bot_pool=args.bot_pool,
@@ -129,6 +141,7 @@ def run(args: argparse.Namespace) -> int:
         smtp=smtp,
         public_url=public,
         sqlite_sync=args.sqlite_sync,
+        site_pages=site_pages,
     )
     print(f"ludoteca web club on http://{args.host}:{args.port}/ (database {_safe(url)})")
     uvicorn.run(
