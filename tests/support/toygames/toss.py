@@ -113,7 +113,12 @@ class ToyState(State):
         if not self.history or self.history[-1] in TOSSES:
             return None
         mark = self.board[CELLS.index(self.history[-1])]
-        return f"{'cross' if mark == 'x' else 'nought'} took {self.history[-1]}"
+        cell = self.history[-1]
+        return (
+            Text("cross took {cell}", {"cell": cell})
+            if mark == "x"
+            else Text("nought took {cell}", {"cell": cell})
+        )
 
     def side_name(self, player: int) -> str:
         return ("cross", "nought")[player]
