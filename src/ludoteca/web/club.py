@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING
 from ludoteca.web.accounts.service import Accounts
 from ludoteca.web.infra.briefly import Briefly
 from ludoteca.web.infra.store import Store
+from ludoteca.web.round.botqueue import FairQueue
 from ludoteca.web.round.service import GameService
 from ludoteca.web.round.socket import Hub
 
@@ -44,6 +45,9 @@ class Club:
     analysis_pool: Executor | None = None
     """Where the analysis board and game reviews search: one worker of its own, so that
     they never take a worker from a live game's computer player."""
+    analysis_queue: FairQueue = field(default_factory=lambda: FairQueue(workers=1, per_owner=1))
+    """The analysis worker's slices, shared round robin between the people asking (the
+    analysis board's and the reviews' alike): see :mod:`ludoteca.web.analysis.live`."""
     reviews: Reviews | None = None
     lists: Briefly = field(default_factory=lambda: Briefly(seconds=1.0, size=2048))
     """The lobby's public lists and the players' line of each game page with their ratings:
