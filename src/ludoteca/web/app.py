@@ -375,7 +375,10 @@ def create_app(
         pk = str(request.path_params.get("pk", ""))
         if exc.changed and pk.isdigit():  # refused, but the game ended on time
             await club.hub.publish(int(pk))
-        return error_response(request, exc.text, exc.status)
+        response = error_response(request, exc.text, exc.status)
+        if exc.retry_after and "Retry-After" not in response.headers:
+            response.headers["Retry-After"] = str(exc.retry_after)
+        return response
 
     @app.exception_handler(StarletteHTTPException)
     async def http_error(request: Request, exc: StarletteHTTPException):

@@ -35,11 +35,14 @@ def test_no_analysis_of_ones_own_game_in_progress(app):
     alice, bob = app, new_client(app)
     pk = table_game(alice, bob, "ownalice", "ownbob")
     mover = to_move(pk, alice, bob)
-    assert mover.post(
-        f"/api/games/{pk}/move",
-        json={"move": "b2", "ply": mover.get(f"/api/games/{pk}").json()["ply"]},
-        headers={"X-CSRF-Token": page_csrf(mover)},
-    ).status_code == 200
+    assert (
+        mover.post(
+            f"/api/games/{pk}/move",
+            json={"move": "b2", "ply": mover.get(f"/api/games/{pk}").json()["ply"]},
+            headers={"X-CSRF-Token": page_csrf(mover)},
+        ).status_code
+        == 200
+    )
     live = app.app.state.club.games.state(pk)[1].position()
     for player in (alice, bob):
         csrf = page_csrf(player)
@@ -84,10 +87,13 @@ def test_the_review_queue_goes_round_robin_between_people(app):
     second = create_game(alice, "toy", [("me", ""), ("open", "")])
     assert join(bob, second).status_code == 303
     games += [second, table_game(carol, dave, "rrc", "rrd")]
-    for pk, (winner, loser) in zip(games, [(alice, bob), (alice, bob), (carol, dave)]):
-        assert loser.post(
-            f"/games/{pk}/resign", data={"csrf": page_csrf(loser)}, follow_redirects=False
-        ).status_code == 303
+    for pk, loser in zip(games, [bob, bob, dave], strict=True):
+        assert (
+            loser.post(
+                f"/games/{pk}/resign", data={"csrf": page_csrf(loser)}, follow_redirects=False
+            ).status_code
+            == 303
+        )
     for pk, who in ((games[0], alice), (games[1], alice), (games[2], carol)):
         r = who.post(f"/games/{pk}/review", data={"csrf": page_csrf(who)}, follow_redirects=False)
         assert r.status_code == 303, r.text[:300]
