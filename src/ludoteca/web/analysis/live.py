@@ -84,9 +84,10 @@ async def _run(ws: WebSocket, key: str, user_id: int, data: dict) -> None:
     spent = 0.0
     while spent < MAX_SECONDS:
         async with club.analysis_queue.turn(user_id):
-            report = await loop.run_in_executor(
+            job = loop.run_in_executor(
                 club.analysis_pool, analysis.step, key, game_id, options, position, SLICE_SECONDS
             )
+            report = await worker_result(job)
         spent += SLICE_SECONDS
         if "error" in report:
             await _refuse(ws, report["error"])
@@ -97,6 +98,18 @@ async def _run(ws: WebSocket, key: str, user_id: int, data: dict) -> None:
         if report["proven"] or state.is_over or finished:
             break
     await ws.send_text(json.dumps({"type": "done", "position": position}))
+
+
+async def worker_result(job: asyncio.Future) -> dict:
+    """The slice's report; cancelled (a new start, a stop, a closed socket), the turn is
+    still held until the worker has finished the slice, which it cannot abandon: given back
+    at once, each start sent in a flood left a slice running that no turn accounted for."""
+    try:
+        return await asyncio.shield(job)
+    except asyncio.CancelledError:
+        with suppress(BaseException):
+            await asyncio.wait([job])
+        raise
 
 
 async def _refuse(ws: WebSocket, message: str) -> None:

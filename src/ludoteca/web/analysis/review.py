@@ -40,6 +40,7 @@ from sqlalchemy.exc import IntegrityError
 from ludoteca.bots import position_analysis as analysis
 from ludoteca.core.messages import N_
 from ludoteca.core.protocol import CHANCE
+from ludoteca.web.analysis.live import worker_result
 from ludoteca.web.analysis.models import Review
 from ludoteca.web.forum.limits import lock_author
 from ludoteca.web.infra.store import User, utcnow
@@ -231,7 +232,9 @@ class Reviews:
                 continue
             job = partial(analysis.evaluate, game_id, options, position, ITERATIONS, 1 + i)
             async with self.club.analysis_queue.turn(owner):
-                values.append(await loop.run_in_executor(self.club.analysis_pool, job))
+                values.append(
+                    await worker_result(loop.run_in_executor(self.club.analysis_pool, job))
+                )
             if i % 5 == 0:
                 self._save(pk, done=i + 1)
         for i in range(len(values) - 2, -1, -1):  # a chance position takes the next one's value
