@@ -15,8 +15,9 @@ client of ``bench/load.py``) for ``--seconds`` while, in processes of their own:
   page of a Comune position with 9403 legal turns as fast as they are answered;
 - ``--review-hogs`` pairs of accounts ask for reviews of their two finished games each;
 - an honest prober measures, once the attack runs, the lobby page and an analysis page (its
-  own address), an honest member's first analysis report, and an honest 10-ply review from
-  request to done.
+  own address), an honest member's first analysis report (a new position every
+  :data:`READING` seconds, as a person reads), and an honest 10-ply review from request to
+  done.
 
 It reports the honest moves' latency (mover and opponent: 50th/99th percentile, maximum),
 the probes, what the attackers got (pages served and refused, starts refused), and the
@@ -60,6 +61,8 @@ except ImportError as exc:  # httpx, psutil and websockets come with the dev too
 
 CSRF = re.compile(r'name="csrf" value="([0-9a-f]{64})"')
 PASSWORD = "correct horse battery"
+READING = 6.0
+"""Seconds the honest prober reads a report before it asks about the next position."""
 MANY = "5/6/7/8/7H1/8/7/6/5 D 0"
 """A Comune position with 9403 legal turns."""
 
@@ -326,11 +329,13 @@ def probe(base, honest, seconds, results) -> None:
                 sock = open_socket(host, port, "/ws/analysis", source="127.204.0.2", cookie=cookie)
                 sock.settimeout(0.2)
                 buffer = bytearray()
+            with contextlib.suppress(OSError):  # a person reads the report, then stops
+                sock.sendall(text_frame(json.dumps({"type": "stop"})))
             if review_s is None and review_ok:
                 status = me.get(f"/api/games/{review_pk}/review").json()["status"]
                 if status == "done":
                     review_s = time.monotonic() - asked
-            time.sleep(0.5)
+            time.sleep(READING)
         sock.close()
         paging.join(30)
         while review_s is None and review_ok and time.monotonic() < deadline + 60:

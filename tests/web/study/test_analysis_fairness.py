@@ -99,3 +99,33 @@ def test_the_review_queue_goes_round_robin_between_people(app):
         assert r.status_code == 303, r.text[:300]
     # alice asked first, twice; carol after: carol's comes second, not third
     assert [club.reviews.claim() for _ in range(3)] == [games[0], games[2], None]
+
+
+def test_the_worker_goes_first_to_whoever_used_it_least_lately():
+    import asyncio
+
+    from ludoteca.web.analysis.sharing import ByUseQueue
+
+    async def scenario() -> list[str]:
+        queue = ByUseQueue(workers=1, per_owner=1)
+        order: list[str] = []
+        for hog in ("hog1", "hog2", "hog3"):
+            queue.charge(hog, 5.0)  # they have kept the worker busy
+        holder = asyncio.Event()
+
+        async def slice_of(owner: str, hold: asyncio.Event | None = None) -> None:
+            async with queue.turn(owner):
+                order.append(owner)
+                if hold is not None:
+                    await hold.wait()
+
+        first = asyncio.create_task(slice_of("hog1", holder))
+        await asyncio.sleep(0)
+        waiting = [asyncio.create_task(slice_of(o)) for o in ("hog2", "hog3", "newcomer")]
+        await asyncio.sleep(0)
+        holder.set()
+        await asyncio.gather(first, *waiting)
+        return order
+
+    order = asyncio.run(scenario())
+    assert order[:2] == ["hog1", "newcomer"], order  # not after every hog's turn

@@ -13,7 +13,8 @@ players' turns do: :mod:`ludoteca.web.round.botqueue`), and a game review's posi
 the same lines, so eight people analysing at once, or two reviewing long games, delay a
 newcomer's first report by one slice each, not by their whole searches. A socket may *start*
 :data:`STARTS_BURST` times at once and then once every :data:`STARTS_EVERY` seconds (playing
-moves on the board starts again after each move); more is refused.
+moves on the board starts again after each move); more is refused, and a socket that goes on
+sending refused starts is closed.
 
 **No help in one's own game.** A position that is the current one of the caller's game in
 progress (rated, or against another person) is refused (:mod:`.own_games`).
@@ -48,6 +49,9 @@ STARTS_BURST = 10
 STARTS_EVERY = 1.0
 """Seconds after which one more start is allowed, past the burst: a script sending *start*
 50 times a second (432 in a row were all served) is refused after the first ten."""
+REFUSED_STARTS_CLOSE = 50
+"""Starts refused in a row after which the socket is closed: a page never sends them, and
+each refusal still costs the server a message."""
 _busy: set[int] = set()
 """Users with an analysis socket open in this process."""
 
@@ -83,7 +87,7 @@ async def _run(ws: WebSocket, key: str, user_id: int, data: dict) -> None:
     await anyio.to_thread.run_sync(check_not_own_live_game, club, user_id, game_id, position)
     spent = 0.0
     while spent < MAX_SECONDS:
-        async with club.analysis_queue.turn(user_id):
+        async with club.analysis_queue.turn(("board", user_id)):
             job = loop.run_in_executor(
                 club.analysis_pool, analysis.step, key, game_id, options, position, SLICE_SECONDS
             )
@@ -141,6 +145,7 @@ async def analysis_socket(ws: WebSocket) -> None:
     token = session or ws.cookies.get(ANON_COOKIE)
     task: asyncio.Task | None = None
     rate = StartRate()
+    refused = 0
     try:
         while True:
             raw = await ws.receive_text()
@@ -155,9 +160,14 @@ async def analysis_socket(ws: WebSocket) -> None:
                 if not club.accounts.csrf_ok(token, data.get("csrf")):
                     raise ClubError("The security (CSRF) token is wrong; reload the page.", 403)
                 if not rate.take():
+                    refused += 1
+                    if refused >= REFUSED_STARTS_CLOSE:
+                        await ws.close(code=1008)
+                        break
                     raise ClubError(
                         N_("Too many starts at once; wait a moment and start again."), 429
                     )
+                refused = 0
                 if task is not None:
                     task.cancel()
                 task = asyncio.create_task(_guarded(ws, key, user.id, data))

@@ -9,9 +9,10 @@ the analysis worker, never in the computer players' pool.
 
 **Fair between people.** A process runs up to :data:`REVIEWS_AT_ONCE` reviews at once, at
 most one per person, taking next the waiting review of the person served longest ago (round
-robin, as the computer players' turns); each position then waits in its person's line of the
-analysis worker (:attr:`Club.analysis_queue`), so a 20-ply review goes on beside two people's
-400-ply ones instead of after them (it waited 224 s first come, first served). A person may
+robin, as the computer players' turns); each position then waits in its person's review line
+of the analysis worker (:attr:`Club.analysis_queue`, which serves first whoever used it least
+lately), so a 20-ply review goes on beside two people's 400-ply ones instead of after them
+(it waited 224 s first come, first served). A person may
 have :data:`PER_USER` reviews waiting or running and ask for :data:`PER_DAY` a day: the
 requester's row is locked while they are counted, so requests sent at once cannot pass the
 limit together, and two requests for the same game at once are the same review. A review
@@ -223,7 +224,7 @@ class Reviews:
         self._save(pk, total=len(positions))
         game_id, options = row.game, dict(row.options or {})
         review = await asyncio.to_thread(self.get, pk)
-        owner = review.requested_by if review and review.requested_by else f"review-{pk}"
+        owner = ("review", review.requested_by if review and review.requested_by else pk)
         values: list[list[float]] = []
         for i, position in enumerate(positions):
             if i + 1 < len(positions) and movers[i] == CHANCE and values:
