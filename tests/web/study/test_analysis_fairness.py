@@ -129,3 +129,19 @@ def test_the_worker_goes_first_to_whoever_used_it_least_lately():
 
     order = asyncio.run(scenario())
     assert order[:2] == ["hog1", "newcomer"], order  # not after every hog's turn
+
+
+def test_a_socket_that_goes_on_flooding_is_closed(app):
+    from starlette.websockets import WebSocketDisconnect
+
+    from ludoteca.web.analysis.live import REFUSED_STARTS_CLOSE, STARTS_BURST
+
+    assert register(app, "flooder2").status_code == 303
+    csrf = page_csrf(app)
+    with app.websocket_connect("/ws/analysis") as ws:
+        for _ in range(STARTS_BURST + REFUSED_STARTS_CLOSE + 5):
+            start(ws, csrf, "x........ x")
+        with pytest.raises(WebSocketDisconnect) as closed:
+            for _ in range(500):
+                ws.receive_text()
+        assert closed.value.code == 1008

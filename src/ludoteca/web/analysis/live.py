@@ -14,7 +14,7 @@ the same lines, so eight people analysing at once, or two reviewing long games, 
 newcomer's first report by one slice each, not by their whole searches. A socket may *start*
 :data:`STARTS_BURST` times at once and then once every :data:`STARTS_EVERY` seconds (playing
 moves on the board starts again after each move); more is refused, and a socket that goes on
-sending refused starts is closed.
+sending refused starts (:data:`REFUSED_STARTS_CLOSE`) is closed.
 
 **No help in one's own game.** A position that is the current one of the caller's game in
 progress (rated, or against another person) is refused (:mod:`.own_games`).
@@ -50,8 +50,8 @@ STARTS_EVERY = 1.0
 """Seconds after which one more start is allowed, past the burst: a script sending *start*
 50 times a second (432 in a row were all served) is refused after the first ten."""
 REFUSED_STARTS_CLOSE = 50
-"""Starts refused in a row after which the socket is closed: a page never sends them, and
-each refusal still costs the server a message."""
+"""Refused starts after which the socket is closed: a page never sends so many (it starts
+once per move played), and each refusal still costs the server a message."""
 _busy: set[int] = set()
 """Users with an analysis socket open in this process."""
 
@@ -167,7 +167,6 @@ async def analysis_socket(ws: WebSocket) -> None:
                     raise ClubError(
                         N_("Too many starts at once; wait a moment and start again."), 429
                     )
-                refused = 0
                 if task is not None:
                     task.cancel()
                 task = asyncio.create_task(_guarded(ws, key, user.id, data))
