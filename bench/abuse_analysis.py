@@ -2,7 +2,8 @@
 pages, an honest analysis and an honest review, while hostile clients load them.
 
     python bench/abuse_analysis.py [--games 10] [--seconds 30] [--analysts 8]
-                                   [--page-clients 6] [--review-hogs 2] [--baseline] [--json]
+                                   [--page-clients 6] [--review-hogs 2] [--baseline]
+                                   [--server-src DIR] [--json]
 
 It starts one real ``ludoteca serve`` process (computer players and analysis in worker
 processes, as served) on a fresh SQLite file, prepares the accounts and finished games the
@@ -78,6 +79,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument("--page-clients", type=int, default=6, help="anonymous page clients (6)")
     p.add_argument("--review-hogs", type=int, default=2, help="accounts hogging reviews (2)")
     p.add_argument("--baseline", action="store_true", help="first measure without attackers")
+    p.add_argument(
+        "--server-src",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="run the server from this source tree (another revision's src), to compare",
+    )
     p.add_argument("--progress", type=float, default=5.0, help="seconds between progress lines")
     p.add_argument("--keep", action="store_true", help="keep the temporary folder (logs)")
     p.add_argument("--json", action="store_true", help="print one JSON object at the end")
@@ -501,7 +509,9 @@ def run(args: argparse.Namespace) -> int:
     seen: dict = {}
     try:
         url = f"sqlite:///{tmp / 'club.sqlite3'}"
-        club = ClubProcesses(url, 1, tmp, extra_args=("--bot-pool", "process")).start()
+        club = ClubProcesses(
+            url, 1, tmp, extra_args=("--bot-pool", "process"), server_src=args.server_src
+        ).start()
         base = club.bases[0]
         pid = club.procs[0].pid
         if say:
