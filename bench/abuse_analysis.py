@@ -193,28 +193,36 @@ def start_message(token: str, position: str = "") -> str:
 
 # --- the attackers (a process of their own) ---------------------------------------------------
 def analyst(host, port, cookie, token, source, seconds, out) -> None:
-    sock = open_socket(host, port, "/ws/analysis", source=source, cookie=cookie)
-    sock.setblocking(False)
-    buffer = bytearray()
-    sent = reports = refused = 0
+    """Start, start, start, 50 times a second, reconnecting whenever the club closes the
+    socket."""
+    sent = reports = refused = connections = 0
     deadline = time.monotonic() + seconds
-    try:
-        while time.monotonic() < deadline:
-            try:
-                sock.send(text_frame(start_message(token)))
-                sent += 1
-            except (BlockingIOError, InterruptedError):
-                pass
-            for text in frames(sock, buffer):
-                kind = json.loads(text).get("type")
-                reports += kind == "analysis"
-                refused += kind == "error"
-            time.sleep(0.02)  # 50 starts a second
-    except (ConnectionError, OSError):
-        pass
-    finally:
-        sock.close()
-    out.append({"sent": sent, "reports": reports, "refused": refused})
+    while time.monotonic() < deadline:
+        try:
+            sock = open_socket(host, port, "/ws/analysis", source=source, cookie=cookie)
+        except (ConnectionError, OSError):
+            time.sleep(0.1)
+            continue
+        connections += 1
+        sock.setblocking(False)
+        buffer = bytearray()
+        try:
+            while time.monotonic() < deadline:
+                try:
+                    sock.send(text_frame(start_message(token)))
+                    sent += 1
+                except (BlockingIOError, InterruptedError):
+                    pass
+                for text in frames(sock, buffer):
+                    kind = json.loads(text).get("type")
+                    reports += kind == "analysis"
+                    refused += kind == "error"
+                time.sleep(0.02)  # 50 starts a second
+        except (ConnectionError, OSError):
+            pass
+        finally:
+            sock.close()
+    out.append({"sent": sent, "reports": reports, "refused": refused, "connections": connections})
 
 
 def page_client(base, source, seconds, out) -> None:
@@ -257,6 +265,7 @@ def run_attack(base, plan, seconds, results) -> None:
         {
             "analysts": {
                 "count": len(analysts),
+                "connections": sum(a["connections"] for a in analysts),
                 "starts_sent": sum(a["sent"] for a in analysts),
                 "starts_refused": sum(a["refused"] for a in analysts),
                 "reports": sum(a["reports"] for a in analysts),
