@@ -8,13 +8,17 @@ sends ``{"type": "stop"}`` or another start. Analysis is for signed-in people, o
 a time each.
 
 **Shared fairly.** The worker is one process for the whole club: each slice waits in its
-person's own line of :attr:`Club.analysis_queue` (round robin between people, as the computer
-players' turns do: :mod:`ludoteca.web.round.botqueue`), and a game review's positions wait in
-the same lines, so eight people analysing at once, or two reviewing long games, delay a
-newcomer's first report by one slice each, not by their whole searches. A socket may *start*
-:data:`STARTS_BURST` times at once and then once every :data:`STARTS_EVERY` seconds (playing
-moves on the board starts again after each move); more is refused, and a socket that goes on
-sending refused starts (:data:`REFUSED_STARTS_CLOSE`) is closed.
+person's own line of :attr:`Club.analysis_queue`, which serves first whoever used the worker
+least lately (:mod:`.sharing`), and a game review's positions wait in lines of their own in
+the same queue. So people analysing non-stop, or reviewing long games, share the worker
+between them, and someone starting an analysis after a while gets the next slice (eight
+accounts analysing non-stop made an honest first report wait some 4 s; now about one slice).
+A tree is bounded in nodes and in search time (:mod:`ludoteca.bots.position_analysis`).
+
+A socket may *start* :data:`STARTS_BURST` times at once and then once every
+:data:`STARTS_EVERY` seconds (playing moves on the board starts again after each move); more
+is refused, and a socket that goes on sending refused starts (:data:`REFUSED_STARTS_CLOSE`)
+is closed.
 
 **No help in one's own game.** A position that is the current one of the caller's game in
 progress (rated, or against another person) is refused (:mod:`.own_games`).
