@@ -393,7 +393,7 @@ def create_app(
         if exc.changed and pk.isdigit():  # refused, but the game ended on time
             await club.hub.publish(int(pk))
         response = error_response(request, exc.text, exc.status)
-        if exc.retry_after:  # a limit says when to try again (the chat counts it down)
+        if exc.retry_after and "Retry-After" not in response.headers:
             response.headers["Retry-After"] = str(exc.retry_after)
         return response
 
