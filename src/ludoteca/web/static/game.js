@@ -132,6 +132,9 @@ function renderPicker(cands) {
     row.append(clear);
   }
   picker.append(row);
+  // The choices a click left (Comune's angles), or moves that name no cell when the board
+  // offers none (Hexagone's roll again or stop): the player must press one of them now.
+  if (complete.length || (plain.length && !targets.size)) bringIntoView(row);
   const all = el("details", { class: "all-moves" });
   all.append(el("summary", {}, t("All legal moves ({count})", { count: view.legal_count ?? view.legal.length })));
   const form = el("form", { class: "type-move" });
@@ -192,7 +195,23 @@ async function showPreviews(row, moves) {
     button.classList.add("pictured");
   }
   row.dataset.previews = "1";
+  bringIntoView(row); // the drawings made the buttons taller
 }
+
+// A control the player must use now is scrolled into the window when any of it is outside
+// (the angle choices opened below the fold at 1280 × 800), by the least distance.
+export function bringIntoView(node) {
+  const r = node.getBoundingClientRect();
+  if (!r.width && !r.height) return;
+  if (r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth) return;
+  node.scrollIntoView({ block: r.height > innerHeight ? "start" : "nearest", inline: "nearest" });
+}
+// The game's own buttons (Comino's Remove tile and turns) show when they are needed.
+new MutationObserver((changes) => {
+  if (!view.your_turn) return;
+  const shown = changes.map((c) => c.target).filter((n) => n instanceof HTMLButtonElement && !n.hidden);
+  if (shown.length) bringIntoView(controls);
+}).observe(controls, { subtree: true, attributes: true, attributeFilter: ["hidden"] });
 
 // Keys for the choices a click left (several moves on the same cells, as angles are):
 // space or A cycles through them, Enter plays the one marked.
