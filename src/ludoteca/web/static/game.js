@@ -206,9 +206,13 @@ export function bringIntoView(node) {
   if (r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth) return;
   node.scrollIntoView({ block: r.height > innerHeight ? "start" : "nearest", inline: "nearest" });
 }
-// The game's own buttons (Comino's Remove tile and turns) show when they are needed.
+// The game's own buttons (Comino's Remove tile and turns) show when they are needed; not
+// while a pointer is held down (a drag: the page must not move under it).
+let pressing = false;
+addEventListener("pointerdown", () => { pressing = true; }, true);
+for (const type of ["pointerup", "pointercancel"]) addEventListener(type, () => { pressing = false; }, true);
 new MutationObserver((changes) => {
-  if (!view.your_turn) return;
+  if (!view.your_turn || pressing) return;
   const shown = changes.map((c) => c.target).filter((n) => n instanceof HTMLButtonElement && !n.hidden);
   if (shown.length) bringIntoView(controls);
 }).observe(controls, { subtree: true, attributes: true, attributeFilter: ["hidden"] });
@@ -431,6 +435,38 @@ function moveSound() {
   } catch { /* no sound on this browser */ }
 }
 
+// On a touch screen a board whose cells come out under a finger's size (44 px: Hexagone's
+// and Comino's on a phone) is drawn larger, up to three times, and pans inside its box; the
+// box keeps where it was panned to from one move to the next.
+const COARSE = matchMedia("(pointer: coarse)");
+const FINGER = 44;
+let zoomedBefore = false;
+function fitFinger([left, top]) {
+  const svg = boardBox.querySelector("svg");
+  boardBox.classList.remove("zoomed");
+  if (!svg || !COARSE.matches) return;
+  let least = Infinity;
+  const cells = svg.querySelectorAll(".cell[data-cell]");
+  for (const c of cells) {
+    const r = c.getBoundingClientRect();
+    if (r.width && r.height) least = Math.min(least, r.width, r.height);
+  }
+  if (!(least < FINGER)) { zoomedBefore = false; return; }
+  const width = svg.getBoundingClientRect().width * Math.min(3, (FINGER + 0.5) / least);
+  boardBox.classList.add("zoomed");
+  svg.style.width = `${Math.ceil(width)}px`;
+  if (zoomedBefore) { boardBox.scrollLeft = left; boardBox.scrollTop = top; return; }
+  zoomedBefore = true;
+  // The first time, the cells' middle is put in the middle of the box.
+  let x0 = Infinity, x1 = -Infinity;
+  for (const c of cells) {
+    const r = c.getBoundingClientRect();
+    x0 = Math.min(x0, r.left); x1 = Math.max(x1, r.right);
+  }
+  const box = boardBox.getBoundingClientRect();
+  boardBox.scrollLeft += (x0 + x1) / 2 - (box.left + box.width / 2);
+}
+
 // The engine draws its board as a picture (role img); on this page its cells are controls,
 // so the board is a group of them, under the same name.
 function boardAsGroup() {
@@ -445,7 +481,9 @@ function render(newView) {
   view = newView;
   if (moved) moveSound();
   selected = [];
+  const panned = [boardBox.scrollLeft, boardBox.scrollTop];
   boardBox.innerHTML = view.svg;
+  fitFinger(panned);
   for (const cell of view.last_cells || []) {
     for (const node of boardBox.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move", "arrived");
   }
