@@ -117,9 +117,9 @@ def play_and_look(look: Look, name: str) -> None:
         move = choose(rng, view)
         play(page, move, look.touch, lambda control: check_pressed(look, control))
         look.moves += 1
+        wait_moved(page, ply, move)
         if look.moves == SHOT_AT_MOVE and README:
             readme_shot(look)
-        wait_moved(page, ply, move)
     page.wait_for_function("() => document.getElementById('play').dataset.status === 'finished'")
     look.view = server_view(page, look.pk)
     check_now(look)
@@ -143,11 +143,14 @@ def readme_shot(look: Look) -> None:
     wait_my_turn_or_end(page, timeout=30000)
     page.wait_for_timeout(800)
     page.evaluate("() => window.scrollTo(0, document.querySelector('.board-wrap').offsetTop - 8)")
-    lang = "" if look.lang == "en" else f"-{look.lang}"
-    target = Path(README) / f"{look.game}-{look.size}{lang}.png"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(target))
-    shutil.copy(target, look.shots / f"readme-{target.name}")
+    names = [f"{look.game}-{look.size}.png"] if look.lang == "en" else []
+    if (look.game, look.size) == ("comune", "desktop"):  # the README's page in each language
+        names.append(f"comune-desktop-{look.lang}.png")
+    folder = Path(README)
+    folder.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(folder / names[0]))
+    for name in names[1:]:
+        shutil.copy(folder / names[0], folder / name)
 
 
 @pytest.mark.parametrize(
