@@ -200,7 +200,7 @@ async function showPreviews(row, moves) {
 
 // A control the player must use now is scrolled into the window when any of it is outside
 // (the angle choices opened below the fold at 1280 × 800), by the least distance.
-export function bringIntoView(node) {
+function bringIntoView(node) {
   const r = node.getBoundingClientRect();
   if (!r.width && !r.height) return;
   if (r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth) return;
