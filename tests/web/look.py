@@ -171,3 +171,6 @@ def check_pressed(look: Look, control) -> None:
     if not inside:
         shot = look.shoot(f"FAILED-out-of-view-ply{look.view.get('ply')}")
         raise AssertionError(f"{look.name}: {control} is outside the window: {box} (see {shot})")
+    first = not any(p.stem.endswith("-choices") for p in look.taken)
+    if first and control.evaluate("n => n.matches('.move-choice:not(.plain)')"):
+        look.shoot("choices")  # the first half-made move's choices, as the player sees them
