@@ -100,7 +100,11 @@ class Look:
 
 
 def finish_animations(page) -> None:
-    page.evaluate("() => { for (const a of document.getAnimations()) a.finish(); }")
+    """Bring every animation that ends to its end (a spinner turns for ever: left alone)."""
+    page.evaluate(
+        """() => { for (const a of document.getAnimations()) {
+            if (a.effect && isFinite(a.effect.getComputedTiming().endTime)) a.finish(); } }"""
+    )
 
 
 def pieces_on_their_cells(look: Look) -> list:
@@ -137,11 +141,38 @@ def finger_sized_targets(look: Look) -> list:
     return small_touch_targets(look.page) if look.touch else []
 
 
+LOG_ENTRIES = """() => [...document.querySelectorAll('[data-game-log] > li[data-ply]')].map(li => [
+    Number(li.dataset.ply), (li.querySelector('.words') || li).textContent.trim()])"""
+
+
+def every_move_told_in_the_log(look: Look) -> list:
+    """The log beside the board tells each move played so far in the engine's words: one
+    entry per step (a run of the table's draws is one), the last at the game's newest move,
+    and every player's move in words, not the notation's fallback (``side: move``)."""
+    moves = look.view.get("moves") or []
+    if not moves or look.page.get_attribute("#play", "data-ply") != str(look.view.get("ply")):
+        return []  # nothing played yet, or the page is a moment behind the server
+    entries = look.page.evaluate(LOG_ENTRIES)
+    steps = [
+        m
+        for i, m in enumerate(moves)
+        if not (m["player"] < 0 and i + 1 < len(moves) and moves[i + 1]["player"] < 0)
+    ]
+    found = []
+    if [ply for ply, _ in entries] != [m["ply"] for m in steps]:
+        found.append(("entries", [p for p, _ in entries][-5:], [m["ply"] for m in steps][-5:]))
+    for (ply, words), move in zip(entries, steps, strict=False):
+        if move["player"] >= 0 and (not words or words == f"{move['side']}: {move['text']}"):
+            found.append(("not in words", ply, words))
+    return found
+
+
 PER_MOVE_CHECKS: list[Callable[[Look], list]] = [
     pieces_on_their_cells,
     asked_controls_in_view,
     no_clipped_text,
     finger_sized_targets,
+    every_move_told_in_the_log,
 ]
 """Run after every move the page shows (the player's and the other side's)."""
 

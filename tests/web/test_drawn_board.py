@@ -43,6 +43,7 @@ def at_animation_time(page, fraction: float | None) -> None:
     """Hold every running animation at ``fraction`` of its length, or finish them all."""
     page.evaluate(
         """(f) => { for (const a of document.getAnimations()) {
+             if (!a.effect || !isFinite(a.effect.getComputedTiming().endTime)) continue;
              if (f === null) a.finish();
              else { a.pause(); a.currentTime = f * a.effect.getTiming().duration; } } }""",
         fraction,
