@@ -153,7 +153,7 @@ def test_a_group_of_three_with_a_swapped_piece_is_captured_and_ends_the_turn():
     assert state.captured[0][0] == 3  # three red in player 1's pile
     assert data["phase"] == "roll" and data["to_move"] == 1  # the turn ended
     assert data["since_capture"] == 0
-    assert "captured 3 R" in state.last_move_summary()
+    assert "captured 3 red" in state.last_move_summary()
 
 
 def test_two_groups_made_by_one_swap_are_both_captured():
@@ -164,7 +164,7 @@ def test_two_groups_made_by_one_swap_are_both_captured():
     data = json.loads(state.position())
     assert set(cells) - set(data["cells"]) == {f"{q},0" for q in range(6)}
     assert sum(state.captured[0]) - before == 6
-    assert "3 R and 3 O" in state.last_move_summary()
+    assert "3 red and 3 orange" in state.last_move_summary()
 
 
 def test_white_groups_are_captured_too():
@@ -172,7 +172,7 @@ def test_white_groups_are_captured_too():
     state = swap_state("RR", cells)
     state.play("swap 2,0 3,0")
     assert state.captured[0][6] >= 3
-    assert "3 W" in state.last_move_summary()
+    assert "3 white" in state.last_move_summary()
 
 
 def test_only_groups_containing_a_swapped_piece_are_taken():
@@ -524,17 +524,17 @@ def test_last_move_summary_tells_each_kind_of_move():
     state = load(position(line("RROROOYGBPWGYBPWYG")))
     assert state.last_move_summary() is None
     state.play("roll RO")
-    assert state.last_move_summary() == "player 1 rolled RO"
+    assert state.last_move_summary() == "player 1 rolled red and orange"
     state.play("swap 3,0 4,0")
     assert state.last_move_summary() == "player 1 swapped 3,0 and 4,0, no capture"
     state.play("again")
     assert state.last_move_summary() == "player 1 takes the second roll"
     state.play("roll RR")
     state.play("swap 2,0 4,0")
-    assert state.last_move_summary() == "player 1 swapped 2,0 and 4,0, captured 3 R and 3 O"
+    assert state.last_move_summary() == "player 1 swapped 2,0 and 4,0 and captured 3 red and 3 orange"
     reform = load(position(line("ORORORORY"), phase="reform", pool="RG", rolled=1, to_move=1))
     reform.play("place G 8,-1")
-    assert reform.last_move_summary() == "player 2 placed G on 8,-1"
+    assert reform.last_move_summary() == "player 2 placed a green piece on 8,-1"
     solo = load(position(TWELVE, phase="second"))
     solo.play("stop")
     assert solo.last_move_summary() == "player 1 stops"

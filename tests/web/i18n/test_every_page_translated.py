@@ -57,9 +57,19 @@ NAMES = ("zqann", "zqbob")
 
 @pytest.fixture(scope="module")
 def crawl_club(tmp_path_factory):
-    """A club with something on every page, and a member (a moderator) to read it."""
+    """A club with something on every page, and a member (a moderator) to read it. Its
+    games are the four and the web tests' toy: toy games other test folders register in the
+    same process (the bots' toy-coins, …) are no part of a club and are not crawled."""
+    from ludoteca.core import registry
     from ludoteca.web.app import create_app
     from ludoteca.web.infra.throttle import Limit, Limits
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(registry, "_extra", {k: v for k, v in registry._extra.items() if k == "toy"})
+        yield from _crawl_club(tmp_path_factory, create_app, Limit, Limits)
+
+
+def _crawl_club(tmp_path_factory, create_app, Limit, Limits):
 
     url = f"sqlite:///{tmp_path_factory.mktemp('crawl') / 'club.sqlite3'}"
     app = create_app(url, bot_pool="thread", limits=Limits(register_per_address=Limit(100, 60)))
