@@ -322,7 +322,7 @@ LEVEL_SPECS = {"medium": "mcts:seconds=0.25,exact=0,playout=uniform"}
 """Kuniumi's medium is the plain search: with this game's solver and wary playouts a quarter
 of a second plays almost as well as a second (hard won 58-6-36 over 100 games, 61%, and
 62.5% against the same without the solver), which leaves no level between; without both,
-hard won 77-5-18 (79.5%), and medium still beat easy 98-2-0 (see :mod:`ludoteca.bots.levels`)."""
+hard won 77-5-18 (79.5%), and medium still beat easy 98-2-0 (see ``docs/strength.md``)."""
 
 
 KNOWLEDGE = SearchKnowledge(
@@ -390,7 +390,7 @@ by other runs: the slowest medium move 1.86 times its budget and hard 1.23, agai
 there before and are no worse). ``mcts:playout=uniform`` turns it off.
 
 Its moves have RAVE indices (a God move by the square it fills), so ``mcts:rave=K`` works
-here, but the search's default keeps it off: measured in :mod:`ludoteca.bots.levels`, it
+here, but the search's default keeps it off: measured in ``docs/strength.md`` (Kuniumi), it
 wins at equal simulations and loses at equal time.
 
 The first player's set-up is searched among :func:`symmetric_setup`'s placements only,
