@@ -1,10 +1,22 @@
 """Named strength levels for people: ``easy``, ``medium``, ``hard``, ``master``.
 
-A level is a bot spec with a budget, chosen by what a person waits per move (instant, a
-quarter of a second, one second, four seconds), and per game where a game's ``ai.py``
-``LEVEL_SPECS`` says otherwise (Hexagone for two to four players, Kuniumi's and Comino's medium,
-Comino's master). Why each level is what it is, measured game by game with the commands that
-reproduce it, is in the documentation's "How the levels were measured" (``docs/strength.md``).
+A level is a bot spec with a budget, chosen by what a person waits per move:
+
+=========  ====================================  ==================================
+level      bot                                   waiting time per move
+=========  ====================================  ==================================
+easy       ``greedy`` (best immediate position)   instant
+medium     ``mcts:seconds=0.25``                  a quarter of a second
+hard       ``mcts:seconds=1``                     one second
+master     ``mcts:seconds=4``                     four seconds
+=========  ====================================  ==================================
+
+A game's ``ai.py`` ``LEVEL_SPECS`` names another spec where these would not be steps apart:
+Hexagone with two to four players (``greedy:noise=0.6``, ``greedy:noise=0.25``, ``greedy``,
+``mcts:seconds=0.25``: the dice decide so much that more search buys little), Kuniumi's medium
+(``mcts:seconds=0.25,exact=0,playout=uniform``) and Comino's medium and master
+(``mcts:seconds=0.05``, ``mcts:seconds=8``). Why, measured game by game with the commands
+that reproduce it: the documentation's "How the levels were measured" (``docs/strength.md``).
 
 The bot behind a level is made when the level first sees a game, so ``make_bot("hard")``
 works for every game; budgets given to ``choose`` still override the level's.
