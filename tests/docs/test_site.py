@@ -36,6 +36,7 @@ def test_site_builds_strictly_without_fetching_anything(tmp_path: Path) -> None:
     assert "fonts.googleapis" not in home and "fonts.gstatic" not in home
     reference = (tmp_path / "api" / "protocol" / "index.html").read_text()
     assert "ludoteca.core.protocol.State" in reference  # the docstrings made it in
+    assert ":class:" not in reference and ":meth:" not in reference  # roles read as code
 
 
 def _link_targets(markdown: str) -> list[str]:

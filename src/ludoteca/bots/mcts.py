@@ -63,7 +63,7 @@ in this search only, how the simulation plays out:
   and the loop's own work, timed from the end of the one before) still fits before the
   deadline. On a busy machine that step is the longest the scheduler has kept the process
   waiting, and the search keeps that much in hand to the end (a maximum that decayed let
-  moves overrun on a loaded machine: see the documentation's "How the levels were measured");
+  moves overrun on a loaded machine: ``docs/performance.md``, time per move);
 - after that, in a game whose typical simulation takes a sizeable share of the budget
   (:data:`TAIL_SHARE`), with playouts that go move by move and give up at the deadline, so
   the end of the budget is used without one long playout carrying the move past its time;
