@@ -57,3 +57,11 @@ def make_user(server, request):
 def anon(server):
     with httpx.Client(base_url=server.base, timeout=20) as client:
         yield client
+
+
+def pytest_terminal_summary(terminalreporter):
+    """Say where the pictures the whole-game harness took are, for a person to look at."""
+    from tests.web.look import TAKEN, looks_dir
+
+    if TAKEN:
+        terminalreporter.write_line(f"{len(TAKEN)} screenshots of the games played: {looks_dir()}")

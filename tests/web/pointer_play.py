@@ -8,6 +8,9 @@ referee; it never types notation into the page."""
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
+
+Hook = Callable[[object], None] | None
 
 
 def quoted(text: str) -> str:
@@ -38,10 +41,14 @@ def cell_box(page, cell: str) -> dict:
     return box
 
 
-def click_button(page, text: str, touch: bool) -> None:
+def click_button(page, text: str, touch: bool, before_press: Hook = None) -> None:
     """Press a move's button once it stands still: the engine's drawings of the choices
-    arrive a moment after the buttons and make them taller."""
+    arrive a moment after the buttons and make them taller. ``before_press`` is called with
+    the button first (the harness checks that it is in the window)."""
     button = page.locator(f"#picker .choices [data-move={quoted(text)}]:visible").first
+    if before_press:
+        button.wait_for()
+        before_press(button)
     if touch:
         button.tap()
     else:
@@ -54,11 +61,14 @@ def comino_tile(page, move: dict, touch: bool):
     return tile, tile.locator("rect").last.bounding_box()
 
 
-def play_comino(page, move: dict, touch: bool) -> None:
+def play_comino(page, move: dict, touch: bool, before_press: Hook = None) -> None:
     tile, box = comino_tile(page, move, touch)
     if move.get("remove"):
         press(page, box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8, touch)
         button = page.locator("#remove-tile:visible")
+        if before_press:
+            button.wait_for()
+            before_press(button)
         press(page, *centre(button.bounding_box()), touch)
         return
     if touch:  # a tap anywhere picks it up; buttons turn it; a tap on the square drops it
@@ -66,7 +76,9 @@ def play_comino(page, move: dict, touch: bool) -> None:
         for _ in range(4):
             if tile.get_attribute("data-orientation") == move["orientation"]:
                 break
-            page.locator("#turn-right").tap()  # scrolled to first, if need be
+            if before_press:
+                before_press(page.locator("#turn-right"))
+            page.locator("#turn-right").tap()
         assert tile.get_attribute("data-orientation") == move["orientation"]
         press(page, *centre(cell_box(page, move["cells"][0])), touch)
         return
@@ -83,13 +95,14 @@ def play_comino(page, move: dict, touch: bool) -> None:
     page.mouse.up()
 
 
-def play(page, move: dict, touch: bool) -> None:
-    """Make ``move`` (an entry of the view's ``legal``) on the page by pointer."""
+def play(page, move: dict, touch: bool, before_press: Hook = None) -> None:
+    """Make ``move`` (an entry of the view's ``legal``) on the page by pointer;
+    ``before_press`` sees each button the page asked for before it is pressed."""
     if "tile" in move:
-        play_comino(page, move, touch)
+        play_comino(page, move, touch, before_press)
         return
     if not move["cells"]:
-        click_button(page, move["text"], touch)
+        click_button(page, move["text"], touch, before_press)
         return
     ply = page.get_attribute("#play", "data-ply")
     for cell in move["cells"]:
@@ -101,7 +114,7 @@ def play(page, move: dict, touch: bool) -> None:
         page.get_attribute("#play", "data-ply") == ply
         and page.locator(f"#picker .choices [data-move={quoted(move['text'])}]:visible").count()
     ):
-        click_button(page, move["text"], touch)
+        click_button(page, move["text"], touch, before_press)
 
 
 SETTLED = """([cell, ply, text]) =>

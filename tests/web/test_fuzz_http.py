@@ -193,6 +193,8 @@ def test_named_pages_take_any_name(club, name, game, query):
     paths = [
         f"/users/{segment(name)}",
         f"/users/{segment(name)}/ratings.png",
+        f"/users/{segment(name)}/ratings.svg",
+        f"/stats/{segment(name)}.svg",
         f"/leaderboard/{segment(name)}",
         f"/rules/{segment(game)}",
         f"/games/new?game={segment(game)}",

@@ -3,11 +3,15 @@ of one game, and game lengths that are all the same, showed fractional axes."""
 
 from __future__ import annotations
 
+import xml.etree.ElementTree as ET
+
 import pytest
 from matplotlib.figure import Figure
 
 from ludoteca.bots.analysis import count_histogram
-from ludoteca.web.accounts.profiles import rating_figure
+from ludoteca.web.accounts.profiles import rating_plot
+
+SVG = "{http://www.w3.org/2000/svg}"
 
 
 def visible_ticks(ax) -> list[float]:
@@ -17,11 +21,22 @@ def visible_ticks(ax) -> list[float]:
 
 @pytest.mark.parametrize("games", [1, 2, 7, 60])
 def test_the_rating_history_counts_games_in_whole_numbers(games):
-    fig = rating_figure("ann", {"Kuniumi": [(1500 + 10 * i, 200.0) for i in range(games)]})
-    ax = fig.axes[0]
-    ticks = visible_ticks(ax)
-    assert ticks and all(float(t).is_integer() for t in ticks), ticks
-    assert ax.get_xlim() == (0.5, games + 0.5)
+    svg = rating_plot("ann", {"Kuniumi": [(1500 + 10 * i, 200.0) for i in range(games)]})
+    root = ET.fromstring(str(svg))
+    dots = [float(c.get("cx")) for c in root.iter(f"{SVG}circle")]
+    step = (dots[-1] - dots[0]) / (games - 1) if games > 1 else None
+    # The x axis's labels are whole game numbers under their games' points.
+    labels = {
+        float(t.get("x")): t.text
+        for t in root.iter(f"{SVG}text")
+        if t.text and t.text.isdigit() and t.get("transform") is None
+    }
+    ticks = {x: int(n) for x, n in labels.items() if any(abs(x - d) < 0.1 for d in dots)}
+    assert ticks and all(1 <= n <= games for n in ticks.values()), labels
+    for x, n in ticks.items():
+        assert abs(x - dots[n - 1]) < 0.1
+    if step is not None:
+        assert step > 0
 
 
 @pytest.mark.parametrize(

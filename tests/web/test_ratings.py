@@ -477,10 +477,12 @@ def test_rated_game_reaches_the_leaderboard_and_profiles(make_user, anon):
     assert won_text in page.text and "provisional" in page.text
     assert f'href="/games/{pk}/replay"' in page.text
     assert f'href="/users/{loser.name}"' in page.text
-    assert f"/users/{winner.name}/ratings.png" in page.text
-    plot = anon.get(f"/users/{winner.name}/ratings.png")
-    assert plot.status_code == 200 and plot.headers["content-type"] == "image/png"
-    assert plot.content.startswith(b"\x89PNG\r\n\x1a\n") and len(plot.content) > 2000
+    assert '<svg class="plot"' in page.text and 'id="rating-numbers"' in page.text
+    plot = anon.get(f"/users/{winner.name}/ratings.svg")
+    assert plot.status_code == 200 and plot.headers["content-type"] == "image/svg+xml"
+    assert plot.text.startswith("<svg") and "</text>" in plot.text
+    old = anon.get(f"/users/{winner.name}/ratings.png", follow_redirects=False)
+    assert old.status_code == 301 and old.headers["location"].endswith("/ratings.svg")
 
     game_page = anon.get(f"/games/{pk}")
     assert game_page.status_code == 200
@@ -493,8 +495,8 @@ def test_unknown_players_and_pools_are_clear_404s(anon):
     r = anon.get("/users/nobody-here")
     assert r.status_code == 404
     assert "There is no player called 'nobody-here'" in html.unescape(r.text)
-    r = anon.get("/users/nobody-here/ratings.png")
-    assert r.status_code == 404
+    for plot in ("ratings.svg", "ratings.png"):
+        assert anon.get(f"/users/nobody-here/{plot}").status_code == 404
     r = anon.get("/leaderboard/chess")
     assert r.status_code == 404
     assert "There is no leaderboard called 'chess'" in html.unescape(r.text)
@@ -519,13 +521,8 @@ def test_the_profile_plot_shows_in_a_real_browser(make_user, server, browser, tm
     page = browser.new_page(viewport={"width": 1100, "height": 900})
     page.goto(f"{server.base}/games/{pk}/replay")
     page.click(f'a.player[href="/users/{b.name}"]')  # names link to profiles
-    page.wait_for_selector(".rating-plot img")
-    loaded = page.wait_for_function(
-        "() => { const i = document.querySelector('.rating-plot img');"
-        " return i.complete && i.naturalWidth > 0 ? [i.naturalWidth, i.naturalHeight] : null; }",
-        timeout=15000,
-    ).json_value()
-    assert loaded == [700, 320]  # the PNG itself, not a broken-image placeholder
+    box = page.wait_for_selector(".rating-plot svg.plot").bounding_box()
+    assert box is not None and box["width"] > 600 and box["height"] > 250  # drawn, not empty
     assert page.inner_text(".profile-name") == b.name
     page.click("header nav >> text=Leaderboard")
     page.wait_for_selector('section[data-pool="toy"]')

@@ -300,7 +300,11 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     denom = 1 + z * z / n
     centre = (p + z * z / (2 * n)) / denom
     half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denom
-    return (max(0.0, centre - half), min(1.0, centre + half))
+    # At 0 of n (n of n) the bound is exactly 0 (1), but rounding can leave it a hair
+    # beyond the rate itself: the interval must always hold its rate.
+    low = 0.0 if successes <= 0 else min(p, max(0.0, centre - half))
+    high = 1.0 if successes >= n else max(p, min(1.0, centre + half))
+    return (low, high)
 
 
 def mean_interval(values: Sequence[float]) -> tuple[float, float, float]:

@@ -31,6 +31,19 @@ TOP_MOVES = 8
 PV_LENGTH = 10
 KEEP_SESSIONS = 8
 """Trees kept per analysis worker; the least recently used goes first."""
+TREE_NODES = 60_000
+"""The most nodes one analysis tree may hold. A Comune node with its RAVE statistics costs
+some 2.7 kB (:data:`ludoteca.bots.mcts.MAX_NODES`), so a full tree is about 160 MB; Comune's
+search reaches it in some ten seconds of the 30 a run may take, and the simulations after
+that refine the values of the moves already in the tree without adding to it. Without this
+bound every *start* on the same socket grew the same tree on: 244 to 684 MB in 150 s."""
+WORKER_NODES = 150_000
+"""The most nodes all the trees kept in one analysis worker may hold together (some 400 MB
+of Comune trees): the least recently used trees are dropped to keep under it."""
+TREE_SECONDS = 60.0
+"""The most search time one tree gets, over all the runs that grew it: a run asks for at
+most 30 s (:data:`ludoteca.web.analysis.live.MAX_SECONDS`), and starting again on the same
+position goes on with the same tree, up to this."""
 
 
 @dataclass
@@ -39,6 +52,10 @@ class Session:
     bot: MCTSBot
     root: Node
     iterations: int = 0
+    nodes_cap: int = TREE_NODES
+    granted: float = 0.0
+    """Search time asked for this tree so far (a search stops a little short of its time, so
+    the time measured would approach the cap without reaching it)."""
     seconds: float = 0.0
     used: float = field(default_factory=time.monotonic)
 
@@ -59,10 +76,25 @@ def analysis_bot(state: State, seed: int = 1) -> MCTSBot:
     return bot
 
 
-def start(state: State, seed: int = 1) -> Session:
+def start(state: State, seed: int = 1, max_nodes: int | None = None) -> Session:
     bot = analysis_bot(state, seed)
+    if max_nodes is not None:
+        bot.max_nodes = max(1, min(bot.max_nodes, max_nodes))
     bot.warm_up(state)
-    return Session(state.clone(), bot, Node(None, state, state.num_players, bot))
+    return Session(
+        state.clone(), bot, Node(None, state, state.num_players, bot), nodes_cap=bot.max_nodes
+    )
+
+
+def tree_nodes(session: Session) -> int:
+    """An upper bound of the nodes in the session's tree, without walking it: each
+    simulation adds at most one node (:data:`ludoteca.bots.mcts.MAX_NODES`)."""
+    return min(session.root.visits + 1, session.nodes_cap)
+
+
+def spent(session: Session) -> bool:
+    """Whether the tree has had all the search it may have (:data:`TREE_SECONDS`)."""
+    return session.granted >= TREE_SECONDS - 1e-9
 
 
 def think(session: Session, seconds: float | None = None, iterations: int | None = None) -> None:
@@ -126,6 +158,7 @@ def report(session: Session) -> dict[str, Any]:
         "iterations": session.iterations,
         "seconds": round(session.seconds, 2),
         "proven": root.proven is not None,
+        "spent": spent(session),
         "pv": principal_variation(session),
         "top": [],
         "chance": [],
@@ -176,19 +209,56 @@ def step(
     try:
         session = _SESSIONS.get(key)
         if session is None or session.state.position() != position:
-            session = start(position_state(game_id, options, position))
+            _SESSIONS.pop(key, None)  # the old tree goes before the new one grows
+            session = start(position_state(game_id, options, position), max_nodes=TREE_NODES)
             _SESSIONS[key] = session
         _SESSIONS.move_to_end(key)
-        while len(_SESSIONS) > KEEP_SESSIONS:
-            _SESSIONS.popitem(last=False)
-        think(session, seconds=seconds)
+        _make_room(keep=key)
+        if not spent(session):
+            slice_seconds = min(seconds, TREE_SECONDS - session.granted)
+            session.granted += slice_seconds
+            think(session, seconds=slice_seconds)
         return report(session)
     except GameError as exc:
         return {"error": exc.reason}
 
 
+def _make_room(keep: str) -> None:
+    """Drop the least recently used trees (never ``keep``'s) until the worker holds at most
+    :data:`KEEP_SESSIONS` trees whose nodes could reach at most :data:`WORKER_NODES`: the
+    kept tree's full size counts, since it may grow to it in this step."""
+
+    def total() -> int:
+        return sum(s.nodes_cap if k == keep else tree_nodes(s) for k, s in _SESSIONS.items())
+
+    while len(_SESSIONS) > 1 and (len(_SESSIONS) > KEEP_SESSIONS or total() > WORKER_NODES):
+        oldest = next(iter(_SESSIONS))
+        if oldest == keep:
+            _SESSIONS.move_to_end(keep)
+            oldest = next(iter(_SESSIONS))
+        _SESSIONS.pop(oldest)
+
+
+def worker_nodes() -> int:
+    """The nodes all kept trees hold at most (for tests and the benchmark)."""
+    return sum(tree_nodes(s) for s in _SESSIONS.values())
+
+
 def forget(key: str) -> None:
-    _SESSIONS.pop(key, None)
+    """Drop ``key``'s tree (its socket closed) and give the freed memory back to the
+    system where the C library can: a dropped tree is freed at once (nodes hold no cycles),
+    but the allocator would otherwise keep the pages for the next tree."""
+    if _SESSIONS.pop(key, None) is not None:
+        release_memory()
+
+
+def release_memory() -> None:
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6").malloc_trim(0)
+    except (OSError, AttributeError):
+        pass  # not glibc: the pages stay with the process for its next tree
 
 
 def evaluate(

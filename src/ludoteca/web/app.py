@@ -41,6 +41,7 @@ from ludoteca.web.chat.models import ChatLine
 from ludoteca.web.club import Club
 from ludoteca.web.forum.routes import router as forum_router
 from ludoteca.web.help.routes import router as help_router
+from ludoteca.web.help.site_pages import checked_folder
 from ludoteca.web.i18n.catalogs import check_compiled
 from ludoteca.web.i18n.routes import router as language_router
 from ludoteca.web.infra.fanout import events_on_commit, notify_on_commit, register_event
@@ -282,11 +283,14 @@ def create_app(
     public_url: str = "http://127.0.0.1:8000",
     sqlite_sync: str = "normal",
     turn_mail_delay: float = TURN_DELAY_SECONDS,
+    site_pages: str | Path | None = None,
 ) -> FastAPI:
     """The club's application on the database at ``url``. ``smtp`` (``smtp://host:port``)
     lets it send e-mail, whose links start with ``public_url``; a turn e-mail waits
-    ``turn_mail_delay`` seconds for its player to come by first."""
+    ``turn_mail_delay`` seconds for its player to come by first. ``site_pages``: a folder of
+    the operator's contact, privacy and terms pages (:mod:`.help.site_pages`)."""
     server = SmtpServer.parse(smtp) if smtp else None  # a bad URL is refused before anything
+    pages = checked_folder(site_pages)
     check_compiled()  # a club must not silently lose its languages
     store = Store(database_url(url), sqlite_sync=sqlite_sync)
     secret = store.setting("secret_key", lambda: secrets.token_hex(32)).encode()
@@ -305,6 +309,7 @@ def create_app(
     club.reviews = Reviews(club)
     club.inbox = Inbox(club)
     club.stats = Stats(store)
+    club.site_pages = pages
     if server is not None:
         club.mailer = Mailer(store, server, public_url, secret, turn_mail_delay)
     club.games.on_finish.append(notify_service.finish_hook)
@@ -388,7 +393,7 @@ def create_app(
         if exc.changed and pk.isdigit():  # refused, but the game ended on time
             await club.hub.publish(int(pk))
         response = error_response(request, exc.text, exc.status)
-        if exc.retry_after:  # a limit says when to try again (the chat counts it down)
+        if exc.retry_after and "Retry-After" not in response.headers:
             response.headers["Retry-After"] = str(exc.retry_after)
         return response
 

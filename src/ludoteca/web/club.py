@@ -6,11 +6,14 @@ from __future__ import annotations
 
 from concurrent.futures import Executor
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ludoteca.web.accounts.service import Accounts
+from ludoteca.web.analysis.sharing import ByUseQueue
 from ludoteca.web.infra.briefly import Briefly
 from ludoteca.web.infra.store import Store
+from ludoteca.web.round.botqueue import FairQueue
 from ludoteca.web.round.service import GameService
 from ludoteca.web.round.socket import Hub
 
@@ -43,9 +46,14 @@ class Club:
     mailer: Mailer | None = None
     """Sends e-mail when the server was given ``--smtp``; None sends none."""
     stats: Stats | None = None
+    site_pages: Path | None = None
+    """The operator's contact, privacy and terms pages (:mod:`.help.site_pages`)."""
     analysis_pool: Executor | None = None
     """Where the analysis board and game reviews search: one worker of its own, so that
     they never take a worker from a live game's computer player."""
+    analysis_queue: FairQueue = field(default_factory=lambda: ByUseQueue(workers=1, per_owner=1))
+    """The analysis worker's slices, shared between the people asking by their recent use
+    (the analysis board's and the reviews' alike): :mod:`ludoteca.web.analysis.sharing`."""
     reviews: Reviews | None = None
     lists: Briefly = field(default_factory=lambda: Briefly(seconds=1.0, size=2048))
     """The lobby's public lists and the players' line of each game page with their ratings:

@@ -9,6 +9,7 @@ in this process (the test server launcher calls it before starting the app).
 from __future__ import annotations
 
 from ludoteca.core.errors import IllegalMoveError, IllegalPositionError, MalformedError
+from ludoteca.core.messages import Text
 from ludoteca.core.protocol import CHANCE, TERMINAL, Game, Result, State
 
 CELLS = [f"{f}{r}" for r in "123" for f in "abc"]
@@ -59,7 +60,7 @@ class ToyState(State):
         return Result(
             winners=() if w is None else (w,),
             num_players=2,
-            reason="line" if w is not None else "full",
+            reason=Text("three in a line") if w is not None else Text("the board is full"),
         )
 
     def legal_moves(self):
@@ -112,7 +113,12 @@ class ToyState(State):
         if not self.history or self.history[-1] in TOSSES:
             return None
         mark = self.board[CELLS.index(self.history[-1])]
-        return f"{'cross' if mark == 'x' else 'nought'} took {self.history[-1]}"
+        cell = self.history[-1]
+        return (
+            Text("cross took {cell}", {"cell": cell})
+            if mark == "x"
+            else Text("nought took {cell}", {"cell": cell})
+        )
 
     def side_name(self, player: int) -> str:
         return ("cross", "nought")[player]

@@ -8,6 +8,7 @@ from __future__ import annotations
 import itertools
 import random
 import time
+from urllib.parse import urlencode
 
 import httpx
 import pytest
@@ -145,3 +146,30 @@ def test_the_analysis_board_from_a_replay(browser, club):
         "#analysis", "data-position"
     )
     context.close()
+
+
+def test_the_analysis_board_plays_a_move_from_the_compact_form(browser, club, tmp_path):
+    """A Comune position with 9403 turns comes compact: the first click asks for the cell's
+    moves, and clicking on through the targets plays one."""
+    position = "5/6/7/8/7H1/8/7/6/5 D 0"
+    page = browser.new_page(viewport={"width": 1280, "height": 900})
+    page.goto(f"{club.base}/analysis/comune?" + urlencode({"position": position}))
+    page.wait_for_function("() => document.getElementById('analysis')?.dataset.position")
+    assert page.locator("#choices .move-choice").all_inner_texts() == ["Pass"]
+    clicked = []
+    for _ in range(6):  # through the cells only: the compact form's moves on demand
+        if page.get_attribute("#analysis", "data-position") != position:
+            break
+        target = page.locator("#board .cell.target").first
+        clicked.append(target.get_attribute("data-cell"))
+        target.click()
+        page.wait_for_timeout(300)
+        choice = page.locator("#choices .move-choice")
+        if clicked and choice.count() and choice.first.inner_text() != "Pass":
+            choice.first.click()
+            page.wait_for_timeout(300)
+    after = page.get_attribute("#analysis", "data-position")
+    assert after and after != position, clicked
+    assert "passed" not in page.inner_text("#hint")
+    page.screenshot(path=str(tmp_path / "analysis-compact.png"))
+    page.close()

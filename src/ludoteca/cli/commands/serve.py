@@ -8,7 +8,8 @@ comes from its ``X-Forwarded-For`` header, trusted only from the addresses given
 ``--forwarded-allow-ips`` (uvicorn's setting; by default ``$FORWARDED_ALLOW_IPS``, else
 127.0.0.1 and ::1).
 Websocket messages over ``WS_MAX_SIZE`` bytes close the connection; smaller ones are still
-checked against the club's own, lower limit.
+checked against the club's own, lower limit. A request's head (request line and headers) may
+take at most 32 KB and ``--header-timeout`` seconds (:mod:`ludoteca.web.infra.httpprotocol`).
 """
 
 from __future__ import annotations
@@ -78,6 +79,14 @@ def register(subparsers) -> None:
         "the club's own links in forum posts (default http://HOST:PORT)",
     )
     p.add_argument(
+        "--header-timeout",
+        type=whole_number(1, 3600),
+        default=10,
+        metavar="SECONDS",
+        help="close a connection whose request headers are not all sent within this many "
+        "seconds (10); headers over 32 KB are refused with 431",
+    )
+    p.add_argument(
         "--sqlite-sync",
         choices=("normal", "full"),  # store.SQLITE_SYNC, not imported: parsing loads no database
         default=os.environ.get("LUDOTECA_SQLITE_SYNC", "normal"),
@@ -85,6 +94,14 @@ def register(subparsers) -> None:
         "through a crash of the club and never corrupts the file, but a power cut may take "
         "back the last moments' moves; 'full' waits for the disk on every commit, which "
         "makes a busy club queue moves",
+    )
+    p.add_argument(
+        "--site-pages",
+        default=None,
+        metavar="DIR",
+        help="a folder of the operator's own pages in Markdown: contact.md, privacy.md, "
+        "terms.md (and contact.de.md … for one language), linked from /about; a page without "
+        "a file shows the club's default text (default $LUDOTECA_SITE_PAGES)",
     )
     p.set_defaults(func=run)
 
@@ -99,6 +116,7 @@ def run(args: argparse.Namespace) -> int:
     import uvicorn
 
     from ludoteca.web.app import create_app
+    from ludoteca.web.infra.httpprotocol import HeadLimitedProtocol
     from ludoteca.web.infra.store import SQLITE_SYNC, database_url
     from ludoteca.web.infra.throttle import Limit, Limits
     from ludoteca.web.infra.wsprotocol import WebSocketProtocol
@@ -122,6 +140,10 @@ def run(args: argparse.Namespace) -> int:
             print(f"ludoteca serve: {exc}", file=sys.stderr)
             return 2
     public = args.public_url or f"http://{args.host}:{args.port}"
+    site_pages = args.site_pages or os.environ.get("LUDOTECA_SITE_PAGES") or None
+    if site_pages is not None and not os.path.isdir(site_pages):
+        print(f"ludoteca serve: --site-pages {site_pages!r} is not a folder", file=sys.stderr)
+        return 2
     app = create_app(
         url,
         bot_pool=args.bot_pool,
@@ -129,8 +151,10 @@ def run(args: argparse.Namespace) -> int:
         smtp=smtp,
         public_url=public,
         sqlite_sync=args.sqlite_sync,
+        site_pages=site_pages,
     )
     print(f"ludoteca web club on http://{args.host}:{args.port}/ (database {_safe(url)})")
+    HeadLimitedProtocol.head_seconds = float(args.header_timeout)
     uvicorn.run(
         app,
         host=args.host,
@@ -138,6 +162,7 @@ def run(args: argparse.Namespace) -> int:
         log_level="warning",
         ws=WebSocketProtocol,
         ws_max_size=WS_MAX_SIZE,
+        http=HeadLimitedProtocol,
         proxy_headers=True,
         forwarded_allow_ips=args.forwarded_allow_ips,
         server_header=False,

@@ -19,6 +19,7 @@ printed as its colour letter followed by its cell, so ``G-1,2`` is the green pie
 from __future__ import annotations
 
 import math
+import unicodedata
 from collections.abc import Callable, Iterable
 from html import escape
 from typing import Any
@@ -100,10 +101,24 @@ def render_svg(
     pad = SIZE * 1.2
     left, top = min(xs) - pad, min(ys) - pad
     width = max(xs) - min(xs) + 2 * pad
-    panel_width = 230.0
     rows = 3 + state.num_players + (1 if any(state.pool) else 0)
     height = max(max(ys) - min(ys) + 2 * pad, rows * 26.0 + 20)
 
+    status = translate(_status(state))
+    hint = translate(PHASE_HINTS[state.phase]) if state.phase in PHASE_HINTS else ""
+    piles = [
+        (translate(Text("{who}: {count}", {"who": _who(state, p), "count": sum(pile)})), pile)
+        for p, pile in enumerate(state.captured)
+    ]
+    if any(state.pool):
+        piles.append((translate(Text("pool")), state.pool))
+    # The panel is as wide as its longest line, in every language (a fixed width cut the
+    # German and Japanese hints, and long piles, at the drawing's edge).
+    token_x = max([PILE_TOKENS_AT] + [text_width(label) + 8 for label, _ in piles])
+    panel_width = 10 + max(
+        [PANEL_WIDTH, text_width(status) + 8, text_width(hint) + 8]
+        + [token_x + PILE_STEP * sum(pile) + 8 for _, pile in piles]
+    )
     out = [
         f'<svg xmlns="http://www.w3.org/2000/svg" class="board hexagone" '
         f'viewBox="{_n(left)} {_n(top)} {_n(width + panel_width)} {_n(height)}" '
@@ -152,11 +167,10 @@ def render_svg(
     px = left + width + 10
     py = top + 24
     out.append('<g class="panel" font-family="sans-serif" font-size="13">')
-    out.append(f'<text x="{_n(px)}" y="{_n(py)}">{escape(translate(_status(state)))}</text>')
-    hint = PHASE_HINTS.get(state.phase, "")
+    out.append(f'<text x="{_n(px)}" y="{_n(py)}">{escape(status)}</text>')
     if hint:
         py += 18
-        out.append(f'<text class="hint" x="{_n(px)}" y="{_n(py)}">{escape(translate(hint))}</text>')
+        out.append(f'<text class="hint" x="{_n(px)}" y="{_n(py)}">{escape(hint)}</text>')
     py += 10
     out.append('<g class="dice">')
     if state.dice is not None:
@@ -168,13 +182,12 @@ def render_svg(
             )
     out.append("</g>")
     py += 44
-    for p, pile in enumerate(state.captured):
-        who = Text("captured") if state.num_players == 1 else Text("player {n}", {"n": p + 1})
-        label = translate(Text("{who}: {count}", {"who": who, "count": sum(pile)}))
-        out.append(_pile_svg(f"captured player{p + 1}", label, pile, px, py, p))
-        py += 26
-    if any(state.pool):
-        out.append(_pile_svg("pool", translate(Text("pool")), state.pool, px, py, None))
+    for p, (label, pile) in enumerate(piles):
+        if p < len(state.captured):
+            out.append(_pile_svg(f"captured player{p + 1}", label, pile, px, py, p, token_x))
+            py += 26
+        else:
+            out.append(_pile_svg("pool", label, pile, px, py, None, token_x))
     out.append("</g>")
     out.append("</svg>")
     return "\n".join(out)
@@ -189,6 +202,24 @@ PHASE_HINTS = {
 }
 """What the player to move does now, in words: the phase names are notation ("second" told
 a player nothing). Short enough for the panel's width."""
+
+
+PANEL_WIDTH = 220.0
+"""The side panel's least width (SVG units; its text is 13 units high)."""
+PILE_TOKENS_AT = 90.0
+PILE_STEP = 9.0
+
+
+def text_width(text: str, size: float = 13.0) -> float:
+    """A generous estimate of ``text``'s drawn width in sans-serif at ``size``: a wide
+    (CJK) character takes a full em, any other two thirds of one (wider than the average
+    Latin letter, so the estimate errs towards room to spare)."""
+    wide = sum(1 for ch in text if unicodedata.east_asian_width(ch) in "WF")
+    return size * (wide + 0.66 * (len(text) - wide))
+
+
+def _who(state: HexagoneState, p: int) -> Text:
+    return Text("captured") if state.num_players == 1 else Text("player {n}", {"n": p + 1})
 
 
 def _status(state: HexagoneState) -> Text:
@@ -208,13 +239,15 @@ def _status(state: HexagoneState) -> Text:
     return Text("{who}, {rolls} rolls left", {"who": who, "rolls": state.rolls_left})
 
 
-def _pile_svg(cls: str, label: str, counts: list[int], x: float, y: float, player) -> str:
+def _pile_svg(
+    cls: str, label: str, counts: list[int], x: float, y: float, player, tokens_at: float
+) -> str:
     attr = f' data-player="{player}"' if player is not None else ""
     parts = [
         f'<g class="{cls}"{attr}>',
         f'<text x="{_n(x)}" y="{_n(y + 12)}">{escape(label)}</text>',
     ]
-    cx = x + 90
+    cx = x + tokens_at
     for k in range(7):
         for _ in range(counts[k]):
             letter = COLOURS[k]
@@ -222,7 +255,7 @@ def _pile_svg(cls: str, label: str, counts: list[int], x: float, y: float, playe
                 f'<polygon class="token colour-{letter}" points="{_hexagon(cx, y + 8, 6)}" '
                 f'fill="{FILL[letter]}" stroke="#333" stroke-width="0.5"/>'
             )
-            cx += 9
+            cx += PILE_STEP
     parts.append("</g>")
     return "".join(parts)
 

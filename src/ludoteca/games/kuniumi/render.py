@@ -118,7 +118,7 @@ def render_svg(
     for square in range(36):
         letter = piece_at(state, square)
         if letter is not None:
-            out.append(_piece_svg(letter, square))
+            out.append(_piece_svg(letter, square, translate))
     for i in range(6):
         cx = MARGIN + i * CELL + CELL // 2
         out.append(

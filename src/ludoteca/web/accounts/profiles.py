@@ -4,26 +4,27 @@ their recent games linked to the replays.
 
 Everything is read from the ``ratings`` and ``rating_history`` tables the finish hook in
 :mod:`ludoteca.web.ratings.service` writes, and from the finished games themselves (for the counts
-that include casual games). The plot is a PNG drawn on the server by matplotlib's Agg
-canvas, so the browser needs no charting code.
+that include casual games). The plot is SVG written into the page (:mod:`ludoteca.web.plots`),
+so it takes the page's fonts, language and theme and the browser needs no charting code.
 """
 
 from __future__ import annotations
 
-import io
 from collections import defaultdict
 from datetime import datetime
 from typing import Any
+from urllib.parse import quote
 
 from fastapi import APIRouter, Request
-from fastapi.responses import Response
+from fastapi.responses import RedirectResponse, Response
+from markupsafe import Markup
 from sqlalchemy import func, select
 
 from ludoteca.web.i18n.catalogs import Language
 from ludoteca.web.i18n.catalogs import language as language_named
-from ludoteca.web.i18n.plots import plot_fonts
 from ludoteca.web.infra.store import GameRow, Rating, RatingHistory, Seat, User, utcnow
 from ludoteca.web.lobby.summary import game_summary
+from ludoteca.web.plots import line_chart
 from ludoteca.web.ratings.service import (
     START_RATING,
     Pool,
@@ -243,8 +244,10 @@ def profile(name: str, request: Request, page: str | None = None):
         (rating_entry(r) for r in ratings),
         key=lambda e: order.index(e["pool"]) if e["pool"] in order else len(order),
     )
+    words = language(request)
     for e in entries:
-        e["title"] = pools[e["pool"]].title if e["pool"] in pools else e["pool"]
+        e["title"] = words.text(pools[e["pool"]].title) if e["pool"] in pools else e["pool"]
+    rated = titled(rating_series(list(history)), words)
     return render(
         request,
         "profile.html",
@@ -256,13 +259,55 @@ def profile(name: str, request: Request, page: str | None = None):
         games_page=number,
         games_pages=pages,
         has_history=bool(history),
+        rating_plot=rating_plot(user.name, rated, words),
+        rated=rated,
         played=sum(c["played"] for c in counts),
         mystats=mystats,
     )
 
 
-@router.get("/users/{name}/ratings.png")
-def rating_plot_png(name: str, request: Request):
+def rating_series(history: list[RatingHistory]) -> dict[str, list[tuple[float, float]]]:
+    """Each pool's (rating, deviation) after every rated game, by the pool's name."""
+    series: dict[str, list[tuple[float, float]]] = defaultdict(list)
+    for h in history:
+        series[h.pool].append((h.rating, h.deviation))
+    return dict(series)
+
+
+def rating_plot(
+    who: str,
+    series: dict[str, list[tuple[float, float]]],
+    words: Language | None = None,
+    standalone: bool = False,
+) -> Markup | None:
+    """An SVG of each pool's rating after every rated game, with a band of ± one deviation
+    (``series`` by the pool's title); ``None`` without rated games. The x axis counts games:
+    whole-number ticks only, a single game one point at 1."""
+    words = words or language_named("en")
+    _ = words.gettext
+    return line_chart(
+        _("{name}: rating history").format(name=who),
+        list(series.items()),
+        x_label=_("rated games played"),
+        y_label=_("rating"),
+        description=_("{name}'s rating after each rated game").format(name=who),
+        number=words.number,
+        standalone=standalone,
+    )
+
+
+def titled(series: dict[str, list[tuple[float, float]]], words: Language):
+    """``series`` keyed by each pool's title in ``words``'s language."""
+    pools = known_pools()
+    return {
+        (words.text(pools[name].title) if name in pools else name): points
+        for name, points in series.items()
+    }
+
+
+@router.get("/users/{name}/ratings.svg")
+def rating_plot_svg(name: str, request: Request):
+    """The profile's plot on its own (SVG, in the reader's language and theme)."""
     with club(request).store.session() as db:
         user = user_or_404(db, name)
         history = db.scalars(
@@ -270,63 +315,17 @@ def rating_plot_png(name: str, request: Request):
             .where(RatingHistory.user_id == user.id)
             .order_by(RatingHistory.created, RatingHistory.id)
         ).all()
-    series: dict[str, list[tuple[float, float]]] = defaultdict(list)
-    for h in history:
-        series[h.pool].append((h.rating, h.deviation))
-    titles = {name: pool.title for name, pool in known_pools().items()}
-    png = rating_plot(
-        user.name, {titles.get(p, p): points for p, points in series.items()}, language(request)
-    )
-    return Response(png, media_type="image/png", headers={"Cache-Control": "no-cache"})
+    words = language(request)
+    svg = rating_plot(user.name, titled(rating_series(list(history)), words), words, True)
+    if svg is None:
+        return Response(status_code=204, headers={"Cache-Control": "no-cache"})
+    return Response(str(svg), media_type="image/svg+xml", headers={"Cache-Control": "no-cache"})
 
 
-def rating_plot(
-    who: str, series: dict[str, list[tuple[float, float]]], words: Language | None = None
-) -> bytes:
-    """A PNG of each pool's rating after every rated game, with a band of ± one deviation."""
-    fig = rating_figure(who, series, words)
-    out = io.BytesIO()
-    fig.savefig(out, format="png")
-    return out.getvalue()
-
-
-def rating_figure(
-    who: str, series: dict[str, list[tuple[float, float]]], words: Language | None = None
-):
-    """The figure of :func:`rating_plot`. Its x axis counts games, so it has whole-number
-    ticks only and spans half a game beyond the first and last: a single game is one point
-    at 1, not an axis from 0.96 to 1.04."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-    from matplotlib.ticker import MaxNLocator
-
-    _ = (words or language_named("en")).gettext
-    plot_fonts()
-    fig = Figure(figsize=(7, 3.2), dpi=100)
-    FigureCanvasAgg(fig)
-    ax = fig.add_subplot()
-    for title, points in series.items():
-        xs = list(range(1, len(points) + 1))
-        ys = [r for r, _ in points]
-        (line,) = ax.plot(xs, ys, marker="o", markersize=3, label=title)
-        ax.fill_between(
-            xs,
-            [r - d for r, d in points],
-            [r + d for r, d in points],
-            color=line.get_color(),
-            alpha=0.12,
-            linewidth=0,
-        )
-    if not series:
-        ax.text(0.5, 0.5, _("No rated games yet"), ha="center", va="center", transform=ax.transAxes)
-    else:
-        ax.legend(loc="best", fontsize="small")
-    longest = max((len(points) for points in series.values()), default=1)
-    ax.set_xlim(0.5, longest + 0.5)
-    ax.xaxis.set_major_locator(MaxNLocator(integer=True, min_n_ticks=1))
-    ax.set_xlabel(_("rated games played"))
-    ax.set_ylabel(_("rating"))
-    ax.set_title(_("{name}: rating history").format(name=who), fontsize="medium")
-    ax.grid(alpha=0.3)
-    fig.tight_layout()
-    return fig
+@router.get("/users/{name}/ratings.png")
+def rating_plot_png(name: str, request: Request):
+    """The plot was a PNG picture once: its old address leads to the SVG."""
+    with club(request).store.session() as db:
+        user = user_or_404(db, name)
+    query = f"?{request.url.query}" if request.url.query else ""
+    return RedirectResponse(f"/users/{quote(user.name)}/ratings.svg{query}", status_code=301)

@@ -11,9 +11,17 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 
 from ludoteca.web.analysis.curve import annotated_marks, curve_svg
-from ludoteca.web.analysis.positions import board_view, options_for, played, state_of
+from ludoteca.web.analysis.positions import (
+    board_view,
+    moves_with_cell,
+    options_for,
+    played,
+    state_of,
+)
+from ludoteca.web.analysis.rates import check_rate
 from ludoteca.web.forum.forms import form
 from ludoteca.web.infra.inputs import json_object
+from ludoteca.web.infra.throttle import request_address
 from ludoteca.web.requests import SignedIn, club, current_user, language, render
 from ludoteca.web.round.access import check_may_watch
 from ludoteca.web.round.errors import ClubError
@@ -34,6 +42,7 @@ def analysis_page(game_id: str, request: Request):
     params = request.query_params
     if params.get("game"):
         return RedirectResponse(from_game(request, game_id, params), status_code=303)
+    limited(request)
     options = options_for(game_id, params.get("players"))
     state = state_of(game_id, options, params.get("position"))
     view = board_view(game_id, options, state, language(request))
@@ -63,6 +72,7 @@ def from_game(request: Request, game_id: str, params) -> str:
 async def play(game_id: str, request: Request) -> JSONResponse:
     """Play ``move`` on ``position``: the new position as the page shows it. Nothing is
     stored and nothing needs an account: the board is the visitor's own."""
+    await anyio.to_thread.run_sync(limited, request)
     data = json_object(await request.body())
     options = options_for(game_id, data.get("players"))
     position = data.get("position")
@@ -72,6 +82,31 @@ async def play(game_id: str, request: Request) -> JSONResponse:
     return JSONResponse(
         board_view(game_id, options, after, language(request), str(data.get("move", "")))
     )
+
+
+@router.get("/api/analysis/{game_id}/moves")
+def moves_naming(game_id: str, request: Request) -> JSONResponse:
+    """The legal moves of ``?position=`` naming ``?cell=``, whole: what the page asks once
+    a cell is clicked when the position's moves came in the compact form."""
+    limited(request)
+    params = request.query_params
+    options = options_for(game_id, params.get("players"))
+    state = state_of(game_id, options, params.get("position") or None)
+    cell = params.get("cell")
+    return JSONResponse(
+        {
+            "position": state.position(),
+            "cell": cell,
+            "moves": moves_with_cell(state, cell, language(request)),
+        }
+    )
+
+
+def limited(request: Request) -> None:
+    """Refuse (429) a visitor asking for positions faster than anyone reads them
+    (:mod:`ludoteca.web.analysis.rates`)."""
+    user = current_user(request)
+    check_rate(user.id if user is not None else None, request_address(request))
 
 
 # --- computer review ---------------------------------------------------------------------------

@@ -165,6 +165,7 @@ class Forum:
         (``/forum/board/GAME?position=...``) linked from a post; None for anything else,
         a private game, or a position the engine refuses."""
         from ludoteca.core.errors import GameError
+        from ludoteca.web.i18n.deferred import deferred
         from ludoteca.web.round.view import board_svg
 
         parts = path.strip("/").split("/")
@@ -173,7 +174,7 @@ class Forum:
                 position = (query.get("position") or [""])[0]
                 if not position or len(position) > MAX_POSITION:
                     return None
-                return board_svg(get_game(parts[2]).from_position(position))
+                return board_svg(get_game(parts[2]).from_position(position), translate=deferred)
             if parts[0] != "games" or len(parts) not in (2, 3) or not parts[1].isdigit():
                 return None
             if len(parts) == 3 and parts[2] != "replay":
@@ -188,7 +189,7 @@ class Forum:
             ply = int(ply_text) if ply_text.isdigit() and len(ply_text) < 6 else len(moves)
             for m in moves[: min(ply, len(moves))]:
                 state.play(m.text)
-            return board_svg(state)
+            return board_svg(state, translate=deferred)
         except (GameError, ClubError, KeyError, ValueError, NotImplementedError):
             return None
 

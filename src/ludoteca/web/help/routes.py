@@ -1,6 +1,6 @@
 """``/help`` (registering, games, clocks, ratings, computer levels, replays, challenges,
-chat, notifications, stats, the forum and its rules) and ``/about`` (the club, its games
-and their designers).
+chat, notifications, stats, the forum and its rules), ``/about`` (the club, its games
+and their designers) and the operator's ``/contact``, ``/privacy`` and ``/terms``.
 
 The pictures are the engines' own SVG boards (the rules pages' diagrams), so they show the
 boards exactly as the club draws them; a game that fails to load is left out.
@@ -14,8 +14,9 @@ from ludoteca.core.messages import Text
 from ludoteca.web.chat import service as chat
 from ludoteca.web.forum.limits import ESTABLISHED, NEW, NEW_ACCOUNT
 from ludoteca.web.forum.service import EDIT_WINDOW
+from ludoteca.web.help.site_pages import PAGES, operator_text
 from ludoteca.web.i18n.templates import localized
-from ludoteca.web.requests import language, render
+from ludoteca.web.requests import club, language, render
 from ludoteca.web.round.catalog import available_games, bot_levels
 from ludoteca.web.round.clocks import NOTHING
 from ludoteca.web.rules.pages import diagrams
@@ -58,6 +59,27 @@ def help_page(request: Request):
         chat_lines=chat.LINES,
         chat_new=chat.NEW_LINES,
     )
+
+
+@router.get("/contact")
+def contact_page(request: Request):
+    return site_page(request, "contact")
+
+
+@router.get("/privacy")
+def privacy_page(request: Request):
+    return site_page(request, "privacy")
+
+
+@router.get("/terms")
+def terms_page(request: Request):
+    return site_page(request, "terms")
+
+
+def site_page(request: Request, name: str):
+    """A page the club's operator writes (:mod:`.site_pages`), or its default text."""
+    text = operator_text(club(request).site_pages, name, language(request).code)
+    return render(request, "site_page.html", name=name, title=PAGES[name], text=text)
 
 
 @router.get("/about")

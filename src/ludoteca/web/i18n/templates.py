@@ -17,6 +17,7 @@ from jinja2 import Environment, pass_context
 from jinja2.runtime import Context
 from markupsafe import Markup
 
+from ludoteca.web.i18n import deferred
 from ludoteca.web.i18n.catalogs import Language
 from ludoteca.web.i18n.languages import LANGUAGES
 from ludoteca.web.i18n.scripts import script_messages
@@ -69,4 +70,5 @@ def page_context(lang: Language) -> Mapping[str, Any]:
         "tr": lang.text,
         "script_messages": script_messages(lang.code),
         "localized": lambda name: localized(name, lang.code),
+        "stored_html": lambda html: deferred.localize(html, lang),
     }

@@ -245,12 +245,13 @@ def public_lists(store) -> tuple[list[Listed], list[Listed], list[Listed]]:
     reads (whose turn it is matters only in the reader's own games, never in these lists,
     which leave those out or hold only open and finished games)."""
     with store.session() as db:
-        open_rows = db.scalars(
+        waiting = db.scalars(
             select(GameRow)
             .where(GameRow.status == "open", GameRow.private.is_(False))
             .order_by(GameRow.id.desc())
-            .limit(50)
+            .limit(OPEN_READ)
         ).all()
+        open_rows = fairly(waiting, OPEN_SHOWN)
         recent = db.scalars(
             select(GameRow)
             .where(GameRow.status == "finished", GameRow.private.is_(False))
@@ -264,6 +265,35 @@ def public_lists(store) -> tuple[list[Listed], list[Listed], list[Listed]]:
             .limit(30)
         ).all()
     return _listed(open_rows), _listed(recent), _listed(watchable)
+
+
+OPEN_SHOWN = 50
+"""Open games the lobby lists."""
+OPEN_READ = 1000
+"""Open games read to choose them from: more than the club has waiting in normal times."""
+
+
+def fairly(rows: list[GameRow], count: int) -> list[GameRow]:
+    """``count`` of the open games ``rows`` (newest first), chosen round robin between their
+    creators: everyone's first, then everyone's second, and so on, each round in the order
+    the creators' oldest waiting games were made; newest first again in the result.
+
+    The newest fifty alone let a flood push others' games out of view: ten accounts made
+    from one address within its hourly limit opened fifty games in 7 s. Now a game waiting
+    before a flood stays listed unless fifty other people's games have waited longer; the
+    flood's accounts share the rounds with everyone else, whatever their number."""
+    by_owner: dict[int | None, list[GameRow]] = {}
+    for row in reversed(rows):  # oldest first
+        by_owner.setdefault(row.created_by, []).append(row)
+    lines = list(by_owner.values())  # in the order of each creator's oldest waiting game
+    chosen: list[GameRow] = []
+    depth = 0
+    while len(chosen) < count and any(len(line) > depth for line in lines):
+        for line in lines:
+            if depth < len(line) and len(chosen) < count:
+                chosen.append(line[depth])
+        depth += 1
+    return sorted(chosen, key=lambda row: row.id, reverse=True)
 
 
 def _listed(rows) -> list[Listed]:

@@ -67,6 +67,7 @@ from openskill.models import PlackettLuce
 from sqlalchemy import select
 from sqlalchemy.orm import lazyload
 
+from ludoteca.core.messages import Text
 from ludoteca.web.infra.store import GameRow, Rating, RatingHistory, utcnow
 
 START_RATING = 1500.0
@@ -93,7 +94,8 @@ MULTI_SUFFIX = "-multi"
 class Pool:
     name: str
     game: str
-    title: str
+    title: Text
+    """The pool's name for people ("Hexagone, 2 players"), translated where shown."""
     system: str
 
 
@@ -113,13 +115,18 @@ def known_pools() -> dict[str, Pool]:
         two = cls.min_players <= 2 <= cls.max_players
         multi = cls.max_players >= 3
         if two:
-            title = cls.title if not multi and cls.min_players == 2 else f"{cls.title}, 2 players"
+            title = (
+                Text(cls.title)
+                if not multi and cls.min_players == 2
+                else Text("{game}, {players} players", {"game": cls.title, "players": 2})
+            )
             pools[gid] = Pool(gid, gid, title, GLICKO2)
         if multi:
             low = max(3, cls.min_players)
             span = f"{low}" if low == cls.max_players else f"{low}–{cls.max_players}"
             name = gid + MULTI_SUFFIX
-            pools[name] = Pool(name, gid, f"{cls.title}, {span} players", OPENSKILL)
+            title = Text("{game}, {players} players", {"game": cls.title, "players": span})
+            pools[name] = Pool(name, gid, title, OPENSKILL)
     return pools
 
 

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from ludoteca.core.table import Table
 from ludoteca.record import Record
+from ludoteca.web.infra.orphans import die_with_parent, start_forkserver
 from ludoteca.web.round.botqueue import BOT_WORKERS
 
 
@@ -44,5 +45,10 @@ def make_pool(kind: str, workers: int = BOT_WORKERS) -> Executor:
     """``process`` (the default for ``ludoteca serve``: search never holds the GIL of the
     server) or ``thread`` (for games registered only inside the server process)."""
     if kind == "process":
-        return ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("forkserver"))
+        start_forkserver()  # from this thread, and guarded: see ludoteca.web.infra.orphans
+        return ProcessPoolExecutor(
+            workers,
+            mp_context=multiprocessing.get_context("forkserver"),
+            initializer=die_with_parent,
+        )
     return ThreadPoolExecutor(workers, thread_name_prefix="bot")

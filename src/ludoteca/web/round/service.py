@@ -455,7 +455,9 @@ class GameService:
                 403,
                 text=text,
             )
-        self._refuse_if_stale(db, row, f"Move {text!r} refused", expected_ply, "look again")
+        self._refuse_if_stale(
+            db, row, Text("Move {text!r} refused", {"text": text}), expected_ply, Text("look again")
+        )
         state = self._state(db, row)
         player = state.to_move
         seat = row.seats[player] if 0 <= player < len(row.seats) else None
@@ -501,9 +503,9 @@ class GameService:
             self._refuse_if_stale(
                 db,
                 row,
-                "Resignation refused",
+                Text("Resignation refused"),
                 expected_ply,
-                "look at the board again before resigning",
+                Text("look at the board again before resigning"),
             )
             state = self._state(db, row)
             for s in mine:

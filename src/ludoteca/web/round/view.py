@@ -12,6 +12,7 @@ text back. The secret seed and anything from it are never part of a view.
 
 from __future__ import annotations
 
+import dataclasses
 import html
 import inspect
 import json
@@ -344,7 +345,9 @@ def result_text(row: GameRow, state: State) -> str:
         Text("{name} ({side})", {"name": seat_text(s), "side": side(state, s.index)})
         for s in row.seats
     ]
-    headline = result.headline(names)
+    # The stored reason is English: the headline goes without it, the reason follows in
+    # the reader's words.
+    headline = dataclasses.replace(result, reason="").headline(names)
     reason = ended_because(result, state)
     if not reason:
         return headline

@@ -58,17 +58,44 @@ function show(next) {
   const moduleView = { ...view, your_turn: view.legal.length > 0 }; // here one plays every side
   if (moduleView.your_turn && view.hints && view.hints.prompt) moduleControls.append(el("p", { class: "hint" }, view.hints.prompt));
   interaction = interactionFor(moduleView, { boardBox, controls: moduleControls, sendMove: play, showMessage: say, el, paths: movePaths(view.legal) }, () => show(view));
+  pool = view.legal;
+  narrowedTo = null;
   markBoard();
   clearReport();
   if (analysing) startAnalysis();
 }
 
 let paths = new Map();
+// The moves known for the clicks so far: the view's, and in the compact form (thousands of
+// moves: the cells a first click may take, in view.targets) the clicked cell's, asked of
+// the server once per cell.
+let pool = [];
+let narrowedTo = null;
+async function narrowTo(cell) {
+  if (!view.legal_partial || cell === narrowedTo) return true;
+  if (!cell) { pool = view.legal; narrowedTo = null; return true; }
+  const asked = view.position;
+  const q = new URLSearchParams({ position: asked, cell });
+  if (players) q.set("players", players);
+  const r = await fetch(`/api/analysis/${game}/moves?${q}`).catch(() => null);
+  const data = r ? await r.json().catch(() => ({})) : {};
+  if (!r || !r.ok) { say(data.error || t("That move is refused.")); return false; }
+  if (view.position !== asked) return false;
+  pool = [...view.legal, ...(data.moves || [])];
+  narrowedTo = cell;
+  return true;
+}
+
+function startsAt(cell) {
+  return view.legal_partial ? (view.targets || []).includes(cell) : view.legal.some((m) => m.cells.includes(cell));
+}
+
 function markBoard() {
-  paths = movePaths(view.legal);
-  const cands = view.legal.filter((m) => selected.every((c) => m.cells.includes(c)));
+  paths = movePaths(pool);
+  const cands = pool.filter((m) => selected.every((c) => m.cells.includes(c)));
   const targets = new Set();
-  for (const m of cands) for (const c of m.cells) if (!selected.includes(c)) targets.add(c);
+  if (view.legal_partial && !selected.length) for (const c of view.targets || []) targets.add(c);
+  else for (const m of cands) for (const c of m.cells) if (!selected.includes(c)) targets.add(c);
   for (const node of boardBox.querySelectorAll("[data-cell]")) {
     node.classList.toggle("target", targets.has(node.dataset.cell) && node.classList.contains("cell"));
     node.classList.toggle("selected", selected.includes(node.dataset.cell));
@@ -88,15 +115,17 @@ function moveButton(text, label) {
   return b;
 }
 
-boardBox.addEventListener("click", (e) => {
+boardBox.addEventListener("click", async (e) => {
   if (interaction && interaction.click && view.legal.length && interaction.click(e)) return;
   const node = e.target.closest("[data-cell]");
-  if (!node || !view.legal.length) return;
+  if (!node || !(view.legal.length || view.legal_partial)) return;
   const cell = node.dataset.cell;
   if (selected.includes(cell)) selected = selected.filter((c) => c !== cell);
-  else if (view.legal.some((m) => m.cells.includes(cell) && selected.every((c) => m.cells.includes(c)))) selected.push(cell);
-  else selected = view.legal.some((m) => m.cells.includes(cell)) ? [cell] : [];
-  const cands = view.legal.filter((m) => selected.every((c) => m.cells.includes(c)));
+  else if (selected.length && pool.some((m) => m.cells.includes(cell) && selected.every((c) => m.cells.includes(c)))) selected.push(cell);
+  else selected = startsAt(cell) ? [cell] : [];
+  const asked = view.position;
+  if (!(await narrowTo(selected[0] || null)) || view.position !== asked) return;
+  const cands = pool.filter((m) => selected.every((c) => m.cells.includes(c)));
   const complete = cands.filter((m) => sameCells(m.cells, selected));
   if (complete.length === 1 && cands.length === 1) { play(complete[0].text); return; }
   markBoard();

@@ -137,6 +137,9 @@ function renderPicker(cands) {
     row.append(clear);
   }
   picker.append(row);
+  // The choices a click left (Comune's angles), or moves that name no cell when the board
+  // offers none (Hexagone's roll again or stop): the player must press one of them now.
+  if (complete.length || (plain.length && !targets.size)) bringIntoView(row);
   const all = el("details", { class: "all-moves" });
   all.append(el("summary", {}, t("All legal moves ({count})", { count: view.legal_count ?? view.legal.length })));
   const form = el("form", { class: "type-move" });
@@ -197,7 +200,27 @@ async function showPreviews(row, moves) {
     button.classList.add("pictured");
   }
   row.dataset.previews = "1";
+  bringIntoView(row); // the drawings made the buttons taller
 }
+
+// A control the player must use now is scrolled into the window when any of it is outside
+// (the angle choices opened below the fold at 1280 × 800), by the least distance.
+function bringIntoView(node) {
+  const r = node.getBoundingClientRect();
+  if (!r.width && !r.height) return;
+  if (r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth) return;
+  node.scrollIntoView({ block: r.height > innerHeight ? "start" : "nearest", inline: "nearest" });
+}
+// The game's own buttons (Comino's Remove tile and turns) show when they are needed; not
+// while a pointer is held down (a drag: the page must not move under it).
+let pressing = false;
+addEventListener("pointerdown", () => { pressing = true; }, true);
+for (const type of ["pointerup", "pointercancel"]) addEventListener(type, () => { pressing = false; }, true);
+new MutationObserver((changes) => {
+  if (!view.your_turn || pressing) return;
+  const shown = changes.map((c) => c.target).filter((n) => n instanceof HTMLButtonElement && !n.hidden);
+  if (shown.length) bringIntoView(controls);
+}).observe(controls, { subtree: true, attributes: true, attributeFilter: ["hidden"] });
 
 // Keys for the choices a click left (several moves on the same cells, as angles are):
 // space or A cycles through them, Enter plays the one marked.
@@ -323,7 +346,9 @@ async function showPly(ply, number) {
   const r = await fetch(`/api/games/${gameId}/replay/${ply}`).catch(() => null);
   if (!r || !r.ok || lookingAt !== ply) return;
   const data = await r.json();
+  const panned = [boardBox.scrollLeft, boardBox.scrollTop];
   boardBox.innerHTML = data.svg;
+  fitFinger(panned); // an earlier board is as finger-sized as the current one
   boardBox.classList.add("looking-back");
   root.classList.add("looking-back"); // the move controls wait until the player is back
   lookBack.hidden = false;
@@ -462,6 +487,66 @@ function moveSound() {
   } catch { /* no sound on this browser */ }
 }
 
+// On a touch screen a board whose cells come out under a finger's size (44 px: Hexagone's
+// and Comino's on a phone) is drawn larger, up to three times, and pans inside its box; the
+// box keeps where it was panned to from one move to the next.
+const COARSE = matchMedia("(pointer: coarse)");
+const FINGER = 44;
+let zoomedBefore = false;
+function smallestCell(cells) {
+  let least = Infinity;
+  for (const c of cells) {
+    const r = c.getBoundingClientRect();
+    if (r.width && r.height) least = Math.min(least, r.width, r.height);
+  }
+  return least;
+}
+
+// A drawing's side panel (Hexagone's dice and piles: a <g class="panel"> beside the cells)
+// goes below the cells instead, so the cells take the whole width and the dice stay in view.
+function stackPanel(svg, cells) {
+  const panel = svg.querySelector(":scope > g.panel");
+  if (!panel || !cells.length) return;
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const c of cells) {
+    const b = c.getBBox();
+    x0 = Math.min(x0, b.x); y0 = Math.min(y0, b.y);
+    x1 = Math.max(x1, b.x + b.width); y1 = Math.max(y1, b.y + b.height);
+  }
+  const p = panel.getBBox();
+  const gap = (y1 - y0) * 0.04;
+  panel.setAttribute("transform", `translate(${x0 - p.x} ${y1 + 2 * gap - p.y})`);
+  const width = Math.max(x1 - x0, p.width) + 2 * gap;
+  const height = y1 - y0 + p.height + 4 * gap;
+  svg.setAttribute("viewBox", `${x0 - gap} ${y0 - gap} ${width} ${height}`);
+}
+
+function fitFinger([left, top]) {
+  const svg = boardBox.querySelector("svg");
+  boardBox.classList.remove("zoomed");
+  if (!svg || !COARSE.matches) return;
+  const cells = svg.querySelectorAll(".cell[data-cell]");
+  let least = smallestCell(cells);
+  if (least < FINGER && svg.querySelector(":scope > g.panel")) {
+    stackPanel(svg, cells);
+    least = smallestCell(cells);
+  }
+  if (!(least < FINGER)) { zoomedBefore = false; return; }
+  const width = svg.getBoundingClientRect().width * Math.min(3, (FINGER + 0.5) / least);
+  boardBox.classList.add("zoomed");
+  svg.style.width = `${Math.ceil(width)}px`;
+  if (zoomedBefore) { boardBox.scrollLeft = left; boardBox.scrollTop = top; return; }
+  zoomedBefore = true;
+  // The first time, the cells' middle is put in the middle of the box.
+  let x0 = Infinity, x1 = -Infinity;
+  for (const c of cells) {
+    const r = c.getBoundingClientRect();
+    x0 = Math.min(x0, r.left); x1 = Math.max(x1, r.right);
+  }
+  const box = boardBox.getBoundingClientRect();
+  boardBox.scrollLeft += (x0 + x1) / 2 - (box.left + box.width / 2);
+}
+
 // The engine draws its board as a picture (role img); on this page its cells are controls,
 // so the board is a group of them, under the same name.
 function boardAsGroup() {
@@ -480,7 +565,9 @@ function render(newView) {
   lookBack.hidden = true;
   boardBox.classList.remove("looking-back");
   root.classList.remove("looking-back");
+  const panned = [boardBox.scrollLeft, boardBox.scrollTop];
   boardBox.innerHTML = view.svg;
+  fitFinger(panned);
   for (const cell of view.last_cells || []) {
     for (const node of boardBox.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move", "arrived");
   }

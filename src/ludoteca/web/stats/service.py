@@ -8,26 +8,32 @@ even the first computation cheap: a few hundred rows however many games were pla
 
 from __future__ import annotations
 
-import io
+import logging
 import math
 import threading
 import time
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
+from markupsafe import Markup
 from sqlalchemy import distinct, func, select, union
 
 from ludoteca.bots.arena import wilson
 from ludoteca.web.i18n.catalogs import Language, language
-from ludoteca.web.i18n.plots import plot_fonts
 from ludoteca.web.infra.store import GameRow, Seat, Store, User, utcnow
+from ludoteca.web.plots import bar_chart, interval_chart
 from ludoteca.web.round.catalog import available_games
 from ludoteca.web.stats.models import GameTally
 from ludoteca.web.stats.tallies import COUNTS
 
 CACHE_SECONDS = 60.0
+RETRY_SECONDS = 10.0
+"""After a refresh fails, how long the page serves the numbers it has before trying again."""
+MONTHS_SHOWN = 24
+log = logging.getLogger("ludoteca.web")
 ACTIVE_DAYS = 30
 
 
@@ -39,53 +45,79 @@ def _title(game_id: str) -> str:
 @dataclass
 class Snapshot:
     made: float
+    """``time.monotonic()`` when the numbers were computed (for the cache's age)."""
     numbers: dict[str, Any]
-    plots: dict[str, bytes] = field(default_factory=dict)
+    computed: datetime = field(default_factory=utcnow)
+    """When the numbers were computed, shown on the page: numbers never look fresher than
+    they are."""
+    plots: dict[str, Markup | None] = field(default_factory=dict)
     """The plots by name and language (``first:de``), drawn when first asked for."""
 
-    def plot(self, name: str, words: Language) -> bytes | None:
-        """The plot ``name`` (``months`` or ``first``) with its words in ``words``'s
-        language, or ``None`` for a name that is no plot."""
-        draw = PLOTS.get(name)
-        if draw is None:
-            return None
-        key = f"{name}:{words.code}"
-        png = self.plots.get(key)
-        if png is None:
-            png = self.plots[key] = draw(self.numbers, words)
-        return png
+    def plot(self, name: str, words: Language, standalone: bool = False) -> Markup | None:
+        """The plot ``name`` (``months`` or ``first``) as SVG with its words in ``words``'s
+        language; ``None`` when it has nothing to show. A name that is no plot is a
+        ``KeyError``."""
+        draw = PLOTS[name]
+        key = f"{name}:{words.code}:{standalone}"
+        if key not in self.plots:
+            self.plots[key] = draw(self.numbers, words, standalone)
+        return self.plots[key]
 
 
 class Stats:
-    def __init__(self, store: Store, cache_seconds: float = CACHE_SECONDS) -> None:
+    def __init__(
+        self,
+        store: Store,
+        cache_seconds: float = CACHE_SECONDS,
+        retry_seconds: float = RETRY_SECONDS,
+    ) -> None:
         self.store = store
         self.cache_seconds = cache_seconds
+        self.retry_seconds = retry_seconds
         self._snapshot: Snapshot | None = None
         self._lock = threading.Lock()
+        self._failed: float | None = None
+        self.failed_at: datetime | None = None
+        """When the latest refresh failed (``None`` once one succeeds): the page says its
+        numbers are older than they should be."""
 
     def snapshot(self) -> Snapshot:
-        """The numbers and plots. Only the first request of a process waits for them; once
-        they are older than ``cache_seconds`` the next request starts a fresh computation
-        in the background and is answered with the previous one."""
+        """The numbers. Only the first request of a process waits for them; once they are
+        older than ``cache_seconds`` the next request starts a fresh computation in the
+        background and is answered with the previous one. A refresh that fails is logged and
+        tried again ``retry_seconds`` later, and the page says how old its numbers are."""
         snap = self._snapshot
         if snap is None:
             with self._lock:  # one computation at a time; the others take its result
                 if self._snapshot is None:
                     self._snapshot = self._make()
                 return self._snapshot
-        if time.monotonic() - snap.made >= self.cache_seconds and self._lock.acquire(False):
+        now = time.monotonic()
+        due = now - snap.made >= self.cache_seconds
+        waiting = self._failed is not None and now - self._failed < self.retry_seconds
+        if due and not waiting and self._lock.acquire(False):
             threading.Thread(target=self._refresh, name="stats-refresh", daemon=True).start()
         return snap
 
     def _refresh(self) -> None:
         try:
             self._snapshot = self._make()
+            self._failed = self.failed_at = None
+        except Exception:
+            log.exception(
+                "The stats could not be refreshed; the page keeps numbers from %s and tries "
+                "again in %.0f s",
+                self._snapshot.computed.isoformat() if self._snapshot else "never",
+                self.retry_seconds,
+            )
+            self._failed, self.failed_at = time.monotonic(), utcnow()
         finally:
             self._lock.release()
 
     def _make(self) -> Snapshot:
         numbers = self.compute()
         snap = Snapshot(time.monotonic(), numbers)
+        numbers["computed"] = snap.computed.isoformat()
         snap.plot("months", language("en"))  # drawn off the request path, as the numbers
         snap.plot("first", language("en"))
         return snap
@@ -158,75 +190,72 @@ class Stats:
         }
 
 
-def _png(fig) -> bytes:
-    out = io.BytesIO()
-    fig.savefig(out, format="png")
-    return out.getvalue()
-
-
-def _figure(height: float = 3.0):
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    plot_fonts()
-    fig = Figure(figsize=(7, height), dpi=100)
-    FigureCanvasAgg(fig)
-    return fig, fig.add_subplot()
-
-
-def months_plot(months: list[dict[str, Any]], words: Language | None = None) -> bytes:
-    """Finished games per month, stacked by game."""
-    _ = (words or language("en")).gettext
-    from matplotlib.ticker import MaxNLocator
-
-    fig, ax = _figure()
-    recent = months[-24:]
-    labels = [m["month"] for m in recent]
+def months_table(months: list[dict[str, Any]]) -> dict[str, Any]:
+    """The last :data:`MONTHS_SHOWN` months: their names, the games played in them (by
+    title) and each game's count per month — the plot's numbers, and the table beside it."""
+    recent = months[-MONTHS_SHOWN:]
     games = sorted({g for m in recent for g in m["by_game"]})
-    bottom = [0] * len(recent)
-    for game in games:
-        values = [m["by_game"].get(game, 0) for m in recent]
-        ax.bar(labels, values, bottom=bottom, label=_title(game))
-        bottom = [b + v for b, v in zip(bottom, values, strict=True)]
-    if not recent:
-        ax.text(
-            0.5, 0.5, _("No finished games yet"), ha="center", va="center", transform=ax.transAxes
+    return {
+        "months": [m["month"] for m in recent],
+        "series": [
+            {"game": g, "title": _title(g), "counts": [m["by_game"].get(g, 0) for m in recent]}
+            for g in games
+        ],
+        "totals": [m["total"] for m in recent],
+    }
+
+
+def pool_label(words: Language, title: str, players: int) -> str:
+    """A game and its number of players, as the stats name a pool."""
+    return words.ngettext("{game}, {players} player", "{game}, {players} players", players).format(
+        game=title, players=words.number(players)
+    )
+
+
+def months_plot(
+    months: list[dict[str, Any]], words: Language | None = None, standalone: bool = False
+) -> Markup | None:
+    """Finished games per month, stacked by game; ``None`` before the first game ends."""
+    words = words or language("en")
+    _ = words.gettext
+    table = months_table(months)
+    return bar_chart(
+        _("Games per month"),
+        table["months"],
+        [(s["title"], s["counts"]) for s in table["series"]],
+        y_label=_("finished games"),
+        description=_("Finished games per month, by game"),
+        number=words.number,
+        standalone=standalone,
+    )
+
+
+def first_player_plot(
+    games: list[dict[str, Any]], words: Language | None = None, standalone: bool = False
+) -> Markup | None:
+    """Each game's first-player win rate with its 95% interval, against an even share;
+    ``None`` before the first game ends."""
+    words = words or language("en")
+    _ = words.gettext
+    rows = [
+        (
+            pool_label(words, g["title"], g["players"]),
+            g["first_rate"],
+            g["first_low"],
+            g["first_high"],
+            1 / g["players"] if g["players"] else 0.0,
         )
-    else:
-        ax.legend(loc="upper left", fontsize="small")
-    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
-    ax.set_ylabel(_("finished games"))
-    ax.set_title(_("Games per month"), fontsize="medium")
-    ax.tick_params(axis="x", labelrotation=45, labelsize="small")
-    fig.tight_layout()
-    return _png(fig)
-
-
-def first_player_plot(games: list[dict[str, Any]], words: Language | None = None) -> bytes:
-    """Each game's first-player win rate with its 95% interval, against an even share."""
-    _ = (words or language("en")).gettext
-    fig, ax = _figure()
-    shown = [g for g in games if g["games"]]
-    labels = [f"{g['title']} ({g['players']}p)" for g in shown]
-    rates = [g["first_rate"] for g in shown]
-    errors = [
-        [r - g["first_low"] for r, g in zip(rates, shown, strict=True)],
-        [g["first_high"] - r for r, g in zip(rates, shown, strict=True)],
+        for g in games
+        if g["games"]
     ]
-    if shown:
-        ax.errorbar(rates, labels, xerr=errors, fmt="o", capsize=4)
-        for i, g in enumerate(shown):
-            ax.plot([1 / g["players"]] * 2, [i - 0.3, i + 0.3], color="grey", linewidth=1)
-    else:
-        ax.text(
-            0.5, 0.5, _("No finished games yet"), ha="center", va="center", transform=ax.transAxes
-        )
-    ax.set_xlim(0, 1)
-    ax.set_xlabel(_("first player's win rate (grey: an even share)"))
-    ax.set_title(_("Does moving first win? (intervals of 95%)"), fontsize="medium")
-    ax.grid(alpha=0.3, axis="x")
-    fig.tight_layout()
-    return _png(fig)
+    return interval_chart(
+        _("Does moving first win? (intervals of 95%)"),
+        rows,
+        x_label=_("first player's win rate (grey: an even share)"),
+        description=_("Each game's first-player win rate with its interval of 95%"),
+        percent=lambda v: words.percent(v, 0),
+        standalone=standalone,
+    )
 
 
 # --- one person's record ---------------------------------------------------------------
@@ -275,7 +304,7 @@ def user_stats(db, user: User, limit: int = 5000) -> dict[str, Any]:
     }
 
 
-PLOTS = {
-    "months": lambda numbers, words: months_plot(numbers["months"], words),
-    "first": lambda numbers, words: first_player_plot(numbers["games"], words),
+PLOTS: dict[str, Callable[[dict[str, Any], Language, bool], Markup | None]] = {
+    "months": lambda numbers, words, alone: months_plot(numbers["months"], words, alone),
+    "first": lambda numbers, words, alone: first_player_plot(numbers["games"], words, alone),
 }

@@ -1,0 +1,156 @@
+"""Checks of what a page DRAWS, as a person looks at it, in a real Chromium: boxes measured
+with ``getBoundingClientRect`` after layout, transforms and animations, not the DOM's claims.
+
+Each check is a small script run in the page that returns the offences it finds (an empty
+list when all is well), so a test can assert on it and print what was wrong. None of them
+knows a game: the board contract (``data-cell`` on every cell and on every drawn piece,
+``class="cell"`` on the cells) is all the geometry check needs.
+
+- :data:`PIECES_OFF_CELLS`: every drawn element that names a cell lies inside that cell.
+- :data:`CONTROLS_OUT_OF_VIEW`: the controls the page asks the player to use now (the
+  choices of a half-made move, the game's own buttons) are inside the viewport.
+- :data:`CLIPPED_TEXT`: SVG text lies inside its drawing; HTML text inside its box and the
+  viewport's width.
+- :data:`SMALL_TOUCH_TARGETS`: what a finger presses is at least 44 px both ways.
+"""
+
+from __future__ import annotations
+
+TOLERANCE = 1.5
+"""Pixels a drawn box may pass its cell's edge by (rounding of scaled SVG coordinates)."""
+
+PIECES_OFF_CELLS = """(tolerance) => {
+  const out = [];
+  const svg = document.querySelector('#board svg.board') || document.querySelector('svg.board');
+  if (!svg) return out;
+  const cells = new Map();
+  for (const c of svg.querySelectorAll('.cell[data-cell]')) cells.set(c.dataset.cell, c);
+  for (const node of svg.querySelectorAll('[data-cell]:not(.cell)')) {
+    const cell = cells.get(node.dataset.cell);
+    if (!cell) {
+      out.push({cell: node.dataset.cell, what: node.getAttribute('class'), why: 'no such cell'});
+      continue;
+    }
+    const a = node.getBoundingClientRect(), b = cell.getBoundingClientRect();
+    if (a.width === 0 && a.height === 0) continue;  // nothing drawn (an empty group)
+    const off = Math.max(b.left - a.left, b.top - a.top, a.right - b.right, a.bottom - b.bottom);
+    const style = getComputedStyle(node);
+    const hidden = style.visibility === 'hidden' || style.display === 'none';
+    if (off > tolerance && !hidden) {
+      const r = (x) => Math.round(x);
+      out.push({cell: node.dataset.cell, what: node.getAttribute('class'), off: r(off),
+                drawn: [r(a.left), r(a.top), r(a.right), r(a.bottom)],
+                cellBox: [r(b.left), r(b.top), r(b.right), r(b.bottom)]});
+    }
+  }
+  return out;
+}"""
+
+CONTROLS_OUT_OF_VIEW = """(selector) => {
+  const out = [];
+  const w = innerWidth, h = innerHeight;
+  for (const node of document.querySelectorAll(selector)) {
+    const r = node.getBoundingClientRect();
+    if (!r.width || !r.height) continue;  // not shown
+    if (r.top < -0.5 || r.left < -0.5 || r.bottom > h + 0.5 || r.right > w + 0.5)
+      out.push({control: (node.textContent || node.id || node.className).trim().slice(0, 40),
+                box: [r.left, r.top, r.right, r.bottom].map(Math.round), viewport: [w, h]});
+  }
+  return out;
+}"""
+
+ASKED_CONTROLS = (
+    "#picker > .choices .move-choice, #picker > .choices button, #controls button:not([hidden])"
+)
+"""What the game page asks the player to use now: the choices a half-made move left, the
+moves that name no cell (roll, stop, pass), and the game's own buttons (Remove tile, turn)."""
+
+CLIPPED_TEXT = """(scope) => {
+  const out = [];
+  const r = (x) => Math.round(x);
+  // SVG text inside the drawing it belongs to (the outermost svg clips at its viewport).
+  for (const text of document.querySelectorAll(scope + ' svg text')) {
+    let svg = text.ownerSVGElement;
+    while (svg && svg.ownerSVGElement) svg = svg.ownerSVGElement;
+    if (!svg || !text.textContent.trim()) continue;
+    const t = text.getBoundingClientRect(), s = svg.getBoundingClientRect();
+    if (!t.width || !s.width) continue;
+    if (t.left < s.left - 1 || t.right > s.right + 1
+        || t.top < s.top - 1 || t.bottom > s.bottom + 1)
+      out.push({svgText: text.textContent.trim().slice(0, 60), text: [r(t.left), r(t.right)],
+                drawing: [r(s.left), r(s.right)]});
+  }
+  // HTML text inside its box when the box hides what overflows, and inside the page's width.
+  const walker = document.createTreeWalker(document.querySelector(scope) || document.body,
+                                           NodeFilter.SHOW_TEXT);
+  const range = document.createRange();
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const skip = 'svg, script, style, [hidden], details:not([open]) > :not(summary)';
+    if (!n.textContent.trim() || n.parentElement.closest(skip)) continue;
+    range.selectNodeContents(n);
+    const t = range.getBoundingClientRect();
+    if (!t.width) continue;
+    if (t.right > document.documentElement.clientWidth + 1 || t.left < -1) {
+      out.push({htmlText: n.textContent.trim().slice(0, 60), past: 'the page',
+                box: [r(t.left), r(t.right)]});
+      continue;
+    }
+    for (let box = n.parentElement; box && box !== document.body; box = box.parentElement) {
+      const style = getComputedStyle(box);
+      if (style.overflowX === 'visible' && style.overflowY === 'visible') continue;
+      if (style.overflowX === 'auto' || style.overflowX === 'scroll') break;  // it scrolls
+      const b = box.getBoundingClientRect();
+      if (t.left < b.left - 1 || t.right > b.right + 1)
+        out.push({htmlText: n.textContent.trim().slice(0, 60),
+                  past: box.tagName + '.' + box.className,
+                  box: [r(t.left), r(t.right)], clip: [r(b.left), r(b.right)]});
+      break;
+    }
+  }
+  return out;
+}"""
+
+SMALL_TOUCH_TARGETS = """([selector, least]) => {
+  const out = [];
+  for (const found of document.querySelectorAll(selector)) {
+    if (found.closest('[hidden], details:not([open]) > :not(summary)')) continue;
+    // A checkbox is pressed anywhere on its label.
+    const node = found.matches('input') && found.closest('label') || found;
+    const style = getComputedStyle(node);
+    if (style.display === 'none' || style.visibility === 'hidden') continue;
+    const r = node.getBoundingClientRect();
+    if (!r.width || !r.height) continue;
+    // A link inside a sentence is as wide as its words (WCAG's exception for inline
+    // targets); it must still be a finger high.
+    const words = node.tagName === 'A' && style.display === 'inline'
+      && node.parentElement.textContent.trim().length > node.textContent.trim().length + 20;
+    if (r.height + 0.5 >= least && (r.width + 0.5 >= least || words)) continue;
+    const name = node.dataset.cell || node.dataset.tile || node.textContent || node.tagName;
+    out.push({target: name.trim().slice(0, 30), size: [Math.round(r.width), Math.round(r.height)]});
+  }
+  return out;
+}"""
+
+TOUCH_TARGETS = (
+    "main button, main a[href], main select, main summary, main input[type=checkbox],"
+    " header a, header button, #board .cell.target, #board .cell[tabindex],"
+    " #board g.rack-tile"
+)
+"""What a finger presses on a page: buttons, links, menus, and on a game page the cells it
+may play and the rack's tiles."""
+
+
+def pieces_off_cells(page) -> list[dict]:
+    return page.evaluate(PIECES_OFF_CELLS, TOLERANCE)
+
+
+def controls_out_of_view(page, selector: str = ASKED_CONTROLS) -> list[dict]:
+    return page.evaluate(CONTROLS_OUT_OF_VIEW, selector)
+
+
+def clipped_text(page, scope: str = "main") -> list[dict]:
+    return page.evaluate(CLIPPED_TEXT, scope)
+
+
+def small_touch_targets(page, selector: str = TOUCH_TARGETS, least: float = 44) -> list[dict]:
+    return page.evaluate(SMALL_TOUCH_TARGETS, [selector, least])

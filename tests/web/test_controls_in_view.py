@@ -1,0 +1,86 @@
+"""The controls a game page asks the player to use now are inside the window, measured in
+Chromium at 1280 × 800 and on a phone (390 × 844): Comune's angle choices opened below the
+fold and the page left them there, so the player saw only the red outline of the cell."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.browser import AGAINST_RANDOM, create, register_in_browser, wait_my_turn_or_end
+from tests.web.drawn import controls_out_of_view
+from tests.web.helpers import started_club
+from tests.web.pointer_play import cell_box, centre, press
+from tests.web.sizes import SIZES
+
+CHOICES = "#picker > .choices .move-choice:not(.plain)"
+
+
+MOST_CHOICES = """async (pk) => {
+  const cells = [...document.querySelectorAll('#board .cell.target')].map(e => e.dataset.cell);
+  let best = null, most = 0;
+  for (const cell of cells.slice(0, 12)) {
+    const {moves} = await (await fetch(`/api/games/${pk}/moves?cell=${cell}`)).json();
+    const count = new Map();
+    for (const m of moves) if (m.cells.length === 2) {
+      const key = m.cells.join(' ');
+      count.set(key, (count.get(key) || 0) + 1);
+    }
+    for (const [key, n] of count) if (n > most) { most = n; best = key.split(' '); }
+  }
+  return best;
+}"""
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory):
+    srv = started_club(tmp_path_factory, "inview", toy=False)
+    yield srv
+    srv.kill()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_comunes_angle_choices_are_brought_into_view(browser, club, size):
+    context = browser.new_context(**SIZES[size])
+    page = context.new_page()
+    register_in_browser(page, club.base, f"view{size}")
+    create(page, club.base, "comune", AGAINST_RANDOM)
+    wait_my_turn_or_end(page)
+    page.evaluate("() => window.scrollTo(0, 0)")  # as the page opens
+    cell = page.locator('#board [data-cell="e5"].cell')
+    box = cell.bounding_box()
+    assert box is not None and box["y"] + box["height"] < page.viewport_size["height"]
+    press(page, *centre(box), size == "phone")  # no scrolling by the test: where it is
+    choices = page.locator("#picker > .choices .move-choice:not(.plain)")
+    choices.first.wait_for()
+    assert choices.count() == 3
+    page.wait_for_selector("#picker > .choices[data-previews='1']")  # the drawings arrived
+    assert controls_out_of_view(page) == []
+    context.close()
+
+
+def test_all_nine_choices_of_two_pieces_fit_a_phone(browser, club):
+    """Two pieces on two cells leave up to nine choices (angles for each), each with a drawing:
+    on a phone they ran past the bottom of the screen, and no scrolling shows them at once."""
+    context = browser.new_context(**SIZES["phone"])
+    page = context.new_page()
+    register_in_browser(page, club.base, "viewnine")
+    pk = create(page, club.base, "comune", AGAINST_RANDOM)
+    wait_my_turn_or_end(page)
+    ply = page.get_attribute("#play", "data-ply")
+    press(page, *centre(cell_box(page, "e5")), True)
+    page.locator('#picker > .choices [data-move="e5-"]').tap()
+    page.wait_for_function(
+        "p => document.getElementById('play').dataset.ply !== p", arg=ply, timeout=15000
+    )
+    wait_my_turn_or_end(page, timeout=30000)
+    # The pair of cells leaving the most choices, from the moves the page itself asks for.
+    first, second = page.evaluate(MOST_CHOICES, pk)
+    press(page, *centre(cell_box(page, first)), True)
+    page.wait_for_selector(f'#board .cell.selected[data-cell="{first}"]')
+    page.wait_for_selector(f'#board .cell.target[data-cell="{second}"]')
+    press(page, *centre(cell_box(page, second)), True)
+    choices = page.locator(CHOICES)
+    page.wait_for_selector("#picker > .choices[data-previews='1']")
+    assert choices.count() >= 6, choices.count()
+    assert controls_out_of_view(page) == []
+    context.close()
