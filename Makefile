@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 PYTEST_ARGS ?=
 
-.PHONY: run test lint bench clean catalogs extract-messages update-catalogs
+.PHONY: run test lint bench docs clean catalogs extract-messages update-catalogs
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -67,5 +67,10 @@ lint: $(VENV)/.installed-dev
 bench: $(VENV)/.installed-dev catalogs
 	$(BIN)/python bench/run_all.py
 
+## docs: serve the documentation site (docs/, mkdocs.yml) at http://127.0.0.1:8001, rebuilt as
+## pages change; `make test` builds it with --strict (tests/docs/test_site.py)
+docs: $(VENV)/.installed-dev
+	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
+
 clean:
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache site

@@ -62,11 +62,8 @@ in this search only, how the simulation plays out:
 - with the game's fast playout while the longest step of this search so far (a simulation
   and the loop's own work, timed from the end of the one before) still fits before the
   deadline. On a busy machine that step is the longest the scheduler has kept the process
-  waiting, and the search keeps that much in hand to the end: on a Comune ``medium``
-  search (0.25 s) with the load average at 7-8 on two cores, steps of up to 98 ms were
-  seen, and a maximum that decayed (by 0.995 a simulation) let 3 of 160 moves overrun by
-  more than 2% (the worst by 23%), the longest step none of 160 (the worst took 0.244 s;
-  measured as ``python bench/budgets.py --games comune --levels medium --moves 80`` does);
+  waiting, and the search keeps that much in hand to the end (a maximum that decayed let
+  moves overrun on a loaded machine: ``docs/performance.md``, time per move);
 - after that, in a game whose typical simulation takes a sizeable share of the budget
   (:data:`TAIL_SHARE`), with playouts that go move by move and give up at the deadline, so
   the end of the budget is used without one long playout carrying the move past its time;

@@ -23,7 +23,7 @@ placements are checked by a search, so listing every legal move is the slow part
 them unchecked with ``apply``. Two-player games last some 330 moves, and a random playout to
 the end says little, so playouts are cut (:data:`CUTOFF`) and judged by the evaluation.
 
-**Levels** (measured in :mod:`ludoteca.bots.levels`): for two to four players, greedy play with
+**Levels** (measured in ``docs/strength.md``): for two to four players, greedy play with
 noise below master, and a short search at master; the solo puzzle keeps the standard levels.
 """
 
@@ -88,7 +88,7 @@ LEVEL_SPECS = {
     "hard": "greedy",
     "master": "mcts:seconds=0.25",
 }
-"""The levels with two to four players (see :mod:`ludoteca.bots.levels` for why)."""
+"""The levels with two to four players (why: ``docs/strength.md``)."""
 
 
 def pairs(state: State) -> float:

@@ -322,7 +322,7 @@ LEVEL_SPECS = {"medium": "mcts:seconds=0.25,exact=0,playout=uniform"}
 """Kuniumi's medium is the plain search: with this game's solver and wary playouts a quarter
 of a second plays almost as well as a second (hard won 58-6-36 over 100 games, 61%, and
 62.5% against the same without the solver), which leaves no level between; without both,
-hard won 77-5-18 (79.5%), and medium still beat easy 98-2-0 (see :mod:`ludoteca.bots.levels`)."""
+hard won 77-5-18 (79.5%), and medium still beat easy 98-2-0 (see ``docs/strength.md``)."""
 
 
 KNOWLEDGE = SearchKnowledge(
@@ -336,73 +336,10 @@ KNOWLEDGE = SearchKnowledge(
     proven_choice=hardest,
     playout_policy="wary",
 )
-"""Kuniumi's search uses its evaluation (alpha-beta and greedy); MCTS plays whole playouts
-that see a move ahead and solves the endgame exactly.
-
-Every node the tree adds with at most :data:`EXACT_EMPTIES` empty squares is solved
-(:func:`exact_value`) and proven at once; in a position proven lost or drawn the search
-plays :func:`hardest`'s pick. This is work beyond the simulations: a solve takes up to
-:data:`EXACT_WORK` nodes of a compiled alpha-beta (a few milliseconds, most of it found in
-the shared table on later moves), so "1,000 simulations" here means 1,000 simulations
-plus those solves. Against OpenSpiel's MCTS (random rollouts, UCT c=sqrt2, solver on) at
-1,000 simulations each, the plain search scored 52.0% over 100 games (48 won, 8 drawn, 44
-lost; 40% as the first player, 64% as the second). With the solver, over 40 games a seed
-(``python bench/strength.py kuniumi --games 40 --jobs 1 --seed S --ours
-mcts:iterations=1000 --theirs-simulations 1000``):
-
-- as the search was then, with uniform playouts and every symmetric set-up: seed 11
-  66.2% (24 won, 5 drawn, 11 lost), seed 12 68.8% (27-1-12), together
-  67.5% of 80 games (56% as the first player, 79% as the second); 0.25-0.28 s a move on
-  average, the slowest 14 s. The plain search on seed 12 scored 58.8% (23-1-16);
-- a node limit of 200,000 instead of 20,000, seed 11: 68.8% (26-3-11), but one move took
-  65 s; the same without :func:`hardest` (any move of a lost position): 61.3% (23-3-14),
-  its slowest move two minutes;
-- solving up to 18 empty squares (node limit 50,000), seed 12: 66.2% (24-5-11), the
-  slowest move 84 s: no better than 16.
-
-A position the solver gives up on is left to the playouts; ``mcts:exact=0`` turns the
-solver off.
-
-Playouts are ``wary`` (:func:`.bits.policy_targets`): each move wins at once where it can,
-else avoids the moves that end the game and, where it can, those that let the opponent win
-at once. A uniform playout closes a group by accident every few moves, so it judges who is
-ahead in the tempo fight hardly better than a coin; one that sees a move ahead plays that
-fight out. On seed 12's first 20 games, with the solver as above: ``wary`` 90.0% (18-0-2;
-80% as the first player, 100% as the second); ``decisive`` (a win in one taken, a move that
-ends the game avoided, nothing more) only 45.0% (8-2-10; 20% and 70%): a playout that takes
-every win it is offered but offers them at random is decided by its first slip, and
-misjudges positions worse than a uniform one (few games, but far below the rest). Confirmed
-with the set-ups of :func:`distinct_setups` on 50 games each of seeds 11 and 13: 84.0%
-(41-2-7) and 83.0% (40-3-7), together 83.5% of 100 games (81-5-14; 95% interval 75.0-89.5%),
-68% as the first player and 99% as the second (``python bench/strength.py kuniumi --games 50
---jobs 1 --seed S --ours mcts:iterations=1000,playout=wary --theirs-simulations 1000``);
-0.49 s a move on average, the slowest 19 s (14 s before). As the default (``--ours
-mcts:iterations=1000``), 40 games each of seeds 12 and 14: 88.8% (35-1-4) and 83.8%
-(33-1-6); with the 100 above, 84.7% of 180 games (149-7-24; 95% interval 78.7-89.2%), 72% as
-the first player and 97% as the second. A wary playout costs some six times a uniform one
-(42 µs against 7), little beside the tree's own work, and at equal time it is no weaker: at
-a quarter of a second a move it beat the uniform playouts 21-0-19 (``ludoteca arena kuniumi
-mcts:seconds=0.25 mcts:seconds=0.25,playout=uniform --games 40 --jobs 1 --seed 7``, on a
-busy machine). The levels' moves keep to their budgets as before (``python bench/budgets.py
---load 0 --games kuniumi --levels medium,hard --moves 80 --seed 3`` on a machine kept busy
-by other runs: the slowest medium move 1.86 times its budget and hard 1.23, against 2.70 and
-1.09 for the code before them on the same machine: the overruns of a loaded machine were
-there before and are no worse). ``mcts:playout=uniform`` turns it off.
-
-Its moves have RAVE indices (a God move by the square it fills), so ``mcts:rave=K`` works
-here, but the search's default keeps it off: measured in :mod:`ludoteca.bots.levels`, it
-wins at equal simulations and loses at equal time.
-
-The first player's set-up is searched among :func:`symmetric_setup`'s placements only,
-one of each set that a rotation or reflection of the board makes alike
-(:func:`distinct_setups`). With
-every placement open, the set-ups our search made let OpenSpiel's MCTS, choosing the better
-side, take the games: as the first player our search scored 33% over 80 games at 1,000
-simulations each (``python bench/strength.py kuniumi --seat 1 --games 40 --seed S --ours
-mcts:iterations=1000,candidates=0`` for seeds 11 and 12: 41% and 25%); with the set-up alike
-for both sides, 51% over the same 80 games (56% and 46%). It costs nothing at play time.
-
-Tried and dropped: implicit minimax backups of :func:`evaluate` (weight 0.3) lost 12-5-43
-to the plain search at 1,000 simulations each (``ludoteca arena kuniumi
-mcts:iterations=1000,mm=0.3 mcts:iterations=1000 --games 60 --seed 5``): like the cut-off
-playouts, it shows the evaluation is too rough to steer the search."""
+"""Kuniumi's search: its evaluation (alpha-beta and greedy), ``wary`` playouts that see a
+move ahead, the endgame solved exactly, and the first player's set-ups searched once per
+symmetry. A uniform playout closes a group by accident every few moves, so it judges the
+tempo fight hardly better than a coin; the solver proves the short endgames the playouts
+misjudge. ``mcts:exact=0`` turns the solver off, ``mcts:playout=uniform`` the wary playouts.
+What each choice measured against OpenSpiel's MCTS, with the commands: ``docs/strength.md``
+(Kuniumi's search)."""
