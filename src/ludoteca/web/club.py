@@ -20,6 +20,7 @@ if TYPE_CHECKING:
     from ludoteca.web.forum.service import Forum
     from ludoteca.web.notify.live import Inbox
     from ludoteca.web.notify.mail import Mailer
+    from ludoteca.web.ops.metrics import ClubMetrics
     from ludoteca.web.stats.service import Stats
 
 
@@ -47,6 +48,8 @@ class Club:
     """Where the analysis board and game reviews search: one worker of its own, so that
     they never take a worker from a live game's computer player."""
     reviews: Reviews | None = None
+    metrics: ClubMetrics | None = None
+    """The Prometheus metrics this process reports at ``/metrics``."""
     lists: Briefly = field(default_factory=lambda: Briefly(seconds=1.0, size=2048))
     """The lobby's public lists and the players' line of each game page with their ratings:
     the same for every visitor (see :mod:`.infra.briefly`)."""

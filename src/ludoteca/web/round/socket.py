@@ -557,7 +557,10 @@ class Hub:
             job, ply = turn
             try:
                 async with self.bot_queue.turn(job.owner):
+                    thinking = time.perf_counter()
                     text = await loop.run_in_executor(club.bot_pool, choose_move, job)
+                    if club.metrics is not None:
+                        club.metrics.think_seconds.observe(time.perf_counter() - thinking)
                 if club.bot_delay:
                     await asyncio.sleep(club.bot_delay)
                 await self.play(
@@ -874,6 +877,9 @@ async def answer(
             await hub.message_handlers[kind].handle(hub, conn, data)
             return
 
+        received = time.perf_counter()
+        timings = club.metrics
+
         def act(d=data) -> None:
             # The session is checked again with every move: one that has ended plays no
             # more, whichever process it ended in. A move's claim on its game checks it in
@@ -884,12 +890,16 @@ async def answer(
                 club.games.submit(
                     pk, user, d["move"], expected_ply=d.get("ply"), session=hash_token(session)
                 )
+                if timings is not None:
+                    timings.move_seconds.labels("stored").observe(time.perf_counter() - received)
             elif club.accounts.session_user_id(session) != user.id:
                 raise SessionEnded()
             else:
                 club.games.resign(pk, user, expected_ply=d.get("ply"))
 
         await hub.change_and_deliver(pk, act)
+        if kind == "move" and timings is not None:
+            timings.move_seconds.labels("sent").observe(time.perf_counter() - received)
     except SessionEnded as exc:
         conn.send_reply(socket_refusal(exc.message, conn.lang))
         conn.close(SESSION_CLOSED)

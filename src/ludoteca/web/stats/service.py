@@ -9,6 +9,7 @@ even the first computation cheap: a few hundred rows however many games were pla
 from __future__ import annotations
 
 import io
+import logging
 import math
 import threading
 import time
@@ -24,6 +25,8 @@ from ludoteca.web.i18n.catalogs import Language, language
 from ludoteca.web.i18n.plots import plot_fonts
 from ludoteca.web.infra.store import GameRow, Seat, Store, User, utcnow
 from ludoteca.web.round.catalog import available_games
+
+log = logging.getLogger("ludoteca.web")
 from ludoteca.web.stats.models import GameTally
 from ludoteca.web.stats.tallies import COUNTS
 
@@ -62,6 +65,8 @@ class Stats:
         self.cache_seconds = cache_seconds
         self._snapshot: Snapshot | None = None
         self._lock = threading.Lock()
+        self.failures = 0
+        """Computations of the figures that failed (the page keeps the previous ones)."""
 
     def snapshot(self) -> Snapshot:
         """The numbers and plots. Only the first request of a process waits for them; once
@@ -77,9 +82,17 @@ class Stats:
             threading.Thread(target=self._refresh, name="stats-refresh", daemon=True).start()
         return snap
 
+    def made(self) -> float | None:
+        """When (``time.monotonic()``) the figures shown now were made; None before any."""
+        snap = self._snapshot
+        return None if snap is None else snap.made
+
     def _refresh(self) -> None:
         try:
             self._snapshot = self._make()
+        except Exception:
+            self.failures += 1
+            log.exception("refreshing the stats failed; showing the previous figures")
         finally:
             self._lock.release()
 
