@@ -61,9 +61,10 @@ def test_health_metrics_and_a_move(tmp_path):
         b = new_client(a)
         b.portal = a.portal
         pk = table_game(a, b, "opsa", "opsb")
-        with a.websocket_connect(f"/ws/games/{pk}") as wa, b.websocket_connect(
-            f"/ws/games/{pk}"
-        ) as wb:
+        with (
+            a.websocket_connect(f"/ws/games/{pk}") as wa,
+            b.websocket_connect(f"/ws/games/{pk}") as wb,
+        ):
             va, vb = states(wa), states(wb)
             mover, ws, view = (a, wa, va) if va["your_turn"] else (b, wb, vb)
             before = scrape(a)
@@ -88,8 +89,7 @@ def test_health_metrics_and_a_move(tmp_path):
         routes = {dict(k[1]).get("route") for k in after if k[0] == "ludoteca_http_requests_total"}
         assert "/games/{pk:id}/join" in routes
         assert not any(
-            k[0] == "ludoteca_http_requests_total" and ("route", "/healthz") in k[1]
-            for k in after
+            k[0] == "ludoteca_http_requests_total" and ("route", "/healthz") in k[1] for k in after
         )
         assert not any(f"/games/{pk}" in str(k) for k in after)
 

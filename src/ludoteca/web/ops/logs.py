@@ -58,6 +58,7 @@ def _redact_event(_logger: Any, _name: str, event: EventDict) -> EventDict:
 
 def _drop_color_message(_logger: Any, _name: str, event: EventDict) -> EventDict:
     event.pop("color_message", None)  # uvicorn's second copy of its message
+    event.pop("message", None)  # another handler's formatter's copy (the event already says it)
     return event
 
 
@@ -103,6 +104,7 @@ def configure(fmt: str = "json", level: int = logging.INFO, stream=None) -> None
         logger.handlers.clear()
         logger.propagate = True
     logging.getLogger("uvicorn.access").setLevel(logging.WARNING)  # ours is richer
+    logging.getLogger("alembic").setLevel(logging.WARNING)  # a dozen lines at every start
     structlog.configure(
         processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
         logger_factory=structlog.stdlib.LoggerFactory(),

@@ -51,6 +51,7 @@ from ludoteca.web.infra.outbox import Connection
 from ludoteca.web.infra.periodic import watch
 from ludoteca.web.infra.store import GameRow, User
 from ludoteca.web.infra.throttle import address_key
+from ludoteca.web.ops.logs import bind_user
 from ludoteca.web.ratings.service import read_seat_ratings
 from ludoteca.web.requests import SignedIn, Visitor, check_csrf, language, require_user
 from ludoteca.web.round.access import check_may_watch, is_to_move
@@ -779,6 +780,7 @@ async def _serve_socket(ws: WebSocket, pk: int, address: str) -> None:
     hub: Hub = club.hub
     session = ws.cookies.get(SESSION_COOKIE)
     user = await anyio.to_thread.run_sync(club.accounts.session_user, session)
+    bind_user(user.id if user is not None else None)
     await ws.accept()
     session_hash = hash_token(session) if user is not None and session else None
     conn = Connection(ws, pk, user, session_hash, address)

@@ -25,11 +25,10 @@ from ludoteca.web.i18n.catalogs import Language, language
 from ludoteca.web.i18n.plots import plot_fonts
 from ludoteca.web.infra.store import GameRow, Seat, Store, User, utcnow
 from ludoteca.web.round.catalog import available_games
-
-log = logging.getLogger("ludoteca.web")
 from ludoteca.web.stats.models import GameTally
 from ludoteca.web.stats.tallies import COUNTS
 
+log = logging.getLogger("ludoteca.web")
 CACHE_SECONDS = 60.0
 ACTIVE_DAYS = 30
 
