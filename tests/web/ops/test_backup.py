@@ -85,7 +85,8 @@ def test_backup_of_a_busy_club_restores_elsewhere(url, tmp_path, request, capsys
         # each game whole: as many moves as its ply says (one commit's snapshot)
         whole = ids(
             restored,
-            "SELECT g.id, g.ply, (SELECT count(*) FROM moves m WHERE m.game_id = g.id) FROM games g",
+            "SELECT g.id, g.ply, (SELECT count(*) FROM moves m WHERE m.game_id = g.id)"
+            " FROM games g",
         )
         assert all(ply == count for _, ply, count in whole), whole
 
