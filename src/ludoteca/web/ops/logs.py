@@ -125,7 +125,8 @@ class RequestContext:
     """ASGI middleware: binds a request id (the balancer's ``X-Request-ID`` when it sends
     one, else a new one) and the game id of the path to every record logged while the
     request runs, and writes one ``request`` event per HTTP request with its route, status,
-    time and user id. ``quiet`` paths (the health checks) are never logged as traffic."""
+    time, user id and client address (as uvicorn believes it: behind a trusted proxy,
+    its ``X-Forwarded-For``). ``quiet`` paths (the health checks) are never logged as traffic."""
 
     def __init__(self, app, quiet: frozenset[str] = frozenset()) -> None:
         self.app = app
@@ -140,9 +141,19 @@ class RequestContext:
         match = GAME_PATH.match(scope.get("path", ""))
         if match:
             bind_contextvars(game_id=int(match.group(1)))
-        if scope["type"] == "websocket":
-            return await self.app(scope, receive, send)
         started = time.perf_counter()
+        if scope["type"] == "websocket":
+            try:
+                return await self.app(scope, receive, send)
+            finally:
+                if access.isEnabledFor(logging.INFO):
+                    extra = {
+                        "route": getattr(scope.get("route"), "path", None),
+                        "seconds": round(time.perf_counter() - started, 1),
+                        "client": (scope.get("client") or ("?",))[0],
+                    }
+                    access.info("websocket closed", extra=extra)
+                clear_contextvars()
         status = 500
 
         async def sending(message):
@@ -164,6 +175,7 @@ class RequestContext:
                     "status": status,
                     "ms": round((time.perf_counter() - started) * 1000, 1),
                     "user_id": getattr(user, "id", None),
+                    "client": (scope.get("client") or ("?",))[0],
                 }
                 access.info("request", extra=extra)
             clear_contextvars()
