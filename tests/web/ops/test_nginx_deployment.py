@@ -164,11 +164,13 @@ def test_two_processes_behind_nginx(postgres, browser, tmp_path):  # noqa: F811
     url = postgres.fresh_database("behind_nginx")
     ports = [free_port(), free_port()]
     logs = [tmp_path / f"club{i}.log" for i in range(2)]
-    clubs: list[subprocess.Popen | None] = [start_club(url, p, log) for p, log in zip(ports, logs)]
+    clubs: list[subprocess.Popen | None] = [
+        start_club(url, p, log) for p, log in zip(ports, logs, strict=True)
+    ]
     nginx = None
     ctx = None
     try:
-        for proc, port, log in zip(clubs, ports, logs):
+        for proc, port, log in zip(clubs, ports, logs, strict=True):
             assert proc is not None
             wait_for(f"http://127.0.0.1:{port}/readyz", proc, log)
         front_port = free_port()
