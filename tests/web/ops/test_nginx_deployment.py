@@ -2,7 +2,8 @@
 ``deploy/nginx-ludoteca.conf`` in front of two ``ludoteca serve`` processes sharing a
 throw-away PostgreSQL, all on loopback.
 
-Through nginx the page-like load client plays and loses nothing, and a person plays a
+Through nginx the page-like load client plays and loses nothing (and the processes' move
+histograms, scraped from ``/metrics``, agree with its own figures), and a person plays a
 game in the browser: the websockets upgrade, the moves arrive, every request of the game
 reaches one process, ``X-Forwarded-For`` is believed only from nginx, and when that process
 stops the page carries on through the other one with every move kept."""
@@ -25,6 +26,7 @@ from pathlib import Path
 import httpx
 import pytest
 from bench.loadclient import Load, verify
+from prometheus_client.parser import text_string_to_metric_families
 
 from tests.web.browser import (  # noqa: F401 - browser is a fixture
     browser,
@@ -142,6 +144,23 @@ def wait_for(url: str, proc: subprocess.Popen, log: Path, seconds: float = 40) -
     raise RuntimeError(f"{url} did not answer: {log.read_text()[-2000:]}")
 
 
+def move_histogram(base: str) -> tuple[float, list[tuple[float, float]]]:
+    """The count and the cumulative buckets of ``ludoteca_move_seconds{stage="sent"}``."""
+    text = httpx.get(base + "/metrics", timeout=10).text  # from loopback: allowed
+    count, buckets = 0.0, []
+    for family in text_string_to_metric_families(text):
+        if family.name != "ludoteca_move_seconds":
+            continue
+        for s in family.samples:
+            if s.labels.get("stage") != "sent":
+                continue
+            if s.name.endswith("_count"):
+                count = s.value
+            elif s.name.endswith("_bucket"):
+                buckets.append((float(s.labels["le"]), s.value))
+    return count, sorted(buckets)
+
+
 def records(log: Path) -> list[dict]:
     out = []
     for line in log.read_text().splitlines():
@@ -191,7 +210,10 @@ def test_two_processes_behind_nginx(postgres, browser, tmp_path):  # noqa: F811
         )
         assert direct.status_code == 200
 
-        # the page-like load client through nginx: every move it saw is stored
+        # the page-like load client through nginx: every move it saw is stored, and the
+        # processes' move histograms (scraped from this machine) agree with its figures
+        backends = [f"http://127.0.0.1:{port}" for port in ports]
+        assert sum(move_histogram(b)[0] for b in backends) == 0
         load = Load(
             [front], games=2, seconds=3.0, think=0.05, page_like=True, accounts_in=url, seed=7
         )
@@ -199,6 +221,18 @@ def test_two_processes_behind_nginx(postgres, browser, tmp_path):  # noqa: F811
             result = worker.submit(asyncio.run, load.run()).result(timeout=60)
         assert result["moves_accepted"] > 4 and not result["errors"], result
         assert verify(url, load.seen)["problems"] == []
+        scraped = [move_histogram(b) for b in backends]
+        count = sum(c for c, _ in scraped)
+        accepted = result["moves_accepted"]
+        assert accepted <= count <= accepted + 2 * 2, (count, result)  # in flight at the end
+        buckets = [
+            (le, sum(b[i][1] for _, b in scraped)) for i, (le, _) in enumerate(scraped[0][1])
+        ]
+        half = next(i for i, (_, n) in enumerate(buckets) if n >= count / 2)
+        server_low = buckets[half - 1][0] if half else 0.0  # the median's bucket starts here
+        client_p50 = result["mover_latency"]["p50_ms"] / 1000
+        assert server_low <= client_p50, (buckets, result["mover_latency"])
+        assert buckets[half][0] <= max(0.1, 4 * client_p50), (buckets, result["mover_latency"])
 
         # a person plays against the computer in the browser
         ctx = browser.new_context(viewport={"width": 1200, "height": 900})

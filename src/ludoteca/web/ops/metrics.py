@@ -66,6 +66,8 @@ class ClubMetrics:
             buckets=MOVE_BUCKETS,
             registry=r,
         )
+        for stage in ("stored", "sent"):  # reported from the start, at zero
+            self.move_seconds.labels(stage)
         self.websockets = Gauge(
             "ludoteca_websockets_open", "Open websockets, by kind.", ("kind",), registry=r
         )
