@@ -170,8 +170,10 @@ def run(args: argparse.Namespace) -> int:
         app,
         host=args.host,
         port=args.port,
-        log_level="info",
-        log_config=None,  # uvicorn's records go through the club's log format
+        # uvicorn's warnings and errors go through the club's log format; its INFO lines
+        # (three per websocket) repeat what the club's own records say.
+        log_level="warning",
+        log_config=None,
         access_log=False,  # the club logs each request itself, with its route and ids
         ws=WebSocketProtocol,
         ws_max_size=WS_MAX_SIZE,

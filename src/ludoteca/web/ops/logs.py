@@ -43,9 +43,17 @@ def redact(text: str) -> str:
     return EMAIL.sub("[e-mail]", text)
 
 
+PLAIN_KEYS = frozenset(
+    {"logger", "level", "timestamp", "request_id", "route", "method", "client", "status", "ms"}
+)
+"""Fields the club fills itself with values that cannot hold a secret: not searched."""
+
+
 def _redact_event(_logger: Any, _name: str, event: EventDict) -> EventDict:
     for key, value in list(event.items()):
-        if key in ("event", "exception", "logger", "level", "timestamp"):
+        if key in PLAIN_KEYS:
+            continue
+        if key in ("event", "exception"):
             if isinstance(value, str):
                 event[key] = redact(value)
             continue
@@ -103,7 +111,7 @@ def configure(fmt: str = "json", level: int = logging.INFO, stream=None) -> None
         logger = logging.getLogger(name)
         logger.handlers.clear()
         logger.propagate = True
-    logging.getLogger("uvicorn.access").setLevel(logging.WARNING)  # ours is richer
+        logger.setLevel(logging.WARNING)
     logging.getLogger("alembic").setLevel(logging.WARNING)  # a dozen lines at every start
     structlog.configure(
         processors=[*shared, structlog.stdlib.ProcessorFormatter.wrap_for_formatter],
