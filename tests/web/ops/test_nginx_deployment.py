@@ -222,6 +222,15 @@ def test_two_processes_behind_nginx(postgres, browser, tmp_path):  # noqa: F811
         assert result["moves_accepted"] > 4 and not result["errors"], result
         assert verify(url, load.seen)["problems"] == []
         scraped = [move_histogram(b) for b in backends]
+        # each process hears the other's fan-out probes (sent every few seconds)
+        lags = [
+            s.value
+            for b in backends
+            for family in text_string_to_metric_families(httpx.get(b + "/metrics").text)
+            for s in family.samples
+            if s.name == "ludoteca_fanout_lag_seconds_count"
+        ]
+        assert len(lags) == 2 and sum(lags) >= 1, lags
         count = sum(c for c, _ in scraped)
         accepted = result["moves_accepted"]
         assert accepted <= count <= accepted + 2 * 2, (count, result)  # in flight at the end
