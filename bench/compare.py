@@ -56,6 +56,13 @@ def checkout(commit: str) -> Iterator[Path]:
             cwd=ROOT,
             check=True,
         )
+        # The club refuses to start with catalogs older than their .po files, and a fresh
+        # checkout gives every file the same moment: compile them, as `make` does.
+        subprocess.run(
+            [sys.executable, "-m", "babel.messages.frontend", "-q", "compile", "-D", "messages",
+             "-d", str(path / "src" / "ludoteca" / "web" / "i18n" / "locale")],
+            check=False,
+        )  # fmt: skip
         try:
             yield path
         finally:

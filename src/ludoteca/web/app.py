@@ -56,6 +56,14 @@ from ludoteca.web.notify.live import router as inbox_router
 from ludoteca.web.notify.mail import TURN_DELAY_SECONDS, Mailer, SmtpServer
 from ludoteca.web.notify.models import Notification
 from ludoteca.web.notify.routes import router as notify_router
+from ludoteca.web.ops import logs as ops_logs
+from ludoteca.web.ops import recent as recent_errors
+from ludoteca.web.ops.fanout_lag import fanout_probe
+from ludoteca.web.ops.health import QUIET_PATHS
+from ludoteca.web.ops.health import router as health_router
+from ludoteca.web.ops.metrics import ClubMetrics, MetricsAccess, RequestMetrics
+from ludoteca.web.ops.page import router as operator_router
+from ludoteca.web.ops.routes import router as metrics_router
 from ludoteca.web.ratings.service import update_ratings
 from ludoteca.web.requests import render, tr
 from ludoteca.web.round import clocks
@@ -284,13 +292,18 @@ def create_app(
     sqlite_sync: str = "normal",
     turn_mail_delay: float = TURN_DELAY_SECONDS,
     site_pages: str | Path | None = None,
+    metrics_allow: str | None = None,
+    metrics_token: str | None = None,
 ) -> FastAPI:
     """The club's application on the database at ``url``. ``smtp`` (``smtp://host:port``)
     lets it send e-mail, whose links start with ``public_url``; a turn e-mail waits
     ``turn_mail_delay`` seconds for its player to come by first. ``site_pages``: a folder of
-    the operator's contact, privacy and terms pages (:mod:`.help.site_pages`)."""
+    the operator's contact, privacy and terms pages (:mod:`.help.site_pages`). ``/metrics``
+    answers the addresses or networks of ``metrics_allow`` (default: this machine) and
+    requests bearing ``metrics_token``."""
     server = SmtpServer.parse(smtp) if smtp else None  # a bad URL is refused before anything
     pages = checked_folder(site_pages)
+    metrics_access = MetricsAccess(metrics_allow, metrics_token)  # a bad address: refused here
     check_compiled()  # a club must not silently lose its languages
     store = Store(database_url(url), sqlite_sync=sqlite_sync)
     secret = store.setting("secret_key", lambda: secrets.token_hex(32)).encode()
@@ -304,6 +317,7 @@ def create_app(
         bot_delay=bot_delay,
     )
     club.public_url = public_url
+    club.metrics = ClubMetrics()
     hub.club = club
     club.challenges = Challenges(store, club.games)
     club.reviews = Reviews(club)
@@ -328,6 +342,8 @@ def create_app(
     club.games.on_finish.append(tally_finished)
     # With PostgreSQL every committed change to a game tells the other server processes.
     notify_on_commit(store, hub.origin)
+    club.metrics.watch(club)
+    recent_errors.install()
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
@@ -343,6 +359,10 @@ def create_app(
         bot_watch = asyncio.create_task(take_over_stalled_bots(hub))
         mail = asyncio.create_task(club.mailer.run()) if club.mailer is not None else None
         reviewing = asyncio.create_task(club.reviews.serve())
+        probe = asyncio.create_task(fanout_probe(hub)) if hub.listener is not None else None
+        app.state.workers = {"clock sweep": sweeper, "computer watch": bot_watch}
+        if mail is not None:
+            app.state.workers["mail"] = mail
         # Everything loaded so far (the engines, the web stack) lives as long as the server:
         # keep it out of the collector's full passes, whose pauses would otherwise land on
         # whichever move is being answered.
@@ -362,6 +382,8 @@ def create_app(
             if mail is not None:
                 mail.cancel()
             reviewing.cancel()
+            if probe is not None:
+                probe.cancel()
             gc.unfreeze()
             await hub.stop()
             for task in hub.bot_tasks.values():
@@ -375,6 +397,8 @@ def create_app(
         title="ludoteca", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
     )
     app.state.club = club
+    app.state.metrics_access = metrics_access
+    app.state.workers = {}
     # Pages and views carry the board's SVG and the structured legal moves, which repeat a
     # lot (a Comune view lists thousands of turns): compressed, a game page is a tenth of it.
     # The websocket compresses each message itself (permessage-deflate).
@@ -386,6 +410,8 @@ def create_app(
     app.add_middleware(RefuseNul)
 
     app.add_middleware(SecurityHeaders)
+    app.add_middleware(RequestMetrics, metrics=lambda: club.metrics, skip=QUIET_PATHS)
+    app.add_middleware(ops_logs.RequestContext, quiet=QUIET_PATHS)
 
     @app.exception_handler(ClubError)
     async def club_error(request: Request, exc: ClubError):
@@ -445,6 +471,9 @@ def create_app(
             headers={"Cache-Control": "public, max-age=86400"},
         )
 
+    app.include_router(health_router)
+    app.include_router(metrics_router)
+    app.include_router(operator_router)
     app.include_router(live_router)
     app.include_router(lobby_router)
     app.include_router(profiles_router)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from ludoteca.web.forum.service import Forum
     from ludoteca.web.notify.live import Inbox
     from ludoteca.web.notify.mail import Mailer
+    from ludoteca.web.ops.metrics import ClubMetrics
     from ludoteca.web.stats.service import Stats
 
 
@@ -55,6 +56,8 @@ class Club:
     """The analysis worker's slices, shared between the people asking by their recent use
     (the analysis board's and the reviews' alike): :mod:`ludoteca.web.analysis.sharing`."""
     reviews: Reviews | None = None
+    metrics: ClubMetrics | None = None
+    """The Prometheus metrics this process reports at ``/metrics``."""
     lists: Briefly = field(default_factory=lambda: Briefly(seconds=1.0, size=2048))
     """The lobby's public lists and the players' line of each game page with their ratings:
     the same for every visitor (see :mod:`.infra.briefly`)."""

@@ -22,6 +22,7 @@ from ludoteca.web.i18n.catalogs import language as language_named
 from ludoteca.web.i18n.languages import choose
 from ludoteca.web.infra.store import User
 from ludoteca.web.notify.service import BELL, unread
+from ludoteca.web.ops.logs import bind_user
 from ludoteca.web.round.errors import ClubError
 
 if TYPE_CHECKING:
@@ -64,6 +65,8 @@ def current_user(request: Request) -> User | None:
         request.state.user, request.state.unread = (
             (found[0], found[1].unread) if found else (None, None)
         )
+        if found:
+            bind_user(found[0].id)  # the member's id in this request's later log records
     return request.state.user
 
 

@@ -1,8 +1,14 @@
-"""``ludoteca admin``: grant and revoke club roles from the server's shell.
+"""``ludoteca admin``: grant and revoke club roles, back up and restore the club, from the
+server's shell.
 
     ludoteca admin grant NAME moderator [--database URL]
     ludoteca admin revoke NAME moderator [--database URL]
     ludoteca admin roles [--database URL]
+    ludoteca admin backup FILE [--force] [--database URL]
+    ludoteca admin restore FILE [--force] [--database URL]
+
+A backup is safe while the club runs (SQLite's online backup API; PostgreSQL's ``pg_dump``);
+see :mod:`ludoteca.web.ops.backup`. Neither command overwrites anything without ``--force``.
 
 Roles are given on the command line, not in the web pages, so that no web account can make
 itself a moderator: whoever runs this can already read the database. Each grant and revoke
@@ -21,8 +27,9 @@ from ludoteca.core.errors import GameError, MalformedError
 def register(subparsers) -> None:
     p: argparse.ArgumentParser = subparsers.add_parser(
         "admin",
-        help="grant or revoke club roles (moderator)",
-        description="Grant or revoke roles of the web club's accounts.",
+        help="club roles (moderator), backups and restores",
+        description="Grant or revoke roles of the web club's accounts; back up the club's "
+        "database or restore a backup.",
     )
     p.add_argument(
         "--database",
@@ -38,6 +45,25 @@ def register(subparsers) -> None:
         a.add_argument("--database", default=argparse.SUPPRESS, metavar="URL", help="as above")
     r = sub.add_parser("roles", help="list who holds which role", description="List roles.")
     r.add_argument("--database", default=argparse.SUPPRESS, metavar="URL", help="as above")
+    b = sub.add_parser(
+        "backup",
+        help="write a backup of the club to FILE (safe while it runs)",
+        description="Write a backup of the club's database to FILE: a SQLite copy made with "
+        "SQLite's online backup API, or a pg_dump archive for PostgreSQL. Safe while the "
+        "club runs.",
+    )
+    b.add_argument("file", metavar="FILE", help="where to write the backup")
+    r2 = sub.add_parser(
+        "restore",
+        help="restore the backup FILE into the database",
+        description="Restore a backup written by 'ludoteca admin backup' into the database "
+        "(stop the club first). A database that already holds a club is replaced only with "
+        "--force.",
+    )
+    r2.add_argument("file", metavar="FILE", help="the backup to restore")
+    for a in (b, r2):
+        a.add_argument("--force", action="store_true", help="replace what is there")
+        a.add_argument("--database", default=argparse.SUPPRESS, metavar="URL", help="as above")
     p.set_defaults(func=run)
 
 
@@ -53,6 +79,8 @@ def run(args: argparse.Namespace) -> int:
 
     url = database_url(args.database)
     _check_url(url)
+    if args.action in ("backup", "restore"):
+        return _backup_or_restore(args, url)
     _check_club_exists(url)
     try:
         store = Store(url)
@@ -87,6 +115,21 @@ def run(args: argparse.Namespace) -> int:
             return 0
     finally:
         store.dispose()
+
+
+def _backup_or_restore(args: argparse.Namespace, url: str) -> int:
+    from ludoteca.web.ops import backup
+
+    try:
+        if args.action == "backup":
+            _check_club_exists(url)
+            said = backup.backup(url, Path(args.file), force=args.force)
+        else:
+            said = backup.restore(url, Path(args.file), force=args.force)
+    except backup.BackupError as exc:
+        raise GameError(args.file, str(exc)) from None
+    print(said)
+    return 0
 
 
 def _check_club_exists(url: str) -> None:

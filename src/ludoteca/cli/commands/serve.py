@@ -7,6 +7,9 @@ Behind a load balancer the client's address (which the log-in and registration l
 comes from its ``X-Forwarded-For`` header, trusted only from the addresses given to
 ``--forwarded-allow-ips`` (uvicorn's setting; by default ``$FORWARDED_ALLOW_IPS``, else
 127.0.0.1 and ::1).
+``/metrics`` (Prometheus) answers the addresses of ``--metrics-allow`` (default: this machine
+only) and requests with ``Authorization: Bearer $LUDOTECA_METRICS_TOKEN`` when that is set.
+Logs go to stderr as JSON lines (``--log-format json``, the default) or plain lines.
 Websocket messages over ``WS_MAX_SIZE`` bytes close the connection; smaller ones are still
 checked against the club's own, lower limit. A request's head (request line and headers) may
 take at most 32 KB and ``--header-timeout`` seconds (:mod:`ludoteca.web.infra.httpprotocol`).
@@ -103,6 +106,21 @@ def register(subparsers) -> None:
         "terms.md (and contact.de.md … for one language), linked from /about; a page without "
         "a file shows the club's default text (default $LUDOTECA_SITE_PAGES)",
     )
+    p.add_argument(
+        "--metrics-allow",
+        default=os.environ.get("LUDOTECA_METRICS_ALLOW", "127.0.0.1,::1"),
+        metavar="ADDRESSES",
+        help="comma-separated addresses or networks that may read /metrics (default "
+        "$LUDOTECA_METRICS_ALLOW or 127.0.0.1,::1); $LUDOTECA_METRICS_TOKEN, when set, is "
+        "a bearer token that may read them from anywhere",
+    )
+    p.add_argument(
+        "--log-format",
+        choices=("json", "plain"),
+        default=os.environ.get("LUDOTECA_LOG_FORMAT", "json"),
+        help="logs on stderr as JSON lines (default, or $LUDOTECA_LOG_FORMAT) or plain lines "
+        "for a person",
+    )
     p.set_defaults(func=run)
 
 
@@ -129,6 +147,21 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    from ludoteca.web.ops import logs
+    from ludoteca.web.ops.metrics import parse_networks
+
+    if args.log_format not in logs.FORMATS:
+        print(
+            f"ludoteca serve: LUDOTECA_LOG_FORMAT={args.log_format!r}: use json or plain",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        parse_networks(args.metrics_allow)
+    except ValueError as exc:
+        print(f"ludoteca serve: --metrics-allow: {exc}", file=sys.stderr)
+        return 2
+    logs.configure(args.log_format)
     limits = Limits(register_per_address=Limit(args.registrations_per_hour, 60))
     smtp = args.smtp or os.environ.get("LUDOTECA_SMTP") or None
     if smtp:
@@ -152,6 +185,8 @@ def run(args: argparse.Namespace) -> int:
         public_url=public,
         sqlite_sync=args.sqlite_sync,
         site_pages=site_pages,
+        metrics_allow=args.metrics_allow,
+        metrics_token=os.environ.get("LUDOTECA_METRICS_TOKEN") or None,
     )
     print(f"ludoteca web club on http://{args.host}:{args.port}/ (database {_safe(url)})")
     HeadLimitedProtocol.head_seconds = float(args.header_timeout)
@@ -159,7 +194,11 @@ def run(args: argparse.Namespace) -> int:
         app,
         host=args.host,
         port=args.port,
+        # uvicorn's warnings and errors go through the club's log format; its INFO lines
+        # (three per websocket) repeat what the club's own records say.
         log_level="warning",
+        log_config=None,
+        access_log=False,  # the club logs each request itself, with its route and ids
         ws=WebSocketProtocol,
         ws_max_size=WS_MAX_SIZE,
         http=HeadLimitedProtocol,

@@ -127,6 +127,8 @@ class Mailer:
         self.secret = secret
         self.turn_delay = turn_delay
         self.sent = 0
+        self.failures = 0
+        """E-mails the SMTP server did not take (each is tried again): for the metrics."""
 
     def unsubscribe_url(self, user_id: int, setting: str, epoch: int) -> str:
         token = unsubscribe_token(self.secret, user_id, setting, epoch)
@@ -280,6 +282,7 @@ class Mailer:
                 self.server.send(self.message(group))
             except (OSError, smtplib.SMTPException, ValueError) as exc:
                 log.warning("e-mail to user %s failed: %s", group[0].user_id, exc)
+                self.failures += 1
                 for row in group:
                     self._finish(
                         [row],

@@ -51,6 +51,7 @@ from ludoteca.web.infra.outbox import Connection
 from ludoteca.web.infra.periodic import watch
 from ludoteca.web.infra.store import GameRow, User
 from ludoteca.web.infra.throttle import address_key
+from ludoteca.web.ops.logs import bind_user
 from ludoteca.web.ratings.service import read_seat_ratings
 from ludoteca.web.requests import SignedIn, Visitor, check_csrf, language, require_user
 from ludoteca.web.round.access import check_may_watch, is_to_move
@@ -557,7 +558,10 @@ class Hub:
             job, ply = turn
             try:
                 async with self.bot_queue.turn(job.owner):
+                    thinking = time.perf_counter()
                     text = await loop.run_in_executor(club.bot_pool, choose_move, job)
+                    if club.metrics is not None:
+                        club.metrics.think_seconds.observe(time.perf_counter() - thinking)
                 if club.bot_delay:
                     await asyncio.sleep(club.bot_delay)
                 await self.play(
@@ -776,6 +780,7 @@ async def _serve_socket(ws: WebSocket, pk: int, address: str) -> None:
     hub: Hub = club.hub
     session = ws.cookies.get(SESSION_COOKIE)
     user = await anyio.to_thread.run_sync(club.accounts.session_user, session)
+    bind_user(user.id if user is not None else None)
     await ws.accept()
     session_hash = hash_token(session) if user is not None and session else None
     conn = Connection(ws, pk, user, session_hash, address)
@@ -874,6 +879,9 @@ async def answer(
             await hub.message_handlers[kind].handle(hub, conn, data)
             return
 
+        received = time.perf_counter()
+        timings = club.metrics
+
         def act(d=data) -> None:
             # The session is checked again with every move: one that has ended plays no
             # more, whichever process it ended in. A move's claim on its game checks it in
@@ -884,12 +892,16 @@ async def answer(
                 club.games.submit(
                     pk, user, d["move"], expected_ply=d.get("ply"), session=hash_token(session)
                 )
+                if timings is not None:
+                    timings.move_seconds.labels("stored").observe(time.perf_counter() - received)
             elif club.accounts.session_user_id(session) != user.id:
                 raise SessionEnded()
             else:
                 club.games.resign(pk, user, expected_ply=d.get("ply"))
 
         await hub.change_and_deliver(pk, act)
+        if kind == "move" and timings is not None:
+            timings.move_seconds.labels("sent").observe(time.perf_counter() - received)
     except SessionEnded as exc:
         conn.send_reply(socket_refusal(exc.message, conn.lang))
         conn.close(SESSION_CLOSED)

@@ -29,11 +29,11 @@ from ludoteca.web.round.catalog import available_games
 from ludoteca.web.stats.models import GameTally
 from ludoteca.web.stats.tallies import COUNTS
 
+log = logging.getLogger("ludoteca.web")
 CACHE_SECONDS = 60.0
 RETRY_SECONDS = 10.0
 """After a refresh fails, how long the page serves the numbers it has before trying again."""
 MONTHS_SHOWN = 24
-log = logging.getLogger("ludoteca.web")
 ACTIVE_DAYS = 30
 
 
@@ -80,6 +80,8 @@ class Stats:
         self.failed_at: datetime | None = None
         """When the latest refresh failed (``None`` once one succeeds): the page says its
         numbers are older than they should be."""
+        self.failures = 0
+        """Computations of the figures that failed (the page keeps the previous ones)."""
 
     def snapshot(self) -> Snapshot:
         """The numbers. Only the first request of a process waits for them; once they are
@@ -99,6 +101,11 @@ class Stats:
             threading.Thread(target=self._refresh, name="stats-refresh", daemon=True).start()
         return snap
 
+    def made(self) -> float | None:
+        """When (``time.monotonic()``) the figures shown now were made; None before any."""
+        snap = self._snapshot
+        return None if snap is None else snap.made
+
     def _refresh(self) -> None:
         try:
             self._snapshot = self._make()
@@ -111,6 +118,7 @@ class Stats:
                 self.retry_seconds,
             )
             self._failed, self.failed_at = time.monotonic(), utcnow()
+            self.failures += 1
         finally:
             self._lock.release()
 

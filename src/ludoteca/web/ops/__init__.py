@@ -1,0 +1,2 @@
+"""Running the club: health checks, Prometheus metrics, structured logs and the
+administrators' operator page."""
