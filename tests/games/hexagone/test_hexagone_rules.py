@@ -531,7 +531,9 @@ def test_last_move_summary_tells_each_kind_of_move():
     assert state.last_move_summary() == "player 1 takes the second roll"
     state.play("roll RR")
     state.play("swap 2,0 4,0")
-    assert state.last_move_summary() == "player 1 swapped 2,0 and 4,0 and captured 3 red and 3 orange"
+    assert (
+        state.last_move_summary() == "player 1 swapped 2,0 and 4,0 and captured 3 red and 3 orange"
+    )
     reform = load(position(line("ORORORORY"), phase="reform", pool="RG", rolled=1, to_move=1))
     reform.play("place G 8,-1")
     assert reform.last_move_summary() == "player 2 placed a green piece on 8,-1"
