@@ -158,6 +158,7 @@ works for every game; budgets given to ``choose`` still override the level's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ludoteca.core.protocol import Move, State
@@ -216,21 +217,24 @@ LEVELS: dict[str, Level] = {
 
 
 class LevelBot(Bot):
-    """A named level: delegates to the level's bot for the game it is asked about."""
+    """A named level: delegates to the level's bot for the game it is asked about, made by
+    ``make`` (``spec, seed -> Bot``; :func:`ludoteca.bots.registry.make_bot`, handed in by
+    the registry that lists the levels)."""
 
-    def __init__(self, level: Level, seed=None, **budget) -> None:
+    def __init__(
+        self, level: Level, make: Callable[[str, int | None], Bot], seed=None, **budget
+    ) -> None:
         super().__init__(seed, **budget)
         self.level = level
+        self._make = make
         self.name = level.name
         self._bots: dict[str, Bot] = {}
 
     def bot_for(self, state: State) -> Bot:
-        from .registry import make_bot
-
         spec = self.level.spec_for(state)
         bot = self._bots.get(spec)
         if bot is None:
-            bot = self._bots[spec] = make_bot(spec, seed=self.seed)
+            bot = self._bots[spec] = self._make(spec, self.seed)
         return bot
 
     def choose(self, state: State, *, seconds=None, iterations=None, depth=None) -> Move:

@@ -20,17 +20,12 @@ from typing import TYPE_CHECKING, Any, ClassVar
 
 from .errors import IllegalMoveError
 from .messages import N_, Text
+from .playout import CHANCE as CHANCE  # the markers of ``State.to_move``, re-exported
+from .playout import TERMINAL as TERMINAL
 
 if TYPE_CHECKING:
-    import random
-
     from .ai import SearchKnowledge
 
-CHANCE = -1
-"""``State.to_move`` at a chance node: the table, not a player, chooses the outcome."""
-
-TERMINAL = -2
-"""``State.to_move`` once the game is over."""
 
 Move = Hashable
 
@@ -345,39 +340,6 @@ class State(ABC):
         shows the notation alone). The engine words it because only the engine knows what a
         move caused: the page holds no rule."""
         return None
-
-    best_of_playouts = False
-    """Whether :meth:`fast_playout` takes ``best_of=k``: each move the best-scoring of k drawn
-    at random instead of a uniform one (a game that can says so and overrides it)."""
-
-    playout_policies: tuple[str, ...] = ("uniform",)
-    """The playout policies :meth:`fast_playout` takes as ``policy=NAME``: ``"uniform"``
-    (every legal move alike) and any a game adds, named by its search knowledge
-    (:attr:`ludoteca.core.ai.SearchKnowledge.playout_policy`)."""
-
-    def fast_playout(
-        self,
-        rng: random.Random,
-        *,
-        best_of: int = 1,
-        policy: str = "uniform",
-        amaf: list[tuple[int, int]] | None = None,
-    ) -> tuple[float, ...]:
-        """Payoffs (see :meth:`Result.payoffs`) of one uniform random playout from here.
-
-        A game with RAVE statistics (:attr:`ludoteca.core.ai.SearchKnowledge.amaf_size`)
-        appends ``(player, amaf_index)`` to ``amaf`` for each move its playout plays; this
-        default plays none of them and reports nothing.
-
-        The state is not changed. Search calls this millions of times, so games override it
-        with their fastest path (a compiled kernel); this default plays through the protocol.
-        """
-        from .table import random_playout
-
-        probe = self.clone()
-        random_playout(probe, rng)
-        assert probe.result is not None
-        return probe.result.payoffs()
 
     # --- what a board needs to offer a move without knowing notation ----------------------
     def move_cells(self, move: Move) -> tuple[str, ...]:

@@ -223,10 +223,10 @@ class PlayoutEvaluator:
     ``RandomRolloutEvaluator`` plays every rollout one action at a time through this
     adapter, which is faithful but slow for long games (a two-player Hexagone game is some
     700 actions). This one finishes the move under way with random steps, then asks the
-    engine for one playout (``State.fast_playout``: the game's compiled kernel where it has
-    one, each game's documented random policy), and turns its payoffs into returns. Alone
-    (no one to share a payoff with) it plays out through the protocol and returns the score.
-    Priors are uniform, as ``RandomRolloutEvaluator``'s.
+    engine for one playout (the game's :attr:`ludoteca.core.ai.SearchKnowledge.playout`: its
+    compiled kernel where it has one, uniform random moves), and turns its payoffs into
+    returns. Alone (no one to share a payoff with) it plays out through the protocol and
+    returns the score. Priors are uniform, as ``RandomRolloutEvaluator``'s.
     """
 
     def __init__(self, n_rollouts: int = 1, seed: int | None = None) -> None:
@@ -252,7 +252,8 @@ class PlayoutEvaluator:
             probe = engine.clone()
             random_playout(probe, self._rng)
             return np.array(returns(probe.result))
-        return np.array([n * p - 1.0 for p in engine.fast_playout(self._rng)])
+        payoffs = engine.game.search_knowledge().playout(engine, self._rng)
+        return np.array([n * p - 1.0 for p in payoffs])
 
     def prior(self, state: LudotecaState) -> list[tuple[int, float]]:
         if state.is_chance_node():

@@ -139,10 +139,9 @@ def playout_kernel(seed: int, seconds: float) -> tuple[int, int]:
 def warm_up() -> None:
     """Compile (or load from numba's cache) the kernel, untimed, by one playout of a dealt
     game."""
+    from ludoteca.core.registry import get
     from ludoteca.core.table import resolve_chance
 
-    from .game import Comino
-
-    state = Comino().new_state(seed=1)
+    state = get("comino").new_state(seed=1)
     resolve_chance(state, random.Random(1))
     playout_scores(state, random.Random(1), best_of=2)

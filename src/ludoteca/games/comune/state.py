@@ -16,7 +16,6 @@ Two ways to move:
 
 from __future__ import annotations
 
-import random
 from collections.abc import Sequence
 from typing import cast
 
@@ -517,36 +516,3 @@ class ComuneState(State):
     def slots(self) -> list[int]:
         """A copy of the state array (layout in :mod:`.bits`), e.g. for the compiled kernel."""
         return self._s.copy()
-
-    playout_policies = ("uniform", "grow")
-
-    GROW_DRAWS = 4
-    """How many placements the ``grow`` playout draws to keep the one with the most own
-    pieces of its angle around it. At 1,000 simulations a move, ``playout=grow`` scored 57.5%
-    with 2 and 59.5% with 4 against uniform playouts over 100 games each (``ludoteca arena
-    comune mcts:iterations=1000 mcts:iterations=1000,playout=grow --games 100 --seed 5``)."""
-
-    def fast_playout(
-        self, rng: random.Random, *, policy: str = "uniform", amaf: list | None = None
-    ) -> tuple[float, ...]:
-        """Payoffs of one random playout by the compiled kernel (state unchanged).
-
-        Policy: each turn places as many pieces as allowed, uniformly (see :mod:`.kernel`);
-        ``"grow"`` takes each placement as the best of :attr:`GROW_DRAWS` draws by the
-        player's pieces at its angle around it.
-        """
-        if self._s[OVER]:
-            result = self.result
-            assert result is not None
-            return result.payoffs()
-        from . import kernel
-
-        k = self.GROW_DRAWS if policy == "grow" else 1
-        trace = kernel.NO_TRACE if amaf is None else kernel.new_trace()
-        win, _ = kernel.search_playout(kernel.to_array(self._s), rng.getrandbits(63), k, trace)
-        if amaf is not None:
-            notes = trace[1 : 1 + trace[0]]
-            amaf.extend(zip((notes >> 8).tolist(), (notes & 255).tolist(), strict=True))
-        if win < 0:
-            return (0.5, 0.5)
-        return (1.0, 0.0) if win == 0 else (0.0, 1.0)

@@ -13,8 +13,10 @@ Phases (the ``phase`` field of the position):
 
 from __future__ import annotations
 
+import json
 from collections.abc import Sequence
 from itertools import chain, compress, repeat
+from typing import Any
 
 from ludoteca.core.errors import IllegalMoveError, MalformedError
 from ludoteca.core.messages import Text
@@ -840,20 +842,7 @@ class HexagoneState(State):
         return other
 
     def position(self) -> str:
-        from .position import position_text
-
         return position_text(self)
-
-    def fast_playout(self, rng) -> tuple[float, ...]:
-        """Payoffs of one uniform random playout, played by the compiled kernel (:mod:`.jit`,
-        imported only when first asked: numba is slow to import); the state is unchanged."""
-        if self.phase == OVER:
-            result = self.result
-            assert result is not None
-            return result.payoffs()
-        from .jit import fast_playout
-
-        return fast_playout(self, rng)
 
 
 _ARITY = {ROLL: 3, SWAP: 3, AGAIN: 1, STOP: 1, MAIN: 2, PLACE: 3}
@@ -990,3 +979,25 @@ _PHASE_HELP = {
     REFORM: Text("the mover places pool pieces (place C q,r)"),
     OVER: Text("the game is over"),
 }
+
+
+def _letters(counts: list[int]) -> list[str]:
+    return [COLOURS[k] for k in range(7) for _ in range(counts[k])]
+
+
+def position_object(state: HexagoneState) -> dict[str, Any]:
+    return {
+        "captured": [_letters(p) for p in state.captured],
+        "cells": {cell_to_str(c): COLOURS[k] for c, k in sorted(state.cells.items())},
+        "dice": None if state.dice is None else COLOURS[state.dice[0]] + COLOURS[state.dice[1]],
+        "phase": state.phase,
+        "pool": _letters(state.pool),
+        "rolled_this_turn": state.rolled,
+        "rolls_left": state.rolls_left,
+        "since_capture": state.since,
+        "to_move": state.player,
+    }
+
+
+def position_text(state: HexagoneState) -> str:
+    return json.dumps(position_object(state), sort_keys=True, separators=(",", ":"))

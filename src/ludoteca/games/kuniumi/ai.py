@@ -23,14 +23,83 @@ tempo fight the random playouts judge poorly into one the search plays perfectly
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ludoteca.core.ai import SearchKnowledge, squash
 
 from . import bits
+from .bits import CHOOSE, DRAW, MOVE, PLAY
 from .state import squares_of
+
+if TYPE_CHECKING:
+    from .state import KuniumiState
+
+POLICY_CODES = {"uniform": bits.UNIFORM, "decisive": bits.DECISIVE, "wary": bits.WARY}
+"""The kernel's code of each playout policy by name. ``"decisive"``: a playout takes a win in
+one move and avoids a move that ends the game otherwise; ``"wary"``: besides, it avoids moves
+that let the opponent win at once (:func:`.bits.policy_targets`)."""
+
+
+def playout(
+    state: KuniumiState,
+    rng: random.Random,
+    *,
+    policy: str = "uniform",
+    best_of: int = 1,
+    amaf: list[tuple[int, int]] | None = None,
+) -> tuple[float, ...]:
+    """Payoffs of one random playout by the compiled kernel (state unchanged): uniform, or by
+    another of :data:`POLICY_CODES` in play.
+
+    The kernel's generator is seeded from ``rng``, so a seeded caller stays deterministic.
+    With ``amaf`` a list, each action played is appended as ``(player, amaf_index)``.
+    """
+    if policy not in POLICY_CODES:
+        raise ValueError(f"unknown Kuniumi playout policy {policy!r}")
+    if state._result is not None:
+        return state._result.payoffs()
+    from .kernel import compiled, new_trace
+
+    k = compiled()
+    trace = new_trace()
+    winner, plies, _ = k.playout(
+        state.land,
+        state.sea,
+        state.earth_god,
+        state.sea_god,
+        state.phase,
+        state.first,
+        state.side,
+        k.rng_seed(rng.getrandbits(32)),
+        trace,
+        POLICY_CODES[policy],
+    )
+    if amaf is not None:
+        amaf.extend(_traced(state, trace, plies))
+    if winner == DRAW:
+        return (0.5, 0.5)
+    return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
+
+
+def _traced(state: KuniumiState, trace: Any, plies: int) -> list[tuple[int, int]]:
+    """A playout's actions as ``(player, amaf_index(action))``: the set-up is the first
+    player's, the choice the second's, then the players alternate from whoever is to
+    move (the first player once the sides are chosen)."""
+    mover = state.to_move if state.phase == PLAY else 0
+    out = []
+    for action in trace[:plies].tolist():
+        if action < CHOOSE:
+            out.append((0, action))
+        elif action < MOVE:
+            out.append((1, action))
+        else:
+            out.append((mover, bits.amaf_index(action)))
+            mover = 1 - mover
+    return out
+
 
 SAFE_WEIGHT = 0.25
 THREAT_WEIGHT = 0.8
@@ -326,6 +395,8 @@ hard won 77-5-18 (79.5%), and medium still beat easy 98-2-0 (see :mod:`ludoteca.
 
 
 KNOWLEDGE = SearchKnowledge(
+    playout=playout,
+    playout_policies=tuple(POLICY_CODES),
     level_specs=LEVEL_SPECS,
     evaluate=evaluate,
     amaf_size=bits.AMAF_SIZE,

@@ -35,7 +35,6 @@ from .bits import (
     SETUP,
     SETUP_PIECES,
     SQUARES,
-    amaf_index,
     fill,
     lines_of,
     outcome_after,
@@ -57,10 +56,6 @@ def _chunk_table(offset: int) -> tuple[tuple[int, ...], ...]:
 
 
 _LOW, _MID, _HIGH = _chunk_table(0), _chunk_table(12), _chunk_table(24)
-
-
-POLICY_CODES = {"uniform": bits.UNIFORM, "decisive": bits.DECISIVE, "wary": bits.WARY}
-"""The kernel's code of each playout policy by name."""
 
 
 def squares_of(board: int) -> tuple[int, ...]:
@@ -573,63 +568,6 @@ class KuniumiState(State):
 
     def last_move_summary(self) -> str | None:
         return self._summary()
-
-    # --- fast random playouts --------------------------------------------------------------------
-    playout_policies = tuple(POLICY_CODES)
-    """``"decisive"``: a playout takes a win in one move and avoids a move that ends the game
-    otherwise; ``"wary"``: besides, it avoids moves that let the opponent win at once
-    (:func:`.bits.policy_targets`; see :mod:`.ai` for what they are worth)."""
-
-    def fast_playout(
-        self, rng, *, policy: str = "uniform", amaf: list | None = None
-    ) -> tuple[float, ...]:
-        """Payoffs of one random playout by the compiled kernel (state unchanged): uniform,
-        or by another of :attr:`playout_policies` in play.
-
-        The kernel's generator is seeded from ``rng``, so a seeded caller stays deterministic.
-        With ``amaf`` a list, each action played is appended as ``(player, amaf_index)``.
-        """
-        if policy not in POLICY_CODES:
-            raise ValueError(f"unknown Kuniumi playout policy {policy!r}")
-        if self._result is not None:
-            return self._result.payoffs()
-        from .kernel import compiled, new_trace
-
-        k = compiled()
-        trace = new_trace()
-        winner, plies, _ = k.playout(
-            self.land,
-            self.sea,
-            self.earth_god,
-            self.sea_god,
-            self.phase,
-            self.first,
-            self.side,
-            k.rng_seed(rng.getrandbits(32)),
-            trace,
-            POLICY_CODES[policy],
-        )
-        if amaf is not None:
-            amaf.extend(self._traced(trace, plies))
-        if winner == DRAW:
-            return (0.5, 0.5)
-        return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
-
-    def _traced(self, trace, plies: int) -> list[tuple[int, int]]:
-        """A playout's actions as ``(player, amaf_index(action))``: the set-up is the first
-        player's, the choice the second's, then the players alternate from whoever is to
-        move (the first player once the sides are chosen)."""
-        mover = self.to_move if self.phase == PLAY else 0
-        out = []
-        for action in trace[:plies].tolist():
-            if action < CHOOSE:
-                out.append((0, action))
-            elif action < MOVE:
-                out.append((1, action))
-            else:
-                out.append((mover, amaf_index(action)))
-                mover = 1 - mover
-        return out
 
     # --- position text ---------------------------------------------------------------------------
     def position(self) -> str:
