@@ -16,9 +16,8 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from .errors import IllegalMoveError
 from .messages import N_, Text
 from .playout import CHANCE as CHANCE  # the markers of ``State.to_move``, re-exported
 from .playout import TERMINAL as TERMINAL
@@ -28,6 +27,13 @@ if TYPE_CHECKING:
 
 
 Move = Hashable
+
+MoveT = TypeVar("MoveT", bound=Hashable)
+"""A game's own move values (ints, tuples, classes): ``State[MoveT]`` names them, so a game's
+methods take its moves and the protocol stays one."""
+
+StateT = TypeVar("StateT", bound="State[Any]")
+"""A game's own state class: ``Game[StateT]`` draws and describes its states."""
 
 
 ENDINGS = ("rules", "resignation", "time", "abandoned")
@@ -239,14 +245,14 @@ class Result:
         )
 
 
-class State(ABC):
+class State(ABC, Generic[MoveT]):
     """One position of a game. Mutable: :meth:`play` changes it in place.
 
     Every method that takes input validates it completely before changing anything, so a
     refused move leaves the state exactly as it was.
     """
 
-    game: Game
+    game: Game[Any]
 
     # --- whose turn, and what can happen -------------------------------------------------
     @property
@@ -255,7 +261,7 @@ class State(ABC):
         """The player index to move, :data:`CHANCE` at a chance node, :data:`TERMINAL` after."""
 
     @abstractmethod
-    def legal_moves(self) -> Sequence[Move]:
+    def legal_moves(self) -> Sequence[MoveT]:
         """Every legal move (at a chance node: every outcome). Empty once the game is over.
 
         A sequence: it may be a list, or (where moves run into the thousands, as Comune's
@@ -264,7 +270,7 @@ class State(ABC):
         """
 
     @abstractmethod
-    def play(self, move: Move | str) -> None:
+    def play(self, move: MoveT | str) -> None:
         """Play a move (or chance outcome) given as a move value or in binding notation.
 
         Raises :class:`~ludoteca.core.errors.MalformedError` for text that does not parse
@@ -290,17 +296,17 @@ class State(ABC):
         """The binding position text; ``game.from_position(s.position())`` restores it."""
 
     @abstractmethod
-    def move_to_str(self, move: Move) -> str: ...
+    def move_to_str(self, move: MoveT) -> str: ...
 
     @abstractmethod
-    def str_to_move(self, text: str) -> Move:
+    def str_to_move(self, text: str) -> MoveT:
         """Parse binding notation; raises ``MalformedError`` if it does not parse.
 
         Parsing does not check legality; :meth:`play` does.
         """
 
     # --- optional parts with sensible defaults --------------------------------------------
-    def chance_outcomes(self) -> list[tuple[Move, float]]:
+    def chance_outcomes(self) -> list[tuple[MoveT, float]]:
         """At a chance node, each outcome with its probability; elsewhere empty."""
         return []
 
@@ -342,7 +348,7 @@ class State(ABC):
         return None
 
     # --- what a board needs to offer a move without knowing notation ----------------------
-    def move_cells(self, move: Move) -> tuple[str, ...]:
+    def move_cells(self, move: MoveT) -> tuple[str, ...]:
         """The board cells a move names, in the order a player clicks them.
 
         Each is the ``data-cell`` value of an element of :meth:`Game.render_svg` for this
@@ -352,7 +358,7 @@ class State(ABC):
         """
         return ()
 
-    def move_outline(self, moves: Sequence[Move], origin: bool) -> tuple[list[Move], set[str]]:
+    def move_outline(self, moves: Sequence[MoveT], origin: bool) -> tuple[list[MoveT], set[str]]:
         """What a page needs to offer many legal ``moves`` of this state without listing them:
         those that name no cell (offered as buttons), and the cells a first click may take:
         every cell of a move, or with ``origin`` each move's first cell (where a piece moves
@@ -372,40 +378,28 @@ class State(ABC):
                 cells.update(named)
         return plain, cells
 
-    def move_label(self, move: Move) -> str:
+    def move_label(self, move: MoveT) -> str:
         """Words a player reads for the move: a button's text for a move without cells, a
         tooltip otherwise. The default is the game's :attr:`Game.move_labels` entry for
         the move's notation, else the notation itself."""
         text = self.move_to_str(move)
         return self.game.move_labels.get(text, text)
 
-    def move_info(self, move: Move) -> dict[str, Any]:
+    def move_info(self, move: MoveT) -> dict[str, Any]:
         """Facts about a move that a game's own page module reads (Comino: the tile and its
         orientation), as plain JSON data; ``{}`` for games whose page needs only cells and
         labels."""
         return {}
 
-    def coerce_move(self, move: Move | str) -> Move:
+    def coerce_move(self, move: MoveT | str) -> MoveT:
         """Turn notation into a move value; pass move values through unchanged."""
         return self.str_to_move(move) if isinstance(move, str) else move
-
-    def check_legal(self, move: Move, text: str | None = None) -> None:
-        """Generic legality check by membership in :meth:`legal_moves`.
-
-        Games with a cheaper direct check override :meth:`play` instead; this exists so that
-        a game's error message always names the move and a reason.
-        """
-        if move not in self.legal_moves():
-            shown = text if text is not None else self.move_to_str(move)
-            if self.is_over:
-                raise IllegalMoveError(shown, "the game is over")
-            raise IllegalMoveError(shown, "not a legal move in this position")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.position()!r}>"
 
 
-class Game(ABC):
+class Game(ABC, Generic[StateT]):
     """The description of a game with its options; makes states.
 
     Subclasses set the class attributes and implement :meth:`new_state` and
@@ -453,18 +447,18 @@ class Game(ABC):
         """Parse binding position text; ``MalformedError`` / ``IllegalPositionError`` if bad."""
 
     # --- optional hooks ---------------------------------------------------------------------
-    def render_text(self, state: State, *, color: bool = False) -> str:
+    def render_text(self, state: StateT, *, color: bool = False) -> str:
         """The board drawn for a terminal; ``color`` adds ANSI colour via rich markup."""
         return state.position()
 
     def render_svg(
-        self, state: State, *, highlight: Sequence[Any] = (), translate: Callable[[str], str] = str
+        self, state: StateT, *, highlight: Sequence[Any] = (), translate: Callable[[str], str] = str
     ) -> str:
         """The board as SVG. Words in it for people (a status line, a piece's name) pass
         through ``translate`` (the web club's reader's language; English by default)."""
         raise NotImplementedError(f"{self.id} has no SVG rendering yet")
 
-    def ui_hints(self, state: State) -> dict[str, Any]:
+    def ui_hints(self, state: StateT) -> dict[str, Any]:
         """What the page needs to present ``state`` beside its structured moves, as data the
         game provides: ``prompt`` (a sentence telling the player what to click now, or ``""``)
         and ``first`` (``"origin"`` when a move is made by clicking its first cell and then

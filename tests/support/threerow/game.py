@@ -11,7 +11,7 @@ from .notation import parse_position
 from .state import ThreeRowState
 
 
-class ThreeRow(Game):
+class ThreeRow(Game[ThreeRowState]):
     id = "threerow"
     title = "Three in a Row"
     designer = "Traditional"

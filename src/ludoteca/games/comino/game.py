@@ -16,7 +16,7 @@ from .render import render_svg, render_text
 from .state import CominoState
 
 
-class Comino(Game):
+class Comino(Game[CominoState]):
     """Comino by Corné van Moorsel: two players, a random deal, an unbounded table."""
 
     id = "comino"

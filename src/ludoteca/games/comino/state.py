@@ -55,7 +55,7 @@ from .notation import (
 SIDE_NAMES = (Text("first"), Text("second"))
 
 
-class CominoState(State):
+class CominoState(State[CominoMove]):
     """A Comino game in progress (see the module docstring for the representation)."""
 
     def __init__(self, game) -> None:

@@ -13,7 +13,7 @@ from .notation import parse_position
 from .state import ComuneState
 
 
-class Comune(Game):
+class Comune(Game[ComuneState]):
     """Comune by Kanare Kato: two players, 35 pieces each, three angles, one hex board."""
 
     id = "comune"

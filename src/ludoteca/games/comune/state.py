@@ -16,12 +16,12 @@ Two ways to move:
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import cast
 
 from ludoteca.core.errors import IllegalMoveError, MalformedError
 from ludoteca.core.messages import Text
-from ludoteca.core.protocol import TERMINAL, Move, Result, State, joined_names
+from ludoteca.core.protocol import TERMINAL, Result, State, joined_names
 
 from . import bits
 from .bits import (
@@ -56,7 +56,7 @@ _DRAWN = ("\u2014", "/", "\\")
 """The angles as a label draws them (a dash as long as the piece looks)."""
 
 
-class ComuneState(State):
+class ComuneState(State[int]):
     """One Comune position. Players: 0 = Light (moves first), 1 = Dark."""
 
     __slots__ = ("game", "_s", "_history", "_turn", "_last")
@@ -173,7 +173,7 @@ class ComuneState(State):
         self._turn = list(turn)
         self._last = last
 
-    def play(self, move: Move | str) -> None:
+    def play(self, move: int | str) -> None:
         """Play a whole turn (value or notation); checks everything before changing anything."""
         codes = self._quick_codes(move) if type(move) is int else None
         if codes is not None:  # a legal value at the start of a turn: the common case, fast
@@ -282,7 +282,7 @@ class ComuneState(State):
             return None
         return (low, high)
 
-    def _check_turn(self, value: Move, text: str | None) -> tuple[int, ...]:
+    def _check_turn(self, value: Hashable, text: str | None) -> tuple[int, ...]:
         codes = decode_turn(value)
         shown = text if text is not None else turn_to_str(cast(int, value))
         s = self._s
@@ -474,19 +474,19 @@ class ComuneState(State):
         """The binding position text. (Mid-turn it shows the board with the first piece.)"""
         return format_position(self._s)
 
-    def move_to_str(self, move: Move | str) -> str:
+    def move_to_str(self, move: int | str) -> str:
         """Binding notation of a move value; text is parsed and given back canonical
         (``"d4r e5h"`` -> ``"e5- d4/"``), so callers may pass what a person typed."""
-        return turn_to_str(parse_turn(move) if isinstance(move, str) else cast(int, move))
+        return turn_to_str(parse_turn(move) if isinstance(move, str) else move)
 
-    def str_to_move(self, text: str) -> Move:
+    def str_to_move(self, text: str) -> int:
         return parse_turn(text)
 
     # --- what the board offers (see the protocol) --------------------------------------------
-    def move_cells(self, move: Move) -> tuple[str, ...]:
+    def move_cells(self, move: int) -> tuple[str, ...]:
         return tuple(CELL_NAMES[code // 3] for code in decode_turn(self.coerce_move(move)))
 
-    def move_outline(self, moves: Sequence[Move], origin: bool) -> tuple[list[Move], set[str]]:
+    def move_outline(self, moves: Sequence[int], origin: bool) -> tuple[list[int], set[str]]:
         """At the start of a turn, from the turns' placement cells: only ``pass`` names no
         cell, and every other turn's cells (the first one's too) are those of a single
         placement, which is a turn of its own. The pairs, up to some 10,000, are not listed."""
@@ -494,7 +494,7 @@ class ComuneState(State):
             return [PASS], {CELL_NAMES[cell] for cell in cells_of(moves.placement_cells())}
         return super().move_outline(moves, origin)
 
-    def move_label(self, move: Move) -> str:
+    def move_label(self, move: int) -> str:
         codes = decode_turn(self.coerce_move(move))
         if not codes:
             return Text("Pass")

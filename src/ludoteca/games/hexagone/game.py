@@ -46,7 +46,7 @@ def _flag(value: Any) -> bool:
     raise MalformedError(value, "option gaps must be true or false")
 
 
-class HexagoneGame(Game):
+class HexagoneGame(Game[HexagoneState]):
     id = "hexagone"
     title = "Hexagone"
     designer = "Professor Puzzle"

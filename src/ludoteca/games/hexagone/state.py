@@ -66,7 +66,7 @@ REASON_SOLO = Text("all {count} rolls are played", {"count": SOLO_ROLLS})
 REASON_REFORM = Text("the block cannot be reformed")
 
 
-class HexagoneState(State):
+class HexagoneState(State[tuple]):
     """Mutable position; :meth:`play` validates fully before changing anything."""
 
     __slots__ = (

@@ -16,7 +16,7 @@ from .state import KuniumiState, parse_position
 START_POSITION = "6/6/6/6/6/6 setup"
 
 
-class Kuniumi(Game):
+class Kuniumi(Game[KuniumiState]):
     """Kuniumi by Ignazio Panades: two Gods race to enclose a group of land or sea."""
 
     id: ClassVar[str] = "kuniumi"

@@ -77,7 +77,7 @@ SETUP_PROMPTS = (
 """What to click during the set-up, by the kind of piece placed next (as PIECE_NAMES)."""
 
 
-class KuniumiState(State):
+class KuniumiState(State[int]):
     """A Kuniumi position, changed in place by :meth:`play`; :meth:`undo` takes moves back.
 
     ``land`` and ``sea`` are 36-bit boards of each side's pieces, its God included;
