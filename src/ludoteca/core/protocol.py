@@ -474,6 +474,19 @@ class Game(ABC, Generic[StateT]):
 
         return GENERIC
 
+    def action_space(self) -> Any:
+        """The game's fixed integer action space for the research adapters (PettingZoo,
+        OpenSpiel; the shape is :class:`ludoteca.env.actions.GameSpace`), or ``None``: the
+        game offers no adapter. A hook like every other, so that a game loaded as a plug-in
+        offers the adapters as the built-in ones do."""
+        return None
+
+    def observation(self) -> Any:
+        """The game's observation tensor for the research adapters: an object with
+        ``layout(game)`` and ``fill(views, state, player, prefix)`` (see
+        :mod:`ludoteca.env.observation`), or ``None`` where the game has none."""
+        return None
+
     def playout_kernel(self):  # -> Callable[[int, float], tuple[int, int]] | None
         """A fast random-playout function ``f(seed, seconds) -> (games, moves)`` or ``None``.
 

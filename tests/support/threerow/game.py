@@ -41,6 +41,16 @@ class ThreeRow(Game[ThreeRowState]):
         prompt = "" if state.is_over else "Click an empty square to mark it."
         return {"prompt": prompt, "first": "any"}
 
+    def action_space(self) -> Any:
+        from .actions import ThreeRowActions
+
+        return ThreeRowActions()
+
+    def observation(self) -> Any:
+        from . import observation
+
+        return observation
+
     def search_knowledge(self):
         from .ai import KNOWLEDGE
 

@@ -92,6 +92,16 @@ class Comino(Game[CominoState]):
             "turns": state.tile_turns(),
         }
 
+    def action_space(self) -> Any:
+        from .actions import action_space
+
+        return action_space(self)
+
+    def observation(self) -> Any:
+        from . import observation
+
+        return observation
+
     def search_knowledge(self):
         from .ai import KNOWLEDGE
 

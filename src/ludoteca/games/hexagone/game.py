@@ -119,6 +119,16 @@ class HexagoneGame(Game[HexagoneState]):
         prompt = "" if state.to_move < 0 else PHASE_PROMPTS.get(state.phase, "")
         return {"prompt": prompt, "first": "any"}
 
+    def action_space(self) -> Any:
+        from .actions import action_space
+
+        return action_space(self)
+
+    def observation(self) -> Any:
+        from . import observation
+
+        return observation
+
     def search_knowledge(self):
         from .ai import KNOWLEDGE
 

@@ -69,6 +69,16 @@ class Kuniumi(Game[KuniumiState]):
     def ui_hints(self, state) -> dict:
         return state.ui_hints()
 
+    def action_space(self) -> Any:
+        from .actions import action_space
+
+        return action_space(self)
+
+    def observation(self) -> Any:
+        from . import observation
+
+        return observation
+
     def search_knowledge(self):
         from .ai import KNOWLEDGE
 
