@@ -26,6 +26,7 @@ from functools import cache
 
 import numpy as np
 
+from ludoteca.core import xorshift
 from ludoteca.core.compiled import compile_functions, in_batches
 
 from . import flat
@@ -33,6 +34,8 @@ from .geometry import ORIENTED, ORIENTED_INDEX, TILES
 from .notation import DRAWS, TURNS
 
 HOT = (
+    "rng_next",
+    "rng_seed",
     "rand",
     "seed",
     "init",
@@ -57,7 +60,7 @@ _NO_TRACE = np.zeros(0, dtype=np.int64)
 @cache
 def compiled() -> types.SimpleNamespace:
     """The :data:`HOT` functions of :mod:`.flat`, compiled; attribute ``jit`` says whether."""
-    return compile_functions(flat, HOT)
+    return compile_functions((xorshift, flat), HOT)
 
 
 @cache

@@ -24,11 +24,14 @@ from functools import cache
 
 import numpy as np
 
+from ludoteca.core import xorshift
 from ludoteca.core.compiled import compile_functions, in_batches
 
 from . import flat
 
 HOT = (
+    "rng_next",
+    "rng_seed",
     "rand",
     "seed",
     "init",
@@ -82,7 +85,7 @@ TRACE_MOVES = 4096
 @cache
 def compiled() -> types.SimpleNamespace:
     """The :data:`HOT` functions of :mod:`.flat`, compiled; attribute ``jit`` says whether."""
-    return compile_functions(flat, HOT)
+    return compile_functions((xorshift, flat), HOT)
 
 
 def new_array() -> np.ndarray:

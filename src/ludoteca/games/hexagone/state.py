@@ -16,12 +16,15 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 from itertools import chain, compress, repeat
+from operator import attrgetter
 from typing import Any
 
 from ludoteca.core.errors import IllegalMoveError, MalformedError
 from ludoteca.core.messages import Text
 from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State, joined_names
 
+from . import flat
+from .flat import NO_CAPTURE_LIMIT, SMALL_BLOCK, SOLO_ROLLS
 from .geometry import NEIGHBOURS, cell_to_str, group, sections, touching
 from .notation import (
     AGAIN,
@@ -45,19 +48,14 @@ _BITS = bytes.maketrans(b"01", b"\x00\x01")
 ALIVE = 14
 """Where :attr:`HexagoneState._ends` keeps the pairs whose two pieces are on the table."""
 
-ROLL_PHASE, SWAP_PHASE, SECOND, MAIN_PHASE, REFORM, OVER = (
-    "roll",
-    "swap",
-    "second",
-    "main",
-    "reform",
-    "over",
-)
-PHASES = (ROLL_PHASE, SWAP_PHASE, SECOND, MAIN_PHASE, REFORM, OVER)
-
-SOLO_ROLLS = 15
-NO_CAPTURE_LIMIT = 40
-SMALL_BLOCK = 10
+PHASES = ("roll", "swap", "second", "main", "reform", "over")
+"""The phases by name, each at the number :mod:`.flat` gives it (one numbering for both)."""
+ROLL_PHASE = PHASES[flat.ROLL_PHASE]
+SWAP_PHASE = PHASES[flat.SWAP_PHASE]
+SECOND = PHASES[flat.SECOND]
+MAIN_PHASE = PHASES[flat.MAIN_PHASE]
+REFORM = PHASES[flat.REFORM]
+OVER = PHASES[flat.OVER]
 
 REASON_SMALL = Text("the block has 10 or fewer pieces")
 REASON_NO_TRIPLE = Text("no colour has three pieces left in the block")
@@ -434,8 +432,12 @@ class HexagoneState(State[tuple]):
             pieces = None
         else:
             pieces = self._pieces()
-        return (
-            pieces,
+        return (pieces, *_turn(self))
+
+    def _set_turn(self, values: tuple) -> None:
+        """The fields of the turn (:data:`_TURN_FIELDS`, in order) from ``values``, as
+        :func:`_turn` read them: an undo's snapshot, a clone's source."""
+        (
             self.phase,
             self.dice,
             self.rolled,
@@ -445,7 +447,7 @@ class HexagoneState(State[tuple]):
             self.reason,
             self._choices,
             self._summary,
-        )
+        ) = values
 
     def _pieces(self) -> tuple:
         """Copies of the piece lists: cells, counts, pool and captured piles."""
@@ -467,17 +469,7 @@ class HexagoneState(State[tuple]):
                 self.pool = list(pieces[2])
                 self.captured = [list(p) for p in pieces[3]]
                 self._pairs = None
-        (
-            self.phase,
-            self.dice,
-            self.rolled,
-            self.rolls_left,
-            self.since,
-            self.player,
-            self.reason,
-            self._choices,
-            self._summary,
-        ) = snap[1:]
+        self._set_turn(snap[1:])
         self._search = None
         self._legal = None
 
@@ -822,16 +814,9 @@ class HexagoneState(State[tuple]):
         other.game = self.game
         other.cells = dict(self.cells)
         other.counts = list(self.counts)
-        other.phase = self.phase
-        other.dice = self.dice
         other.pool = list(self.pool)
         other.captured = [list(p) for p in self.captured]
-        other.rolled = self.rolled
-        other.rolls_left = self.rolls_left
-        other.since = self.since
-        other.player = self.player
-        other.reason = self.reason
-        other._choices = self._choices
+        other._set_turn(_turn(self))
         other._search = None
         other._legal = self._legal
         other._pairs = self._pairs
@@ -843,6 +828,23 @@ class HexagoneState(State[tuple]):
 
     def position(self) -> str:
         return position_text(self)
+
+
+_TURN_FIELDS = (
+    "phase",
+    "dice",
+    "rolled",
+    "rolls_left",
+    "since",
+    "player",
+    "reason",
+    "_choices",
+    "_summary",
+)
+"""Where the game is in its turn, besides the pieces: what a move's snapshot keeps (with the
+pieces it changes) and a clone copies as it is."""
+
+_turn = attrgetter(*_TURN_FIELDS)
 
 
 _ARITY = {ROLL: 3, SWAP: 3, AGAIN: 1, STOP: 1, MAIN: 2, PLACE: 3}

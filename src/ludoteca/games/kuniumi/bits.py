@@ -19,6 +19,9 @@ Actions (a fixed integer action space, handy for learning adapters):
 
 from __future__ import annotations
 
+from ludoteca.core.xorshift import rng_next
+from ludoteca.core.xorshift import rng_seed as rng_seed  # the kernel draws with it too
+
 SQUARES = 36
 FULL = (1 << 36) - 1
 FILE_A = 0x041041041  # bits 0, 6, ..., 30
@@ -53,8 +56,6 @@ NUM_ACTIONS = MOVE + SQUARES * SQUARES
 # outcome codes of :func:`outcome` (by side) and :func:`playout` (by player)
 NOT_OVER = -2
 DRAW = -1
-
-MASK32 = 0xFFFFFFFF
 
 
 # --- geometry ---------------------------------------------------------------------------------
@@ -240,23 +241,7 @@ def god_targets(god: int, mine: int, occupied: int) -> int:
     return lines_of(fill(god, mine)) & ~occupied & FULL
 
 
-# --- a seeded random generator both worlds compute identically --------------------------------
-def rng_next(s: int) -> int:
-    """xorshift32: the next state (never 0 when seeded with a non-zero value)."""
-    s ^= (s << 13) & MASK32
-    s ^= s >> 17
-    s ^= (s << 5) & MASK32
-    return s
-
-
-def rng_seed(seed: int) -> int:
-    """A valid generator state from any integer seed."""
-    s = seed & MASK32
-    if s == 0:
-        s = 0x9E3779B9
-    return rng_next(rng_next(s))
-
-
+# --- a seeded random generator both worlds compute identically: :mod:`ludoteca.core.xorshift`
 def pick_index(s: int, n: int) -> int:
     """An index in ``range(n)`` from generator state ``s``, using its high bits."""
     return (s * n) >> 32

@@ -17,6 +17,7 @@ from functools import cache
 
 import numpy as np
 
+from ludoteca.core import xorshift
 from ludoteca.core.compiled import compile_functions, in_batches
 
 from . import bits
@@ -58,7 +59,7 @@ TRACE_LENGTH = 64
 @cache
 def compiled() -> types.SimpleNamespace:
     """The :data:`HOT` functions of :mod:`.bits`, compiled; attribute ``jit`` says whether."""
-    return compile_functions(bits, HOT)
+    return compile_functions((xorshift, bits), HOT)
 
 
 def new_trace() -> np.ndarray:
