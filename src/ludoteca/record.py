@@ -1,4 +1,4 @@
-"""Game records: a game is its moves (DESIGN principle 2).
+"""Game records: a game is its moves (principle 2 of ``docs/ARCHITECTURE.md``).
 
 A record is JSON holding the game id, rules version, options, the seed, the start position
 where the game's set-up is random (so a record survives a change of generator), the players,

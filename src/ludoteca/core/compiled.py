@@ -1,8 +1,8 @@
 """Plain functions of a game module compiled by numba, the module's own code unchanged.
 
 A game keeps its fast core as plain Python functions over integers and arrays (Kuniumi's
-``bits``, Hexagone's ``flat``) so that the engine, the tests and a machine without numba run
-exactly the code the compiled kernel runs. :func:`compile_functions` rebuilds each named
+``bits``, Hexagone's ``flat``) so that the engine and the tests run exactly the code the
+compiled kernel runs. :func:`compile_functions` rebuilds each named
 function from its own code object with a globals table in which its sibling functions are
 the compiled ones, and hands it to ``numba.njit(cache=True)``: numba's on-disk cache, kept
 beside the module, means compilation is paid once per machine, not once per process.

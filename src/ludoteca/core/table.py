@@ -1,4 +1,4 @@
-"""The table: whoever runs a game holds its randomness (DESIGN principle 3).
+"""The table: whoever runs a game holds its randomness (principle 3 of ``docs/ARCHITECTURE.md``).
 
 Players and bots never draw dice or deals; the table does, from its own seeded generator,
 by the probabilities the state lists at each chance node.
@@ -59,7 +59,8 @@ def resolve_chance(
 
 class Table:
     """A game being played: the state, the table's randomness, the log of moves, undo, the
-    end, and the record (DESIGN principle 3: whoever runs a game holds its randomness).
+    end, and the record (principle 3 of ``docs/ARCHITECTURE.md``: whoever runs a game holds
+    its randomness).
 
     Every way of running a game goes through a table: the terminal, the arena, the club,
     the rules pages, the conformance harness. Chance outcomes are drawn by ONE scheme,

@@ -101,10 +101,10 @@ def playout_scores(
     state, rng: random.Random, best_of: int = 1, trace: np.ndarray | None = None
 ) -> tuple[int, int] | None:
     """Final scores of one playout of ``state`` (unchanged) by the compiled kernel, its
-    generator seeded from ``rng``; ``None`` where it cannot (see :func:`fits`, and without
-    numba), and the caller plays out with :mod:`.kernel`."""
+    generator seeded from ``rng``; ``None`` where it cannot (see :func:`fits`), and the
+    caller plays out with :mod:`.kernel`."""
     k = compiled()
-    if not k.jit or not fits(state):
+    if not fits(state):
         return None
     g = _shared()
     tiles, hands, scalars = arrays(state)

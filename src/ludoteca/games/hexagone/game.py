@@ -136,13 +136,7 @@ class HexagoneGame(Game[HexagoneState]):
 
     def playout_kernel(self):
         """Random complete games in compiled code (:mod:`.jit`), imported only now: numba
-        takes a third of a second to import, which no command should pay at start-up.
-        Without numba, the engine's own playout (:mod:`.kernel`): the flat code run as
-        plain Python is far slower than the engine."""
-        from .jit import compiled, playout_kernel
+        takes a third of a second to import, which no command should pay at start-up."""
+        from .jit import playout_kernel
 
-        if compiled().jit:
-            return playout_kernel(self.num_players, self.gaps)
-        from .kernel import kernel  # pragma: no cover - numba is a dependency
-
-        return kernel(self.new_state)  # pragma: no cover
+        return playout_kernel(self.num_players, self.gaps)

@@ -200,7 +200,7 @@ def fast_playout(state, rng) -> tuple[float, ...]:
     """Payoffs of one uniform random playout of ``state`` (unchanged) by the kernel, its
     generator seeded from ``rng`` so that a seeded caller stays deterministic."""
     k = compiled()
-    if not k.jit or not fits(state):  # the engine's playout: faster than flat code in Python,
+    if not fits(state):  # the engine's playout: faster than flat code in Python,
         # and unbounded for a hand-written position whose sections lie far apart
         from .kernel import random_playout
 

@@ -9,7 +9,7 @@ from ludoteca.core.errors import MalformedError
 from ludoteca.core.messages import N_
 from ludoteca.core.protocol import Game
 
-from .bits import NUM_ACTIONS, SETUP_PIECES
+from .bits import SETUP_PIECES
 from .notation import MOVE_HELP
 from .state import KuniumiState, parse_position
 
@@ -32,8 +32,6 @@ class Kuniumi(Game[KuniumiState]):
     max_game_length: ClassVar[int] = SETUP_PIECES + 1 + (34 - 4)
     """Six placements, the choice, then one God move per remaining token (30)."""
     move_help: ClassVar[str] = MOVE_HELP
-    num_actions: ClassVar[int] = NUM_ACTIONS
-    """Size of the fixed integer action space (see :mod:`.bits`)."""
 
     def __init__(self, **options: Any) -> None:
         unknown = set(options) - {"players"}
