@@ -99,9 +99,9 @@ def test_an_unknown_playout_policy_is_refused_with_the_game_s_list():
 def test_kuniumi_playout_moves_are_reported_by_player_and_index():
     """A playout's reported moves replay through the engine: each by the player to move,
     each the index of a legal action (a God move by the square it fills)."""
-    from ludoteca.games.kuniumi import bits
+    from ludoteca.games.kuniumi import flat as bits
     from ludoteca.games.kuniumi.ai import _traced, playout
-    from ludoteca.games.kuniumi.kernel import compiled, new_trace
+    from ludoteca.games.kuniumi.jit import compiled, new_trace
 
     k = compiled()
     for start in (_start("kuniumi", 0), _start("kuniumi", 6), _start("kuniumi", 11)):

@@ -14,7 +14,8 @@ from comune_reference import CELLS as REF_CELLS
 from comune_reference import Ref, from_text
 
 from ludoteca.core import get
-from ludoteca.games.comune import bits, kernel
+from ludoteca.games.comune import flat as bits
+from ludoteca.games.comune import jit as kernel
 from ludoteca.games.comune.ai import playout
 from ludoteca.games.comune.geometry import CELL_NAMES, INDEX, NEIGH, cells_of
 from ludoteca.games.comune.notation import format_position

@@ -1,6 +1,6 @@
 """The compiled kernel against the engine (differential tests).
 
-The kernel is :mod:`ludoteca.games.kuniumi.bits` compiled by numba. These tests check that
+The kernel is :mod:`ludoteca.games.kuniumi.flat` compiled by numba. These tests check that
 compilation preserved meaning (integer widths, shifts, masks) by comparing it with the engine
 on positions of every phase, and that the kernel's random games are legal games: each of
 their actions is replayed through the engine's validating ``play``.
@@ -13,9 +13,9 @@ import random
 import numpy as np
 
 from ludoteca.core import get
-from ludoteca.games.kuniumi import bits
+from ludoteca.games.kuniumi import flat as bits
 from ludoteca.games.kuniumi.ai import playout
-from ludoteca.games.kuniumi.kernel import new_trace, playout_kernel
+from ludoteca.games.kuniumi.jit import new_trace, playout_kernel
 
 GAME = get("kuniumi")
 

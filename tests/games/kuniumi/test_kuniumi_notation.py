@@ -10,7 +10,7 @@ import pytest
 
 from ludoteca.core import IllegalMoveError, IllegalPositionError, MalformedError, get
 from ludoteca.core.table import random_playout
-from ludoteca.games.kuniumi import bits
+from ludoteca.games.kuniumi import flat as bits
 
 GAME = get("kuniumi")
 START = "6/6/6/6/6/6 setup"

@@ -7,9 +7,10 @@ import random
 import numpy as np
 import pytest
 
-from ludoteca.games.kuniumi import Kuniumi, bits
+from ludoteca.games.kuniumi import Kuniumi
+from ludoteca.games.kuniumi import flat as bits
 from ludoteca.games.kuniumi.ai import playout
-from ludoteca.games.kuniumi.kernel import new_trace
+from ludoteca.games.kuniumi.jit import new_trace
 from ludoteca.games.kuniumi.state import squares_of
 
 GAME = Kuniumi()

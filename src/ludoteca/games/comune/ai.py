@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING
 from ludoteca.core.ai import LazyMoves, LazySteps, SearchKnowledge
 from ludoteca.core.protocol import Move, State
 
-from .bits import OVER
+from .flat import OVER
 
 if TYPE_CHECKING:
     from .state import ComuneState
@@ -127,7 +127,7 @@ def playout(
 ) -> tuple[float, ...]:
     """Payoffs of one random playout by the compiled kernel (state unchanged).
 
-    Policy: each turn places as many pieces as allowed, uniformly (see :mod:`.kernel`);
+    Policy: each turn places as many pieces as allowed, uniformly (see :mod:`.jit`);
     ``"grow"`` takes each placement as the best of :data:`GROW_DRAWS` draws by the
     player's pieces at its angle around it. ``best_of`` is not Comune's (its knowledge
     does not offer it).
@@ -137,11 +137,11 @@ def playout(
         result = state.result
         assert result is not None
         return result.payoffs()
-    from . import kernel
+    from . import jit
 
     k = GROW_DRAWS if policy == "grow" else 1
-    trace = kernel.NO_TRACE if amaf is None else kernel.new_trace()
-    win, _ = kernel.search_playout(kernel.to_array(slots), rng.getrandbits(63), k, trace)
+    trace = jit.NO_TRACE if amaf is None else jit.new_trace()
+    win, _ = jit.search_playout(jit.to_array(slots), rng.getrandbits(63), k, trace)
     if amaf is not None:
         notes = trace[1 : 1 + trace[0]]
         amaf.extend(zip((notes >> 8).tolist(), (notes & 255).tolist(), strict=True))

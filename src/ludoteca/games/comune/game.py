@@ -8,7 +8,7 @@ from typing import Any
 from ludoteca.core.messages import N_, Text
 from ludoteca.core.protocol import Game
 
-from . import bits
+from . import flat
 from .notation import parse_position
 from .state import ComuneState
 
@@ -40,7 +40,7 @@ class Comune(Game[ComuneState]):
 
     def new_state(self, seed: int | None = None) -> ComuneState:
         """The empty board, Light to move (Comune has no random set-up: ``seed`` is unused)."""
-        return ComuneState(self, bits.new_slots())
+        return ComuneState(self, flat.new_slots())
 
     def from_position(self, text: str) -> ComuneState:
         return ComuneState(self, parse_position(text))
@@ -89,6 +89,6 @@ class Comune(Game[ComuneState]):
 
     def playout_kernel(self):
         """``f(seed, seconds) -> (games, turns)``: compiled random games from the start."""
-        from .kernel import bench
+        from .jit import bench
 
         return bench

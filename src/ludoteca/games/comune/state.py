@@ -1,6 +1,6 @@
 """A Comune position on the game protocol, plus single-placement stepping for search.
 
-The position is one flat list of ints (see :mod:`.bits` for its slots), so ``clone`` and
+The position is one flat list of ints (see :mod:`.flat` for its slots), so ``clone`` and
 ``undo`` are list copies, and the rules arithmetic is the same code the compiled kernel runs.
 
 Two ways to move:
@@ -23,8 +23,8 @@ from ludoteca.core.errors import IllegalMoveError, MalformedError
 from ludoteca.core.messages import Text
 from ludoteca.core.protocol import TERMINAL, Result, State, joined_names
 
-from . import bits
-from .bits import (
+from . import flat
+from .flat import (
     OCC,
     OVER,
     PASSES,
@@ -102,9 +102,9 @@ class ComuneState(State[int]):
     def closed_to_both(self) -> int:
         """Empty cells where neither player may place at any angle (rulebook Fig. 3)."""
         s = self._s
-        free = bits.FULL & ~s[OCC]
-        light = s[bits.BLOCKED] & s[bits.BLOCKED + 1] & s[bits.BLOCKED + 2]
-        dark = s[bits.BLOCKED + 3] & s[bits.BLOCKED + 4] & s[bits.BLOCKED + 5]
+        free = flat.FULL & ~s[OCC]
+        light = s[flat.BLOCKED] & s[flat.BLOCKED + 1] & s[flat.BLOCKED + 2]
+        dark = s[flat.BLOCKED + 3] & s[flat.BLOCKED + 4] & s[flat.BLOCKED + 5]
         return free & light & dark
 
     def _codes(self, player: int, angle: int) -> list[int]:
@@ -126,8 +126,8 @@ class ComuneState(State[int]):
             return [PASS] + [1 + code for code in self._second_codes()]
         if s[SUPPLY + player] <= 0:
             return [PASS]
-        free = bits.FULL & ~s[OCC]  # placement_mask() of the three angles, in one go
-        blocked = bits.BLOCKED + 3 * player
+        free = flat.FULL & ~s[OCC]  # placement_mask() of the three angles, in one go
+        blocked = flat.BLOCKED + 3 * player
         masks = (free & ~s[blocked], free & ~s[blocked + 1], free & ~s[blocked + 2])
         return Turns(masks, s[SUPPLY + player] >= 2 and not is_opening(s))
 
@@ -267,7 +267,7 @@ class ComuneState(State[int]):
         if low < 0 or s[SUPPLY + player] <= 0:
             return None
         taken = s[OCC]  # placement_mask(), written out: free and not blocked at the angle
-        blocked = bits.BLOCKED + 3 * player
+        blocked = flat.BLOCKED + 3 * player
         if (taken | s[blocked + low % 3]) >> low // 3 & 1:
             return None
         if high < 0:
@@ -333,7 +333,7 @@ class ComuneState(State[int]):
             )
         if s[OCC] >> cell & 1:
             raise IllegalMoveError(shown, "{CELL_NAMES} is occupied", CELL_NAMES=CELL_NAMES[cell])
-        if s[bits.BLOCKED + 3 * player + angle] >> cell & 1:
+        if s[flat.BLOCKED + 3 * player + angle] >> cell & 1:
             opponent = 1 - player
             culprit = next(
                 (n, a)
@@ -356,8 +356,8 @@ class ComuneState(State[int]):
         s = self._s
         if not s[OVER]:
             return None
-        scores = (bits.score(s, 0), bits.score(s, 1))
-        win = bits.winner(s)
+        scores = (flat.score(s, 0), flat.score(s, 1))
+        win = flat.winner(s)
         why = (
             Text("both players passed in succession")
             if s[PASSES] >= 2
@@ -369,7 +369,7 @@ class ComuneState(State[int]):
                 {"side": _TITLES[win], "score": scores[win], "other": scores[1 - win]},
             )
         else:
-            big = (bits.largest_group(s, 0), bits.largest_group(s, 1))
+            big = (flat.largest_group(s, 0), flat.largest_group(s, 1))
             if win >= 0:
                 detail = Text(
                     "scores tied at {score}; {side} wins with the largest group ({size} against "
@@ -395,12 +395,12 @@ class ComuneState(State[int]):
 
     def scores(self) -> tuple[float, ...]:
         """Both current scores (Light, Dark): product of the largest group per angle."""
-        return (float(bits.score(self._s, 0)), float(bits.score(self._s, 1)))
+        return (float(flat.score(self._s, 0)), float(flat.score(self._s, 1)))
 
     def groups(self, player: int) -> tuple[int, int, int]:
         """The player's largest group size at each angle ``-``, ``/``, ``\\``."""
         base = PIECES + 3 * player
-        return tuple(bits.max_group(self._s[base + a]) for a in range(3))
+        return tuple(flat.max_group(self._s[base + a]) for a in range(3))
 
     def side_name(self, player: int) -> str:
         return SIDES[player]
@@ -514,5 +514,5 @@ class ComuneState(State[int]):
         return Text("{first} and {second}", {"first": pieces[0], "second": pieces[1]})
 
     def slots(self) -> list[int]:
-        """A copy of the state array (layout in :mod:`.bits`), e.g. for the compiled kernel."""
+        """A copy of the state array (layout in :mod:`.flat`), e.g. for the compiled kernel."""
         return self._s.copy()

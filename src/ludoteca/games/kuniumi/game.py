@@ -9,7 +9,7 @@ from ludoteca.core.errors import MalformedError
 from ludoteca.core.messages import N_
 from ludoteca.core.protocol import Game
 
-from .bits import SETUP_PIECES
+from .flat import SETUP_PIECES
 from .notation import MOVE_HELP
 from .state import KuniumiState, parse_position
 
@@ -83,6 +83,6 @@ class Kuniumi(Game[KuniumiState]):
         return KNOWLEDGE
 
     def playout_kernel(self):
-        from .kernel import playout_kernel
+        from .jit import playout_kernel
 
         return playout_kernel

@@ -2,7 +2,7 @@
 
 Player 0 is the first player (who places the set-up and moves first), player 1 the second
 player (who chooses a side). The rules that are hot in search (groups, closures, God lines,
-set-up bans) are the functions of :mod:`.bits`, shared with the compiled kernel; this module
+set-up bans) are the functions of :mod:`.flat`, shared with the compiled kernel; this module
 adds phases, validation with reasons, notation, results and undo.
 """
 
@@ -17,8 +17,8 @@ from ludoteca.core.errors import IllegalMoveError, IllegalPositionError, Malform
 from ludoteca.core.messages import Text
 from ludoteca.core.protocol import TERMINAL, Result, State, joined_names
 
-from . import bits, notation
-from .bits import (
+from . import flat, notation
+from .flat import (
     CHOOSE,
     CHOOSE_PHASE,
     DRAW,
@@ -156,7 +156,7 @@ class KuniumiState(State[int]):
         """The kind of the next set-up piece (0 E, 1 S, 2 l, 3 s), or ``None`` after the set-up."""
         if self.phase != SETUP:
             return None
-        return bits.setup_kind(bits.popcount(self.land | self.sea))
+        return flat.setup_kind(flat.popcount(self.land | self.sea))
 
     def _setup_kind(self) -> int:
         """The next set-up piece's kind, in the set-up phase (where there always is one)."""
@@ -174,8 +174,8 @@ class KuniumiState(State[int]):
         self._result = None
         self._targets = 0
         if self.phase == SETUP:
-            kind = bits.setup_kind(bits.popcount(self.land | self.sea))
-            self._targets = bits.setup_targets(self.land, self.sea, kind)
+            kind = flat.setup_kind(flat.popcount(self.land | self.sea))
+            self._targets = flat.setup_targets(self.land, self.sea, kind)
             if not self._targets:  # impossible on this board, but the rule is clear
                 self._result = Result(
                     (1,), 2, reason=Text("the first player has no legal placement")
@@ -184,13 +184,13 @@ class KuniumiState(State[int]):
         if self.phase == CHOOSE_PHASE:
             return
         if placed:
-            won = bits.outcome_after(self.land, self.sea, placed)
+            won = flat.outcome_after(self.land, self.sea, placed)
         else:
-            won = bits.outcome(self.land, self.sea)
+            won = flat.outcome(self.land, self.sea)
         if won != NOT_OVER:
             self._result = self._closure_result(won)
             return
-        self._targets = bits.god_targets(self._god(), self._mine(), self.land | self.sea)
+        self._targets = flat.god_targets(self._god(), self._mine(), self.land | self.sea)
         if not self._targets:
             loser = self.player_of(self.side)
             self._result = Result(
@@ -202,8 +202,8 @@ class KuniumiState(State[int]):
     def _closure_result(self, won: int) -> Result:
         empty = FULL & ~(self.land | self.sea)
         sizes = [
-            bits.largest_group(bits.closed_pieces(self.land, empty)),
-            bits.largest_group(bits.closed_pieces(self.sea, empty)),
+            flat.largest_group(flat.closed_pieces(self.land, empty)),
+            flat.largest_group(flat.closed_pieces(self.sea, empty)),
         ]
         if won == DRAW:
             return Result(
@@ -362,7 +362,7 @@ class KuniumiState(State[int]):
             )
         origin, dest = divmod(action - MOVE, SQUARES)
         name = SIDE_NAMES[self.side]
-        god_square = bits.square_of(self._god())
+        god_square = flat.square_of(self._god())
         if origin != god_square:
             raise IllegalMoveError(
                 text,
@@ -402,7 +402,7 @@ class KuniumiState(State[int]):
         if action < CHOOSE:
             kind, square = divmod(action, SQUARES)
             bit = 1 << square
-            if bits.kind_side(kind) == LAND:
+            if flat.kind_side(kind) == LAND:
                 self.land |= bit
             else:
                 self.sea |= bit
@@ -410,7 +410,7 @@ class KuniumiState(State[int]):
                 self.earth_god = bit
             elif kind == SEA_GOD:
                 self.sea_god = bit
-            if bits.popcount(self.land | self.sea) == SETUP_PIECES:
+            if flat.popcount(self.land | self.sea) == SETUP_PIECES:
                 self.phase = CHOOSE_PHASE
             self._settle()
         elif action < MOVE:
@@ -534,10 +534,10 @@ class KuniumiState(State[int]):
         sides = [self.first if p == 0 else 1 - self.first for p in result.winners] or [LAND, SEA]
         best = 0
         for side in sides:
-            closed = bits.closed_pieces(self.land if side == LAND else self.sea, empty)
+            closed = flat.closed_pieces(self.land if side == LAND else self.sea, empty)
             while closed:
                 group = fill(closed & -closed, closed)
-                if bits.popcount(group) > bits.popcount(best):
+                if flat.popcount(group) > flat.popcount(best):
                     best = group
                 closed &= ~group
         return [square_name(i) for i in range(SQUARES) if best >> i & 1]
@@ -616,7 +616,7 @@ def parse_position(game: Kuniumi, text: str) -> KuniumiState:
     land = boards["E"] | boards["l"]
     sea = boards["S"] | boards["s"]
     _check_counts(text, phase, counts, side, first)
-    over = bits.outcome(land, sea) != NOT_OVER
+    over = flat.outcome(land, sea) != NOT_OVER
     if phase != PLAY and over:
         raise IllegalPositionError(
             text, "the board holds a closed group, which is only possible in play (and ends it)"

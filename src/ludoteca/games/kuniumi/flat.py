@@ -1,7 +1,7 @@
 """Kuniumi's hot bitboard functions, written once as plain functions over integers.
 
-The engine calls them as ordinary Python; :mod:`.kernel` compiles these very functions with
-numba (same code objects, see :func:`.kernel.compiled`), so the rules that matter for speed
+The engine calls them as ordinary Python; :mod:`.jit` compiles these very functions with
+numba (same code objects, see :func:`.jit.compiled`), so the rules that matter for speed
 have one source of truth. That is why the code below keeps to what both worlds agree on:
 non-negative integers that stay well inside 63 bits (every board is masked to 36 bits, the
 random generator to 32), module-level integer constants, no Python objects, and no calls
