@@ -9,6 +9,7 @@ from typing import Any
 from ludoteca.core.errors import MalformedError
 from ludoteca.core.messages import N_
 from ludoteca.core.protocol import Game
+from ludoteca.core.registry import check_players
 
 from .notation import PIECES_PER_COLOUR, WHITE
 from .position import parse_position
@@ -17,21 +18,6 @@ from .state import SOLO_ROLLS, HexagoneState
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
-
-
-def _players(value: Any) -> int:
-    if value is None:
-        return 1
-    if isinstance(value, str):
-        text = value.strip()
-        # ASCII digits only, and few: "²" and "١" are digits to str.isdigit, and int() of
-        # thousands of digits is refused by Python itself.
-        if not (text.isascii() and text.isdigit() and len(text) <= 3):
-            raise MalformedError(value, "option players must be a whole number from 1 to 4")
-        value = int(text)
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 4:
-        raise MalformedError(value, "option players must be a whole number from 1 to 4")
-    return value
 
 
 def _flag(value: Any) -> bool:
@@ -74,7 +60,11 @@ class HexagoneGame(Game[HexagoneState]):
                 ", ".join(unknown),
                 "unknown Hexagone option (options: players=1..4, gaps=true/false)",
             )
-        super().__init__(players=_players(options.get("players")), gaps=_flag(options.get("gaps")))
+        players = options.get("players")
+        super().__init__(
+            players=1 if players is None else check_players(type(self), players),
+            gaps=_flag(options.get("gaps")),
+        )
 
     @property
     def gaps(self) -> bool:

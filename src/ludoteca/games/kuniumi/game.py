@@ -8,6 +8,7 @@ from typing import Any, ClassVar
 from ludoteca.core.errors import MalformedError
 from ludoteca.core.messages import N_
 from ludoteca.core.protocol import Game
+from ludoteca.core.registry import check_players
 
 from .flat import SETUP_PIECES
 from .notation import MOVE_HELP
@@ -37,8 +38,8 @@ class Kuniumi(Game[KuniumiState]):
         unknown = set(options) - {"players"}
         if unknown:
             raise MalformedError(sorted(unknown), "Kuniumi has no options")
-        if options.get("players", 2) != 2:
-            raise MalformedError(options["players"], "Kuniumi is a game for 2 players")
+        if "players" in options:  # the registry's one check, for a game built directly too
+            options["players"] = check_players(type(self), options["players"])
         super().__init__(**options)
 
     def new_state(self, seed: int | None = None) -> KuniumiState:
