@@ -64,6 +64,23 @@ REASON_SOLO = Text("all {count} rolls are played", {"count": SOLO_ROLLS})
 REASON_REFORM = Text("the block cannot be reformed")
 
 
+_TURN_FIELDS = (
+    "phase",
+    "dice",
+    "rolled",
+    "rolls_left",
+    "since",
+    "player",
+    "reason",
+    "_choices",
+    "_summary",
+)
+"""Where the game is in its turn, besides the pieces: what a move's snapshot keeps (with the
+pieces it changes) and a clone copies as it is."""
+
+_turn = attrgetter(*_TURN_FIELDS)
+
+
 class HexagoneState(State[tuple]):
     """Mutable position; :meth:`play` validates fully before changing anything."""
 
@@ -71,22 +88,14 @@ class HexagoneState(State[tuple]):
         "game",
         "cells",
         "counts",
-        "phase",
-        "dice",
         "pool",
         "captured",
-        "rolled",
-        "rolls_left",
-        "since",
-        "player",
-        "reason",
-        "_choices",
+        *_TURN_FIELDS,
         "_search",
         "_legal",
         "_pairs",
         "_ends",
         "_cross",
-        "_summary",
         "_history",
     )
 
@@ -828,23 +837,6 @@ class HexagoneState(State[tuple]):
 
     def position(self) -> str:
         return position_text(self)
-
-
-_TURN_FIELDS = (
-    "phase",
-    "dice",
-    "rolled",
-    "rolls_left",
-    "since",
-    "player",
-    "reason",
-    "_choices",
-    "_summary",
-)
-"""Where the game is in its turn, besides the pieces: what a move's snapshot keeps (with the
-pieces it changes) and a clone copies as it is."""
-
-_turn = attrgetter(*_TURN_FIELDS)
 
 
 _ARITY = {ROLL: 3, SWAP: 3, AGAIN: 1, STOP: 1, MAIN: 2, PLACE: 3}
