@@ -4,6 +4,8 @@ the same numbers. One generator for every game's kernel."""
 
 from __future__ import annotations
 
+from typing import Any
+
 MASK32 = 0xFFFFFFFF
 
 
@@ -21,3 +23,16 @@ def rng_seed(seed: int) -> int:
     if s == 0:
         s = 0x9E3779B9
     return rng_next(rng_next(s))
+
+
+def rand_at(g: Any, at: int, n: int) -> int:
+    """A number in ``range(n)`` (``n`` below 2**31) from the generator state kept in
+    ``g[at]`` (a game array's slot), which it advances."""
+    s = rng_next(g[at])
+    g[at] = s
+    return (s * n) >> 32
+
+
+def seed_at(g: Any, at: int, value: int) -> None:
+    """Seed the generator kept in ``g[at]`` from any integer."""
+    g[at] = rng_seed(value)

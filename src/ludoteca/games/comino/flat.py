@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ludoteca.core.xorshift import rng_next, rng_seed
+from ludoteca.core.xorshift import rand_at, seed_at
 
 from .geometry import (
     COLOUR_CODE,
@@ -140,14 +140,12 @@ def size() -> int:
 # --- random numbers ---------------------------------------------------------------------------
 def rand(g, n):
     """A number in ``range(n)`` (``n`` below 2**31) from the generator kept in ``g``."""
-    s = rng_next(g[SC + RNG])
-    g[SC + RNG] = s
-    return (s * n) >> 32
+    return rand_at(g, SC + RNG, n)
 
 
 def seed(g, value):
     """Seed the generator from any integer."""
-    g[SC + RNG] = rng_seed(value)
+    seed_at(g, SC + RNG, value)
 
 
 # --- the table --------------------------------------------------------------------------------

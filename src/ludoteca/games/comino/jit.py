@@ -36,6 +36,8 @@ from .notation import DRAWS, TURNS
 HOT = (
     "rng_next",
     "rng_seed",
+    "rand_at",
+    "seed_at",
     "rand",
     "seed",
     "init",

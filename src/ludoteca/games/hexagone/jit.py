@@ -32,6 +32,8 @@ from . import flat
 HOT = (
     "rng_next",
     "rng_seed",
+    "rand_at",
+    "seed_at",
     "rand",
     "seed",
     "init",
