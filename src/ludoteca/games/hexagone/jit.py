@@ -7,12 +7,10 @@ process.
 
 Importing numba is slow (a third of a second and more), so nothing imports this module at
 start-up: the engine asks for it only when a fast playout or the benchmark kernel is
-wanted, and the command line stays quick. Without numba, :func:`compiled` falls back to the
-plain functions, far slower than the engine's own playout (:mod:`.kernel`), so the game
-and :func:`fast_playout` use that one instead.
+wanted, and the command line stays quick.
 
-This is the *fastest path* of ``ludoteca bench hexagone`` and of
-:meth:`.state.HexagoneState.fast_playout`; the engine itself (and the bots' one-move draws,
+This is the *fastest path* of ``ludoteca bench hexagone`` and of the search's playout
+(:func:`.ai.playout`); the engine itself (and the bots' one-move draws,
 :mod:`.kernel`) stays on dictionaries, where the rules are easiest to read and check. The
 tests replay traced kernel games move by move through the engine.
 """
