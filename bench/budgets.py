@@ -29,6 +29,7 @@ Exit status 1 when a move overran its budget by more than 5% by the bot's own cl
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import random
@@ -126,15 +127,15 @@ def measure_pace(seconds: float, seed: int) -> dict:
     state = get("comune").new_state(seed=seed)
     resolve_chance(state, random.Random(seed))
     warm_up(state)
-    cls = type(state)
-    original = cls.fast_playout
+    game = state.game
+    knowledge = game.search_knowledge()
     delays = [0]
 
-    def delayed(self, rng, *args, **kwargs):
+    def delayed(probe, rng, **kwargs):
         if delays[0]:
             delays[0] -= 1
             time.sleep(DELAY)
-        return original(self, rng, *args, **kwargs)
+        return knowledge.playout(probe, rng, **kwargs)
 
     def search() -> int:
         bot = MCTSBot(seed=seed)
@@ -142,12 +143,12 @@ def measure_pace(seconds: float, seed: int) -> dict:
         return bot.last_iterations
 
     before = [search() for _ in range(3)]
-    cls.fast_playout = delayed
+    game.search_knowledge = lambda: dataclasses.replace(knowledge, playout=delayed)
     try:
         delays[0] = 2
         during = search()
     finally:
-        cls.fast_playout = original
+        del game.search_knowledge
     after = [search() for _ in range(3)]
     return {"seconds": seconds, "before": before, "delayed": during, "after": after}
 

@@ -1,4 +1,4 @@
-"""Game records: a game is its moves (DESIGN principle 2).
+"""Game records: a game is its moves (principle 2 of ``docs/ARCHITECTURE.md``).
 
 A record is JSON holding the game id, rules version, options, the seed, the start position
 where the game's set-up is random (so a record survives a change of generator), the players,
@@ -49,17 +49,13 @@ from typing import Any
 from .core.errors import GameError, RecordError
 from .core.protocol import CHANCE, Result, State
 from .core.registry import get, names
-from .core.table import ply_rng, sample_chance, start_from
+from .core.table import Table, now, ply_rng, sample_chance, start_from
 
 FORMAT = "ludoteca-record"
 FORMAT_VERSION = 1
 MAX_SAFE_INTEGER = 2**63 - 1
 """Seeds and numbers past this are refused: every writer draws seeds below it, and a reader
 that stores numbers in 64 bits (the club's database, most JSON libraries) cannot keep more."""
-
-
-def now() -> str:
-    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 @dataclass
@@ -522,3 +518,29 @@ def _same(a: Any, b: Any) -> bool:
     if isinstance(a, str) and isinstance(b, str):  # a side's name may be a translatable Text
         return a == b
     return type(a) is type(b) and a == b
+
+
+def from_table(table: Table, *, reason: str | None = None) -> Record:
+    """A table's game as a record: start, seed, players, every move, and the result if over
+    (``reason`` says why a game in progress stopped)."""
+    record = Record.begin(table.start, seed=table.seed, players=table.players)
+    record.started = table.started
+    record.moves = list(table.moves)
+    if table.is_over:
+        record.finish(table.state, result=table.result, reason=reason)
+    elif reason is not None:
+        record.result = result_to_json(table.state, None, reason=reason)
+    return record
+
+
+def to_table(record: Record) -> Table:
+    """The table a record describes, its moves replayed and its result checked
+    (:func:`replay`); a finished record's resignation or time-out is kept."""
+    final = replay(record)  # every check a record gets, with the field and reason if refused
+    table = Table(start_state(record), seed=record.seed, players=record.players)
+    table.state, table.moves = final, list(record.moves)
+    table.started = record.started or table.started
+    result = record.typed_result()
+    if result is not None and result.ended != "rules":
+        table.ended = result
+    return table

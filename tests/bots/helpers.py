@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 from functools import cache
 
-from ludoteca.core.protocol import CHANCE, State
+from ludoteca.core.protocol import CHANCE, Game, State
 from ludoteca.core.table import sample_chance
 
 
@@ -32,3 +33,14 @@ def random_positions(game, count: int, seed: int) -> list[State]:
             out.append(state.clone())
             state.play(rng.choice(state.legal_moves()))
     return out
+
+
+def playing_out_by_its_states(game: Game) -> Game:
+    """``game`` whose search plays out by each state's own ``playout(rng)`` method: for the
+    tests that slow, stall or count a game's playouts (a search reads its playout from the
+    game's knowledge, :attr:`ludoteca.core.ai.SearchKnowledge.playout`)."""
+    knowledge = dataclasses.replace(
+        game.search_knowledge(), playout=lambda state, rng, **_: state.playout(rng)
+    )
+    game.search_knowledge = lambda: knowledge  # type: ignore[method-assign]
+    return game

@@ -6,7 +6,7 @@ import pytest
 
 from ludoteca.bots.evaluation import evaluate, has_own_evaluation
 from ludoteca.core import get
-from ludoteca.games.kuniumi import bits
+from ludoteca.games.kuniumi import flat as bits
 from ludoteca.games.kuniumi.ai import side_features
 from tests.bots.helpers import random_positions
 

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import dataclasses
+
+import ludoteca.games.kuniumi.ai as kuniumi_ai
 from ludoteca.bots import make_bot
 from ludoteca.bots.base import Budget
 from ludoteca.bots.mcts import MCTSBot
 from ludoteca.core import get
 from ludoteca.games.kuniumi.ai import KNOWLEDGE
-from ludoteca.games.kuniumi.state import KuniumiState
 
 MIDGAME = "6/ll1lEl/3sss/1s4/2s1sS/l4l play sea sea"
 
@@ -15,13 +17,13 @@ MIDGAME = "6/ll1lEl/3sss/1s4/2s1sS/l4l play sea sea"
 def _policies(monkeypatch, bot: MCTSBot) -> set[str]:
     """The policies of the playouts ``bot``'s search asks the engine for."""
     seen: set[str] = set()
-    original = KuniumiState.fast_playout
+    original = kuniumi_ai.playout
 
-    def spy(self, rng, *, policy="uniform", amaf=None):
+    def spy(state, rng, *, policy="uniform", best_of=1, amaf=None):
         seen.add(policy)
-        return original(self, rng, policy=policy, amaf=amaf)
+        return original(state, rng, policy=policy, amaf=amaf)
 
-    monkeypatch.setattr(KuniumiState, "fast_playout", spy)
+    monkeypatch.setattr(kuniumi_ai, "KNOWLEDGE", dataclasses.replace(KNOWLEDGE, playout=spy))
     bot.search(get("kuniumi").from_position(MIDGAME), Budget(iterations=60))
     return seen
 

@@ -9,7 +9,7 @@ from ludoteca.bots import make_bot
 from ludoteca.bots.base import Budget
 from ludoteca.bots.mcts import MCTSBot
 from ludoteca.core import get
-from ludoteca.games.kuniumi import bits
+from ludoteca.games.kuniumi import flat as bits
 from ludoteca.games.kuniumi.ai import KNOWLEDGE, distinct_setups, mirror, symmetric_setup
 
 SWAP = {"E": "S", "S": "E", "l": "s", "s": "l"}

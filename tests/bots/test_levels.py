@@ -47,7 +47,7 @@ def test_per_game_specs(monkeypatch):
     for cls, knowledge in own.items():
         monkeypatch.setattr(cls, "search_knowledge", lambda self, k=knowledge: k)
     level = Level("custom", "test", "random")
-    bot = LevelBot(level, seed=1)
+    bot = LevelBot(level, make_bot, seed=1)
     assert level.spec_for(get("toy-nim").new_state()) == "greedy"
     assert level.spec_for(get("toy-coins").new_state()) == "planner"
     assert level.spec_for(get("toy-gamble").new_state()) == "random"

@@ -11,7 +11,7 @@ from ludoteca.bots import make_bot
 from ludoteca.bots.base import Budget, Deadline
 from ludoteca.bots.mcts import MCTSBot
 from ludoteca.core import get
-from tests.bots.helpers import nim_winning_takes
+from tests.bots.helpers import nim_winning_takes, playing_out_by_its_states
 from tests.bots.test_planner import coins_optimal_values
 from tests.support.toygames.small import NimState
 
@@ -129,14 +129,14 @@ def test_reused_tree_gives_a_legal_move_after_undo():
 class CountingNimState(NimState):
     calls = 0
 
-    def fast_playout(self, rng):
+    def playout(self, rng):
         CountingNimState.calls += 1
         return (0.5, 0.5)
 
 
-def test_playouts_go_through_fast_playout():
+def test_playouts_go_through_the_games_playout():
     game = get("toy-nim", pile=200)
-    state = CountingNimState(game, 200)
+    state = CountingNimState(playing_out_by_its_states(game), 200)
     bot = MCTSBot(seed=1)
     bot.choose(state, iterations=100)
     assert CountingNimState.calls == 100
@@ -148,7 +148,7 @@ class StallingNimState(NimState):
     stalls: list[float] = []
     calls = 0
 
-    def fast_playout(self, rng):
+    def playout(self, rng):
         StallingNimState.calls += 1
         if StallingNimState.stalls:
             time.sleep(StallingNimState.stalls.pop())
@@ -156,7 +156,7 @@ class StallingNimState(NimState):
 
 
 def _fast_share(state, seconds: float) -> tuple[float, int]:
-    """Share of a fresh bot's simulations played out by ``fast_playout``, and how many."""
+    """Share of a fresh bot's simulations played out by the game's playout, and how many."""
     StallingNimState.calls = 0
     bot = MCTSBot(seed=1)
     bot.choose(state, seconds=seconds)
@@ -170,7 +170,7 @@ def test_delayed_playouts_do_not_slow_later_searches():
     The search used to remember the slowest playout for the whole process and switch every
     later search to move-by-move playouts, which never ran a fast playout to lower it again.
     """
-    state = StallingNimState(get("toy-nim"), 400)
+    state = StallingNimState(playing_out_by_its_states(get("toy-nim")), 400)
     assert _fast_share(state, 0.2)[0] > 0.8
     StallingNimState.stalls = [0.015, 0.015]  # past the 10 ms a 0.2 s move may overrun
     share, simulations = _fast_share(state, 0.2)
@@ -236,7 +236,7 @@ def test_tree_reuse_across_parts():
 
 def test_cutoff_playouts_stop_early_and_use_the_evaluation():
     game = get("toy-nim", pile=200)
-    state = CountingNimState(game, 200)
+    state = CountingNimState(playing_out_by_its_states(game), 200)
     CountingNimState.calls = 0
     bot = MCTSBot(seed=1, cutoff=3)
     assert bot.choose(state, iterations=100) in (1, 2, 3)
@@ -250,7 +250,7 @@ def test_games_can_have_a_default_cutoff(monkeypatch):
 
     game = get("toy-nim", pile=200)
     monkeypatch.setattr(type(game), "search_knowledge", lambda self: SearchKnowledge(cutoff=4))
-    state = CountingNimState(game, 200)
+    state = CountingNimState(playing_out_by_its_states(game), 200)
     CountingNimState.calls = 0
     MCTSBot(seed=1).choose(state, iterations=50)
     assert CountingNimState.calls == 0

@@ -99,8 +99,9 @@ def test_an_unknown_playout_policy_is_refused_with_the_game_s_list():
 def test_kuniumi_playout_moves_are_reported_by_player_and_index():
     """A playout's reported moves replay through the engine: each by the player to move,
     each the index of a legal action (a God move by the square it fills)."""
-    from ludoteca.games.kuniumi import bits
-    from ludoteca.games.kuniumi.kernel import compiled, new_trace
+    from ludoteca.games.kuniumi import flat as bits
+    from ludoteca.games.kuniumi.ai import _traced, playout
+    from ludoteca.games.kuniumi.jit import compiled, new_trace
 
     k = compiled()
     for start in (_start("kuniumi", 0), _start("kuniumi", 6), _start("kuniumi", 11)):
@@ -108,7 +109,7 @@ def test_kuniumi_playout_moves_are_reported_by_player_and_index():
         seed = k.rng_seed(99)
         args = (start.land, start.sea, start.earth_god, start.sea_god, start.phase)
         _, plies, _ = k.playout(*args, start.first, start.side, seed, trace)
-        reported = start._traced(trace, plies)
+        reported = _traced(start, trace, plies)
         replay = start.clone()
         for (player, index), action in zip(reported, trace[:plies].tolist(), strict=True):
             assert player == replay.to_move
@@ -116,5 +117,5 @@ def test_kuniumi_playout_moves_are_reported_by_player_and_index():
             replay.play(action)
         assert replay.is_over
         amaf: list = []
-        start.fast_playout(random.Random(3), amaf=amaf)
+        playout(start, random.Random(3), amaf=amaf)
         assert amaf and all(0 <= i < bits.AMAF_SIZE for _, i in amaf)

@@ -11,7 +11,7 @@ from ludoteca.bots import make_bot
 from ludoteca.bots.base import BotError, Budget
 from ludoteca.core import CHANCE, get
 from ludoteca.core.errors import MalformedError
-from tests.bots.helpers import random_positions
+from tests.bots.helpers import playing_out_by_its_states, random_positions
 from tests.support.toygames.small import NimState
 
 # (spec, games it plays) with budgets small enough for a fast suite
@@ -66,7 +66,7 @@ def test_different_seeds_can_differ():
 class SlowNimState(NimState):
     """Nim whose playouts take a sizeable slice of the budget (like a slow game's)."""
 
-    def fast_playout(self, rng):
+    def playout(self, rng):
         time.sleep(0.006)
         return (0.5, 0.5)
 
@@ -88,7 +88,7 @@ def test_time_budget_never_overrun_by_5_percent(spec, seconds):
 
 
 def test_mcts_time_budget_with_slow_playouts():
-    state = SlowNimState(get("toy-nim"), 400)
+    state = SlowNimState(playing_out_by_its_states(get("toy-nim")), 400)
     best = float("inf")
     for attempt in range(3):
         bot = make_bot("mcts", seed=attempt)
@@ -210,14 +210,14 @@ def test_specs_with_budgets_and_levels():
 class VerySlowNimState(NimState):
     """Playouts of 40 ms: a fifth of a 0.2 s move, far beyond the 5% a move may overrun."""
 
-    def fast_playout(self, rng):
+    def playout(self, rng):
         time.sleep(0.04)
         return (0.5, 0.5)
 
 
 def test_mcts_stops_playouts_at_the_deadline_in_slow_games():
     """Whole playouts while one fits, then playouts that give up at the deadline."""
-    state = VerySlowNimState(get("toy-nim"), 400)
+    state = VerySlowNimState(playing_out_by_its_states(get("toy-nim")), 400)
     bot = make_bot("mcts", seed=1)
     best = float("inf")
     for _ in range(3):

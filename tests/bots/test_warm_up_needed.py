@@ -53,7 +53,7 @@ def test_a_search_told_to_play_whole_playouts_warms_up(monkeypatch):
 
 def test_the_warm_up_compiles_kuniumis_endgame_solver_too():
     """The first endgame a timed search solves must not wait for the compiler."""
-    assert signatures_after_warm_up("kuniumi", "ludoteca.games.kuniumi.kernel", "solve") >= 1
+    assert signatures_after_warm_up("kuniumi", "ludoteca.games.kuniumi.jit", "solve") >= 1
 
 
 def test_the_warm_up_compiles_cominos_playout_even_during_the_deal():

@@ -16,7 +16,7 @@ from ludoteca.cli.main import main
 from ludoteca.core.errors import RecordError
 from ludoteca.core.registry import get
 from ludoteca.core.table import Table
-from ludoteca.record import Record, load, replay, save_new
+from ludoteca.record import Record, from_table, load, replay, save_new
 
 from .terminal import run
 
@@ -152,9 +152,10 @@ def test_a_record_that_cannot_be_written_is_saved_elsewhere(tmp_path, target):
 def test_a_record_is_started_when_the_game_begins(monkeypatch):
     times = iter(["2026-03-01T10:00:00+00:00", "2026-03-01T10:30:00+00:00"])
     monkeypatch.setattr("ludoteca.record.now", lambda: next(times))
+    monkeypatch.setattr("ludoteca.core.table.now", lambda: next(times))
     table = Table.new(get("kuniumi"), seed=1)
     table.resign(0)
-    record = table.record()
+    record = from_table(table)
     assert (record.started, record.finished) == (
         "2026-03-01T10:00:00+00:00",
         "2026-03-01T10:30:00+00:00",
@@ -164,7 +165,7 @@ def test_a_record_is_started_when_the_game_begins(monkeypatch):
 def test_replay_refuses_a_record_finished_before_it_started():
     table = Table.new(get("kuniumi"), seed=1)
     table.resign(1)
-    data = table.record().to_json()
+    data = from_table(table).to_json()
     data["started"], data["finished"] = "2026-03-01T10:30:00+00:00", "2026-03-01T10:00:00+00:00"
     with pytest.raises(RecordError, match="before the game started"):
         Record.from_json(data)
@@ -175,7 +176,7 @@ def test_a_new_name_is_claimed_also_where_the_file_system_has_no_links(tmp_path,
         raise PermissionError(1, "Operation not permitted")
 
     monkeypatch.setattr("os.link", no_links)
-    record = Table.new(get("kuniumi"), seed=1).record()
+    record = from_table(Table.new(get("kuniumi"), seed=1))
     first = save_new(record, tmp_path, "kuniumi-x")
     second = save_new(record, tmp_path, "kuniumi-x")
     assert (first.name, second.name) == ("kuniumi-x.json", "kuniumi-x-2.json")

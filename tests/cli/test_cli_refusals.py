@@ -15,7 +15,7 @@ from ludoteca.cli.main import main
 from ludoteca.core import get
 from ludoteca.core.errors import RecordError
 from ludoteca.core.table import Table
-from ludoteca.record import MAX_RECORD_BYTES, Record, load, save
+from ludoteca.record import MAX_RECORD_BYTES, Record, from_table, load, save
 
 from .terminal import Terminal
 
@@ -34,7 +34,7 @@ def finished_record(game: str, **options) -> Record:
     table = Table.new(get(game, **options), seed=4)
     while not table.is_over:
         table.play(table.draw() if table.state.to_move < 0 else table.state.legal_moves()[0])
-    return table.record()
+    return from_table(table)
 
 
 # --- 5. a record is read in pieces, up to a bound --------------------------------------------

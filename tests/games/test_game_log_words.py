@@ -13,8 +13,8 @@ import re
 import pytest
 
 from ludoteca.core.protocol import CHANCE
+from ludoteca.core.registry import get
 from ludoteca.core.table import draw_at
-from ludoteca.games import get
 
 NAMES = ["Ana", "Bob", "Cy", "Di"]
 

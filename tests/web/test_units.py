@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from ludoteca.core.table import ply_rng as table_rng
+from ludoteca.record import from_table
 from ludoteca.web.accounts.service import AccountError, check_name, check_password
 from ludoteca.web.infra.store import normalise_url
 from ludoteca.web.round.errors import ClubError
@@ -94,9 +95,9 @@ def test_a_bot_worker_is_handed_the_game_as_a_record_and_checks_it():
     table = Table.new(get("kuniumi"), seed=3, players=["ann", "computer:random"])
     for text in ("E@c3", "S@d4", "l@a1"):
         table.play(text)
-    job = BotJob(record=table.record(), level="random", bot_seed=1)
+    job = BotJob(record=from_table(table), level="random", bot_seed=1)
     assert choose_move(job) in {table.state.move_to_str(m) for m in table.state.legal_moves()}
-    broken = table.record()
+    broken = from_table(table)
     broken.moves[1] = "S@c3"  # on the Earth God's square
     with pytest.raises(RecordError):
         choose_move(BotJob(record=broken, level="random", bot_seed=1))

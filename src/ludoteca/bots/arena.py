@@ -36,7 +36,7 @@ from ludoteca.core.errors import MalformedError
 from ludoteca.core.protocol import CHANCE, Game
 from ludoteca.core.registry import get
 from ludoteca.core.table import Table
-from ludoteca.record import Record, save
+from ludoteca.record import Record, from_table, save
 
 from .registry import make_bot, parse_spec
 
@@ -184,7 +184,7 @@ def play_game(job: GameJob) -> GameOutcome:
             times[player].append(time.perf_counter() - started)
             cpu[player].append(time.process_time() - started_cpu)
         table.play(move)
-    record = table.record()
+    record = from_table(table)
     result = table.result
     assert result is not None
     return GameOutcome(

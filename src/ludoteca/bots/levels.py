@@ -24,8 +24,10 @@ works for every game; budgets given to ``choose`` still override the level's.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from ludoteca.core.messages import N_
 from ludoteca.core.protocol import Move, State
 
 from .base import Bot
@@ -35,6 +37,7 @@ from .base import Bot
 class Level:
     name: str
     about: str
+    """What the level is for, in English (a message id: front ends translate it)."""
     spec: str
 
     def spec_for(self, state: State) -> str:
@@ -45,58 +48,49 @@ class Level:
         return knowledge.level_spec(self.name, state.num_players, self.spec)
 
 
-def _level(name: str, about: str, spec: str) -> Level:
-    return Level(name, about, spec)
-
-
 LEVELS: dict[str, Level] = {
     level.name: level
     for level in (
-        _level(
+        # each game may play a level its own way (its ai.py's level_specs): the words say
+        # what the level is for, the same for every game
+        Level(
             "easy",
-            "plays the move that looks best right now, without looking ahead "
-            "(in Hexagone for 2-4, a random move six times in ten)",
+            N_("takes what looks best right now, without looking ahead: a fair first game"),
             "greedy",
         ),
-        _level(
-            "medium",
-            "searches a quarter of a second per move (a twentieth in Comino, "
-            "whose search runs faster; in Hexagone for 2-4, the move that looks best, "
-            "a random one a time in four)",
-            "mcts:seconds=0.25",
+        Level(
+            "medium", N_("looks ahead a little: for players who know the game"), "mcts:seconds=0.25"
         ),
-        _level(
-            "hard",
-            "searches one second per move "
-            "(in Hexagone for 2-4, the move that looks best right now)",
-            "mcts:seconds=1",
-        ),
-        _level(
-            "master",
-            "searches four seconds per move (eight in Comino; "
-            "a quarter of a second in Hexagone for 2-4)",
-            "mcts:seconds=4",
-        ),
+        Level("hard", N_("searches about a second a move: a strong player"), "mcts:seconds=1"),
+        Level("master", N_("searches several seconds a move: the strongest"), "mcts:seconds=4"),
     )
 }
+"""The levels by name: what each is for (the one description every front end shows, in the
+reader's language) and the standard bot spec behind it."""
+
+RANDOM_ABOUT = N_("plays any legal move at random: for learning the rules")
+"""What the ``random`` bot, offered beside the levels, is for."""
 
 
 class LevelBot(Bot):
-    """A named level: delegates to the level's bot for the game it is asked about."""
+    """A named level: delegates to the level's bot for the game it is asked about, made by
+    ``make`` (``spec, seed -> Bot``; :func:`ludoteca.bots.registry.make_bot`, handed in by
+    the registry that lists the levels)."""
 
-    def __init__(self, level: Level, seed=None, **budget) -> None:
+    def __init__(
+        self, level: Level, make: Callable[[str, int | None], Bot], seed=None, **budget
+    ) -> None:
         super().__init__(seed, **budget)
         self.level = level
+        self._make = make
         self.name = level.name
         self._bots: dict[str, Bot] = {}
 
     def bot_for(self, state: State) -> Bot:
-        from .registry import make_bot
-
         spec = self.level.spec_for(state)
         bot = self._bots.get(spec)
         if bot is None:
-            bot = self._bots[spec] = make_bot(spec, seed=self.seed)
+            bot = self._bots[spec] = self._make(spec, self.seed)
         return bot
 
     def choose(self, state: State, *, seconds=None, iterations=None, depth=None) -> Move:

@@ -16,12 +16,13 @@
 - **Moves in parts.** Where a game's moves are made of parts (a Comune turn of two
   placements, see :mod:`ludoteca.bots.steps`), the tree grows one part at a time, so what
   it learns about a first placement is shared by every turn that starts with it.
-- **Playouts** go through ``state.fast_playout(rng)``, which each game overrides with its
-  fastest path. With ``cutoff=K`` (the default where the game's search knowledge sets one,
-  :attr:`ludoteca.core.ai.SearchKnowledge.cutoff`) they stop after K moves and the game's
-  evaluation (:mod:`ludoteca.bots.evaluation`) judges the
-  position instead: in long score games (Hexagone) a short look ahead scored by the scores
-  says more than a noisy whole game. With ``best_of=k`` (games whose states set
+- **Playouts** go through the game's :attr:`ludoteca.core.ai.SearchKnowledge.playout` (the
+  leaf evaluation, one signature for every game): its fastest path, by default a uniform
+  random game through the protocol. With ``cutoff=K`` (the default where the game's search
+  knowledge sets one, :attr:`ludoteca.core.ai.SearchKnowledge.cutoff`) they stop after K
+  moves and the game's evaluation (:mod:`ludoteca.bots.evaluation`) judges the position
+  instead: in long score games (Hexagone) a short look ahead scored by the scores
+  says more than a noisy whole game. With ``best_of=k`` (games whose knowledge sets
   ``best_of_playouts``, Comino) each playout move is the best-scoring of k drawn at random,
   closer to how people play.
 - **RAVE** (``rave=K``, the game's default where its search knowledge sets one): a decision
@@ -33,7 +34,7 @@
   a node of a hundred placements the simulations go to the ones that did well elsewhere
   instead of one to each in turn. Games whose moves mean much the same whenever they are
   played (Comune's placements) gain most; playouts report their moves through
-  ``fast_playout(..., amaf=list)``.
+  ``playout(..., amaf=list)``.
 - **Candidate moves** (``candidates=0`` turns them off): where a game's search knowledge
   knows some legal moves to be no better than others, the tree considers only the rest
   (Kuniumi's first player places a set-up alike for both sides).
@@ -44,7 +45,7 @@
   lost or drawn, the game's knowledge may pick among the moves that keep that value
   (:attr:`ludoteca.core.ai.SearchKnowledge.proven_choice`), since any of them is as good
   against perfect play and some give a fallible opponent more ways to go wrong.
-- **Playout policies** (``playout=NAME``, one of the state's ``playout_policies``; the
+- **Playout policies** (``playout=NAME``, one of the knowledge's ``playout_policies``; the
   game's default where its search knowledge names one): besides uniform random moves, a
   game may offer playouts with some sense of the game, such as Comune's ``grow``.
 - **Bounded memory.** A tree stops growing at ``max_nodes`` nodes (:data:`MAX_NODES`);
@@ -81,7 +82,9 @@ import random
 import time
 from typing import Any
 
+from ludoteca.core.ai import Playout
 from ludoteca.core.errors import MalformedError
+from ludoteca.core.playout import random_payoffs
 from ludoteca.core.protocol import CHANCE, TERMINAL, Move, State
 
 from .base import Bot, BotError, Budget, Deadline, gc_paused
@@ -287,10 +290,10 @@ class MCTSBot(Bot):
         self.max_nodes = _at_least_one("max_nodes", max_nodes)
         self.best_of = _at_least_one("best_of", best_of)
         """Playouts in which each move is the best-scoring of this many drawn at random (1:
-        uniform), in games whose states set ``best_of_playouts`` (see
-        :data:`ludoteca.bots.levels.COMINO_SPECS` for what it is worth)."""
+        uniform), in games whose knowledge sets ``best_of_playouts`` (see
+        :mod:`ludoteca.games.comino.ai` for what it is worth)."""
         self.playout = None if playout is None else str(playout)
-        """The playout policy (one of the state's ``playout_policies``); ``None``: the game's
+        """The playout policy (one of the knowledge's ``playout_policies``); ``None``: the game's
         own (:attr:`ludoteca.core.ai.SearchKnowledge.playout_policy`)."""
         self.candidates = _switch("candidates", candidates)
         """Whether the tree considers only the moves the game's knowledge names as candidates
@@ -306,6 +309,8 @@ class MCTSBot(Bot):
         if self.rave is not None and not 0 <= self.rave < math.inf:
             raise MalformedError(f"rave={rave}", "rave is a number of simulations, 0 or more")
         self._policy = "uniform"
+        self._playout: Playout = random_payoffs
+        self._plain = True
         self._rave = 0.0
         self._amaf_size = 0
         self._amaf_index: Any = None
@@ -364,22 +369,17 @@ class MCTSBot(Bot):
             return self.final_value(state)
         if self._interruptible or self._cutoff > 0:
             return self._interruptible_playout(state)
-        if self.best_of > 1:
-            self.last_fast += 1
-            return tuple(state.fast_playout(self.rng, best_of=self.best_of))
-        if self._events is not None:
-            self.last_fast += 1
-            return tuple(state.fast_playout(self.rng, policy=self._policy, amaf=self._events))
-        if self._policy != "uniform":
-            self.last_fast += 1
-            return tuple(state.fast_playout(self.rng, policy=self._policy))
-        if state.num_players == 1:  # the score counts, which fast_playout does not give
+        if state.num_players == 1 and self._plain:  # the score counts, which payoffs do not
             draw, play, rng = random_move_for(state), unchecked_play_for(state), self.rng
             while not state.is_over:
                 play(draw(state, rng))
             return self.final_value(state)
         self.last_fast += 1
-        return tuple(state.fast_playout(self.rng))
+        return tuple(
+            self._playout(
+                state, self.rng, policy=self._policy, best_of=self.best_of, amaf=self._events
+            )
+        )
 
     def _interruptible_playout(self, state: State) -> tuple[float, ...] | None:
         """A random playout move by move: it gives up at the deadline, and with a cutoff it
@@ -398,12 +398,13 @@ class MCTSBot(Bot):
 
     def _playout_policy(self, state: State) -> str:
         """The playout policy of a search from ``state``: the bot's, else the game's."""
-        policy = self.playout or state.game.search_knowledge().playout_policy
-        if policy not in state.playout_policies:
+        knowledge = state.game.search_knowledge()
+        policy = self.playout or knowledge.playout_policy
+        if policy not in knowledge.playout_policies:
             raise BotError(
                 state.game.id,
                 f"playout={policy} is not a playout of this game "
-                f"(it has: {', '.join(state.playout_policies)})",
+                f"(it has: {', '.join(knowledge.playout_policies)})",
             )
         return policy
 
@@ -491,12 +492,16 @@ class MCTSBot(Bot):
         if self.own_c is None:
             game_c = root_state.game.search_knowledge().exploration
             self.c = EXPLORATION if game_c is None else game_c
-        if self.best_of > 1 and not root_state.best_of_playouts:
-            raise BotError(
-                root_state.game.id,
-                "best_of needs playouts that can pick the best of several moves, "
-                "which this game does not have",
-            )
+        self._playout = root_state.game.search_knowledge().playout
+        self._plain = self.best_of == 1 and self._policy == "uniform" and not self._rave
+        if self.best_of > 1:  # the best of k uniform draws, in place of the policy
+            if not root_state.game.search_knowledge().best_of_playouts:
+                raise BotError(
+                    root_state.game.id,
+                    "best_of needs playouts that can pick the best of several moves, "
+                    "which this game does not have",
+                )
+            self._policy = "uniform"
         # Each simulation is planned before it starts (see the module text): whole playouts
         # while the slowest step so far fits before the deadline; then, if a typical
         # simulation is a sizeable share of the budget, playouts that give up at the deadline
@@ -922,8 +927,9 @@ def warm_up(state: State) -> None:
     key = state.game.id
     if key in _warmed or state.is_over:
         return
-    state.clone().fast_playout(random.Random(0))
-    prepare = state.game.search_knowledge().warm_up
+    knowledge = state.game.search_knowledge()
+    knowledge.playout(state.clone(), random.Random(0))
+    prepare = knowledge.warm_up
     if prepare is not None:  # the game's endgame solver, compiled too
         prepare()
     _warmed.add(key)

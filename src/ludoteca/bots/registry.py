@@ -29,7 +29,10 @@ BOTS: dict[str, Callable[..., Bot]] = {
     "mcts": MCTSBot,
     "alphabeta": AlphaBetaBot,
     "planner": PlannerBot,
-    **{name: partial(LevelBot, level) for name, level in LEVELS.items()},
+    **{
+        name: partial(LevelBot, level, lambda spec, seed: make_bot(spec, seed))
+        for name, level in LEVELS.items()
+    },
 }
 
 

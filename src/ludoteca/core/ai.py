@@ -17,7 +17,9 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Hashable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
+
+from .playout import random_payoffs
 
 if TYPE_CHECKING:
     from .protocol import Move, State
@@ -27,6 +29,26 @@ Evaluation = Callable[["State"], tuple[float, ...]]
 
 Stepper = Callable[["Move"], tuple[Hashable, ...]]
 """A move -> its parts, searched one at a time; the sequences must be prefix-free."""
+
+
+class Playout(Protocol):
+    """One playout from a state, which it leaves unchanged: the payoffs of the game played
+    to its end (see :meth:`ludoteca.core.protocol.Result.payoffs`), by ``policy`` (one of
+    :attr:`SearchKnowledge.playout_policies`), each move the best-scoring of ``best_of``
+    drawn at random where :attr:`SearchKnowledge.best_of_playouts`, appending
+    ``(player, amaf_index)`` to ``amaf`` for each move it plays where the game keeps
+    "all moves as first" statistics (:attr:`SearchKnowledge.amaf_size`)."""
+
+    def __call__(
+        self,
+        state: Any,
+        rng: random.Random,
+        *,
+        policy: str = "uniform",
+        best_of: int = 1,
+        amaf: list[tuple[int, int]] | None = None,
+    ) -> tuple[float, ...]: ...
+
 
 MARGIN = 0.02
 """Heuristic values keep this far from 0 and 1, which belong to proven results."""
@@ -84,8 +106,21 @@ class SearchKnowledge:
     (None: no time budget): the pick comes after the search, inside the move's time.
     ``None``: the search's own pick."""
 
+    playout: Playout = random_payoffs
+    """The playout search runs millions of times (the leaf evaluation of MCTS, as OpenSpiel's
+    ``Evaluator``): a game's fastest path (a compiled kernel); the default plays uniformly
+    at random through the protocol."""
+
+    playout_policies: tuple[str, ...] = ("uniform",)
+    """The policies :attr:`playout` takes as ``policy=NAME``: ``"uniform"`` (every legal
+    move alike) and any the game adds."""
+
+    best_of_playouts: bool = False
+    """Whether :attr:`playout` takes ``best_of=k``: each move the best-scoring of k drawn at
+    random instead of a uniform one."""
+
     playout_policy: str = "uniform"
-    """The policy of MCTS playouts (one of the state's ``playout_policies``): ``"uniform"``,
+    """The policy of MCTS playouts (one of :attr:`playout_policies`): ``"uniform"``,
     or a game's own policy with some sense of the game, which makes each simulation say more
     about a position than a uniform one for a little more time."""
     amaf_size: int = 0
@@ -93,8 +128,8 @@ class SearchKnowledge:
     first" statistics, and its search no RAVE)."""
     amaf_index: Callable[[Any], int] | None = None
     """A move, or part of one, as an index below :attr:`amaf_size`: moves alike enough that
-    playing one later says something of playing the other now share it. The state's
-    ``fast_playout(..., amaf=list)`` appends ``(player, index)`` for each move it plays."""
+    playing one later says something of playing the other now share it. :attr:`playout`
+    with ``amaf=list`` appends ``(player, index)`` for each move it plays."""
     rave: float = 0.0
     """The search's RAVE equivalence parameter for this game (0: off)."""
     exploration: float | None = None

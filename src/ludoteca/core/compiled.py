@@ -1,8 +1,8 @@
 """Plain functions of a game module compiled by numba, the module's own code unchanged.
 
 A game keeps its fast core as plain Python functions over integers and arrays (Kuniumi's
-``bits``, Hexagone's ``flat``) so that the engine, the tests and a machine without numba run
-exactly the code the compiled kernel runs. :func:`compile_functions` rebuilds each named
+``bits``, Hexagone's ``flat``) so that the engine and the tests run exactly the code the
+compiled kernel runs. :func:`compile_functions` rebuilds each named
 function from its own code object with a globals table in which its sibling functions are
 the compiled ones, and hands it to ``numba.njit(cache=True)``: numba's on-disk cache, kept
 beside the module, means compilation is paid once per machine, not once per process.
@@ -18,17 +18,22 @@ import types
 from collections.abc import Callable
 
 
-def compile_functions(module: types.ModuleType, names: tuple[str, ...]) -> types.SimpleNamespace:
-    """The functions ``names`` of ``module``, compiled; attribute ``jit`` says whether (without
-    numba they are the plain functions: slower, same results)."""
-    try:
-        import numba
-    except ImportError:  # pragma: no cover - numba is a dependency; this keeps tools working
-        return types.SimpleNamespace(jit=False, **{name: getattr(module, name) for name in names})
-    table = {k: v for k, v in vars(module).items() if not isinstance(v, types.FunctionType)}
+def compile_functions(
+    modules: types.ModuleType | tuple[types.ModuleType, ...], names: tuple[str, ...]
+) -> types.SimpleNamespace:
+    """The functions ``names`` of ``modules`` (one module, or several whose functions call
+    each other, such as :mod:`.xorshift` and a game's flat rules), compiled together."""
+    import numba
+
+    modules = modules if isinstance(modules, tuple) else (modules,)
+    table: dict = {}
+    for module in modules:
+        table.update(
+            (k, v) for k, v in vars(module).items() if not isinstance(v, types.FunctionType)
+        )
     out = {}
     for name in names:
-        original = getattr(module, name)
+        original = _defined(modules, name)
         twin = types.FunctionType(
             original.__code__, table, original.__name__, original.__defaults__
         )
@@ -37,6 +42,16 @@ def compile_functions(module: types.ModuleType, names: tuple[str, ...]) -> types
         out[name] = numba.njit(cache=True)(twin)
     table.update(out)  # siblings resolve to compiled functions when numba types the callers
     return types.SimpleNamespace(jit=True, **out)
+
+
+def _defined(modules: tuple[types.ModuleType, ...], name: str) -> types.FunctionType:
+    """The function ``name`` of the module among ``modules`` that defines it (not one that
+    imports it), so that it is compiled once, with its own module's names."""
+    for module in modules:
+        function = vars(module).get(name)
+        if isinstance(function, types.FunctionType) and function.__module__ == module.__name__:
+            return function
+    raise LookupError(f"no module of {[m.__name__ for m in modules]} defines {name}")
 
 
 def in_batches(

@@ -136,7 +136,7 @@ def _check_refusals(state: State, illegal: list[str], before: str) -> None:
 def check_playout(game: Game, seed: int, *, every: int = 1) -> State:
     """One random game from ``game.new_state(seed)`` with every check on every ``every``-th
     position; then the record round trip. Returns the final state."""
-    from ludoteca.record import Record, replay  # local: record imports core
+    from ludoteca.record import Record, from_table, replay  # local: record imports core
 
     rng = random.Random(f"players:{seed}")  # the players' choices and the checks
     table = Table.new(game, seed=seed, players=[f"random{i}" for i in range(game.num_players)])
@@ -159,7 +159,7 @@ def check_playout(game: Game, seed: int, *, every: int = 1) -> State:
         pass
     else:
         raise _fail(state, "a move was accepted after the end")
-    record = table.record()
+    record = from_table(table)
     again = replay(Record.loads(record.dumps()))
     if again.position() != state.position():
         raise _fail(state, f"seed {seed}: record replay ended at {again.position()!r}")

@@ -16,23 +16,24 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar, Generic, TypeVar
 
-from .errors import IllegalMoveError
 from .messages import N_, Text
+from .playout import CHANCE as CHANCE  # the markers of ``State.to_move``, re-exported
+from .playout import TERMINAL as TERMINAL
 
 if TYPE_CHECKING:
-    import random
-
     from .ai import SearchKnowledge
 
-CHANCE = -1
-"""``State.to_move`` at a chance node: the table, not a player, chooses the outcome."""
-
-TERMINAL = -2
-"""``State.to_move`` once the game is over."""
 
 Move = Hashable
+
+MoveT = TypeVar("MoveT", bound=Hashable)
+"""A game's own move values (ints, tuples, classes): ``State[MoveT]`` names them, so a game's
+methods take its moves and the protocol stays one."""
+
+StateT = TypeVar("StateT", bound="State[Any]")
+"""A game's own state class: ``Game[StateT]`` draws and describes its states."""
 
 
 ENDINGS = ("rules", "resignation", "time", "abandoned")
@@ -244,14 +245,14 @@ class Result:
         )
 
 
-class State(ABC):
+class State(ABC, Generic[MoveT]):
     """One position of a game. Mutable: :meth:`play` changes it in place.
 
     Every method that takes input validates it completely before changing anything, so a
     refused move leaves the state exactly as it was.
     """
 
-    game: Game
+    game: Game[Any]
 
     # --- whose turn, and what can happen -------------------------------------------------
     @property
@@ -260,7 +261,7 @@ class State(ABC):
         """The player index to move, :data:`CHANCE` at a chance node, :data:`TERMINAL` after."""
 
     @abstractmethod
-    def legal_moves(self) -> Sequence[Move]:
+    def legal_moves(self) -> Sequence[MoveT]:
         """Every legal move (at a chance node: every outcome). Empty once the game is over.
 
         A sequence: it may be a list, or (where moves run into the thousands, as Comune's
@@ -269,7 +270,7 @@ class State(ABC):
         """
 
     @abstractmethod
-    def play(self, move: Move | str) -> None:
+    def play(self, move: MoveT | str) -> None:
         """Play a move (or chance outcome) given as a move value or in binding notation.
 
         Raises :class:`~ludoteca.core.errors.MalformedError` for text that does not parse
@@ -295,17 +296,17 @@ class State(ABC):
         """The binding position text; ``game.from_position(s.position())`` restores it."""
 
     @abstractmethod
-    def move_to_str(self, move: Move) -> str: ...
+    def move_to_str(self, move: MoveT) -> str: ...
 
     @abstractmethod
-    def str_to_move(self, text: str) -> Move:
+    def str_to_move(self, text: str) -> MoveT:
         """Parse binding notation; raises ``MalformedError`` if it does not parse.
 
         Parsing does not check legality; :meth:`play` does.
         """
 
     # --- optional parts with sensible defaults --------------------------------------------
-    def chance_outcomes(self) -> list[tuple[Move, float]]:
+    def chance_outcomes(self) -> list[tuple[MoveT, float]]:
         """At a chance node, each outcome with its probability; elsewhere empty."""
         return []
 
@@ -346,41 +347,8 @@ class State(ABC):
         move caused: the page holds no rule."""
         return None
 
-    best_of_playouts = False
-    """Whether :meth:`fast_playout` takes ``best_of=k``: each move the best-scoring of k drawn
-    at random instead of a uniform one (a game that can says so and overrides it)."""
-
-    playout_policies: tuple[str, ...] = ("uniform",)
-    """The playout policies :meth:`fast_playout` takes as ``policy=NAME``: ``"uniform"``
-    (every legal move alike) and any a game adds, named by its search knowledge
-    (:attr:`ludoteca.core.ai.SearchKnowledge.playout_policy`)."""
-
-    def fast_playout(
-        self,
-        rng: random.Random,
-        *,
-        best_of: int = 1,
-        policy: str = "uniform",
-        amaf: list[tuple[int, int]] | None = None,
-    ) -> tuple[float, ...]:
-        """Payoffs (see :meth:`Result.payoffs`) of one uniform random playout from here.
-
-        A game with RAVE statistics (:attr:`ludoteca.core.ai.SearchKnowledge.amaf_size`)
-        appends ``(player, amaf_index)`` to ``amaf`` for each move its playout plays; this
-        default plays none of them and reports nothing.
-
-        The state is not changed. Search calls this millions of times, so games override it
-        with their fastest path (a compiled kernel); this default plays through the protocol.
-        """
-        from .table import random_playout
-
-        probe = self.clone()
-        random_playout(probe, rng)
-        assert probe.result is not None
-        return probe.result.payoffs()
-
     # --- what a board needs to offer a move without knowing notation ----------------------
-    def move_cells(self, move: Move) -> tuple[str, ...]:
+    def move_cells(self, move: MoveT) -> tuple[str, ...]:
         """The board cells a move names, in the order a player clicks them.
 
         Each is the ``data-cell`` value of an element of :meth:`Game.render_svg` for this
@@ -390,7 +358,7 @@ class State(ABC):
         """
         return ()
 
-    def move_outline(self, moves: Sequence[Move], origin: bool) -> tuple[list[Move], set[str]]:
+    def move_outline(self, moves: Sequence[MoveT], origin: bool) -> tuple[list[MoveT], set[str]]:
         """What a page needs to offer many legal ``moves`` of this state without listing them:
         those that name no cell (offered as buttons), and the cells a first click may take:
         every cell of a move, or with ``origin`` each move's first cell (where a piece moves
@@ -410,40 +378,28 @@ class State(ABC):
                 cells.update(named)
         return plain, cells
 
-    def move_label(self, move: Move) -> str:
+    def move_label(self, move: MoveT) -> str:
         """Words a player reads for the move: a button's text for a move without cells, a
         tooltip otherwise. The default is the game's :attr:`Game.move_labels` entry for
         the move's notation, else the notation itself."""
         text = self.move_to_str(move)
         return self.game.move_labels.get(text, text)
 
-    def move_info(self, move: Move) -> dict[str, Any]:
+    def move_info(self, move: MoveT) -> dict[str, Any]:
         """Facts about a move that a game's own page module reads (Comino: the tile and its
         orientation), as plain JSON data; ``{}`` for games whose page needs only cells and
         labels."""
         return {}
 
-    def coerce_move(self, move: Move | str) -> Move:
+    def coerce_move(self, move: MoveT | str) -> MoveT:
         """Turn notation into a move value; pass move values through unchanged."""
         return self.str_to_move(move) if isinstance(move, str) else move
-
-    def check_legal(self, move: Move, text: str | None = None) -> None:
-        """Generic legality check by membership in :meth:`legal_moves`.
-
-        Games with a cheaper direct check override :meth:`play` instead; this exists so that
-        a game's error message always names the move and a reason.
-        """
-        if move not in self.legal_moves():
-            shown = text if text is not None else self.move_to_str(move)
-            if self.is_over:
-                raise IllegalMoveError(shown, "the game is over")
-            raise IllegalMoveError(shown, "not a legal move in this position")
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.position()!r}>"
 
 
-class Game(ABC):
+class Game(ABC, Generic[StateT]):
     """The description of a game with its options; makes states.
 
     Subclasses set the class attributes and implement :meth:`new_state` and
@@ -491,18 +447,18 @@ class Game(ABC):
         """Parse binding position text; ``MalformedError`` / ``IllegalPositionError`` if bad."""
 
     # --- optional hooks ---------------------------------------------------------------------
-    def render_text(self, state: State, *, color: bool = False) -> str:
+    def render_text(self, state: StateT, *, color: bool = False) -> str:
         """The board drawn for a terminal; ``color`` adds ANSI colour via rich markup."""
         return state.position()
 
     def render_svg(
-        self, state: State, *, highlight: Sequence[Any] = (), translate: Callable[[str], str] = str
+        self, state: StateT, *, highlight: Sequence[Any] = (), translate: Callable[[str], str] = str
     ) -> str:
         """The board as SVG. Words in it for people (a status line, a piece's name) pass
         through ``translate`` (the web club's reader's language; English by default)."""
         raise NotImplementedError(f"{self.id} has no SVG rendering yet")
 
-    def ui_hints(self, state: State) -> dict[str, Any]:
+    def ui_hints(self, state: StateT) -> dict[str, Any]:
         """What the page needs to present ``state`` beside its structured moves, as data the
         game provides: ``prompt`` (a sentence telling the player what to click now, or ``""``)
         and ``first`` (``"origin"`` when a move is made by clicking its first cell and then
@@ -517,6 +473,19 @@ class Game(ABC):
         from .ai import GENERIC
 
         return GENERIC
+
+    def action_space(self) -> Any:
+        """The game's fixed integer action space for the research adapters (PettingZoo,
+        OpenSpiel; the shape is :class:`ludoteca.env.actions.GameSpace`), or ``None``: the
+        game offers no adapter. A hook like every other, so that a game loaded as a plug-in
+        offers the adapters as the built-in ones do."""
+        return None
+
+    def observation(self) -> Any:
+        """The game's observation tensor for the research adapters: an object with
+        ``layout(game)`` and ``fill(views, state, player, prefix)`` (see
+        :mod:`ludoteca.env.observation`), or ``None`` where the game has none."""
+        return None
 
     def playout_kernel(self):  # -> Callable[[int, float], tuple[int, int]] | None
         """A fast random-playout function ``f(seed, seconds) -> (games, moves)`` or ``None``.

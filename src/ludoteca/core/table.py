@@ -1,4 +1,4 @@
-"""The table: whoever runs a game holds its randomness (DESIGN principle 3).
+"""The table: whoever runs a game holds its randomness (principle 3 of ``docs/ARCHITECTURE.md``).
 
 Players and bots never draw dice or deals; the table does, from its own seeded generator,
 by the probabilities the state lists at each chance node.
@@ -8,16 +8,19 @@ from __future__ import annotations
 
 import hashlib
 import random
-from bisect import bisect
 from collections.abc import Callable, Sequence
-from itertools import accumulate
-from typing import TYPE_CHECKING
+from datetime import UTC, datetime
 
 from .errors import IllegalMoveError
+from .playout import random_playout, sample_chance
 from .protocol import CHANCE, Game, Move, Result, State
 
-if TYPE_CHECKING:
-    from ludoteca.record import Record
+__all__ = ["Table", "draw_at", "ply_rng", "random_playout", "resolve_chance", "sample_chance"]
+
+
+def now() -> str:
+    """The time now as records keep it (UTC, to the second)."""
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 def ply_rng(seed: int, ply: int, purpose: str = "chance") -> random.Random:
@@ -42,21 +45,6 @@ def start_from(game: Game, seed: int | None, start: str | None) -> State:
     return game.from_position(start) if start is not None else game.new_state(seed=seed)
 
 
-def sample_chance(state: State, rng: random.Random) -> Move:
-    """Draw one chance outcome by its probability with ``rng``.
-
-    Exactly what ``rng.choices(moves, weights=weights, k=1)[0]`` draws (the same cumulative
-    sums, one ``rng.random()``, the same bisection), so seeded games and records keep their
-    outcomes; written out because a random game draws at every chance node and ``choices``
-    checks and builds more than one draw needs."""
-    outcomes = state.chance_outcomes()
-    cumulative = list(accumulate([p for _, p in outcomes]))
-    total = cumulative[-1] + 0.0
-    if not total > 0.0:
-        raise ValueError("chance outcomes must have a positive total probability")
-    return outcomes[bisect(cumulative, rng.random() * total, 0, len(cumulative) - 1)][0]
-
-
 def resolve_chance(
     state: State, rng: random.Random, on_move: Callable[[str], None] | None = None
 ) -> None:
@@ -69,39 +57,18 @@ def resolve_chance(
             on_move(text)
 
 
-def random_playout(state: State, rng: random.Random, max_moves: int | None = None) -> int:
-    """Play uniformly random moves (chance by its probabilities) to the end; return the count.
-
-    The reference random policy of the protocol, used by the conformance harness and the
-    ``api`` benchmark path.
-    """
-    count = 0
-    while not state.is_over:
-        if state.to_move == CHANCE:
-            move = sample_chance(state, rng)
-        else:
-            move = rng.choice(state.legal_moves())
-        state.play(move)
-        count += 1
-        if max_moves is not None and count > max_moves:
-            raise AssertionError(
-                f"{state.game.id}: game not over after {count} moves: {state.position()}"
-            )
-    return count
-
-
 class Table:
     """A game being played: the state, the table's randomness, the log of moves, undo, the
-    end, and the record (DESIGN principle 3: whoever runs a game holds its randomness).
+    end, and the record (principle 3 of ``docs/ARCHITECTURE.md``: whoever runs a game holds
+    its randomness).
 
     Every way of running a game goes through a table: the terminal, the arena, the club,
     the rules pages, the conformance harness. Chance outcomes are drawn by ONE scheme,
     :func:`ply_rng` of the table's seed and the ply (the number of moves played before), so
     a table rebuilt from its record at any ply draws exactly what it would have drawn, and a
     record can be checked against its seed. Moves are logged in binding notation, chance
-    outcomes included; :meth:`record` and :meth:`from_record` turn a table into a record and
-    back, the latter through :func:`ludoteca.record.start_state`, the only way to rebuild a
-    record's start.
+    outcomes included; :func:`ludoteca.record.from_table` and :func:`ludoteca.record.to_table`
+    turn a table into a record and back (records know their format; the table does not).
     """
 
     def __init__(
@@ -121,8 +88,6 @@ class Table:
         self.moves: list[str] = []
         self.ended: Result | None = None
         """A result outside the rules (resignation, time), once the game ended so."""
-        from ludoteca.record import now
-
         self.started = now()
         """When the game began (a record's ``started``, not the time it was saved)."""
         for text in moves:
@@ -134,20 +99,10 @@ class Table:
         seed = seed if seed is not None else random.SystemRandom().randrange(2**62)
         return cls(game.new_state(seed=seed), seed=seed, players=players)
 
-    @classmethod
-    def from_record(cls, record: Record) -> Table:
-        """The table a record describes, its moves replayed and its result checked
-        (:func:`ludoteca.record.replay`); a finished record's resignation or time-out is kept."""
-        from ludoteca.record import replay, start_state
-
-        final = replay(record)  # every check a record gets, with the field and reason if refused
-        table = cls(start_state(record), seed=record.seed, players=record.players)
-        table.state, table.moves = final, list(record.moves)
-        table.started = record.started or table.started
-        result = record.typed_result()
-        if result is not None and result.ended != "rules":
-            table.ended = result
-        return table
+    @property
+    def start(self) -> State:
+        """The position the game began at (read it; play on a clone)."""
+        return self._start
 
     # --- where the game is ---------------------------------------------------------------
     @property
@@ -240,18 +195,3 @@ class Table:
             raise IllegalMoveError("resign", "the game is over")
         if not players or not all(0 <= p < self.state.num_players for p in players):
             raise IllegalMoveError("resign", f"players are seats 0 to {self.state.num_players - 1}")
-
-    # --- records -------------------------------------------------------------------------
-    def record(self, *, reason: str | None = None) -> Record:
-        """This game as a record: start, seed, players, every move, and the result if over
-        (``reason`` says why a game in progress stopped)."""
-        from ludoteca.record import Record, result_to_json
-
-        record = Record.begin(self._start, seed=self.seed, players=self.players)
-        record.started = self.started
-        record.moves = list(self.moves)
-        if self.is_over:
-            record.finish(self.state, result=self.result, reason=reason)
-        elif reason is not None:
-            record.result = result_to_json(self.state, None, reason=reason)
-        return record

@@ -5,9 +5,10 @@ the legal ones; the engines speak in moves. This layer maps one to the other onc
 PettingZoo (:mod:`ludoteca.env.pettingzoo`) and OpenSpiel (:mod:`ludoteca.env.openspiel`)
 give every move the same ids.
 
-Each game defines its ids in ``ludoteca.games.<id>.actions`` (a function
-``action_space(game)``), because only the game knows the shape of its moves; nothing here
-names a game. A game space gives
+Each game defines its ids and hands them out through its
+:meth:`~ludoteca.core.protocol.Game.action_space` hook (the built-in games from their
+``actions.py``), because only the game knows the shape of its moves; nothing here names a
+game, and a game loaded as a plug-in offers the adapters as the built-in ones do. A game space gives
 
 - ``size``: the number of player action ids, ``0 .. size-1``;
 - ``chance_size``: the number of chance outcome ids (a separate range, as in OpenSpiel);
@@ -29,7 +30,6 @@ rule stays in the engine.
 
 from __future__ import annotations
 
-import importlib
 from collections.abc import Callable, Sequence
 from typing import Protocol
 
@@ -109,9 +109,12 @@ class FlatDecision:
 
 
 def space_for(game: Game) -> GameSpace:
-    """The action space ``ludoteca.games.<id>.actions`` defines for ``game``."""
-    module = importlib.import_module(f"ludoteca.games.{game.id}.actions")
-    return module.action_space(game)
+    """The action space ``game`` defines (:meth:`~ludoteca.core.protocol.Game.action_space`);
+    ``ValueError`` for a game without one."""
+    space = game.action_space()
+    if space is None:
+        raise ValueError(f"{game.title} has no action space for the research adapters")
+    return space
 
 
 def decision_for(space: GameSpace, state: State) -> Decision:

@@ -1,6 +1,8 @@
 """Observation tensors: one flat ``float32`` array per game, cut into named views.
 
-Each game lays out its observation in ``ludoteca.games.<id>.observation``: ``layout(game)``
+Each game lays out its observation in the object its
+:meth:`~ludoteca.core.protocol.Game.observation` hook gives (the built-in games: their
+``observation.py``): ``layout(game)``
 lists the named pieces and their shapes in order, and ``fill(views, state, player, prefix)``
 writes a position into zeroed views as seen by ``player`` (``prefix``: the steps already
 chosen of the move under way, see :mod:`ludoteca.env.actions`). The flat array is the
@@ -12,7 +14,6 @@ scores by 100, read as 1 beyond), so the spaces can say so.
 
 from __future__ import annotations
 
-import importlib
 from math import prod
 
 import numpy as np
@@ -29,7 +30,9 @@ class Observer:
     """A game's observation layout and encoder."""
 
     def __init__(self, game: Game) -> None:
-        module = importlib.import_module(f"ludoteca.games.{game.id}.observation")
+        module = game.observation()
+        if module is None:
+            raise ValueError(f"{game.title} has no observation for the research adapters")
         self.layout: Layout = tuple(module.layout(game))
         self._fill = module.fill
         self.size = sum(prod(shape) for _, shape in self.layout)

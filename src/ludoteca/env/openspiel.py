@@ -8,6 +8,10 @@ Importing this module registers ``ludoteca_comune``, ``ludoteca_comino``,
 
     game = pyspiel.load_game("ludoteca_hexagone", {"players": 2, "seed": 7})
 
+Every game whose hooks give an action space and an observation
+(:meth:`~ludoteca.core.protocol.Game.action_space`) is registered so, the games named as
+plug-ins too; :func:`register` registers one named after this module was imported.
+
 - Actions are the game's fixed ids (:mod:`ludoteca.env.actions`), the same as the
   PettingZoo environments': ``num_distinct_actions()`` is the game's ``size``; a move that
   takes several steps (a Comune two-piece turn, a Hexagone swap) is several actions by the
@@ -31,7 +35,6 @@ a whole move) let a bot of this project play through OpenSpiel.
 
 from __future__ import annotations
 
-import importlib.util
 import random
 
 import numpy as np
@@ -223,10 +226,10 @@ class PlayoutEvaluator:
     ``RandomRolloutEvaluator`` plays every rollout one action at a time through this
     adapter, which is faithful but slow for long games (a two-player Hexagone game is some
     700 actions). This one finishes the move under way with random steps, then asks the
-    engine for one playout (``State.fast_playout``: the game's compiled kernel where it has
-    one, each game's documented random policy), and turns its payoffs into returns. Alone
-    (no one to share a payoff with) it plays out through the protocol and returns the score.
-    Priors are uniform, as ``RandomRolloutEvaluator``'s.
+    engine for one playout (the game's :attr:`ludoteca.core.ai.SearchKnowledge.playout`: its
+    compiled kernel where it has one, uniform random moves), and turns its payoffs into
+    returns. Alone (no one to share a payoff with) it plays out through the protocol and
+    returns the score. Priors are uniform, as ``RandomRolloutEvaluator``'s.
     """
 
     def __init__(self, n_rollouts: int = 1, seed: int | None = None) -> None:
@@ -252,7 +255,8 @@ class PlayoutEvaluator:
             probe = engine.clone()
             random_playout(probe, self._rng)
             return np.array(returns(probe.result))
-        return np.array([n * p - 1.0 for p in engine.fast_playout(self._rng)])
+        payoffs = engine.game.search_knowledge().playout(engine, self._rng)
+        return np.array([n * p - 1.0 for p in payoffs])
 
     def prior(self, state: LudotecaState) -> list[tuple[int, float]]:
         if state.is_chance_node():
@@ -261,23 +265,30 @@ class PlayoutEvaluator:
         return [(a, 1.0 / len(legal)) for a in legal]
 
 
-def _has_actions(game_id: str) -> bool:
-    try:
-        return importlib.util.find_spec(f"ludoteca.games.{game_id}.actions") is not None
-    except ModuleNotFoundError:  # a game registered from outside ludoteca.games
-        return False
+def _has_adapters(game_id: str) -> bool:
+    """Whether the game offers an action space and an observation (its hooks say)."""
+    game = game_class(game_id)()
+    return game.action_space() is not None and game.observation() is not None
 
 
-def _register() -> dict[str, type[LudotecaGame]]:
-    """Register every game that defines action ids (all four games of the package)."""
-    out: dict[str, type[LudotecaGame]] = {}
-    for game_id in filter(_has_actions, names()):
+GAMES: dict[str, type[LudotecaGame]] = {}
+"""OpenSpiel short name -> game class."""
+
+
+def register(game_id: str) -> str:
+    """Register ``game_id`` with OpenSpiel (once) and return its short name: for a game
+    named as a plug-in after this module was imported (the four games and every game named
+    by then are registered on import). ``ValueError`` if the game offers no adapter."""
+    name = short_name(game_id)
+    if name not in GAMES:
+        if not _has_adapters(game_id):
+            raise ValueError(f"{game_id} has no action space and observation for OpenSpiel")
         cls = game_class(game_id)
         sub = type(f"{cls.__name__}OpenSpiel", (LudotecaGame,), {"ludoteca_id": game_id})
         pyspiel.register_game(_game_type(cls), sub)
-        out[short_name(game_id)] = sub
-    return out
+        GAMES[name] = sub
+    return name
 
 
-GAMES = _register()
-"""OpenSpiel short name -> game class."""
+for _game_id in filter(_has_adapters, names()):
+    register(_game_id)

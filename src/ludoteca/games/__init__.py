@@ -1,5 +1,2 @@
-"""One package per game. Each exposes ``GAME``; see :mod:`ludoteca.core.registry`."""
-
-from ludoteca.core.registry import get, names
-
-__all__ = ["get", "names"]
+"""One package per game. Each exposes ``GAME``; the registry (:mod:`ludoteca.core.registry`)
+finds them."""

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import random
 
 import numpy as np
@@ -12,11 +13,11 @@ from ludoteca.bots import make_bot
 from ludoteca.bots.base import Budget
 from ludoteca.bots.mcts import MCTSBot
 from ludoteca.games.comino import ai as comino_ai
+from ludoteca.games.comino.ai import playout
 from ludoteca.games.comino.jit import playout_scores, trace_moves
 from ludoteca.games.comino.kernel import playout_from_state
-from ludoteca.games.comino.state import CominoState
 
-DRAWS = CominoState.SCORING_DRAWS
+DRAWS = comino_ai.SCORING_DRAWS
 
 
 def _payoffs(scores: tuple[int, int]) -> tuple[float, float]:
@@ -28,7 +29,7 @@ def test_the_search_plays_out_by_scoring_by_default():
     knowledge = GAME.search_knowledge()
     assert knowledge is comino_ai.KNOWLEDGE
     assert knowledge.playout_policy == "scoring"
-    assert knowledge.playout_policy in after(1, 0).playout_policies
+    assert knowledge.playout_policy in knowledge.playout_policies
     assert DRAWS > 1
 
 
@@ -40,7 +41,7 @@ def test_scoring_playouts_are_the_kernel_s_best_of_draws_and_legal_games(turns):
     for seed in range(6):
         s = after(seed, turns)
         before = s.position()
-        got = s.fast_playout(random.Random(seed), policy="scoring")
+        got = playout(s, random.Random(seed), policy="scoring")
         trace = np.zeros(44, dtype=np.int64)
         scores = playout_scores(s, random.Random(seed), best_of=DRAWS, trace=trace)
         assert scores is not None
@@ -55,8 +56,8 @@ def test_an_explicit_best_of_wins_over_the_policy_and_uniform_is_unchanged():
         two = playout_scores(s, random.Random(seed), best_of=2)
         one = playout_scores(s, random.Random(seed))
         assert two is not None and one is not None
-        assert s.fast_playout(random.Random(seed), best_of=2, policy="scoring") == _payoffs(two)
-        assert s.fast_playout(random.Random(seed), policy="uniform") == _payoffs(one)
+        assert playout(s, random.Random(seed), best_of=2, policy="scoring") == _payoffs(two)
+        assert playout(s, random.Random(seed), policy="uniform") == _payoffs(one)
 
 
 def test_scoring_playouts_score_more_than_uniform_ones():
@@ -73,23 +74,24 @@ def test_amaf_is_accepted_and_left_empty_and_unknown_policies_are_refused():
     the same game."""
     s = after(3, 6)
     amaf: list[tuple[int, int]] = []
-    assert s.fast_playout(random.Random(9), policy="scoring", amaf=amaf) == s.fast_playout(
-        random.Random(9), policy="scoring"
+    assert playout(s, random.Random(9), policy="scoring", amaf=amaf) == playout(
+        s, random.Random(9), policy="scoring"
     )
     assert amaf == []
     with pytest.raises(ValueError, match="grow"):
-        s.fast_playout(random.Random(1), policy="grow")
+        playout(s, random.Random(1), policy="grow")
 
 
 def test_the_default_search_asks_for_scoring_playouts(monkeypatch):
     asked: list[tuple[int, str]] = []
-    real = CominoState.fast_playout
+    real = comino_ai.playout
 
-    def spy(self, rng, *, best_of=1, policy="uniform", amaf=None):
+    def spy(state, rng, *, best_of=1, policy="uniform", amaf=None):
         asked.append((best_of, policy))
-        return real(self, rng, best_of=best_of, policy=policy, amaf=amaf)
+        return real(state, rng, best_of=best_of, policy=policy, amaf=amaf)
 
-    monkeypatch.setattr(CominoState, "fast_playout", spy)
+    spied = dataclasses.replace(comino_ai.KNOWLEDGE, playout=spy)
+    monkeypatch.setattr(comino_ai, "KNOWLEDGE", spied)
     s = after(4, 2)
     MCTSBot(seed=1).search(s, Budget(iterations=40))
     assert asked and set(asked) == {(1, "scoring")}

@@ -13,7 +13,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-SCRIPT = "from ludoteca.games.comune import kernel; print(kernel._cache_folder(kernel.playout))"
+SCRIPT = (
+    "from ludoteca.games.comune import jit as kernel; print(kernel._cache_folder(kernel.playout))"
+)
 
 
 def _import_kernel(cache: Path) -> Path:

@@ -9,6 +9,7 @@ from hexagone_support import line, load, position
 
 import ludoteca.core as core
 from ludoteca.core.conformance import check_playout
+from ludoteca.games.hexagone.ai import playout
 from ludoteca.games.hexagone.kernel import random_move
 
 
@@ -89,7 +90,7 @@ def test_playout_kernel_and_fast_playout():
         assert games >= 1 and moves > games
         state = game.new_state(seed=3)
         before = state.position()
-        payoffs = state.fast_playout(random.Random(1))
+        payoffs = playout(state, random.Random(1))
         assert len(payoffs) == players and abs(sum(payoffs) - 1) < 1e-9
         assert state.position() == before
 

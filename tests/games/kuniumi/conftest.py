@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from ludoteca.games.kuniumi.kernel import compiled
+from ludoteca.games.kuniumi.jit import compiled
 
 
 @pytest.fixture(scope="module")

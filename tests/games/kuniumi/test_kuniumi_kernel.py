@@ -1,6 +1,6 @@
 """The compiled kernel against the engine (differential tests).
 
-The kernel is :mod:`ludoteca.games.kuniumi.bits` compiled by numba. These tests check that
+The kernel is :mod:`ludoteca.games.kuniumi.flat` compiled by numba. These tests check that
 compilation preserved meaning (integer widths, shifts, masks) by comparing it with the engine
 on positions of every phase, and that the kernel's random games are legal games: each of
 their actions is replayed through the engine's validating ``play``.
@@ -13,8 +13,9 @@ import random
 import numpy as np
 
 from ludoteca.core import get
-from ludoteca.games.kuniumi import bits
-from ludoteca.games.kuniumi.kernel import new_trace, playout_kernel
+from ludoteca.games.kuniumi import flat as bits
+from ludoteca.games.kuniumi.ai import playout
+from ludoteca.games.kuniumi.jit import new_trace, playout_kernel
 
 GAME = get("kuniumi")
 
@@ -187,8 +188,8 @@ def test_playout_kernel_reports_games_and_moves():
 def test_fast_playout_is_seeded_and_leaves_the_state_alone():
     state = GAME.from_position("6/6/2S3/2E3/6/ll2ss play land land")
     before = state.position()
-    first = [state.fast_playout(random.Random(s)) for s in range(40)]
-    again = [state.fast_playout(random.Random(s)) for s in range(40)]
+    first = [playout(state, random.Random(s)) for s in range(40)]
+    again = [playout(state, random.Random(s)) for s in range(40)]
     assert first == again
     assert state.position() == before
     assert all(sum(p) == 1.0 for p in first)
@@ -198,10 +199,10 @@ def test_fast_playout_is_seeded_and_leaves_the_state_alone():
 
 def test_fast_playout_of_a_finished_game_is_its_result():
     state = GAME.from_position("l3ss/6/6/6/l5/SEl3 play sea land")
-    assert state.fast_playout(random.Random(0)) == (0.0, 1.0)
+    assert playout(state, random.Random(0)) == (0.0, 1.0)
 
 
 def test_fast_playout_from_setup_and_choice():
     for position in ("6/6/6/6/6/6 setup", "6/6/2S3/2E3/6/ll2ss choose"):
-        payoffs = GAME.from_position(position).fast_playout(random.Random(1))
+        payoffs = playout(GAME.from_position(position), random.Random(1))
         assert sum(payoffs) == 1.0

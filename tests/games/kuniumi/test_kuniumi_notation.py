@@ -10,7 +10,7 @@ import pytest
 
 from ludoteca.core import IllegalMoveError, IllegalPositionError, MalformedError, get
 from ludoteca.core.table import random_playout
-from ludoteca.games.kuniumi import bits
+from ludoteca.games.kuniumi import flat as bits
 
 GAME = get("kuniumi")
 START = "6/6/6/6/6/6 setup"
@@ -47,7 +47,7 @@ def test_every_action_round_trips_through_notation():
         text = state.move_to_str(action)
         texts.add(text)
         assert state.str_to_move(text) == action
-    assert len(texts) == bits.NUM_ACTIONS == GAME.num_actions
+    assert len(texts) == bits.NUM_ACTIONS == GAME.action_space().size
 
 
 @pytest.mark.parametrize(("text", "canonical"), [(" E@C3 ", "E@c3"), ("Choose  Sea", "choose sea")])

@@ -11,7 +11,7 @@ import random
 import pytest
 
 from ludoteca.core import TERMINAL, IllegalMoveError, IllegalPositionError, get
-from ludoteca.games.kuniumi import bits
+from ludoteca.games.kuniumi import flat as bits
 
 GAME = get("kuniumi")
 START = "6/6/6/6/6/6 setup"

@@ -1,4 +1,4 @@
-"""The exact endgame solver (:func:`ludoteca.games.kuniumi.bits.solve`) against brute force.
+"""The exact endgame solver (:func:`ludoteca.games.kuniumi.flat.solve`) against brute force.
 
 The reference below is plain minimax through the engine's validating ``play`` and its
 results, written independently of the solver's bitboards, alpha-beta and table.
@@ -13,8 +13,9 @@ import numpy as np
 
 from ludoteca.bots.mcts import MCTSBot
 from ludoteca.core import get
-from ludoteca.games.kuniumi import ai, bits
-from ludoteca.games.kuniumi.kernel import compiled
+from ludoteca.games.kuniumi import ai
+from ludoteca.games.kuniumi import flat as bits
+from ludoteca.games.kuniumi.jit import compiled
 
 GAME = get("kuniumi")
 

@@ -11,7 +11,7 @@ from .notation import parse_position
 from .state import ThreeRowState
 
 
-class ThreeRow(Game):
+class ThreeRow(Game[ThreeRowState]):
     id = "threerow"
     title = "Three in a Row"
     designer = "Traditional"
@@ -40,6 +40,16 @@ class ThreeRow(Game):
     def ui_hints(self, state) -> dict[str, Any]:
         prompt = "" if state.is_over else "Click an empty square to mark it."
         return {"prompt": prompt, "first": "any"}
+
+    def action_space(self) -> Any:
+        from .actions import ThreeRowActions
+
+        return ThreeRowActions()
+
+    def observation(self) -> Any:
+        from . import observation
+
+        return observation
 
     def search_knowledge(self):
         from .ai import KNOWLEDGE

@@ -10,7 +10,7 @@ from .notation import MARKS, format_position, parse_square, square_name
 LINES = ((0, 1, 2), (3, 4, 5), (6, 7, 8), (0, 3, 6), (1, 4, 7), (2, 5, 8), (0, 4, 8), (2, 4, 6))
 
 
-class ThreeRowState(State):
+class ThreeRowState(State[int]):
     def __init__(self, game, cells: list[str] | None = None, mover: int = 0) -> None:
         self.game = game
         self.cells = list(cells) if cells is not None else ["."] * 9

@@ -22,7 +22,7 @@ from ludoteca.bots.registry import make_bot
 from ludoteca.core.errors import GameError, MalformedError
 from ludoteca.core.protocol import CHANCE, State
 from ludoteca.core.table import Table
-from ludoteca.record import RecordExistsError, save, save_new
+from ludoteca.record import RecordExistsError, from_table, save, save_new
 
 from ..common import (
     EXIT_INTERRUPTED,
@@ -337,7 +337,7 @@ class TerminalGame:
     def save(self, reason: str | None = None) -> None:
         """Save the record where asked; where that fails (a full disk, a file the system will
         not let us write), say so in one line and save it in the first place that works."""
-        record = self.table.record(reason=reason)
+        record = from_table(self.table, reason=reason)
         path = None
         try:
             if self.path is None:

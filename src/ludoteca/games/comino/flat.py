@@ -29,6 +29,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from ludoteca.core.xorshift import rand_at, seed_at
+
 from .geometry import (
     COLOUR_CODE,
     DEALT_TILES,
@@ -81,7 +83,6 @@ RNG = 6
 STAMP = 7
 NPLACED = 8
 SCALARS = 9
-MASK32 = 0xFFFFFFFF
 
 CORNERS = np.array((1, W + 1, W, 0), dtype=np.int64)
 """A square's corner points (top-left, top-right, bottom-right, bottom-left) as offsets."""
@@ -139,22 +140,12 @@ def size() -> int:
 # --- random numbers ---------------------------------------------------------------------------
 def rand(g, n):
     """A number in ``range(n)`` (``n`` below 2**31) from the generator kept in ``g``."""
-    s = g[SC + RNG]
-    s ^= (s << 13) & MASK32
-    s ^= s >> 17
-    s ^= (s << 5) & MASK32
-    g[SC + RNG] = s
-    return (s * n) >> 32
+    return rand_at(g, SC + RNG, n)
 
 
 def seed(g, value):
     """Seed the generator from any integer."""
-    s = value & MASK32
-    if s == 0:
-        s = 0x9E3779B9
-    g[SC + RNG] = s
-    rand(g, 2)
-    rand(g, 2)
+    seed_at(g, SC + RNG, value)
 
 
 # --- the table --------------------------------------------------------------------------------

@@ -10,13 +10,12 @@ from ludoteca.core.messages import N_, Text
 from ludoteca.core.protocol import Game
 
 from .geometry import TILE_SET, name_of
-from .kernel import playout_kernel
 from .notation import parse_position
 from .render import render_svg, render_text
 from .state import CominoState
 
 
-class Comino(Game):
+class Comino(Game[CominoState]):
     """Comino by Corné van Moorsel: two players, a random deal, an unbounded table."""
 
     id = "comino"
@@ -92,6 +91,16 @@ class Comino(Game):
             "turns": state.tile_turns(),
         }
 
+    def action_space(self) -> Any:
+        from .actions import action_space
+
+        return action_space(self)
+
+    def observation(self) -> Any:
+        from . import observation
+
+        return observation
+
     def search_knowledge(self):
         from .ai import KNOWLEDGE
 
@@ -99,14 +108,10 @@ class Comino(Game):
 
     def playout_kernel(self):
         """Random complete games in compiled code (:mod:`.jit`), imported only now: numba
-        takes a third of a second to import, which no command should pay at start-up.
-        Without numba, the engine-side kernel in pure Python (:mod:`.kernel`)."""
-        from .jit import compiled
-        from .jit import playout_kernel as compiled_kernel
+        takes a third of a second to import, which no command should pay at start-up."""
+        from .jit import playout_kernel
 
-        if compiled().jit:
-            return compiled_kernel
-        return playout_kernel  # pragma: no cover - numba is a dependency
+        return playout_kernel
 
 
 def _check_removals(text: str, state: CominoState, parsed) -> None:

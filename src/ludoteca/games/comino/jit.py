@@ -26,6 +26,7 @@ from functools import cache
 
 import numpy as np
 
+from ludoteca.core import xorshift
 from ludoteca.core.compiled import compile_functions, in_batches
 
 from . import flat
@@ -33,6 +34,10 @@ from .geometry import ORIENTED, ORIENTED_INDEX, TILES
 from .notation import DRAWS, TURNS
 
 HOT = (
+    "rng_next",
+    "rng_seed",
+    "rand_at",
+    "seed_at",
     "rand",
     "seed",
     "init",
@@ -57,7 +62,7 @@ _NO_TRACE = np.zeros(0, dtype=np.int64)
 @cache
 def compiled() -> types.SimpleNamespace:
     """The :data:`HOT` functions of :mod:`.flat`, compiled; attribute ``jit`` says whether."""
-    return compile_functions(flat, HOT)
+    return compile_functions((xorshift, flat), HOT)
 
 
 @cache
@@ -98,10 +103,10 @@ def playout_scores(
     state, rng: random.Random, best_of: int = 1, trace: np.ndarray | None = None
 ) -> tuple[int, int] | None:
     """Final scores of one playout of ``state`` (unchanged) by the compiled kernel, its
-    generator seeded from ``rng``; ``None`` where it cannot (see :func:`fits`, and without
-    numba), and the caller plays out with :mod:`.kernel`."""
+    generator seeded from ``rng``; ``None`` where it cannot (see :func:`fits`), and the
+    caller plays out with :mod:`.kernel`."""
     k = compiled()
-    if not k.jit or not fits(state):
+    if not fits(state):
         return None
     g = _shared()
     tiles, hands, scalars = arrays(state)
@@ -139,10 +144,9 @@ def playout_kernel(seed: int, seconds: float) -> tuple[int, int]:
 def warm_up() -> None:
     """Compile (or load from numba's cache) the kernel, untimed, by one playout of a dealt
     game."""
+    from ludoteca.core.registry import get
     from ludoteca.core.table import resolve_chance
 
-    from .game import Comino
-
-    state = Comino().new_state(seed=1)
+    state = get("comino").new_state(seed=1)
     resolve_chance(state, random.Random(1))
     playout_scores(state, random.Random(1), best_of=2)

@@ -55,7 +55,7 @@ from .notation import (
 SIDE_NAMES = (Text("first"), Text("second"))
 
 
-class CominoState(State):
+class CominoState(State[CominoMove]):
     """A Comino game in progress (see the module docstring for the representation)."""
 
     def __init__(self, game) -> None:
@@ -550,49 +550,6 @@ class CominoState(State):
                 if m >> ORIENTED_INDEX[oriented] & 1:
                     out.append((x, y, r))
         return sorted(out)
-
-    best_of_playouts = True
-
-    playout_policies = ("uniform", "scoring")
-    """``"scoring"``: each placement of a playout the highest-scoring of :attr:`SCORING_DRAWS`
-    drawn at random (the search's default, see :mod:`.ai`)."""
-
-    SCORING_DRAWS = 10
-    """Placements drawn per turn by the ``"scoring"`` playout (see :mod:`.ai` for the
-    measurements that chose it)."""
-
-    def fast_playout(
-        self,
-        rng,
-        *,
-        best_of: int = 1,
-        policy: str = "uniform",
-        amaf: list[tuple[int, int]] | None = None,
-    ) -> tuple[float, ...]:
-        """The payoffs of one random playout through the compiled kernel (:mod:`.jit`; else
-        :mod:`.kernel`), the state unchanged.
-
-        Uniform; with ``best_of`` k > 1 each placement is the highest-scoring of k drawn at
-        random (see :mod:`.kernel`), and the ``"scoring"`` policy is the same with
-        :attr:`SCORING_DRAWS` (an explicit ``best_of`` wins). Comino keeps no "all moves as
-        first" statistics (its search knowledge has no ``amaf_size``), so ``amaf`` is
-        accepted as the protocol asks and nothing is appended to it.
-        """
-        from .jit import playout_scores
-
-        if policy not in self.playout_policies:
-            raise ValueError(f"unknown Comino playout policy {policy!r}")
-        if best_of <= 1 and policy == "scoring":
-            best_of = self.SCORING_DRAWS
-        scores = playout_scores(self, rng, best_of=best_of)
-        if scores is None:  # no numba, or a position the compiled grid cannot hold
-            from .kernel import playout_from_state
-
-            scores = playout_from_state(self, rng, best_of=best_of)
-        s1, s2 = scores
-        if s1 == s2:
-            return (0.5, 0.5)
-        return (1.0, 0.0) if s1 > s2 else (0.0, 1.0)
 
 
 @cache

@@ -1,8 +1,8 @@
 """Comune: place pieces at three angles, never beside an opponent piece of another angle.
 
 The engine (:mod:`.state`) plays whole turns on the protocol and single placements for
-search; :mod:`.bits` holds the rules arithmetic shared with the compiled kernel
-(:mod:`.kernel`); :mod:`.notation` reads and writes the binding notation.
+search; :mod:`.flat` holds the rules arithmetic shared with the compiled kernel
+(:mod:`.jit`); :mod:`.notation` reads and writes the binding notation.
 """
 
 from .game import Comune

@@ -10,7 +10,7 @@ explicit end marker.
 The search also keeps RAVE statistics by placement (:func:`amaf_index`): in Comune a
 placement made later in a simulation says much of making it now, since the score counts
 groups, not the order they grew in. With them, and with playouts that grow groups
-(``grow``, see :meth:`.state.ComuneState.fast_playout`) and a lower exploration constant,
+(``grow``, see :func:`playout`) and a lower exploration constant,
 the search at 1,000 simulations a move beat the plain one 94-4 with 2 draws, and at 200
 simulations 93-6 with 1 draw (``ludoteca arena comune
 mcts:iterations=1000,rave=0,playout=uniform,c=0.7 mcts:iterations=1000 --games 100 --jobs
@@ -23,11 +23,18 @@ every whole turn (a search expands few of them).
 
 from __future__ import annotations
 
+import random
 from collections.abc import Hashable
 from functools import partial
+from typing import TYPE_CHECKING
 
 from ludoteca.core.ai import LazyMoves, LazySteps, SearchKnowledge
 from ludoteca.core.protocol import Move, State
+
+from .flat import OVER
+
+if TYPE_CHECKING:
+    from .state import ComuneState
 
 from .geometry import NUM_CELLS
 from .notation import decode_turn, encode_turn, placement_code
@@ -103,7 +110,49 @@ def amaf_index(part: Hashable) -> int:
     return part
 
 
+GROW_DRAWS = 4
+"""How many placements the ``grow`` playout draws to keep the one with the most own
+pieces of its angle around it. At 1,000 simulations a move, ``playout=grow`` scored 57.5%
+with 2 and 59.5% with 4 against uniform playouts over 100 games each (``ludoteca arena
+comune mcts:iterations=1000 mcts:iterations=1000,playout=grow --games 100 --seed 5``)."""
+
+
+def playout(
+    state: ComuneState,
+    rng: random.Random,
+    *,
+    policy: str = "uniform",
+    best_of: int = 1,
+    amaf: list[tuple[int, int]] | None = None,
+) -> tuple[float, ...]:
+    """Payoffs of one random playout by the compiled kernel (state unchanged).
+
+    Policy: each turn places as many pieces as allowed, uniformly (see :mod:`.jit`);
+    ``"grow"`` takes each placement as the best of :data:`GROW_DRAWS` draws by the
+    player's pieces at its angle around it. ``best_of`` is not Comune's (its knowledge
+    does not offer it).
+    """
+    slots = state._s
+    if slots[OVER]:
+        result = state.result
+        assert result is not None
+        return result.payoffs()
+    from . import jit
+
+    k = GROW_DRAWS if policy == "grow" else 1
+    trace = jit.NO_TRACE if amaf is None else jit.new_trace()
+    win, _ = jit.search_playout(jit.to_array(slots), rng.getrandbits(63), k, trace)
+    if amaf is not None:
+        notes = trace[1 : 1 + trace[0]]
+        amaf.extend(zip((notes >> 8).tolist(), (notes & 255).tolist(), strict=True))
+    if win < 0:
+        return (0.5, 0.5)
+    return (1.0, 0.0) if win == 0 else (0.0, 1.0)
+
+
 KNOWLEDGE = SearchKnowledge(
+    playout=playout,
+    playout_policies=("uniform", "grow"),
     steps=steps,
     lazy_steps=TurnParts,
     amaf_size=PLACEMENTS + 2,

@@ -8,12 +8,12 @@ from typing import Any
 from ludoteca.core.messages import N_, Text
 from ludoteca.core.protocol import Game
 
-from . import bits
+from . import flat
 from .notation import parse_position
 from .state import ComuneState
 
 
-class Comune(Game):
+class Comune(Game[ComuneState]):
     """Comune by Kanare Kato: two players, 35 pieces each, three angles, one hex board."""
 
     id = "comune"
@@ -40,7 +40,7 @@ class Comune(Game):
 
     def new_state(self, seed: int | None = None) -> ComuneState:
         """The empty board, Light to move (Comune has no random set-up: ``seed`` is unused)."""
-        return ComuneState(self, bits.new_slots())
+        return ComuneState(self, flat.new_slots())
 
     def from_position(self, text: str) -> ComuneState:
         return ComuneState(self, parse_position(text))
@@ -72,6 +72,16 @@ class Comune(Game):
             "first": "any",
         }
 
+    def action_space(self) -> Any:
+        from .actions import action_space
+
+        return action_space(self)
+
+    def observation(self) -> Any:
+        from . import observation
+
+        return observation
+
     def search_knowledge(self):
         from .ai import KNOWLEDGE
 
@@ -79,6 +89,6 @@ class Comune(Game):
 
     def playout_kernel(self):
         """``f(seed, seconds) -> (games, turns)``: compiled random games from the start."""
-        from .kernel import bench
+        from .jit import bench
 
         return bench

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from ludoteca.core.errors import IllegalPositionError, MalformedError
 
-from . import bits
+from . import flat
 from .geometry import (
     ANGLE_ALIASES,
     ANGLE_SYMBOLS,
@@ -129,7 +129,7 @@ def format_position(s) -> str:
     letters = {}
     for player in (0, 1):
         for angle in range(3):
-            for cell in cells_of(s[bits.PIECES + 3 * player + angle]):
+            for cell in cells_of(s[flat.PIECES + 3 * player + angle]):
                 letters[cell] = PIECE_LETTERS[player][angle]
     rows = []
     for row in reversed(ROWS):
@@ -147,8 +147,8 @@ def format_position(s) -> str:
         if run:
             out.append(str(run))
         rows.append("".join(out))
-    side = "LD"[s[bits.TO_MOVE]]
-    return f"{'/'.join(rows)} {side} {s[bits.PASSES]}"
+    side = "LD"[s[flat.TO_MOVE]]
+    return f"{'/'.join(rows)} {side} {s[flat.PASSES]}"
 
 
 def _parse_rows(text: str, rows_text: str) -> dict[int, tuple[int, int]]:
@@ -232,12 +232,12 @@ def parse_position(text: object) -> list[int]:
                 counts=counts[player],
             )
 
-    s = bits.new_slots()
+    s = flat.new_slots()
     for cell in sorted(pieces):
         player, angle = pieces[cell]
-        bits.put(s, player, cell, angle)
+        flat.put(s, player, cell, angle)
     for cell, (player, angle) in sorted(pieces.items()):
-        if s[bits.BLOCKED + 3 * player + angle] >> cell & 1:
+        if s[flat.BLOCKED + 3 * player + angle] >> cell & 1:
             other = next(
                 n
                 for n in cells_of(NEIGH[cell])
@@ -254,10 +254,10 @@ def parse_position(text: object) -> list[int]:
     to_move = 0 if side_text == "L" else 1
     passes = int(passes_text)
     _check_turn_order(text, counts, to_move, passes)
-    s[bits.TO_MOVE] = to_move
-    s[bits.PASSES] = passes
-    if passes >= 2 or (not bits.can_place(s, 0) and not bits.can_place(s, 1)):
-        s[bits.OVER] = 1
+    s[flat.TO_MOVE] = to_move
+    s[flat.PASSES] = passes
+    if passes >= 2 or (not flat.can_place(s, 0) and not flat.can_place(s, 1)):
+        s[flat.OVER] = 1
     return s
 
 

@@ -9,7 +9,7 @@ player's.
 from __future__ import annotations
 
 from .actions import PLACEMENTS
-from .bits import PASSES, PIECES, SUPPLY, TO_MOVE
+from .flat import PASSES, PIECES, SUPPLY, TO_MOVE
 from .geometry import CELLS, PIECES_PER_PLAYER, cells_of
 
 

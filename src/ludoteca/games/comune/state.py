@@ -1,6 +1,6 @@
 """A Comune position on the game protocol, plus single-placement stepping for search.
 
-The position is one flat list of ints (see :mod:`.bits` for its slots), so ``clone`` and
+The position is one flat list of ints (see :mod:`.flat` for its slots), so ``clone`` and
 ``undo`` are list copies, and the rules arithmetic is the same code the compiled kernel runs.
 
 Two ways to move:
@@ -16,16 +16,15 @@ Two ways to move:
 
 from __future__ import annotations
 
-import random
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import cast
 
 from ludoteca.core.errors import IllegalMoveError, MalformedError
 from ludoteca.core.messages import Text
-from ludoteca.core.protocol import TERMINAL, Move, Result, State, joined_names
+from ludoteca.core.protocol import TERMINAL, Result, State, joined_names
 
-from . import bits
-from .bits import (
+from . import flat
+from .flat import (
     OCC,
     OVER,
     PASSES,
@@ -57,7 +56,7 @@ _DRAWN = ("\u2014", "/", "\\")
 """The angles as a label draws them (a dash as long as the piece looks)."""
 
 
-class ComuneState(State):
+class ComuneState(State[int]):
     """One Comune position. Players: 0 = Light (moves first), 1 = Dark."""
 
     __slots__ = ("game", "_s", "_history", "_turn", "_last")
@@ -103,9 +102,9 @@ class ComuneState(State):
     def closed_to_both(self) -> int:
         """Empty cells where neither player may place at any angle (rulebook Fig. 3)."""
         s = self._s
-        free = bits.FULL & ~s[OCC]
-        light = s[bits.BLOCKED] & s[bits.BLOCKED + 1] & s[bits.BLOCKED + 2]
-        dark = s[bits.BLOCKED + 3] & s[bits.BLOCKED + 4] & s[bits.BLOCKED + 5]
+        free = flat.FULL & ~s[OCC]
+        light = s[flat.BLOCKED] & s[flat.BLOCKED + 1] & s[flat.BLOCKED + 2]
+        dark = s[flat.BLOCKED + 3] & s[flat.BLOCKED + 4] & s[flat.BLOCKED + 5]
         return free & light & dark
 
     def _codes(self, player: int, angle: int) -> list[int]:
@@ -127,8 +126,8 @@ class ComuneState(State):
             return [PASS] + [1 + code for code in self._second_codes()]
         if s[SUPPLY + player] <= 0:
             return [PASS]
-        free = bits.FULL & ~s[OCC]  # placement_mask() of the three angles, in one go
-        blocked = bits.BLOCKED + 3 * player
+        free = flat.FULL & ~s[OCC]  # placement_mask() of the three angles, in one go
+        blocked = flat.BLOCKED + 3 * player
         masks = (free & ~s[blocked], free & ~s[blocked + 1], free & ~s[blocked + 2])
         return Turns(masks, s[SUPPLY + player] >= 2 and not is_opening(s))
 
@@ -174,7 +173,7 @@ class ComuneState(State):
         self._turn = list(turn)
         self._last = last
 
-    def play(self, move: Move | str) -> None:
+    def play(self, move: int | str) -> None:
         """Play a whole turn (value or notation); checks everything before changing anything."""
         codes = self._quick_codes(move) if type(move) is int else None
         if codes is not None:  # a legal value at the start of a turn: the common case, fast
@@ -268,7 +267,7 @@ class ComuneState(State):
         if low < 0 or s[SUPPLY + player] <= 0:
             return None
         taken = s[OCC]  # placement_mask(), written out: free and not blocked at the angle
-        blocked = bits.BLOCKED + 3 * player
+        blocked = flat.BLOCKED + 3 * player
         if (taken | s[blocked + low % 3]) >> low // 3 & 1:
             return None
         if high < 0:
@@ -283,7 +282,7 @@ class ComuneState(State):
             return None
         return (low, high)
 
-    def _check_turn(self, value: Move, text: str | None) -> tuple[int, ...]:
+    def _check_turn(self, value: Hashable, text: str | None) -> tuple[int, ...]:
         codes = decode_turn(value)
         shown = text if text is not None else turn_to_str(cast(int, value))
         s = self._s
@@ -334,7 +333,7 @@ class ComuneState(State):
             )
         if s[OCC] >> cell & 1:
             raise IllegalMoveError(shown, "{CELL_NAMES} is occupied", CELL_NAMES=CELL_NAMES[cell])
-        if s[bits.BLOCKED + 3 * player + angle] >> cell & 1:
+        if s[flat.BLOCKED + 3 * player + angle] >> cell & 1:
             opponent = 1 - player
             culprit = next(
                 (n, a)
@@ -357,8 +356,8 @@ class ComuneState(State):
         s = self._s
         if not s[OVER]:
             return None
-        scores = (bits.score(s, 0), bits.score(s, 1))
-        win = bits.winner(s)
+        scores = (flat.score(s, 0), flat.score(s, 1))
+        win = flat.winner(s)
         why = (
             Text("both players passed in succession")
             if s[PASSES] >= 2
@@ -370,7 +369,7 @@ class ComuneState(State):
                 {"side": _TITLES[win], "score": scores[win], "other": scores[1 - win]},
             )
         else:
-            big = (bits.largest_group(s, 0), bits.largest_group(s, 1))
+            big = (flat.largest_group(s, 0), flat.largest_group(s, 1))
             if win >= 0:
                 detail = Text(
                     "scores tied at {score}; {side} wins with the largest group ({size} against "
@@ -396,12 +395,12 @@ class ComuneState(State):
 
     def scores(self) -> tuple[float, ...]:
         """Both current scores (Light, Dark): product of the largest group per angle."""
-        return (float(bits.score(self._s, 0)), float(bits.score(self._s, 1)))
+        return (float(flat.score(self._s, 0)), float(flat.score(self._s, 1)))
 
     def groups(self, player: int) -> tuple[int, int, int]:
         """The player's largest group size at each angle ``-``, ``/``, ``\\``."""
         base = PIECES + 3 * player
-        return tuple(bits.max_group(self._s[base + a]) for a in range(3))
+        return tuple(flat.max_group(self._s[base + a]) for a in range(3))
 
     def side_name(self, player: int) -> str:
         return SIDES[player]
@@ -475,19 +474,19 @@ class ComuneState(State):
         """The binding position text. (Mid-turn it shows the board with the first piece.)"""
         return format_position(self._s)
 
-    def move_to_str(self, move: Move | str) -> str:
+    def move_to_str(self, move: int | str) -> str:
         """Binding notation of a move value; text is parsed and given back canonical
         (``"d4r e5h"`` -> ``"e5- d4/"``), so callers may pass what a person typed."""
-        return turn_to_str(parse_turn(move) if isinstance(move, str) else cast(int, move))
+        return turn_to_str(parse_turn(move) if isinstance(move, str) else move)
 
-    def str_to_move(self, text: str) -> Move:
+    def str_to_move(self, text: str) -> int:
         return parse_turn(text)
 
     # --- what the board offers (see the protocol) --------------------------------------------
-    def move_cells(self, move: Move) -> tuple[str, ...]:
+    def move_cells(self, move: int) -> tuple[str, ...]:
         return tuple(CELL_NAMES[code // 3] for code in decode_turn(self.coerce_move(move)))
 
-    def move_outline(self, moves: Sequence[Move], origin: bool) -> tuple[list[Move], set[str]]:
+    def move_outline(self, moves: Sequence[int], origin: bool) -> tuple[list[int], set[str]]:
         """At the start of a turn, from the turns' placement cells: only ``pass`` names no
         cell, and every other turn's cells (the first one's too) are those of a single
         placement, which is a turn of its own. The pairs, up to some 10,000, are not listed."""
@@ -495,7 +494,7 @@ class ComuneState(State):
             return [PASS], {CELL_NAMES[cell] for cell in cells_of(moves.placement_cells())}
         return super().move_outline(moves, origin)
 
-    def move_label(self, move: Move) -> str:
+    def move_label(self, move: int) -> str:
         codes = decode_turn(self.coerce_move(move))
         if not codes:
             return Text("Pass")
@@ -515,38 +514,5 @@ class ComuneState(State):
         return Text("{first} and {second}", {"first": pieces[0], "second": pieces[1]})
 
     def slots(self) -> list[int]:
-        """A copy of the state array (layout in :mod:`.bits`), e.g. for the compiled kernel."""
+        """A copy of the state array (layout in :mod:`.flat`), e.g. for the compiled kernel."""
         return self._s.copy()
-
-    playout_policies = ("uniform", "grow")
-
-    GROW_DRAWS = 4
-    """How many placements the ``grow`` playout draws to keep the one with the most own
-    pieces of its angle around it. At 1,000 simulations a move, ``playout=grow`` scored 57.5%
-    with 2 and 59.5% with 4 against uniform playouts over 100 games each (``ludoteca arena
-    comune mcts:iterations=1000 mcts:iterations=1000,playout=grow --games 100 --seed 5``)."""
-
-    def fast_playout(
-        self, rng: random.Random, *, policy: str = "uniform", amaf: list | None = None
-    ) -> tuple[float, ...]:
-        """Payoffs of one random playout by the compiled kernel (state unchanged).
-
-        Policy: each turn places as many pieces as allowed, uniformly (see :mod:`.kernel`);
-        ``"grow"`` takes each placement as the best of :attr:`GROW_DRAWS` draws by the
-        player's pieces at its angle around it.
-        """
-        if self._s[OVER]:
-            result = self.result
-            assert result is not None
-            return result.payoffs()
-        from . import kernel
-
-        k = self.GROW_DRAWS if policy == "grow" else 1
-        trace = kernel.NO_TRACE if amaf is None else kernel.new_trace()
-        win, _ = kernel.search_playout(kernel.to_array(self._s), rng.getrandbits(63), k, trace)
-        if amaf is not None:
-            notes = trace[1 : 1 + trace[0]]
-            amaf.extend(zip((notes >> 8).tolist(), (notes & 255).tolist(), strict=True))
-        if win < 0:
-            return (0.5, 0.5)
-        return (1.0, 0.0) if win == 0 else (0.0, 1.0)

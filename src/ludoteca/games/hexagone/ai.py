@@ -36,7 +36,7 @@ from ludoteca.core.ai import SearchKnowledge, solo_score, squash
 from ludoteca.core.protocol import Move, State
 
 from .geometry import NEIGHBOURS
-from .state import SMALL_BLOCK, HexagoneState
+from .state import OVER, SMALL_BLOCK, HexagoneState
 
 SPREAD = 0.9
 """Width of the logistic per square root of the pieces left."""
@@ -107,7 +107,28 @@ def random_move(state: HexagoneState, rng: random.Random) -> Move:
     return draw(state, rng)
 
 
+def playout(
+    state: HexagoneState,
+    rng: random.Random,
+    *,
+    policy: str = "uniform",
+    best_of: int = 1,
+    amaf: list[tuple[int, int]] | None = None,
+) -> tuple[float, ...]:
+    """Payoffs of one uniform random playout, played by the compiled kernel (:mod:`.jit`,
+    imported only when first asked: numba is slow to import); the state is unchanged.
+    Uniform only, without move statistics (the knowledge offers no more)."""
+    if state.phase == OVER:
+        result = state.result
+        assert result is not None
+        return result.payoffs()
+    from .jit import fast_playout
+
+    return fast_playout(state, rng)
+
+
 KNOWLEDGE = SearchKnowledge(
+    playout=playout,
     evaluate=evaluate,  # type: ignore[arg-type]
     random_move=random_move,  # type: ignore[arg-type]
     unchecked_play="apply",

@@ -34,6 +34,8 @@ uniform over the legal ones). Draws come from a xorshift32 generator kept in ``g
 
 from __future__ import annotations
 
+from ludoteca.core.xorshift import rand_at, seed_at
+
 W = 128
 """Side of the grid: a cell is ``q * W + r``."""
 SIZE = W * W
@@ -57,7 +59,7 @@ SOLO_ROLLS = 15
 NO_CAPTURE_LIMIT = 40
 SMALL_BLOCK = 10
 
-# phases, numbered as :data:`.state.PHASES` lists them
+# phases: :data:`.state.PHASES` names each by its number
 ROLL_PHASE = 0
 SWAP_PHASE = 1
 SECOND = 2
@@ -81,7 +83,6 @@ REASON_STALE = 3
 REASON_SOLO = 4
 REASON_REFORM = 5
 
-MASK32 = 0xFFFFFFFF
 
 # --- the layout of the game array ---------------------------------------------------------
 COL = 0
@@ -158,22 +159,12 @@ def size() -> int:
 # --- random numbers ---------------------------------------------------------------------------
 def rand(g, n):
     """A number in ``range(n)`` (``n`` below 2**31) from the generator kept in ``g``."""
-    s = g[SC + RNG]
-    s ^= (s << 13) & MASK32
-    s ^= s >> 17
-    s ^= (s << 5) & MASK32
-    g[SC + RNG] = s
-    return (s * n) >> 32
+    return rand_at(g, SC + RNG, n)
 
 
 def seed(g, value):
     """Seed the generator from any integer."""
-    s = value & MASK32
-    if s == 0:
-        s = 0x9E3779B9
-    g[SC + RNG] = s
-    rand(g, 2)
-    rand(g, 2)
+    seed_at(g, SC + RNG, value)
 
 
 def init(g):

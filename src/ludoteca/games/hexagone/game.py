@@ -9,6 +9,7 @@ from typing import Any
 from ludoteca.core.errors import MalformedError
 from ludoteca.core.messages import N_
 from ludoteca.core.protocol import Game
+from ludoteca.core.registry import check_players
 
 from .notation import PIECES_PER_COLOUR, WHITE
 from .position import parse_position
@@ -17,21 +18,6 @@ from .state import SOLO_ROLLS, HexagoneState
 
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
-
-
-def _players(value: Any) -> int:
-    if value is None:
-        return 1
-    if isinstance(value, str):
-        text = value.strip()
-        # ASCII digits only, and few: "²" and "١" are digits to str.isdigit, and int() of
-        # thousands of digits is refused by Python itself.
-        if not (text.isascii() and text.isdigit() and len(text) <= 3):
-            raise MalformedError(value, "option players must be a whole number from 1 to 4")
-        value = int(text)
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 4:
-        raise MalformedError(value, "option players must be a whole number from 1 to 4")
-    return value
 
 
 def _flag(value: Any) -> bool:
@@ -46,7 +32,7 @@ def _flag(value: Any) -> bool:
     raise MalformedError(value, "option gaps must be true or false")
 
 
-class HexagoneGame(Game):
+class HexagoneGame(Game[HexagoneState]):
     id = "hexagone"
     title = "Hexagone"
     designer = "Professor Puzzle"
@@ -74,7 +60,11 @@ class HexagoneGame(Game):
                 ", ".join(unknown),
                 "unknown Hexagone option (options: players=1..4, gaps=true/false)",
             )
-        super().__init__(players=_players(options.get("players")), gaps=_flag(options.get("gaps")))
+        players = options.get("players")
+        super().__init__(
+            players=1 if players is None else check_players(type(self), players),
+            gaps=_flag(options.get("gaps")),
+        )
 
     @property
     def gaps(self) -> bool:
@@ -119,6 +109,16 @@ class HexagoneGame(Game):
         prompt = "" if state.to_move < 0 else PHASE_PROMPTS.get(state.phase, "")
         return {"prompt": prompt, "first": "any"}
 
+    def action_space(self) -> Any:
+        from .actions import action_space
+
+        return action_space(self)
+
+    def observation(self) -> Any:
+        from . import observation
+
+        return observation
+
     def search_knowledge(self):
         from .ai import KNOWLEDGE
 
@@ -126,13 +126,7 @@ class HexagoneGame(Game):
 
     def playout_kernel(self):
         """Random complete games in compiled code (:mod:`.jit`), imported only now: numba
-        takes a third of a second to import, which no command should pay at start-up.
-        Without numba, the engine's own playout (:mod:`.kernel`): the flat code run as
-        plain Python is far slower than the engine."""
-        from .jit import compiled, playout_kernel
+        takes a third of a second to import, which no command should pay at start-up."""
+        from .jit import playout_kernel
 
-        if compiled().jit:
-            return playout_kernel(self.num_players, self.gaps)
-        from .kernel import kernel  # pragma: no cover - numba is a dependency
-
-        return kernel(self.new_state)  # pragma: no cover
+        return playout_kernel(self.num_players, self.gaps)

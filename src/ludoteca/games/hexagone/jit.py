@@ -7,12 +7,10 @@ process.
 
 Importing numba is slow (a third of a second and more), so nothing imports this module at
 start-up: the engine asks for it only when a fast playout or the benchmark kernel is
-wanted, and the command line stays quick. Without numba, :func:`compiled` falls back to the
-plain functions, far slower than the engine's own playout (:mod:`.kernel`), so the game
-and :func:`fast_playout` use that one instead.
+wanted, and the command line stays quick.
 
-This is the *fastest path* of ``ludoteca bench hexagone`` and of
-:meth:`.state.HexagoneState.fast_playout`; the engine itself (and the bots' one-move draws,
+This is the *fastest path* of ``ludoteca bench hexagone`` and of the search's playout
+(:func:`.ai.playout`); the engine itself (and the bots' one-move draws,
 :mod:`.kernel`) stays on dictionaries, where the rules are easiest to read and check. The
 tests replay traced kernel games move by move through the engine.
 """
@@ -24,11 +22,16 @@ from functools import cache
 
 import numpy as np
 
+from ludoteca.core import xorshift
 from ludoteca.core.compiled import compile_functions, in_batches
 
 from . import flat
 
 HOT = (
+    "rng_next",
+    "rng_seed",
+    "rand_at",
+    "seed_at",
     "rand",
     "seed",
     "init",
@@ -82,7 +85,7 @@ TRACE_MOVES = 4096
 @cache
 def compiled() -> types.SimpleNamespace:
     """The :data:`HOT` functions of :mod:`.flat`, compiled; attribute ``jit`` says whether."""
-    return compile_functions(flat, HOT)
+    return compile_functions((xorshift, flat), HOT)
 
 
 def new_array() -> np.ndarray:
@@ -197,7 +200,7 @@ def fast_playout(state, rng) -> tuple[float, ...]:
     """Payoffs of one uniform random playout of ``state`` (unchanged) by the kernel, its
     generator seeded from ``rng`` so that a seeded caller stays deterministic."""
     k = compiled()
-    if not k.jit or not fits(state):  # the engine's playout: faster than flat code in Python,
+    if not fits(state):  # the engine's playout: faster than flat code in Python,
         # and unbounded for a hand-written position whose sections lie far apart
         from .kernel import random_playout
 

@@ -30,7 +30,10 @@ from .state import (
     SWAP_PHASE,
     HexagoneState,
     _feasible_mains,
+    position_text,
 )
+
+__all__ = ["KEYS", "parse_position", "position_text"]
 
 KEYS = (
     "captured",
@@ -43,28 +46,6 @@ KEYS = (
     "since_capture",
     "to_move",
 )
-
-
-def _letters(counts: list[int]) -> list[str]:
-    return [COLOURS[k] for k in range(7) for _ in range(counts[k])]
-
-
-def position_object(state: HexagoneState) -> dict[str, Any]:
-    return {
-        "captured": [_letters(p) for p in state.captured],
-        "cells": {cell_to_str(c): COLOURS[k] for c, k in sorted(state.cells.items())},
-        "dice": None if state.dice is None else COLOURS[state.dice[0]] + COLOURS[state.dice[1]],
-        "phase": state.phase,
-        "pool": _letters(state.pool),
-        "rolled_this_turn": state.rolled,
-        "rolls_left": state.rolls_left,
-        "since_capture": state.since,
-        "to_move": state.player,
-    }
-
-
-def position_text(state: HexagoneState) -> str:
-    return json.dumps(position_object(state), sort_keys=True, separators=(",", ":"))
 
 
 def _int(data: dict, key: str, text: str, low: int, high: int) -> int:

@@ -1,6 +1,6 @@
 """Kuniumi's fixed action ids for the research adapters (:mod:`ludoteca.env`).
 
-The engine's move values already are a fixed integer space (see :mod:`.bits`), so an id is
+The engine's move values already are a fixed integer space (see :mod:`.flat`), so an id is
 the move value itself: 1442 ids, one move each.
 
 - ``0 .. 143``: set-up placement ``kind * 36 + square`` (kinds E, S, l, s; square
@@ -11,7 +11,7 @@ the move value itself: 1442 ids, one move each.
 
 from __future__ import annotations
 
-from .bits import NUM_ACTIONS
+from .flat import NUM_ACTIONS
 from .notation import move_to_str
 
 

@@ -15,7 +15,7 @@ of :mod:`ludoteca.core.ai`. The set-up and the choice have no heuristic (equal s
 search and playouts judge them.
 
 Near the end the bots need no heuristic: with at most :data:`EXACT_EMPTIES` empty squares
-a position is solved exactly (:func:`.bits.solve`, alpha-beta over the bitboards with a
+a position is solved exactly (:func:`.flat.solve`, alpha-beta over the bitboards with a
 transposition table, compiled by numba), which turns the last half of the game from a
 tempo fight the random playouts judge poorly into one the search plays perfectly.
 """
@@ -23,14 +23,83 @@ tempo fight the random playouts judge poorly into one the search plays perfectly
 from __future__ import annotations
 
 import math
+import random
 from collections.abc import Sequence
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ludoteca.core.ai import SearchKnowledge, squash
 
-from . import bits
+from . import flat
+from .flat import CHOOSE, DRAW, MOVE, PLAY
 from .state import squares_of
+
+if TYPE_CHECKING:
+    from .state import KuniumiState
+
+POLICY_CODES = {"uniform": flat.UNIFORM, "decisive": flat.DECISIVE, "wary": flat.WARY}
+"""The kernel's code of each playout policy by name. ``"decisive"``: a playout takes a win in
+one move and avoids a move that ends the game otherwise; ``"wary"``: besides, it avoids moves
+that let the opponent win at once (:func:`.flat.policy_targets`)."""
+
+
+def playout(
+    state: KuniumiState,
+    rng: random.Random,
+    *,
+    policy: str = "uniform",
+    best_of: int = 1,
+    amaf: list[tuple[int, int]] | None = None,
+) -> tuple[float, ...]:
+    """Payoffs of one random playout by the compiled kernel (state unchanged): uniform, or by
+    another of :data:`POLICY_CODES` in play.
+
+    The kernel's generator is seeded from ``rng``, so a seeded caller stays deterministic.
+    With ``amaf`` a list, each action played is appended as ``(player, amaf_index)``.
+    """
+    if policy not in POLICY_CODES:
+        raise ValueError(f"unknown Kuniumi playout policy {policy!r}")
+    if state._result is not None:
+        return state._result.payoffs()
+    from .jit import compiled, new_trace
+
+    k = compiled()
+    trace = new_trace()
+    winner, plies, _ = k.playout(
+        state.land,
+        state.sea,
+        state.earth_god,
+        state.sea_god,
+        state.phase,
+        state.first,
+        state.side,
+        k.rng_seed(rng.getrandbits(32)),
+        trace,
+        POLICY_CODES[policy],
+    )
+    if amaf is not None:
+        amaf.extend(_traced(state, trace, plies))
+    if winner == DRAW:
+        return (0.5, 0.5)
+    return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
+
+
+def _traced(state: KuniumiState, trace: Any, plies: int) -> list[tuple[int, int]]:
+    """A playout's actions as ``(player, amaf_index(action))``: the set-up is the first
+    player's, the choice the second's, then the players alternate from whoever is to
+    move (the first player once the sides are chosen)."""
+    mover = state.to_move if state.phase == PLAY else 0
+    out = []
+    for action in trace[:plies].tolist():
+        if action < CHOOSE:
+            out.append((0, action))
+        elif action < MOVE:
+            out.append((1, action))
+        else:
+            out.append((mover, flat.amaf_index(action)))
+            mover = 1 - mover
+    return out
+
 
 SAFE_WEIGHT = 0.25
 THREAT_WEIGHT = 0.8
@@ -42,9 +111,9 @@ def _liberties_once(pieces: int, empty: int) -> int:
     out = 0
     rest = pieces
     while rest:
-        group = bits.fill(rest & -rest, pieces)
+        group = flat.fill(rest & -rest, pieces)
         rest &= ~group
-        libs = bits.neighbours(group) & empty
+        libs = flat.neighbours(group) & empty
         if libs and libs & (libs - 1) == 0:
             out |= libs
     return out
@@ -57,35 +126,35 @@ def _threats(mine: int, targets: int, empty: int) -> int:
     while t:
         b = t & -t
         t &= t - 1
-        if bits.closed_pieces(mine | b, empty & ~b):
+        if flat.closed_pieces(mine | b, empty & ~b):
             count += 1
     return count
 
 
 def side_features(state, side: int) -> tuple[int, int]:
-    """(safe moves, threats) of ``side`` (``bits.LAND`` or ``bits.SEA``) in a play position."""
+    """(safe moves, threats) of ``side`` (``flat.LAND`` or ``flat.SEA``) in a play position."""
     land, sea = state.land, state.sea
     occupied = land | sea
-    empty = bits.FULL & ~occupied
-    mine, theirs = (land, sea) if side == bits.LAND else (sea, land)
-    god = state.earth_god if side == bits.LAND else state.sea_god
-    targets = bits.god_targets(god, mine, occupied)
+    empty = flat.FULL & ~occupied
+    mine, theirs = (land, sea) if side == flat.LAND else (sea, land)
+    god = state.earth_god if side == flat.LAND else state.sea_god
+    targets = flat.god_targets(god, mine, occupied)
     poisoned = _liberties_once(theirs, empty)
-    return bits.popcount(targets & ~poisoned), _threats(mine, targets, empty)
+    return flat.popcount(targets & ~poisoned), _threats(mine, targets, empty)
 
 
 def evaluate(state) -> tuple[float, ...]:
     result = state.result
     if result is not None:
         return result.payoffs()
-    if state.phase != bits.PLAY:
+    if state.phase != flat.PLAY:
         return squash([1.0, 1.0])
-    safe_l, threat_l = side_features(state, bits.LAND)
-    safe_s, threat_s = side_features(state, bits.SEA)
+    safe_l, threat_l = side_features(state, flat.LAND)
+    safe_s, threat_s = side_features(state, flat.SEA)
     x = SAFE_WEIGHT * (safe_l - safe_s) + THREAT_WEIGHT * (threat_l - threat_s)
-    x += TO_MOVE_BONUS if state.side == bits.LAND else -TO_MOVE_BONUS
+    x += TO_MOVE_BONUS if state.side == flat.LAND else -TO_MOVE_BONUS
     land_share = 1.0 / (1.0 + math.exp(-x))
-    land_player = state.player_of(bits.LAND)
+    land_player = state.player_of(flat.LAND)
     shares = [0.0, 0.0]
     shares[land_player] = land_share
     shares[1 - land_player] = 1.0 - land_share
@@ -125,7 +194,7 @@ def _solver() -> tuple[Any, ...]:
     """
     import numpy as np
 
-    from .kernel import compiled
+    from .jit import compiled
 
     size = 1 << TABLE_BITS
     return (
@@ -134,7 +203,7 @@ def _solver() -> tuple[Any, ...]:
         np.zeros(size, np.int64),
         np.zeros(size, np.int64),
         np.zeros(2, np.int64),
-        np.zeros(bits.SOLVE_STACK, np.int64),
+        np.zeros(flat.SOLVE_STACK, np.int64),
     )
 
 
@@ -149,7 +218,7 @@ def solved(state, spent: list[int] | None = None) -> int | None:
     v = solve(land, sea, state.earth_god, state.sea_god, state.side, tt_a, tt_b, tt_v, work, stack)
     if spent is not None:
         spent[0] += int(work[0])
-    return None if v == bits.UNKNOWN else int(v)
+    return None if v == flat.UNKNOWN else int(v)
 
 
 def warm_up_solver() -> None:
@@ -159,15 +228,15 @@ def warm_up_solver() -> None:
     solve, tt_a, tt_b, tt_v, work, stack = _solver()
     work[0] = 0
     work[1] = 1
-    solve(1, 1 << 35, 1, 1 << 35, bits.LAND, tt_a, tt_b, tt_v, work, stack)
+    solve(1, 1 << 35, 1, 1 << 35, flat.LAND, tt_a, tt_b, tt_v, work, stack)
 
 
 def exact_value(state) -> tuple[float, ...] | None:
     """The payoffs of perfect play from a position with at most :data:`EXACT_EMPTIES` empty
     squares (``None`` elsewhere, and where the solver gave up): see :data:`KNOWLEDGE`."""
-    if state.phase != bits.PLAY or state.result is not None:
+    if state.phase != flat.PLAY or state.result is not None:
         return None
-    if bits.empty_count(state.land, state.sea) > EXACT_EMPTIES:
+    if flat.empty_count(state.land, state.sea) > EXACT_EMPTIES:
         return None
     v = solved(state)
     if v is None:
@@ -227,7 +296,7 @@ def hardest(state, moves: Sequence[int], seconds: float | None = None) -> int:
 
 def mirror(square: int) -> int:
     """The square a half turn of the board takes ``square`` to (a1 <-> f6)."""
-    return bits.SQUARES - 1 - square
+    return flat.SQUARES - 1 - square
 
 
 def symmetric_setup(state, moves: Sequence[int]) -> Sequence[int]:
@@ -236,7 +305,7 @@ def symmetric_setup(state, moves: Sequence[int]) -> Sequence[int]:
     to. The other player then gains nothing by choosing a side, and the first player moves
     first. Outside the set-up, every move; where no such placement is legal, none (the
     search then considers every move)."""
-    if state.phase != bits.SETUP:
+    if state.phase != flat.SETUP:
         return moves
     kind = state.next_setup_kind
     occupied = state.land | state.sea
@@ -244,18 +313,18 @@ def symmetric_setup(state, moves: Sequence[int]) -> Sequence[int]:
         return moves
     if kind == 1:
         wanted = {mirror(state.earth_god.bit_length() - 1)}
-        return [m for m in moves if m % bits.SQUARES in wanted]
+        return [m for m in moves if m % flat.SQUARES in wanted]
     land_tokens = squares_of(state.land & ~state.earth_god)
     if kind == 2:
         return [
             m
             for m in moves
-            if not occupied >> mirror(m % bits.SQUARES) & 1
-            and mirror(m % bits.SQUARES) not in land_tokens
+            if not occupied >> mirror(m % flat.SQUARES) & 1
+            and mirror(m % flat.SQUARES) not in land_tokens
         ]
     sea_tokens = set(squares_of(state.sea & ~state.sea_god))
     wanted = {mirror(sq) for sq in land_tokens} - sea_tokens
-    return [m for m in moves if m % bits.SQUARES in wanted]
+    return [m for m in moves if m % flat.SQUARES in wanted]
 
 
 def _symmetries() -> tuple[tuple[int, ...], ...]:
@@ -268,7 +337,7 @@ def _symmetries() -> tuple[tuple[int, ...], ...]:
         for flip_rank in (False, True):
             for flip_file in (False, True):
                 table = []
-                for square in range(bits.SQUARES):
+                for square in range(flat.SQUARES):
                     rank, file = divmod(square, 6)
                     if transpose:
                         rank, file = file, rank
@@ -304,7 +373,7 @@ def distinct_setups(state, moves: Sequence[int]) -> Sequence[int]:
     simulations over six squares for the Earth God instead of thirty-six. Outside the set-up,
     every move."""
     moves = symmetric_setup(state, moves)
-    if state.phase != bits.SETUP:
+    if state.phase != flat.SETUP:
         return moves
     seen: set[tuple[int, ...]] = set()
     out = []
@@ -326,10 +395,12 @@ hard won 77-5-18 (79.5%), and medium still beat easy 98-2-0 (see ``docs/strength
 
 
 KNOWLEDGE = SearchKnowledge(
+    playout=playout,
+    playout_policies=tuple(POLICY_CODES),
     level_specs=LEVEL_SPECS,
     evaluate=evaluate,
-    amaf_size=bits.AMAF_SIZE,
-    amaf_index=bits.amaf_index,
+    amaf_size=flat.AMAF_SIZE,
+    amaf_index=flat.amaf_index,
     candidate_moves=distinct_setups,
     exact_value=exact_value,
     warm_up=warm_up_solver,

@@ -8,15 +8,16 @@ from typing import Any, ClassVar
 from ludoteca.core.errors import MalformedError
 from ludoteca.core.messages import N_
 from ludoteca.core.protocol import Game
+from ludoteca.core.registry import check_players
 
-from .bits import NUM_ACTIONS, SETUP_PIECES
+from .flat import SETUP_PIECES
 from .notation import MOVE_HELP
 from .state import KuniumiState, parse_position
 
 START_POSITION = "6/6/6/6/6/6 setup"
 
 
-class Kuniumi(Game):
+class Kuniumi(Game[KuniumiState]):
     """Kuniumi by Ignazio Panades: two Gods race to enclose a group of land or sea."""
 
     id: ClassVar[str] = "kuniumi"
@@ -32,15 +33,13 @@ class Kuniumi(Game):
     max_game_length: ClassVar[int] = SETUP_PIECES + 1 + (34 - 4)
     """Six placements, the choice, then one God move per remaining token (30)."""
     move_help: ClassVar[str] = MOVE_HELP
-    num_actions: ClassVar[int] = NUM_ACTIONS
-    """Size of the fixed integer action space (see :mod:`.bits`)."""
 
     def __init__(self, **options: Any) -> None:
         unknown = set(options) - {"players"}
         if unknown:
             raise MalformedError(sorted(unknown), "Kuniumi has no options")
-        if options.get("players", 2) != 2:
-            raise MalformedError(options["players"], "Kuniumi is a game for 2 players")
+        if "players" in options:  # the registry's one check, for a game built directly too
+            options["players"] = check_players(type(self), options["players"])
         super().__init__(**options)
 
     def new_state(self, seed: int | None = None) -> KuniumiState:
@@ -69,12 +68,22 @@ class Kuniumi(Game):
     def ui_hints(self, state) -> dict:
         return state.ui_hints()
 
+    def action_space(self) -> Any:
+        from .actions import action_space
+
+        return action_space(self)
+
+    def observation(self) -> Any:
+        from . import observation
+
+        return observation
+
     def search_knowledge(self):
         from .ai import KNOWLEDGE
 
         return KNOWLEDGE
 
     def playout_kernel(self):
-        from .kernel import playout_kernel
+        from .jit import playout_kernel
 
         return playout_kernel

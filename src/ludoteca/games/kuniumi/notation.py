@@ -11,7 +11,7 @@ import re
 from ludoteca.core.errors import MalformedError
 from ludoteca.core.messages import N_, Text
 
-from .bits import CHOOSE, MOVE, SQUARES
+from .flat import CHOOSE, MOVE, SQUARES
 
 FILES = "abcdef"
 RANKS = "123456"

@@ -7,7 +7,7 @@ pieces, because the first player builds both sides in the set-up before anyone h
 
 from __future__ import annotations
 
-from .bits import CHOOSE_PHASE, LAND, NO_SIDE, PLAY, SEA, SETUP, SQUARES
+from .flat import CHOOSE_PHASE, LAND, NO_SIDE, PLAY, SEA, SETUP, SQUARES
 
 
 def layout(game):

@@ -12,7 +12,7 @@ from numbers import Integral
 from ludoteca.core.errors import MalformedError
 from ludoteca.core.messages import Text
 
-from .bits import CHOOSE_PHASE, SETUP
+from .flat import CHOOSE_PHASE, SETUP
 from .notation import FILES, PIECE_LETTERS, PIECE_NAMES, parse_square, square_name
 from .state import KuniumiState
 

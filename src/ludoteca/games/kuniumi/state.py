@@ -2,7 +2,7 @@
 
 Player 0 is the first player (who places the set-up and moves first), player 1 the second
 player (who chooses a side). The rules that are hot in search (groups, closures, God lines,
-set-up bans) are the functions of :mod:`.bits`, shared with the compiled kernel; this module
+set-up bans) are the functions of :mod:`.flat`, shared with the compiled kernel; this module
 adds phases, validation with reasons, notation, results and undo.
 """
 
@@ -17,8 +17,8 @@ from ludoteca.core.errors import IllegalMoveError, IllegalPositionError, Malform
 from ludoteca.core.messages import Text
 from ludoteca.core.protocol import TERMINAL, Result, State, joined_names
 
-from . import bits, notation
-from .bits import (
+from . import flat, notation
+from .flat import (
     CHOOSE,
     CHOOSE_PHASE,
     DRAW,
@@ -35,7 +35,6 @@ from .bits import (
     SETUP,
     SETUP_PIECES,
     SQUARES,
-    amaf_index,
     fill,
     lines_of,
     outcome_after,
@@ -59,10 +58,6 @@ def _chunk_table(offset: int) -> tuple[tuple[int, ...], ...]:
 _LOW, _MID, _HIGH = _chunk_table(0), _chunk_table(12), _chunk_table(24)
 
 
-POLICY_CODES = {"uniform": bits.UNIFORM, "decisive": bits.DECISIVE, "wary": bits.WARY}
-"""The kernel's code of each playout policy by name."""
-
-
 def squares_of(board: int) -> tuple[int, ...]:
     """The square indices of a board, lowest first (three table look-ups of 12 bits)."""
     return _LOW[board & 0xFFF] + _MID[(board >> 12) & 0xFFF] + _HIGH[board >> 24]
@@ -82,7 +77,7 @@ SETUP_PROMPTS = (
 """What to click during the set-up, by the kind of piece placed next (as PIECE_NAMES)."""
 
 
-class KuniumiState(State):
+class KuniumiState(State[int]):
     """A Kuniumi position, changed in place by :meth:`play`; :meth:`undo` takes moves back.
 
     ``land`` and ``sea`` are 36-bit boards of each side's pieces, its God included;
@@ -161,7 +156,7 @@ class KuniumiState(State):
         """The kind of the next set-up piece (0 E, 1 S, 2 l, 3 s), or ``None`` after the set-up."""
         if self.phase != SETUP:
             return None
-        return bits.setup_kind(bits.popcount(self.land | self.sea))
+        return flat.setup_kind(flat.popcount(self.land | self.sea))
 
     def _setup_kind(self) -> int:
         """The next set-up piece's kind, in the set-up phase (where there always is one)."""
@@ -179,8 +174,8 @@ class KuniumiState(State):
         self._result = None
         self._targets = 0
         if self.phase == SETUP:
-            kind = bits.setup_kind(bits.popcount(self.land | self.sea))
-            self._targets = bits.setup_targets(self.land, self.sea, kind)
+            kind = flat.setup_kind(flat.popcount(self.land | self.sea))
+            self._targets = flat.setup_targets(self.land, self.sea, kind)
             if not self._targets:  # impossible on this board, but the rule is clear
                 self._result = Result(
                     (1,), 2, reason=Text("the first player has no legal placement")
@@ -189,13 +184,13 @@ class KuniumiState(State):
         if self.phase == CHOOSE_PHASE:
             return
         if placed:
-            won = bits.outcome_after(self.land, self.sea, placed)
+            won = flat.outcome_after(self.land, self.sea, placed)
         else:
-            won = bits.outcome(self.land, self.sea)
+            won = flat.outcome(self.land, self.sea)
         if won != NOT_OVER:
             self._result = self._closure_result(won)
             return
-        self._targets = bits.god_targets(self._god(), self._mine(), self.land | self.sea)
+        self._targets = flat.god_targets(self._god(), self._mine(), self.land | self.sea)
         if not self._targets:
             loser = self.player_of(self.side)
             self._result = Result(
@@ -207,8 +202,8 @@ class KuniumiState(State):
     def _closure_result(self, won: int) -> Result:
         empty = FULL & ~(self.land | self.sea)
         sizes = [
-            bits.largest_group(bits.closed_pieces(self.land, empty)),
-            bits.largest_group(bits.closed_pieces(self.sea, empty)),
+            flat.largest_group(flat.closed_pieces(self.land, empty)),
+            flat.largest_group(flat.closed_pieces(self.sea, empty)),
         ]
         if won == DRAW:
             return Result(
@@ -367,7 +362,7 @@ class KuniumiState(State):
             )
         origin, dest = divmod(action - MOVE, SQUARES)
         name = SIDE_NAMES[self.side]
-        god_square = bits.square_of(self._god())
+        god_square = flat.square_of(self._god())
         if origin != god_square:
             raise IllegalMoveError(
                 text,
@@ -407,7 +402,7 @@ class KuniumiState(State):
         if action < CHOOSE:
             kind, square = divmod(action, SQUARES)
             bit = 1 << square
-            if bits.kind_side(kind) == LAND:
+            if flat.kind_side(kind) == LAND:
                 self.land |= bit
             else:
                 self.sea |= bit
@@ -415,7 +410,7 @@ class KuniumiState(State):
                 self.earth_god = bit
             elif kind == SEA_GOD:
                 self.sea_god = bit
-            if bits.popcount(self.land | self.sea) == SETUP_PIECES:
+            if flat.popcount(self.land | self.sea) == SETUP_PIECES:
                 self.phase = CHOOSE_PHASE
             self._settle()
         elif action < MOVE:
@@ -539,10 +534,10 @@ class KuniumiState(State):
         sides = [self.first if p == 0 else 1 - self.first for p in result.winners] or [LAND, SEA]
         best = 0
         for side in sides:
-            closed = bits.closed_pieces(self.land if side == LAND else self.sea, empty)
+            closed = flat.closed_pieces(self.land if side == LAND else self.sea, empty)
             while closed:
                 group = fill(closed & -closed, closed)
-                if bits.popcount(group) > bits.popcount(best):
+                if flat.popcount(group) > flat.popcount(best):
                     best = group
                 closed &= ~group
         return [square_name(i) for i in range(SQUARES) if best >> i & 1]
@@ -573,63 +568,6 @@ class KuniumiState(State):
 
     def last_move_summary(self) -> str | None:
         return self._summary()
-
-    # --- fast random playouts --------------------------------------------------------------------
-    playout_policies = tuple(POLICY_CODES)
-    """``"decisive"``: a playout takes a win in one move and avoids a move that ends the game
-    otherwise; ``"wary"``: besides, it avoids moves that let the opponent win at once
-    (:func:`.bits.policy_targets`; see :mod:`.ai` for what they are worth)."""
-
-    def fast_playout(
-        self, rng, *, policy: str = "uniform", amaf: list | None = None
-    ) -> tuple[float, ...]:
-        """Payoffs of one random playout by the compiled kernel (state unchanged): uniform,
-        or by another of :attr:`playout_policies` in play.
-
-        The kernel's generator is seeded from ``rng``, so a seeded caller stays deterministic.
-        With ``amaf`` a list, each action played is appended as ``(player, amaf_index)``.
-        """
-        if policy not in POLICY_CODES:
-            raise ValueError(f"unknown Kuniumi playout policy {policy!r}")
-        if self._result is not None:
-            return self._result.payoffs()
-        from .kernel import compiled, new_trace
-
-        k = compiled()
-        trace = new_trace()
-        winner, plies, _ = k.playout(
-            self.land,
-            self.sea,
-            self.earth_god,
-            self.sea_god,
-            self.phase,
-            self.first,
-            self.side,
-            k.rng_seed(rng.getrandbits(32)),
-            trace,
-            POLICY_CODES[policy],
-        )
-        if amaf is not None:
-            amaf.extend(self._traced(trace, plies))
-        if winner == DRAW:
-            return (0.5, 0.5)
-        return (1.0, 0.0) if winner == 0 else (0.0, 1.0)
-
-    def _traced(self, trace, plies: int) -> list[tuple[int, int]]:
-        """A playout's actions as ``(player, amaf_index(action))``: the set-up is the first
-        player's, the choice the second's, then the players alternate from whoever is to
-        move (the first player once the sides are chosen)."""
-        mover = self.to_move if self.phase == PLAY else 0
-        out = []
-        for action in trace[:plies].tolist():
-            if action < CHOOSE:
-                out.append((0, action))
-            elif action < MOVE:
-                out.append((1, action))
-            else:
-                out.append((mover, amaf_index(action)))
-                mover = 1 - mover
-        return out
 
     # --- position text ---------------------------------------------------------------------------
     def position(self) -> str:
@@ -678,7 +616,7 @@ def parse_position(game: Kuniumi, text: str) -> KuniumiState:
     land = boards["E"] | boards["l"]
     sea = boards["S"] | boards["s"]
     _check_counts(text, phase, counts, side, first)
-    over = bits.outcome(land, sea) != NOT_OVER
+    over = flat.outcome(land, sea) != NOT_OVER
     if phase != PLAY and over:
         raise IllegalPositionError(
             text, "the board holds a closed group, which is only possible in play (and ends it)"

@@ -1,10 +1,10 @@
 """Storage for the web club: accounts, sessions and games kept as their records.
 
-A game is stored as the parts of its record (DESIGN principle 2): game id, rules version,
-options, the secret seed, the start position, the seats and the list of moves, one row per
-move. No board is ever stored; a game is restored by replaying its moves through the engine.
-The ``moves`` table's primary key ``(game_id, ply)`` is what keeps two server processes from
-both committing a move at the same ply: the second insert fails and its move is refused.
+A game is stored as the parts of its record (principle 2 of ``docs/ARCHITECTURE.md``): game id,
+rules version, options, the secret seed, the start position, the seats and the list of moves,
+one row per move. No board is ever stored; a game is restored by replaying its moves through the
+engine. The ``moves`` table's primary key ``(game_id, ply)`` is what keeps two server processes
+from both committing a move at the same ply: the second insert fails and its move is refused.
 
 The schema is created and upgraded by the Alembic migrations in
 :mod:`ludoteca.web.migrations`; the table definitions here must match them.

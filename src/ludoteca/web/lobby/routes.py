@@ -18,6 +18,7 @@ from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 from sqlalchemy import select
 
+from ludoteca.bots.levels import LEVELS, RANDOM_ABOUT
 from ludoteca.core.errors import GameError
 from ludoteca.core.messages import N_, Text
 from ludoteca.web.accounts.devices import DEVICE_COOKIE, DEVICE_DAYS
@@ -379,13 +380,8 @@ FIRST_LEVEL = "easy"
 it plays the move that looks best now, without looking ahead, so it punishes a blunder yet
 can be beaten in a first game."""
 
-LEVEL_ABOUT = {
-    "random": N_("plays any legal move at random: for learning the rules"),
-    "easy": N_("takes what looks best right now, without looking ahead: a fair first game"),
-    "medium": N_("looks ahead a little: for players who know the game"),
-    "hard": N_("searches about a second a move: a strong player"),
-    "master": N_("searches several seconds a move: the strongest"),
-}
+LEVEL_ABOUT = {"random": RANDOM_ABOUT, **{name: level.about for name, level in LEVELS.items()}}
+"""What each computer opponent is for: the levels' own words (:mod:`ludoteca.bots.levels`)."""
 
 
 @router.post("/games/quick")

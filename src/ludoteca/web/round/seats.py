@@ -1,7 +1,7 @@
 """Computer seats: bots choose their moves in a worker pool, never on the event loop.
 
 A worker is handed the game's record, rebuilds it as a table (the record's every check, then
-the replay, :meth:`ludoteca.core.table.Table.from_record`), and asks the bot. Handing over
+the replay, :func:`ludoteca.record.to_table`), and asks the bot. Handing over
 the record rather than a live state keeps the work picklable for a process pool, and the
 same call can later go to a separate worker service. The move comes back as text and is
 submitted like a person's move, so the engine checks it again before it is committed.
@@ -13,8 +13,7 @@ import multiprocessing
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 
-from ludoteca.core.table import Table
-from ludoteca.record import Record
+from ludoteca.record import Record, to_table
 from ludoteca.web.infra.orphans import die_with_parent, start_forkserver
 from ludoteca.web.round.botqueue import BOT_WORKERS
 
@@ -35,7 +34,7 @@ def choose_move(job: BotJob) -> str:
     """Replay the game and return the bot's move in notation (runs in a worker)."""
     from ludoteca.bots import make_bot
 
-    state = Table.from_record(job.record).state
+    state = to_table(job.record).state
     bot = make_bot(job.level, seed=job.bot_seed)
     move = bot.choose(state)  # a level bot carries its own time budget
     return state.move_to_str(move)

@@ -1,9 +1,9 @@
 """Playing a game on the server: the only place where moves are accepted.
 
-The server is the authority (DESIGN principle 1). A move arrives as text, is parsed and
-played by the engine through the protocol, chance outcomes that follow are drawn from the
-game's secret seed (principle 3), and only when the moves are committed to the database is
-anyone told (the caller broadcasts after :meth:`GameService.submit` returns).
+The server is the authority (principle 1 of ``docs/ARCHITECTURE.md``). A move arrives as text,
+is parsed and played by the engine through the protocol, chance outcomes that follow are drawn
+from the game's secret seed (principle 3), and only when the moves are committed to the database
+is anyone told (the caller broadcasts after :meth:`GameService.submit` returns).
 
 States are cached in memory by game and ply; a cache entry whose ply differs from the
 database's is rebuilt by replaying the stored moves, so several server processes sharing one

@@ -1,6 +1,6 @@
 """Compiled random playouts for benchmarks and search.
 
-The rules arithmetic is not rewritten here: the functions of :mod:`.bits` are registered
+The rules arithmetic is not rewritten here: the functions of :mod:`.flat` are registered
 with numba (``register_jitable``) and compiled into the kernels, so the kernel places,
 blocks, ends turns and scores with exactly the code the Python engine runs. Only the
 random policy and the random number generator live here.
@@ -12,7 +12,7 @@ another angle than the first); the side passes only when it cannot place.
 Importing this module imports numba, so the engine imports it lazily.
 
 numba's on-disk cache (``cache=True``) is keyed by this file alone, not by the modules whose
-code it compiles in; :func:`_drop_stale_cache` removes the cached kernels when :mod:`.bits` or
+code it compiles in; :func:`_drop_stale_cache` removes the cached kernels when :mod:`.flat` or
 :mod:`.geometry` changed since they were compiled, so an edit there can never run stale code.
 It looks where numba keeps them (:func:`_cache_folder`): beside this file, or where the
 install is read-only ``$NUMBA_CACHE_DIR`` or the user's cache folder.
@@ -30,8 +30,8 @@ from numba.core import errors as numba_errors
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic, overload, register_jitable
 
-from . import bits, geometry
-from .bits import OVER, PENDING, PIECES, SUPPLY, TO_MOVE, can_place, end_turn, placement_mask, put
+from . import flat, geometry
+from .flat import OVER, PENDING, PIECES, SUPPLY, TO_MOVE, can_place, end_turn, placement_mask, put
 from .geometry import NEIGH
 
 
@@ -40,7 +40,7 @@ def _drop_stale_cache(folder: Path) -> None:
     they were made."""
     try:
         digest = hashlib.sha256(
-            Path(bits.__file__).read_bytes() + Path(geometry.__file__).read_bytes()
+            Path(flat.__file__).read_bytes() + Path(geometry.__file__).read_bytes()
         ).hexdigest()
         stamp = folder / "kernel.rules-digest"
         if stamp.is_file() and stamp.read_text() == digest:
@@ -78,7 +78,7 @@ def _ctpop(typingctx, src):
     return src(src), codegen
 
 
-@overload(bits.popcount)
+@overload(flat.popcount)
 def _popcount_compiled(x):
     def impl(x):
         return _ctpop(x)
@@ -86,7 +86,7 @@ def _popcount_compiled(x):
     return impl
 
 
-@overload(bits.low_index)
+@overload(flat.low_index)
 def _low_index_compiled(x):
     def impl(x):
         return trailing_zeros(x)
@@ -95,21 +95,21 @@ def _low_index_compiled(x):
 
 
 for _function in (
-    bits.put,
-    bits.placement_mask,
-    bits.can_place,
-    bits.is_opening,
-    bits.end_turn,
-    bits.max_group,
-    bits.score,
-    bits.largest_group,
-    bits.winner,
+    flat.put,
+    flat.placement_mask,
+    flat.can_place,
+    flat.is_opening,
+    flat.end_turn,
+    flat.max_group,
+    flat.score,
+    flat.largest_group,
+    flat.winner,
 ):
     register_jitable(_function)
 
-popcount = bits.popcount
-is_opening = bits.is_opening
-winner = bits.winner
+popcount = flat.popcount
+is_opening = flat.is_opening
+winner = flat.winner
 
 
 @njit(cache=True)
@@ -146,7 +146,7 @@ def _nth_cell(mask, k):
     """The index of the ``k``-th (0-based) cell of ``mask``."""
     for _ in range(k):
         mask &= mask - 1
-    return bits.low_index(mask)
+    return flat.low_index(mask)
 
 
 @njit(cache=True, inline="always")
@@ -367,10 +367,10 @@ def legal_masks(s, player):
 def scores(s):
     """``(light score, dark score, light largest group, dark largest group, winner)``."""
     return (
-        bits.score(s, 0),
-        bits.score(s, 1),
-        bits.largest_group(s, 0),
-        bits.largest_group(s, 1),
+        flat.score(s, 0),
+        flat.score(s, 1),
+        flat.largest_group(s, 0),
+        flat.largest_group(s, 1),
         winner(s),
     )
 
@@ -409,7 +409,7 @@ def bench(seed: int, seconds: float) -> tuple[int, int]:
 def bench_detail(seed: int, seconds: float) -> tuple[int, int, int, int, float]:
     """``(games, turns, placements, light_wins, elapsed seconds)`` of a timed run."""
     seed &= SEED_MASK  # any int seeds; the kernels take a non-negative int64
-    start = to_array(bits.new_slots())
+    start = to_array(flat.new_slots())
     playout_batch(start, 1, 1)  # compile (or load from cache) outside the timing
     games = turns = placements = light = 0
     batch = 200

@@ -1,8 +1,8 @@
-"""The compiled Kuniumi kernel: :mod:`.bits` compiled by numba, function for function.
+"""The compiled Kuniumi kernel: :mod:`.flat` compiled by numba, function for function.
 
-Each function of :mod:`.bits` is compiled from its own code
+Each function of :mod:`.flat` is compiled from its own code
 (:func:`ludoteca.core.compiled.compile_functions`), so the kernel runs exactly the source the
-engine runs, and numba's on-disk cache (kept beside ``bits.py``) means compilation is paid
+engine runs, and numba's on-disk cache (kept beside ``flat.py``) means compilation is paid
 once per machine, not once per process.
 
 Importing numba is slow, so the engine imports this module only when a fast playout or the
@@ -17,9 +17,10 @@ from functools import cache
 
 import numpy as np
 
+from ludoteca.core import xorshift
 from ludoteca.core.compiled import compile_functions, in_batches
 
-from . import bits
+from . import flat
 
 HOT = (
     "neighbours",
@@ -49,7 +50,7 @@ HOT = (
     "push_child",
     "solve",
 )
-"""The functions of :mod:`.bits` that the kernel compiles."""
+"""The functions of :mod:`.flat` that the kernel compiles."""
 
 TRACE_LENGTH = 64
 """Room for every action of one game (at most 37) in a playout trace."""
@@ -57,8 +58,8 @@ TRACE_LENGTH = 64
 
 @cache
 def compiled() -> types.SimpleNamespace:
-    """The :data:`HOT` functions of :mod:`.bits`, compiled; attribute ``jit`` says whether."""
-    return compile_functions(bits, HOT)
+    """The :data:`HOT` functions of :mod:`.flat`, compiled; attribute ``jit`` says whether."""
+    return compile_functions((xorshift, flat), HOT)
 
 
 def new_trace() -> np.ndarray:

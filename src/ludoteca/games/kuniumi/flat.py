@@ -1,7 +1,7 @@
 """Kuniumi's hot bitboard functions, written once as plain functions over integers.
 
-The engine calls them as ordinary Python; :mod:`.kernel` compiles these very functions with
-numba (same code objects, see :func:`.kernel.compiled`), so the rules that matter for speed
+The engine calls them as ordinary Python; :mod:`.jit` compiles these very functions with
+numba (same code objects, see :func:`.jit.compiled`), so the rules that matter for speed
 have one source of truth. That is why the code below keeps to what both worlds agree on:
 non-negative integers that stay well inside 63 bits (every board is masked to 36 bits, the
 random generator to 32), module-level integer constants, no Python objects, and no calls
@@ -18,6 +18,9 @@ Actions (a fixed integer action space, handy for learning adapters):
 """
 
 from __future__ import annotations
+
+from ludoteca.core.xorshift import rng_next
+from ludoteca.core.xorshift import rng_seed as rng_seed  # the kernel draws with it too
 
 SQUARES = 36
 FULL = (1 << 36) - 1
@@ -53,8 +56,6 @@ NUM_ACTIONS = MOVE + SQUARES * SQUARES
 # outcome codes of :func:`outcome` (by side) and :func:`playout` (by player)
 NOT_OVER = -2
 DRAW = -1
-
-MASK32 = 0xFFFFFFFF
 
 
 # --- geometry ---------------------------------------------------------------------------------
@@ -240,23 +241,7 @@ def god_targets(god: int, mine: int, occupied: int) -> int:
     return lines_of(fill(god, mine)) & ~occupied & FULL
 
 
-# --- a seeded random generator both worlds compute identically --------------------------------
-def rng_next(s: int) -> int:
-    """xorshift32: the next state (never 0 when seeded with a non-zero value)."""
-    s ^= (s << 13) & MASK32
-    s ^= s >> 17
-    s ^= (s << 5) & MASK32
-    return s
-
-
-def rng_seed(seed: int) -> int:
-    """A valid generator state from any integer seed."""
-    s = seed & MASK32
-    if s == 0:
-        s = 0x9E3779B9
-    return rng_next(rng_next(s))
-
-
+# --- a seeded random generator both worlds compute identically: :mod:`ludoteca.core.xorshift`
 def pick_index(s: int, n: int) -> int:
     """An index in ``range(n)`` from generator state ``s``, using its high bits."""
     return (s * n) >> 32

@@ -2,7 +2,7 @@
 
 This module is the single source of truth for the rules' arithmetic. The Python engine
 (:mod:`.state`) calls these functions directly on a ``list`` of ints; the compiled playout
-kernel (:mod:`.kernel`) registers the very same functions with numba and calls them on a
+kernel (:mod:`.jit`) registers the very same functions with numba and calls them on a
 ``numpy.int64`` array of the same layout. So the two can only disagree where numba and
 Python disagree on integer arithmetic, which the differential tests watch.
 
