@@ -32,7 +32,7 @@ from ludoteca.web.accounts.devices import (
 from ludoteca.web.accounts.service import SESSION_COOKIE
 from ludoteca.web.infra.store import LoginAttempt, Store, utcnow
 from ludoteca.web.infra.throttle import Limit, Limits, Throttle, TooManyAttempts, address_key
-from ludoteca.web.round.socket import (
+from ludoteca.web.round.flood import (
     MAX_WS_MESSAGE,
     WS_CONNECTIONS_PER_ADDRESS,
     WS_MESSAGES_PER_SECOND,

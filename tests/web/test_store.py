@@ -361,7 +361,7 @@ def test_a_kept_row_is_brought_up_to_date_after_another_process_moved(two_proces
 
     _, state = here.state(pk)
     here.submit(pk, mover[state.to_move], "b2")
-    kept = here._committed[pk]
+    kept = here.cache.get(pk).row
     _, state = there.state(pk)
     there.submit(pk, mover[state.to_move], "a1")  # the other process moves
     fresh = there.row(pk)

@@ -24,7 +24,7 @@ from ludoteca.core.registry import get
 from ludoteca.core.table import start_from
 from ludoteca.web.infra.outbox import SEND_SECONDS
 from ludoteca.web.infra.store import GameRow, Store, utcnow
-from ludoteca.web.round.socket import (
+from ludoteca.web.round.flood import (
     REFRESHES_PER_ADDRESS,
     REFRESHES_PER_CONNECTION,
     REFRESHES_REFUSED_BEFORE_CLOSE,

@@ -59,12 +59,14 @@ from ludoteca.web.notify.routes import router as notify_router
 from ludoteca.web.ratings.service import update_ratings
 from ludoteca.web.requests import render, tr
 from ludoteca.web.round import clocks
+from ludoteca.web.round.api import router as game_api_router
 from ludoteca.web.round.assets import router as game_assets_router
+from ludoteca.web.round.bots import BotRunner, PlayThreads, take_over_stalled_bots
 from ludoteca.web.round.errors import ClubError
+from ludoteca.web.round.hub import Hub
 from ludoteca.web.round.preview import router as preview_router
 from ludoteca.web.round.seats import make_pool
 from ludoteca.web.round.service import GameService
-from ludoteca.web.round.socket import Hub, take_over_stalled_bots
 from ludoteca.web.round.socket import router as live_router
 from ludoteca.web.stats.routes import router as stats_router
 from ludoteca.web.stats.service import Stats
@@ -294,20 +296,25 @@ def create_app(
     check_compiled()  # a club must not silently lose its languages
     store = Store(database_url(url), sqlite_sync=sqlite_sync)
     secret = store.setting("secret_key", lambda: secrets.token_hex(32)).encode()
-    hub = Hub()
+    # The round, wired from its parts: the hub is built from what it uses.
+    accounts = Accounts(store, secret, Throttle(store, limits))
+    games = GameService(store)
+    threads = PlayThreads()
+    bots = BotRunner(games, threads, delay=bot_delay)
+    hub = Hub(store, games, bots, threads, open_sessions=accounts.open_sessions)
     club = Club(
         store=store,
-        accounts=Accounts(store, secret, Throttle(store, limits)),
-        games=GameService(store),
+        accounts=accounts,
+        games=games,
         hub=hub,
         bot_pool_kind=bot_pool,
         bot_delay=bot_delay,
     )
     club.public_url = public_url
-    hub.club = club
     club.challenges = Challenges(store, club.games)
     club.reviews = Reviews(club)
     club.inbox = Inbox(club)
+    hub.on_sessions_ended.append(club.inbox.session_ended)
     club.stats = Stats(store)
     club.site_pages = pages
     if server is not None:
@@ -331,7 +338,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        club.bot_pool = make_pool(bot_pool)
+        club.bot_pool = bots.pool = make_pool(bot_pool)
         club.analysis_pool = make_pool(bot_pool, workers=1)
         await hub.start()
         # A restarted server picks up every game waiting for a computer move.
@@ -340,7 +347,7 @@ def create_app(
         # Ends games whose player to move ran out of time, though no one acts.
         sweeper = asyncio.create_task(clocks.sweep(club.games.expire_overdue, hub.publish))
         # Takes over computer turns left behind by a server process that died.
-        bot_watch = asyncio.create_task(take_over_stalled_bots(hub))
+        bot_watch = asyncio.create_task(take_over_stalled_bots(games, hub.kick_bots))
         mail = asyncio.create_task(club.mailer.run()) if club.mailer is not None else None
         reviewing = asyncio.create_task(club.reviews.serve())
         # Everything loaded so far (the engines, the web stack) lives as long as the server:
@@ -364,7 +371,7 @@ def create_app(
             reviewing.cancel()
             gc.unfreeze()
             await hub.stop()
-            for task in hub.bot_tasks.values():
+            for task in bots.tasks.values():
                 task.cancel()
             for pool in (club.bot_pool, club.analysis_pool):
                 if pool is not None:
@@ -446,6 +453,7 @@ def create_app(
         )
 
     app.include_router(live_router)
+    app.include_router(game_api_router)
     app.include_router(lobby_router)
     app.include_router(profiles_router)
     app.include_router(password_router)

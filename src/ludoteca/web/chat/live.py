@@ -41,7 +41,7 @@ async def on_message(hub, conn: Connection, data: dict[str, Any]) -> None:
     user = conn.user
     if user is None:
         raise ClubError("Please log in to chat.", 401)
-    store = hub.club.store
+    store = hub.store
 
     def write() -> None:
         with store.session() as db:
@@ -59,7 +59,7 @@ def validate(data: dict[str, Any]) -> None:
 async def deliver(hub, line_id: int) -> None:
     """A chat line was committed (here or in another process): send it to this process's
     watchers of its game who read its channel and do not block its author."""
-    store = hub.club.store
+    store = hub.store
 
     def plan() -> list[tuple[Connection, str]] | None:
         with store.reading() as db:

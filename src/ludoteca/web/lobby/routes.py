@@ -40,7 +40,7 @@ from ludoteca.web.requests import (
     render,
     require_user,
 )
-from ludoteca.web.round.access import check_may_watch
+from ludoteca.web.round.access import check_may_watch, joinable, may_cancel, may_join, seated
 from ludoteca.web.round.assets import page_module
 from ludoteca.web.round.catalog import available_games, bot_levels
 from ludoteca.web.round.errors import ClubError, NewGameRefused
@@ -228,13 +228,10 @@ class Listed:
     summary: dict[str, Any]
 
     def seated(self, user: User) -> bool:
-        return any(s.user_id == user.id for s in self.row.seats)
+        return seated(self.row.seats, user)
 
     def joinable_by(self, user: User) -> bool:
-        return not self.seated(user) and any(
-            s.kind == "open" or (s.user_id is None and s.reserved_for == user.id)
-            for s in self.row.seats
-        )
+        return joinable(self.row.seats, user)
 
 
 def public_lists(store) -> tuple[list[Listed], list[Listed], list[Listed]]:
@@ -557,20 +554,8 @@ def game_page(pk: int, request: Request):
     user = current_user(request)
     row, state, moves = c.games.snapshot(pk)  # one read of the game for the whole page
     view, view_text = page_view(row, state, moves, user, language(request), compact=True)
-    can_join = (
-        user is not None
-        and row.status == "open"
-        and not any(s.user_id == user.id for s in row.seats)
-        and any(
-            s.kind == "open" or (s.user_id is None and s.reserved_for == user.id) for s in row.seats
-        )
-    )
-    can_cancel = (
-        user is not None
-        and row.status == "open"
-        and row.created_by == user.id
-        and all(s.user_id in (None, user.id) for s in row.seats)
-    )
+    can_join = may_join(row, user)
+    can_cancel = may_cancel(row, user)
     rules = rules_context(row.game, language(request).code)
     players = c.lists.get(  # names link to profiles, with their rating (kept a second)
         ("players", pk, tuple(s.user_id for s in row.seats), c.games.listed),
