@@ -19,7 +19,7 @@ import pytest
 from ludoteca.web.app import UNSTORABLE
 from ludoteca.web.infra.ids import MAX_ID
 from ludoteca.web.infra.inputs import MAX_JSON_DEPTH
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round.messages import validate_message
 from tests.web.helpers import csrf_of, page_csrf
 from tests.web.inprocess import club_in_process, new_client, snapshot, table_game, to_move

@@ -21,8 +21,8 @@ from ludoteca.core.registry import get as get_game
 from ludoteca.core.table import sample_chance
 from ludoteca.record import replay, timeout_result
 from ludoteca.web.infra.store import GameRow, Seat, Store, User
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round import clocks
-from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.service import GameService, GameSettings, SeatSpec
 from tests.web.helpers import create_game, join, move, view
 

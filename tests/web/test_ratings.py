@@ -21,6 +21,7 @@ from ludoteca.core.protocol import Result
 from ludoteca.web.accounts.profiles import top_players
 from ludoteca.web.accounts.service import Accounts
 from ludoteca.web.infra.store import GameRow, Rating, RatingHistory, Store, utcnow
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.ratings.service import (
     PROVISIONAL_DEVIATION,
     deviation_now,
@@ -31,7 +32,6 @@ from ludoteca.web.ratings.service import (
     shown,
     update_ratings,
 )
-from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.service import GameService, GameSettings, SeatSpec
 from tests.web.helpers import move, page_csrf, view
 

@@ -10,7 +10,7 @@ from sqlalchemy import inspect, select
 from ludoteca.core.protocol import CHANCE
 from ludoteca.web.accounts.service import Accounts
 from ludoteca.web.infra.store import GameRow, MoveRow, Store
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round.service import GameService, SeatSpec
 
 

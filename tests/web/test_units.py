@@ -8,7 +8,7 @@ import pytest
 from ludoteca.core.table import ply_rng as table_rng
 from ludoteca.web.accounts.service import AccountError, check_name, check_password
 from ludoteca.web.infra.store import normalise_url
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round.flood import MAX_WS_MESSAGE
 from ludoteca.web.round.messages import validate_message
 

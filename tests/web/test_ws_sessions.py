@@ -15,7 +15,7 @@ from websockets.exceptions import ConnectionClosed
 
 from ludoteca.web.accounts.service import SESSION_COOKIE, hash_token
 from ludoteca.web.infra.store import Session, Store, utcnow
-from ludoteca.web.round.errors import SESSION_ENDED
+from ludoteca.web.kernel.errors import SESSION_ENDED
 from ludoteca.web.round.hub import SESSION_CLOSED
 from tests.web.helpers import create_game, join, page_csrf, view
 from tests.web.test_websocket import receive, socket_for

@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ludoteca.core.messages import N_, Text
 from ludoteca.web.accounts.password import router as password_router
 from ludoteca.web.accounts.profiles import router as profiles_router
+from ludoteca.web.accounts.routes import router as accounts_router
 from ludoteca.web.accounts.service import ANON_COOKIE, Accounts
 from ludoteca.web.analysis.live import router as analysis_live_router
 from ludoteca.web.analysis.review import Reviews
@@ -48,6 +49,9 @@ from ludoteca.web.infra.fanout import events_on_commit, notify_on_commit, regist
 from ludoteca.web.infra.inputs import NUL_REFUSED
 from ludoteca.web.infra.store import Store, database_unavailable, database_url
 from ludoteca.web.infra.throttle import Limits, Throttle
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.requests import render, tr
+from ludoteca.web.lobby.new_game import router as new_game_router
 from ludoteca.web.lobby.routes import router as lobby_router
 from ludoteca.web.moderation.routes import router as moderation_router
 from ludoteca.web.notify import service as notify_service
@@ -57,17 +61,18 @@ from ludoteca.web.notify.mail import TURN_DELAY_SECONDS, Mailer, SmtpServer
 from ludoteca.web.notify.models import Notification
 from ludoteca.web.notify.routes import router as notify_router
 from ludoteca.web.ratings.service import update_ratings
-from ludoteca.web.requests import render, tr
 from ludoteca.web.round import clocks
 from ludoteca.web.round.api import router as game_api_router
 from ludoteca.web.round.assets import router as game_assets_router
 from ludoteca.web.round.bots import BotRunner, PlayThreads, take_over_stalled_bots
-from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.hub import Hub
+from ludoteca.web.round.pages import router as game_pages_router
 from ludoteca.web.round.preview import router as preview_router
+from ludoteca.web.round.replays import router as replays_router
 from ludoteca.web.round.seats import make_pool
 from ludoteca.web.round.service import GameService
 from ludoteca.web.round.socket import router as live_router
+from ludoteca.web.rules.routes import router as rules_router
 from ludoteca.web.stats.routes import router as stats_router
 from ludoteca.web.stats.service import Stats
 from ludoteca.web.stats.tallies import tally_finished
@@ -454,7 +459,12 @@ def create_app(
 
     app.include_router(live_router)
     app.include_router(game_api_router)
+    app.include_router(accounts_router)
     app.include_router(lobby_router)
+    app.include_router(new_game_router)
+    app.include_router(game_pages_router)
+    app.include_router(replays_router)
+    app.include_router(rules_router)
     app.include_router(profiles_router)
     app.include_router(password_router)
     app.include_router(forum_router)

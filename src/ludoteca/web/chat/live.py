@@ -18,13 +18,13 @@ from sqlalchemy import select
 
 from ludoteca.web.chat import service
 from ludoteca.web.chat.models import ChatLine, ChatMute
-from ludoteca.web.forum.forms import form
 from ludoteca.web.infra.inputs import json_object
 from ludoteca.web.infra.outbox import Connection
 from ludoteca.web.infra.store import GameRow
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.forms import form
+from ludoteca.web.kernel.requests import SignedIn, check_csrf, club, current_user, in_transaction
 from ludoteca.web.moderation.models import Block
-from ludoteca.web.requests import SignedIn, check_csrf, club, current_user, in_transaction
-from ludoteca.web.round.errors import ClubError
 
 router = APIRouter()
 

@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import anyio
 from fastapi import APIRouter, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import Response
 
 from ludoteca.core.errors import GameError
 from ludoteca.core.registry import get as get_game
-from ludoteca.web.forum.forms import form, page_number
 from ludoteca.web.forum.models import ForumPost, ForumThread
 from ludoteca.web.forum.service import EDIT_WINDOW, MAX_POSITION, Forum, categories, category
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.forms import form, page_number, redirect
+from ludoteca.web.kernel.requests import club, current_user, render, require_user
 from ludoteca.web.moderation import service as moderation
-from ludoteca.web.requests import club, current_user, render, require_user
-from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.view import board_svg
 
 router = APIRouter()
@@ -29,10 +29,6 @@ def forum(request: Request) -> Forum:
     if c.forum is None:
         c.forum = Forum(c.store, c.games, c.public_url)
     return c.forum
-
-
-def redirect(url: str) -> RedirectResponse:
-    return RedirectResponse(url, status_code=303)
 
 
 def refused(request: Request, template: str, exc: ClubError, **context) -> Response:

@@ -26,10 +26,10 @@ from ludoteca.web.forum.models import ForumPost, ForumRead, ForumThread
 from ludoteca.web.infra.inputs import check_text
 from ludoteca.web.infra.store import User, utcnow
 from ludoteca.web.infra.visible import has_something_visible, visible_text
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.moderation import service as moderation
 from ludoteca.web.notify.service import notify
 from ludoteca.web.round.catalog import available_games
-from ludoteca.web.round.errors import ClubError
 
 MIN_TITLE, MAX_TITLE = 3, 120
 MAX_BODY = 20_000

@@ -7,16 +7,14 @@ Every form is a POST with the CSRF token; a moderator's every action lands in th
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import RedirectResponse
 from sqlalchemy import select
 
 from ludoteca.web.chat import service as chat_service
-from ludoteca.web.forum.forms import form
 from ludoteca.web.forum.models import ForumPost
 from ludoteca.web.infra.store import User
-from ludoteca.web.moderation import actions, service
-from ludoteca.web.moderation.wording import describe
-from ludoteca.web.requests import (
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.forms import form, redirect
+from ludoteca.web.kernel.requests import (
     back_to,
     club,
     current_user,
@@ -24,14 +22,11 @@ from ludoteca.web.requests import (
     render,
     require_user,
 )
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.moderation import actions, service
+from ludoteca.web.moderation.wording import describe
 
 router = APIRouter()
 MAX_HOURS_FIELD = 6
-
-
-def redirect(url: str) -> RedirectResponse:
-    return RedirectResponse(url, status_code=303)
 
 
 def _user_named(db, name: str) -> User:

@@ -7,9 +7,9 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 
 from ludoteca.core.messages import N_, Text
-from ludoteca.web.forum.forms import form
-from ludoteca.web.notify import links, service
-from ludoteca.web.requests import (
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.forms import form
+from ludoteca.web.kernel.requests import (
     SignedIn,
     check_csrf,
     club,
@@ -18,7 +18,7 @@ from ludoteca.web.requests import (
     language,
     render,
 )
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.notify import links, service
 
 router = APIRouter()
 

@@ -7,7 +7,7 @@ from typing import Protocol
 from ludoteca.core.messages import Text
 from ludoteca.core.protocol import State
 from ludoteca.web.infra.store import GameRow, User
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
 
 
 class Named(Protocol):

@@ -14,9 +14,9 @@ from fastapi.responses import JSONResponse, Response
 
 from ludoteca.web.accounts.service import SESSION_COOKIE
 from ludoteca.web.infra.inputs import json_object
-from ludoteca.web.requests import SignedIn, Visitor, check_csrf, club, language, require_user
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.requests import SignedIn, Visitor, check_csrf, club, language, require_user
 from ludoteca.web.round.access import check_may_watch, is_to_move
-from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.messages import seen_ply
 from ludoteca.web.round.view import completions, localized
 

@@ -15,8 +15,8 @@ from typing import TYPE_CHECKING
 import anyio
 
 from ludoteca.web.infra.periodic import watch
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round.botqueue import FairQueue
-from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.seats import choose_move
 
 if TYPE_CHECKING:

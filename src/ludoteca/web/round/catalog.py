@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from ludoteca.core.messages import N_
 from ludoteca.core.protocol import Game
 from ludoteca.core.registry import names as game_names
@@ -32,3 +34,19 @@ def bot_levels() -> list[str]:
 
     levels = list(getattr(registry, "LEVELS", {}) or {})
     return ["random", *[name for name in levels if name != "random"]]
+
+
+def catalogue() -> list[dict[str, Any]]:
+    out = []
+    for gid, cls in available_games().items():
+        out.append(
+            {
+                "id": gid,
+                "title": cls.title,
+                "min_players": cls.min_players,
+                "max_players": cls.max_players,
+                "has_chance": cls.has_chance,
+                "tagline": cls.tagline,
+            }
+        )
+    return out

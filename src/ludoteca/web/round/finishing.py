@@ -10,8 +10,8 @@ from sqlalchemy import select, update
 from ludoteca.core.messages import Text
 from ludoteca.core.protocol import TERMINAL, Result, State
 from ludoteca.web.infra.store import GameRow, User, utcnow
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round import clocks
-from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.reading import GameReader
 
 log = logging.getLogger("ludoteca.web")

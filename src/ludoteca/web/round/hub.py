@@ -36,9 +36,9 @@ from ludoteca.web.i18n.catalogs import language as language_of
 from ludoteca.web.infra.fanout import Listener, is_postgres, libpq_url, new_origin
 from ludoteca.web.infra.outbox import Connection
 from ludoteca.web.infra.store import GameRow, Store, User
+from ludoteca.web.kernel.errors import SESSION_ENDED, ClubError, socket_refusal
 from ludoteca.web.ratings.service import read_seat_ratings
 from ludoteca.web.round.bots import BotRunner, PlayThreads
-from ludoteca.web.round.errors import SESSION_ENDED, ClubError, socket_refusal
 from ludoteca.web.round.flood import FloodControl
 from ludoteca.web.round.messages import MessageHandler
 from ludoteca.web.round.service import GameService

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 
 from ludoteca.core.messages import N_
 from ludoteca.web.infra.inputs import json_object
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round.flood import MAX_WS_MESSAGE
 
 if TYPE_CHECKING:

@@ -20,9 +20,9 @@ from ludoteca.core.protocol import CHANCE, State
 from ludoteca.core.table import draw_at
 from ludoteca.web.infra.fanout import notice
 from ludoteca.web.infra.store import GameRow, User, utcnow
+from ludoteca.web.kernel.errors import ClubError, SessionEnded
 from ludoteca.web.round import clocks
 from ludoteca.web.round.cached import Live
-from ludoteca.web.round.errors import ClubError, SessionEnded
 from ludoteca.web.round.finishing import Finishing
 from ludoteca.web.round.log import log_names, told
 from ludoteca.web.round.move_news import news_text

@@ -14,8 +14,8 @@ from fastapi.responses import JSONResponse
 
 from ludoteca.core.errors import GameError
 from ludoteca.web.infra.inputs import json_object
-from ludoteca.web.requests import SignedIn, check_csrf, club
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.requests import SignedIn, check_csrf, club
 from ludoteca.web.round.playing import probe
 from ludoteca.web.round.view import board_svg
 

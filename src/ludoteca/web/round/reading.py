@@ -25,10 +25,10 @@ from ludoteca.core.table import start_from
 from ludoteca.record import Record
 from ludoteca.web.infra.fanout import is_postgres
 from ludoteca.web.infra.store import GameRow, MoveRow, Store, utcnow
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round import clocks
 from ludoteca.web.round.cached import MAX_CACHED_GAMES, GameCache, Live
 from ludoteca.web.round.catalog import available_games
-from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.move_news import read_news
 from ludoteca.web.round.storage import (
     HEAD,

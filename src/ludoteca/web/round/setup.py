@@ -13,10 +13,11 @@ from sqlalchemy.exc import IntegrityError
 
 from ludoteca.core.errors import GameError
 from ludoteca.web.infra.store import GameRow, Seat, Store, User, utcnow
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round import clocks, quotas
 from ludoteca.web.round.access import cancel_refusal, free_seats, seated
 from ludoteca.web.round.catalog import bot_levels
-from ludoteca.web.round.errors import ClubError, NewGameRefused
+from ludoteca.web.round.errors import NewGameRefused
 from ludoteca.web.round.playing import Playing
 
 SEAT_KINDS = ("me", "open", "user", "bot")

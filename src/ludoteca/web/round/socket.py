@@ -27,7 +27,7 @@ from ludoteca.web.accounts.service import ANON_COOKIE, SESSION_COOKIE, hash_toke
 from ludoteca.web.i18n.languages import choose
 from ludoteca.web.infra.outbox import Connection
 from ludoteca.web.infra.throttle import address_key
-from ludoteca.web.round.errors import SESSION_ENDED, ClubError, SessionEnded, socket_refusal
+from ludoteca.web.kernel.errors import SESSION_ENDED, ClubError, SessionEnded, socket_refusal
 from ludoteca.web.round.flood import (
     MAX_WS_MESSAGE,
     REFRESHES_PER_ADDRESS,
