@@ -23,7 +23,13 @@ from ludoteca.web.infra.outbox import Connection
 from ludoteca.web.infra.store import GameRow
 from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.kernel.forms import form
-from ludoteca.web.kernel.requests import SignedIn, check_csrf, club, current_user, in_transaction
+from ludoteca.web.kernel.requests import (
+    SignedIn,
+    Visitor,
+    check_csrf,
+    club,
+    in_transaction,
+)
 from ludoteca.web.moderation.models import Block
 
 router = APIRouter()
@@ -99,8 +105,7 @@ async def deliver(hub, line_id: int) -> None:
 
 
 @router.get("/api/games/{pk:id}/chat")
-def chat_history(pk: int, request: Request) -> JSONResponse:
-    user = current_user(request)
+def chat_history(pk: int, request: Request, user: Visitor) -> JSONResponse:
     with club(request).store.reading() as db:
         return JSONResponse(service.history(db, _game(db, pk), user))
 

@@ -19,7 +19,7 @@ from ludoteca.web.kernel.requests import (
     render,
     require_user,
 )
-from ludoteca.web.round.catalog import available_games, bot_levels, catalogue
+from ludoteca.web.round.catalog import LEVEL_ABOUT, available_games, bot_levels, catalogue
 from ludoteca.web.round.errors import NewGameRefused
 from ludoteca.web.round.service import GameSettings, SeatSpec
 
@@ -64,14 +64,6 @@ FIRST_LEVEL = "easy"
 """The computer a newcomer meets first (the lobby's *Play the computer*, the form's default):
 it plays the move that looks best now, without looking ahead, so it punishes a blunder yet
 can be beaten in a first game."""
-
-LEVEL_ABOUT = {
-    "random": N_("plays any legal move at random: for learning the rules"),
-    "easy": N_("takes what looks best right now, without looking ahead: a fair first game"),
-    "medium": N_("looks ahead a little: for players who know the game"),
-    "hard": N_("searches about a second a move: a strong player"),
-    "master": N_("searches several seconds a move: the strongest"),
-}
 
 
 @router.post("/games/quick")

@@ -19,8 +19,8 @@ from ludoteca.web.i18n.templates import page_context
 from ludoteca.web.infra.store import GameRow, User
 from ludoteca.web.kernel.requests import (
     TEMPLATES,
+    Visitor,
     club,
-    current_user,
     language,
     render,
 )
@@ -119,8 +119,7 @@ def _listed(rows) -> list[Listed]:
 
 
 @router.get("/")
-def lobby(request: Request):
-    user = current_user(request)
+def lobby(request: Request, user: Visitor):
     c = club(request)
     open_games, recent, watchable = c.lists.get(
         ("lobby", c.games.listed), lambda: public_lists(c.store)

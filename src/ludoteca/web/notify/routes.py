@@ -11,9 +11,9 @@ from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.kernel.forms import form
 from ludoteca.web.kernel.requests import (
     SignedIn,
+    Visitor,
     check_csrf,
     club,
-    current_user,
     in_transaction,
     language,
     render,
@@ -24,8 +24,7 @@ router = APIRouter()
 
 
 @router.get("/notifications")
-def notifications_page(request: Request):
-    user = current_user(request)
+def notifications_page(request: Request, user: Visitor):
     if user is None:
         return RedirectResponse("/login?next=/notifications", status_code=303)
     with club(request).store.reading() as db:
@@ -79,8 +78,7 @@ async def notifications_read(request: Request, user: SignedIn) -> JSONResponse:
 
 
 @router.get("/settings/notifications")
-def settings_page(request: Request):
-    user = current_user(request)
+def settings_page(request: Request, user: Visitor):
     if user is None:
         return RedirectResponse("/login?next=/settings/notifications", status_code=303)
     with club(request).store.reading() as db:

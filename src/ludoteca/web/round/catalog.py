@@ -23,8 +23,16 @@ def available_games() -> dict[str, type[Game]]:
     return out
 
 
-LEVEL_NAMES = (N_("random"), N_("easy"), N_("medium"), N_("hard"), N_("master"))
-"""The computer levels' names, marked for the catalogs (pages show them translated)."""
+LEVEL_ABOUT = {
+    N_("random"): N_("plays any legal move at random: for learning the rules"),
+    N_("easy"): N_("takes what looks best right now, without looking ahead: a fair first game"),
+    N_("medium"): N_("looks ahead a little: for players who know the game"),
+    N_("hard"): N_("searches about a second a move: a strong player"),
+    N_("master"): N_("searches several seconds a move: the strongest"),
+}
+"""The computer levels as the pages name and describe them, both marked for the catalogs;
+the levels themselves are :data:`ludoteca.bots.levels.LEVELS`."""
+LEVEL_NAMES = tuple(LEVEL_ABOUT)
 
 
 def bot_levels() -> list[str]:

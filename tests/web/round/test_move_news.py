@@ -14,7 +14,7 @@ from ludoteca.web.infra.store import Store
 from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round.move_news import MAX_BYTES, news_text, read_news
 from ludoteca.web.round.service import GameService, SeatSpec
-from tests.web.test_store import expire_session, users
+from tests.web.infra.test_store import expire_session, users
 
 HEAD_READ = "SELECT games.status, games.ply"
 

@@ -31,7 +31,7 @@ from ludoteca.web.round.flood import (
     TOO_MANY_REFRESHES,
 )
 from tests.web.helpers import Server, create_game, csrf_of, join, legal_texts, register, view
-from tests.web.test_clocks import shorten_clock
+from tests.web.round.test_clocks import shorten_clock
 
 _names = itertools.count(1)
 MOVE_SECONDS = 3.0

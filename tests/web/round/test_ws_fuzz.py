@@ -19,7 +19,7 @@ from ludoteca.web.round.flood import MAX_WS_MESSAGE, TOO_MANY_REFRESHES, WS_MESS
 from ludoteca.web.round.messages import MISSING_PLY
 from ludoteca.web.round.socket import SORRY
 from tests.web.helpers import create_game, join, page_csrf, register, view
-from tests.web.test_websocket import socket_for
+from tests.web.round.test_websocket import socket_for
 
 _names = itertools.count(1)
 CELLS = [f"{f}{r}" for r in "123" for f in "abc"]

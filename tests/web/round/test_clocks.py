@@ -406,7 +406,7 @@ def shorten_clock(server, pk: int, seconds: float) -> None:
 
 
 def test_the_server_ends_a_game_on_time_with_no_one_moving(server, make_user, anon):
-    from tests.web.test_websocket import receive, socket_for
+    from tests.web.round.test_websocket import receive, socket_for
 
     a, b = make_user("clk"), make_user("clk")
     pk = create_game(a, "toy", [("me", ""), ("open", "")])

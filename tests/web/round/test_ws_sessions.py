@@ -18,7 +18,7 @@ from ludoteca.web.infra.store import Session, Store, utcnow
 from ludoteca.web.kernel.errors import SESSION_ENDED
 from ludoteca.web.round.hub import SESSION_CLOSED
 from tests.web.helpers import create_game, join, page_csrf, view
-from tests.web.test_websocket import receive, socket_for
+from tests.web.round.test_websocket import receive, socket_for
 
 
 @pytest.fixture
