@@ -68,7 +68,7 @@ class GameService(SetUp):
 
         With ``idle_seconds``, only those where no move has been stored for that long: a
         computer turn whose server process died. Every process looks for these now and then
-        (:func:`ludoteca.web.round.socket.take_over_stalled_bots`), so another one takes the
+        (:func:`ludoteca.web.round.bots.take_over_stalled_bots`), so another one takes the
         turn over; should two answer at once, the ply check lets only one move stand."""
         with self.store.session() as db:
             waiting = db.execute(

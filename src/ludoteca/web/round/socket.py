@@ -209,7 +209,7 @@ async def answer(
         def act(d=data) -> None:
             # The session is checked again with every move: one that has ended plays no
             # more, whichever process it ended in. A move's claim on its game checks it in
-            # the same statement (see GameService.submit).
+            # the same statement (see Playing.submit).
             if not session:
                 raise SessionEnded()
             if kind == "move":

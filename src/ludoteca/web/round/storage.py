@@ -22,7 +22,7 @@ from ludoteca.web.infra.store import Session as StoredSession
 
 class PlayedMove(NamedTuple):
     """A stored move as the views show it. Kept for every game a process serves (see
-    :meth:`GameService.snapshot`), so it is a plain tuple of strings and numbers, which the
+    :meth:`.reading.GameReader.snapshot`), so it is a plain tuple of strings and numbers, which the
     garbage collector stops tracking: ORM objects there (five or so per move, for hundreds of
     games) made each full collection pause the server for 100 ms and more."""
 
@@ -40,14 +40,14 @@ _GAMES = GameRow.__table__
 _MOVES = MoveRow.__table__
 _SESSIONS = StoredSession.__table__
 MOVED_COLUMNS = ("ply", "to_move", "turn_started", "deadline")
-"""What a move writes to an active game without a live clock (:meth:`GameService._commit_moves`
+"""What a move writes to an active game without a live clock (:meth:`.playing.Playing._commit_moves`
 claims it with these; the seats change only with a live clock, and everything else that
 changes an active game also ends it)."""
 HEAD = select(_GAMES.c.status, *(_GAMES.c[name] for name in MOVED_COLUMNS)).where(
     _GAMES.c.id == bindparam("pk")
 )
 """The game's status and the columns a move changes: whether a kept row is still exact, and
-what brings it up to date (:meth:`GameService._fresh_row`)."""
+what brings it up to date (:meth:`.reading.GameReader._fresh_row`)."""
 CLAIM = update(_GAMES).where(
     _GAMES.c.id == bindparam("claim_id"),
     _GAMES.c.ply == bindparam("claim_ply"),
