@@ -19,8 +19,8 @@ import pytest
 from ludoteca.web.app import UNSTORABLE
 from ludoteca.web.infra.ids import MAX_ID
 from ludoteca.web.infra.inputs import MAX_JSON_DEPTH
-from ludoteca.web.round.errors import ClubError
-from ludoteca.web.round.socket import validate_message
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.round.messages import validate_message
 from tests.web.helpers import csrf_of, page_csrf
 from tests.web.inprocess import club_in_process, new_client, snapshot, table_game, to_move
 from tests.web.postgres import Postgres

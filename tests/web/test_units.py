@@ -9,8 +9,9 @@ from ludoteca.core.table import ply_rng as table_rng
 from ludoteca.record import from_table
 from ludoteca.web.accounts.service import AccountError, check_name, check_password
 from ludoteca.web.infra.store import normalise_url
-from ludoteca.web.round.errors import ClubError
-from ludoteca.web.round.socket import MAX_WS_MESSAGE, validate_message
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.round.flood import MAX_WS_MESSAGE
+from ludoteca.web.round.messages import validate_message
 
 
 @pytest.mark.parametrize("name", ["a", "-x", "has space", "x" * 25, "bad/char", ""])

@@ -30,6 +30,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from ludoteca.core.messages import N_, Text
 from ludoteca.web.accounts.password import router as password_router
 from ludoteca.web.accounts.profiles import router as profiles_router
+from ludoteca.web.accounts.routes import router as accounts_router
 from ludoteca.web.accounts.service import ANON_COOKIE, Accounts
 from ludoteca.web.analysis.live import router as analysis_live_router
 from ludoteca.web.analysis.review import Reviews
@@ -48,6 +49,9 @@ from ludoteca.web.infra.fanout import events_on_commit, notify_on_commit, regist
 from ludoteca.web.infra.inputs import NUL_REFUSED
 from ludoteca.web.infra.store import Store, database_unavailable, database_url
 from ludoteca.web.infra.throttle import Limits, Throttle
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.requests import render, tr
+from ludoteca.web.lobby.new_game import router as new_game_router
 from ludoteca.web.lobby.routes import router as lobby_router
 from ludoteca.web.moderation.routes import router as moderation_router
 from ludoteca.web.notify import service as notify_service
@@ -65,15 +69,18 @@ from ludoteca.web.ops.metrics import ClubMetrics, MetricsAccess, RequestMetrics
 from ludoteca.web.ops.page import router as operator_router
 from ludoteca.web.ops.routes import router as metrics_router
 from ludoteca.web.ratings.service import update_ratings
-from ludoteca.web.requests import render, tr
 from ludoteca.web.round import clocks
+from ludoteca.web.round.api import router as game_api_router
 from ludoteca.web.round.assets import router as game_assets_router
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.round.bots import BotRunner, PlayThreads, take_over_stalled_bots
+from ludoteca.web.round.hub import Hub
+from ludoteca.web.round.pages import router as game_pages_router
 from ludoteca.web.round.preview import router as preview_router
+from ludoteca.web.round.replays import router as replays_router
 from ludoteca.web.round.seats import make_pool
 from ludoteca.web.round.service import GameService
-from ludoteca.web.round.socket import Hub, take_over_stalled_bots
 from ludoteca.web.round.socket import router as live_router
+from ludoteca.web.rules.routes import router as rules_router
 from ludoteca.web.stats.routes import router as stats_router
 from ludoteca.web.stats.service import Stats
 from ludoteca.web.stats.tallies import tally_finished
@@ -307,21 +314,27 @@ def create_app(
     check_compiled()  # a club must not silently lose its languages
     store = Store(database_url(url), sqlite_sync=sqlite_sync)
     secret = store.setting("secret_key", lambda: secrets.token_hex(32)).encode()
-    hub = Hub()
+    # The round, wired from its parts: the hub is built from what it uses.
+    accounts = Accounts(store, secret, Throttle(store, limits))
+    games = GameService(store)
+    threads = PlayThreads()
+    bots = BotRunner(games, threads, delay=bot_delay)
+    hub = Hub(store, games, bots, threads, open_sessions=accounts.open_sessions)
     club = Club(
         store=store,
-        accounts=Accounts(store, secret, Throttle(store, limits)),
-        games=GameService(store),
+        accounts=accounts,
+        games=games,
         hub=hub,
         bot_pool_kind=bot_pool,
         bot_delay=bot_delay,
     )
     club.public_url = public_url
     club.metrics = ClubMetrics()
-    hub.club = club
+    bots.think_seconds = club.metrics.think_seconds
     club.challenges = Challenges(store, club.games)
     club.reviews = Reviews(club)
     club.inbox = Inbox(club)
+    hub.on_sessions_ended.append(club.inbox.session_ended)
     club.stats = Stats(store)
     club.site_pages = pages
     if server is not None:
@@ -347,7 +360,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        club.bot_pool = make_pool(bot_pool)
+        club.bot_pool = bots.pool = make_pool(bot_pool)
         club.analysis_pool = make_pool(bot_pool, workers=1)
         await hub.start()
         # A restarted server picks up every game waiting for a computer move.
@@ -356,10 +369,10 @@ def create_app(
         # Ends games whose player to move ran out of time, though no one acts.
         sweeper = asyncio.create_task(clocks.sweep(club.games.expire_overdue, hub.publish))
         # Takes over computer turns left behind by a server process that died.
-        bot_watch = asyncio.create_task(take_over_stalled_bots(hub))
+        bot_watch = asyncio.create_task(take_over_stalled_bots(games, hub.kick_bots))
         mail = asyncio.create_task(club.mailer.run()) if club.mailer is not None else None
         reviewing = asyncio.create_task(club.reviews.serve())
-        probe = asyncio.create_task(fanout_probe(hub)) if hub.listener is not None else None
+        probe = asyncio.create_task(fanout_probe(hub, club)) if hub.listener is not None else None
         app.state.workers = {"clock sweep": sweeper, "computer watch": bot_watch}
         if mail is not None:
             app.state.workers["mail"] = mail
@@ -386,7 +399,7 @@ def create_app(
                 probe.cancel()
             gc.unfreeze()
             await hub.stop()
-            for task in hub.bot_tasks.values():
+            for task in bots.tasks.values():
                 task.cancel()
             for pool in (club.bot_pool, club.analysis_pool):
                 if pool is not None:
@@ -475,7 +488,13 @@ def create_app(
     app.include_router(metrics_router)
     app.include_router(operator_router)
     app.include_router(live_router)
+    app.include_router(game_api_router)
+    app.include_router(accounts_router)
     app.include_router(lobby_router)
+    app.include_router(new_game_router)
+    app.include_router(game_pages_router)
+    app.include_router(replays_router)
+    app.include_router(rules_router)
     app.include_router(profiles_router)
     app.include_router(password_router)
     app.include_router(forum_router)

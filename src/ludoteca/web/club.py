@@ -14,8 +14,8 @@ from ludoteca.web.analysis.sharing import ByUseQueue
 from ludoteca.web.infra.briefly import Briefly
 from ludoteca.web.infra.store import Store
 from ludoteca.web.round.botqueue import FairQueue
+from ludoteca.web.round.hub import Hub
 from ludoteca.web.round.service import GameService
-from ludoteca.web.round.socket import Hub
 
 if TYPE_CHECKING:
     from ludoteca.web.analysis.review import Reviews

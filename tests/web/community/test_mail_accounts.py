@@ -207,8 +207,8 @@ BAD_ADDRESSES = [
 
 
 def test_addresses_that_deliver_elsewhere_are_refused(mailclub):
+    from ludoteca.web.kernel.errors import ClubError
     from ludoteca.web.notify.service import check_address
-    from ludoteca.web.round.errors import ClubError
 
     for bad in BAD_ADDRESSES:
         with pytest.raises(ClubError):

@@ -13,7 +13,7 @@ from ludoteca.web.forum.limits import NEW
 from ludoteca.web.forum.models import ForumPost
 from ludoteca.web.forum.service import Forum
 from ludoteca.web.infra.store import Store
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round.service import GameService
 
 ATTEMPTS = 12

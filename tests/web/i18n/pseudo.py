@@ -91,7 +91,7 @@ def pseudo_language() -> Iterator[str]:
     """Pages in language :data:`PSEUDO` speak the pseudo-locale while this lasts; its code is
     given. A template written whole in other languages (``help/help.html``) is shown in
     brackets as a whole: it is translated as a page, not by messages."""
-    from ludoteca.web.requests import TEMPLATES
+    from ludoteca.web.kernel.requests import TEMPLATES
 
     LANGUAGES[PSEUDO] = f"{OPEN}pseudo{CLOSE}"
     language.cache_clear()

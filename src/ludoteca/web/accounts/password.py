@@ -17,13 +17,13 @@ from sqlalchemy import select
 
 from ludoteca.core.messages import Text
 from ludoteca.web.accounts.service import SESSION_COOKIE, AccountError
-from ludoteca.web.forum.forms import form
 from ludoteca.web.infra.store import User
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.forms import form
+from ludoteca.web.kernel.requests import SignedIn, club, current_user, render
 from ludoteca.web.notify import links
 from ludoteca.web.notify.models import NotificationPrefs
 from ludoteca.web.notify.service import queue_account_mail
-from ludoteca.web.requests import SignedIn, club, current_user, render
-from ludoteca.web.round.errors import ClubError
 
 router = APIRouter()
 

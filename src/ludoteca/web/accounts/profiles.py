@@ -23,6 +23,8 @@ from sqlalchemy import func, select
 from ludoteca.web.i18n.catalogs import Language
 from ludoteca.web.i18n.catalogs import language as language_named
 from ludoteca.web.infra.store import GameRow, Rating, RatingHistory, Seat, User, utcnow
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.requests import Visitor, club, language, render
 from ludoteca.web.lobby.summary import game_summary
 from ludoteca.web.plots import line_chart
 from ludoteca.web.ratings.service import (
@@ -34,9 +36,7 @@ from ludoteca.web.ratings.service import (
     rating_deviation,
     shown,
 )
-from ludoteca.web.requests import club, current_user, language, render
 from ludoteca.web.round.catalog import available_games
-from ludoteca.web.round.errors import ClubError
 from ludoteca.web.stats.service import user_stats
 
 router = APIRouter()
@@ -220,8 +220,7 @@ def recent_games(
 
 
 @router.get("/users/{name}")
-def profile(name: str, request: Request, page: str | None = None):
-    viewer = current_user(request)
+def profile(name: str, request: Request, viewer: Visitor, page: str | None = None):
     number = page_number(page)
     pools = known_pools()
     with club(request).store.session() as db:

@@ -42,7 +42,7 @@ from ludoteca.web.analysis.own_games import check_not_own_live_game
 from ludoteca.web.analysis.positions import options_for, state_of
 from ludoteca.web.i18n.languages import choose
 from ludoteca.web.infra.inputs import json_object
-from ludoteca.web.round.errors import ClubError, socket_refusal
+from ludoteca.web.kernel.errors import ClubError, socket_refusal
 
 router = APIRouter()
 SLICE_SECONDS = 0.5

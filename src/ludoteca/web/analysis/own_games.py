@@ -17,7 +17,7 @@ from sqlalchemy import select
 
 from ludoteca.core.messages import N_
 from ludoteca.web.infra.store import GameRow, Seat
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
 
 LIVE = ("active",)
 """The statuses of a game in play (an open game has no moves yet to help with)."""

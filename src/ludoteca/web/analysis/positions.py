@@ -17,8 +17,8 @@ from ludoteca.core.protocol import CHANCE, Result, State
 from ludoteca.core.registry import get as get_game
 from ludoteca.web.i18n.catalogs import Language
 from ludoteca.web.infra.briefly import Kept
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round.catalog import available_games
-from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.view import (
     COMPACT_OVER,
     board_svg,

@@ -20,7 +20,7 @@ from collections.abc import Hashable
 from cachetools import TTLCache
 
 from ludoteca.core.messages import N_
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
 
 ANONYMOUS = 20
 """Requests an address without an account may make at once."""

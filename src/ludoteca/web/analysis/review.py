@@ -45,8 +45,8 @@ from ludoteca.web.analysis.live import worker_result
 from ludoteca.web.analysis.models import Review
 from ludoteca.web.forum.limits import lock_author
 from ludoteca.web.infra.store import User, utcnow
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round.access import check_may_watch
-from ludoteca.web.round.errors import ClubError
 
 log = logging.getLogger("ludoteca.web")
 THRESHOLDS = (("blunder", 0.30), ("mistake", 0.20), ("inaccuracy", 0.10))

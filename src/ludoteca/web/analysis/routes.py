@@ -19,12 +19,12 @@ from ludoteca.web.analysis.positions import (
     state_of,
 )
 from ludoteca.web.analysis.rates import check_rate
-from ludoteca.web.forum.forms import form
 from ludoteca.web.infra.inputs import json_object
 from ludoteca.web.infra.throttle import request_address
-from ludoteca.web.requests import SignedIn, club, current_user, language, render
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.forms import form
+from ludoteca.web.kernel.requests import SignedIn, club, current_user, language, render
 from ludoteca.web.round.access import check_may_watch
-from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.log import log_names
 
 router = APIRouter()

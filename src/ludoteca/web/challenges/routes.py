@@ -7,11 +7,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
 
 from ludoteca.web.challenges.service import Challenges
-from ludoteca.web.forum.forms import form
-from ludoteca.web.lobby.routes import parse_settings
-from ludoteca.web.requests import SignedIn, back_to, club, current_user, render
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.forms import form
+from ludoteca.web.kernel.requests import SignedIn, Visitor, back_to, club, render
+from ludoteca.web.lobby.new_game import parse_settings
 from ludoteca.web.round.catalog import available_games
-from ludoteca.web.round.errors import ClubError
 
 router = APIRouter()
 
@@ -62,8 +62,7 @@ def challenges_page_for(
 
 
 @router.get("/challenges")
-def challenges_page(request: Request):
-    user = current_user(request)
+def challenges_page(request: Request, user: Visitor):
     if user is None:
         return RedirectResponse("/login?next=/challenges", status_code=303)
     return challenges_page_for(request, user)

@@ -26,10 +26,10 @@ from sqlalchemy.orm import Session, aliased
 from ludoteca.core.messages import Text
 from ludoteca.web.challenges.models import Challenge
 from ludoteca.web.infra.store import GameRow, Store, User, utcnow
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.moderation.models import Block
 from ludoteca.web.notify.service import notify
 from ludoteca.web.round.catalog import available_games
-from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.service import GameService, GameSettings, SeatSpec
 
 PENDING_PER_USER = 10

@@ -18,13 +18,19 @@ from sqlalchemy import select
 
 from ludoteca.web.chat import service
 from ludoteca.web.chat.models import ChatLine, ChatMute
-from ludoteca.web.forum.forms import form
 from ludoteca.web.infra.inputs import json_object
 from ludoteca.web.infra.outbox import Connection
 from ludoteca.web.infra.store import GameRow
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.forms import form
+from ludoteca.web.kernel.requests import (
+    SignedIn,
+    Visitor,
+    check_csrf,
+    club,
+    in_transaction,
+)
 from ludoteca.web.moderation.models import Block
-from ludoteca.web.requests import SignedIn, check_csrf, club, current_user, in_transaction
-from ludoteca.web.round.errors import ClubError
 
 router = APIRouter()
 
@@ -41,7 +47,7 @@ async def on_message(hub, conn: Connection, data: dict[str, Any]) -> None:
     user = conn.user
     if user is None:
         raise ClubError("Please log in to chat.", 401)
-    store = hub.club.store
+    store = hub.store
 
     def write() -> None:
         with store.session() as db:
@@ -59,7 +65,7 @@ def validate(data: dict[str, Any]) -> None:
 async def deliver(hub, line_id: int) -> None:
     """A chat line was committed (here or in another process): send it to this process's
     watchers of its game who read its channel and do not block its author."""
-    store = hub.club.store
+    store = hub.store
 
     def plan() -> list[tuple[Connection, str]] | None:
         with store.reading() as db:
@@ -99,8 +105,7 @@ async def deliver(hub, line_id: int) -> None:
 
 
 @router.get("/api/games/{pk:id}/chat")
-def chat_history(pk: int, request: Request) -> JSONResponse:
-    user = current_user(request)
+def chat_history(pk: int, request: Request, user: Visitor) -> JSONResponse:
     with club(request).store.reading() as db:
         return JSONResponse(service.history(db, _game(db, pk), user))
 

@@ -24,9 +24,9 @@ from ludoteca.web.chat.models import PLAYERS, SPECTATORS, ChatLine, ChatMute, Ch
 from ludoteca.web.forum.limits import NEW_ACCOUNT, lock_author
 from ludoteca.web.infra.store import GameRow, User, utcnow
 from ludoteca.web.infra.visible import has_something_visible, visible_text
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.moderation import service as moderation
 from ludoteca.web.round.access import check_may_watch, may_watch
-from ludoteca.web.round.errors import ClubError
 
 MAX_LINE = 300
 LINES = (20, 60)

@@ -21,7 +21,7 @@ from ludoteca.core.messages import N_, Text
 from ludoteca.web.forum.models import ForumPost, ForumThread
 from ludoteca.web.infra.store import LoginAttempt, User, utcnow
 from ludoteca.web.infra.throttle import Limit, when
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
 
 NEW_ACCOUNT = timedelta(hours=24)
 

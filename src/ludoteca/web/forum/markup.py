@@ -95,7 +95,7 @@ def clean(rendered: str) -> str:
 def check_complexity(source: str) -> None:
     """Refuse (400) Markdown with more links or brackets than a post needs, before any
     rendering: what bounds the renderer's time (see :data:`MAX_LINKS`)."""
-    from ludoteca.web.round.errors import ClubError
+    from ludoteca.web.kernel.errors import ClubError
 
     if source.count("](") > MAX_LINKS:
         raise ClubError("A post may hold at most {MAX_LINKS} links.", MAX_LINKS=MAX_LINKS)

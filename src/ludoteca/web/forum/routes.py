@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import anyio
 from fastapi import APIRouter, Request
-from fastapi.responses import RedirectResponse, Response
+from fastapi.responses import Response
 
 from ludoteca.core.errors import GameError
 from ludoteca.core.registry import get as get_game
-from ludoteca.web.forum.forms import form, page_number
 from ludoteca.web.forum.models import ForumPost, ForumThread
 from ludoteca.web.forum.service import EDIT_WINDOW, MAX_POSITION, Forum, categories, category
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.forms import form, page_number, redirect
+from ludoteca.web.kernel.requests import SignedIn, Visitor, club, render, require_user
 from ludoteca.web.moderation import service as moderation
-from ludoteca.web.requests import club, current_user, render, require_user
-from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.view import board_svg
 
 router = APIRouter()
@@ -29,10 +29,6 @@ def forum(request: Request) -> Forum:
     if c.forum is None:
         c.forum = Forum(c.store, c.games, c.public_url)
     return c.forum
-
-
-def redirect(url: str) -> RedirectResponse:
-    return RedirectResponse(url, status_code=303)
 
 
 def refused(request: Request, template: str, exc: ClubError, **context) -> Response:
@@ -52,8 +48,7 @@ def _viewer_context(db, user) -> dict:
 
 
 @router.get("/forum")
-def index(request: Request):
-    user = current_user(request)
+def index(request: Request, user: Visitor):
     f = forum(request)
     with f.store.session() as db:
         latest, _ = f.thread_list(db, None, 1, user)
@@ -95,8 +90,7 @@ def board_page(game_id: str, request: Request):
 
 
 @router.get("/forum/thread/{pk:id}")
-def thread_page(pk: int, request: Request):
-    user = current_user(request)
+def thread_page(pk: int, request: Request, user: Visitor):
     page = page_number(request)
     f = forum(request)
     with f.store.session() as db:
@@ -140,8 +134,7 @@ def thread_page(pk: int, request: Request):
 
 
 @router.post("/forum/thread/{pk:id}/reply")
-async def reply(pk: int, request: Request):
-    user = require_user(request)
+async def reply(pk: int, request: Request, user: SignedIn):
     data = await form(request)
     f = forum(request)
     try:
@@ -158,8 +151,7 @@ async def reply(pk: int, request: Request):
 
 
 @router.get("/forum/post/{post_id:id}/edit")
-def edit_page(post_id: int, request: Request):
-    user = require_user(request)
+def edit_page(post_id: int, request: Request, user: SignedIn):
     f = forum(request)
     with f.store.session() as db:
         post = f.post_for_edit(db, user, post_id)
@@ -169,8 +161,7 @@ def edit_page(post_id: int, request: Request):
 
 
 @router.post("/forum/post/{post_id:id}/edit")
-async def edit(post_id: int, request: Request):
-    user = require_user(request)
+async def edit(post_id: int, request: Request, user: SignedIn):
     data = await form(request)
     f = forum(request)
     try:
@@ -192,9 +183,8 @@ async def edit(post_id: int, request: Request):
 
 
 @router.post("/forum/post/{post_id:id}/delete")
-async def delete(post_id: int, request: Request):
+async def delete(post_id: int, request: Request, user: SignedIn):
     """The author deletes their own post (see :meth:`Forum.delete_own`)."""
-    user = require_user(request)
     await form(request)  # its CSRF token checked
     f = forum(request)
     post = await anyio.to_thread.run_sync(f.delete_own, user, post_id)
@@ -218,8 +208,7 @@ def post_link(post_id: int, request: Request):
 
 
 @router.get("/forum/{slug}")
-def category_page(slug: str, request: Request):
-    user = current_user(request)
+def category_page(slug: str, request: Request, user: Visitor):
     cat = category(slug)
     page = page_number(request)
     f = forum(request)
@@ -249,8 +238,7 @@ def new_thread_page(slug: str, request: Request):
 
 
 @router.post("/forum/{slug}/new")
-async def new_thread(slug: str, request: Request):
-    user = require_user(request)
+async def new_thread(slug: str, request: Request, user: SignedIn):
     cat = category(slug)
     data = await form(request)
     title, body = data.get("title", ""), data.get("body", "")

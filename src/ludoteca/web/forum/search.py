@@ -108,3 +108,44 @@ class PostgresSearch(SearchIndex):
 def for_session(db: Session) -> SearchIndex:
     name = db.get_bind().dialect.name
     return PostgresSearch() if name == "postgresql" else SqliteSearch()
+
+
+SNIPPET = 200
+"""Characters of a post shown under a search result."""
+
+
+def snippet(text: str, words: list[str]) -> str:
+    """About :data:`SNIPPET` characters of ``text`` around the first word searched for (or
+    its beginning), with an ellipsis where text is left out."""
+    low = text.lower()
+    hits = [i for i in (low.find(w) for w in words) if i >= 0]
+    start = max(0, min(hits) - SNIPPET // 4) if hits else 0
+    if start:
+        space = text.find(" ", start)
+        start = space + 1 if 0 <= space < start + 20 else start
+    end = start + SNIPPET
+    if end < len(text):
+        space = text.rfind(" ", start, end)
+        end = space if space > start + SNIPPET // 2 else end
+    return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
+
+
+def marked(text: str, words: list[str]) -> list[tuple[str, bool]]:
+    """``text`` cut into pieces, each true where a word searched for begins a word of it (as
+    the search matched): the page marks them."""
+    if not words:
+        return [(text, False)]
+    pattern = re.compile(
+        r"\b(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")\w*",
+        re.IGNORECASE,
+    )
+    parts: list[tuple[str, bool]] = []
+    at = 0
+    for match in pattern.finditer(text):
+        if match.start() > at:
+            parts.append((text[at : match.start()], False))
+        parts.append((match.group(), True))
+        at = match.end()
+    if at < len(text):
+        parts.append((text[at:], False))
+    return parts

@@ -7,7 +7,6 @@ index change in one transaction.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -26,10 +25,10 @@ from ludoteca.web.forum.models import ForumPost, ForumRead, ForumThread
 from ludoteca.web.infra.inputs import check_text
 from ludoteca.web.infra.store import User, utcnow
 from ludoteca.web.infra.visible import has_something_visible, visible_text
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.moderation import service as moderation
 from ludoteca.web.notify.service import notify
 from ludoteca.web.round.catalog import available_games
-from ludoteca.web.round.errors import ClubError
 
 MIN_TITLE, MAX_TITLE = 3, 120
 MAX_BODY = 20_000
@@ -104,47 +103,6 @@ def check_body(body: str) -> str:
         )
     markup.check_complexity(body)
     return body
-
-
-SNIPPET = 200
-"""Characters of a post shown under a search result."""
-
-
-def snippet(text: str, words: list[str]) -> str:
-    """About :data:`SNIPPET` characters of ``text`` around the first word searched for (or
-    its beginning), with an ellipsis where text is left out."""
-    low = text.lower()
-    hits = [i for i in (low.find(w) for w in words) if i >= 0]
-    start = max(0, min(hits) - SNIPPET // 4) if hits else 0
-    if start:
-        space = text.find(" ", start)
-        start = space + 1 if 0 <= space < start + 20 else start
-    end = start + SNIPPET
-    if end < len(text):
-        space = text.rfind(" ", start, end)
-        end = space if space > start + SNIPPET // 2 else end
-    return ("…" if start else "") + text[start:end] + ("…" if end < len(text) else "")
-
-
-def marked(text: str, words: list[str]) -> list[tuple[str, bool]]:
-    """``text`` cut into pieces, each true where a word searched for begins a word of it (as
-    the search matched): the page marks them."""
-    if not words:
-        return [(text, False)]
-    pattern = re.compile(
-        r"\b(?:" + "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True)) + r")\w*",
-        re.IGNORECASE,
-    )
-    parts: list[tuple[str, bool]] = []
-    at = 0
-    for match in pattern.finditer(text):
-        if match.start() > at:
-            parts.append((text[at : match.start()], False))
-        parts.append((match.group(), True))
-        at = match.end()
-    if at < len(text):
-        parts.append((text[at:], False))
-    return parts
 
 
 def page_count(total: int, per_page: int) -> int:
@@ -315,7 +273,7 @@ class Forum:
                 )
                 or 0
             )
-            excerpt = snippet(markup.plain_text(post.html), search.words(query))
+            excerpt = search.snippet(markup.plain_text(post.html), search.words(query))
             out.append(
                 {
                     "post_id": post.id,
@@ -324,7 +282,7 @@ class Forum:
                     "author": post.author.name,
                     "created": post.created,
                     "excerpt": excerpt,
-                    "excerpt_parts": marked(excerpt, search.words(query)),
+                    "excerpt_parts": search.marked(excerpt, search.words(query)),
                     "page": before // POSTS_PER_PAGE + 1,
                 }
             )

@@ -16,7 +16,7 @@ from ludoteca.web.forum.limits import ESTABLISHED, NEW, NEW_ACCOUNT
 from ludoteca.web.forum.service import EDIT_WINDOW
 from ludoteca.web.help.site_pages import PAGES, operator_text
 from ludoteca.web.i18n.templates import localized
-from ludoteca.web.requests import club, language, render
+from ludoteca.web.kernel.requests import club, language, render
 from ludoteca.web.round.catalog import available_games, bot_levels
 from ludoteca.web.round.clocks import NOTHING
 from ludoteca.web.rules.pages import diagrams

@@ -6,11 +6,11 @@ from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
 from sqlalchemy import update
 
-from ludoteca.web.forum.forms import form
 from ludoteca.web.i18n.languages import LANG_COOKIE, supported
 from ludoteca.web.infra.store import User
-from ludoteca.web.requests import back_to, current_user, in_transaction
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.forms import form
+from ludoteca.web.kernel.requests import back_to, current_user, in_transaction
 
 router = APIRouter()
 

@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from ludoteca.core.messages import N_, Text
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
 
 MAX_JSON_DEPTH = 16
 """Deepest nesting of arrays and objects accepted in a JSON body or message (ours use 1)."""

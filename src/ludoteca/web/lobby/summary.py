@@ -66,21 +66,15 @@ def _names(row: GameRow | ListedGame, players: tuple[int, ...]) -> str:
 
 def result_line(row: GameRow | ListedGame) -> Text | None:
     """A finished game's result in a few translatable words, from the stored result's
-    structure (who won, the scores, how it ended) rather than the engine's English reason."""
+    structure (who won, in :meth:`Result.headline`'s words, the scores, how it ended) rather
+    than the engine's English reason."""
     if row.status != "finished" or not row.result or row.result.get("over") is not True:
         return None
     try:
         result = Result.from_json(row.result, len(row.seats))
     except (ValueError, TypeError):
         return None
-    if result.num_players == 1:
-        line = Text("Finished")
-    elif result.draw:
-        line = Text("Draw")
-    elif not result.winners:
-        line = Text("No winner")
-    else:
-        line = Text("{names} won", {"names": _names(row, result.winners)})
+    line = Text.of(result.headline([seat_text(s) for s in row.seats]))
     if result.scores is not None and result.num_players > 1:
         scores = " : ".join(f"{s:g}" for s in result.scores)
         line = Text("{result}, {scores}", {"result": line, "scores": scores})

@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 from ludoteca.web.forum.limits import limits_for, lock_author
 from ludoteca.web.forum.models import ForumPost, ForumThread
 from ludoteca.web.infra.store import User, utcnow
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.moderation.models import Report
 from ludoteca.web.moderation.service import (
     ModerationError,
@@ -20,7 +21,6 @@ from ludoteca.web.moderation.service import (
     require_moderator,
     resolve_reports,
 )
-from ludoteca.web.round.errors import ClubError
 
 
 def _post(db: Session, post_id: int) -> ForumPost:

@@ -7,31 +7,26 @@ Every form is a POST with the CSRF token; a moderator's every action lands in th
 from __future__ import annotations
 
 from fastapi import APIRouter, Request
-from fastapi.responses import RedirectResponse
 from sqlalchemy import select
 
 from ludoteca.web.chat import service as chat_service
-from ludoteca.web.forum.forms import form
 from ludoteca.web.forum.models import ForumPost
 from ludoteca.web.infra.store import User
-from ludoteca.web.moderation import actions, service
-from ludoteca.web.moderation.wording import describe
-from ludoteca.web.requests import (
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.forms import form, redirect
+from ludoteca.web.kernel.requests import (
+    SignedIn,
+    Visitor,
     back_to,
     club,
-    current_user,
     in_transaction,
     render,
-    require_user,
 )
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.moderation import actions, service
+from ludoteca.web.moderation.wording import describe
 
 router = APIRouter()
 MAX_HOURS_FIELD = 6
-
-
-def redirect(url: str) -> RedirectResponse:
-    return RedirectResponse(url, status_code=303)
 
 
 def _user_named(db, name: str) -> User:
@@ -45,72 +40,63 @@ _do = in_transaction
 
 
 @router.post("/forum/post/{post_id:id}/report")
-async def report(post_id: int, request: Request):
-    user = require_user(request)
+async def report(post_id: int, request: Request, user: SignedIn):
     data = await form(request)
     await _do(request, lambda db: actions.report(db, user, post_id, data.get("reason", "")))
     return render(request, "forum/reported.html", post_id=post_id)
 
 
 @router.post("/forum/post/{post_id:id}/hide")
-async def hide(post_id: int, request: Request):
-    user = require_user(request)
+async def hide(post_id: int, request: Request, user: SignedIn):
     data = await form(request)
     await _do(request, lambda db: actions.hide_post(db, user, post_id, data.get("reason", "")))
     return redirect(back_to(data, f"/forum/post/{post_id}"))
 
 
 @router.post("/forum/post/{post_id:id}/show")
-async def show(post_id: int, request: Request):
-    user = require_user(request)
+async def show(post_id: int, request: Request, user: SignedIn):
     data = await form(request)
     await _do(request, lambda db: actions.show_post(db, user, post_id))
     return redirect(back_to(data, f"/forum/post/{post_id}"))
 
 
 @router.post("/forum/post/{post_id:id}/dismiss")
-async def dismiss(post_id: int, request: Request):
-    user = require_user(request)
+async def dismiss(post_id: int, request: Request, user: SignedIn):
     data = await form(request)
     await _do(request, lambda db: actions.dismiss_reports(db, user, post_id))
     return redirect(back_to(data, "/moderation"))
 
 
 @router.post("/forum/thread/{pk:id}/lock")
-async def lock(pk: int, request: Request):
-    user = require_user(request)
+async def lock(pk: int, request: Request, user: SignedIn):
     data = await form(request)
     await _do(request, lambda db: actions.set_locked(db, user, pk, True, data.get("reason", "")))
     return redirect(f"/forum/thread/{pk}")
 
 
 @router.post("/forum/thread/{pk:id}/unlock")
-async def unlock(pk: int, request: Request):
-    user = require_user(request)
+async def unlock(pk: int, request: Request, user: SignedIn):
     data = await form(request)
     await _do(request, lambda db: actions.set_locked(db, user, pk, False, data.get("reason", "")))
     return redirect(f"/forum/thread/{pk}")
 
 
 @router.post("/users/{name}/block")
-async def block(name: str, request: Request):
-    user = require_user(request)
+async def block(name: str, request: Request, user: SignedIn):
     data = await form(request)
     await _do(request, lambda db: service.block(db, user, _user_named(db, name)))
     return redirect(back_to(data, "/forum"))
 
 
 @router.post("/users/{name}/unblock")
-async def unblock(name: str, request: Request):
-    user = require_user(request)
+async def unblock(name: str, request: Request, user: SignedIn):
     data = await form(request)
     await _do(request, lambda db: service.unblock(db, user, _user_named(db, name)))
     return redirect(back_to(data, "/forum"))
 
 
 @router.get("/moderation")
-def queue(request: Request):
-    user = current_user(request)
+def queue(request: Request, user: Visitor):
     with club(request).store.session() as db:
         service.require_moderator(db, user)
         reports = service.open_reports(db)
@@ -139,8 +125,7 @@ def _hours(text: str) -> int:
 
 
 @router.post("/moderation/suspend")
-async def suspend(request: Request):
-    user = require_user(request)
+async def suspend(request: Request, user: SignedIn):
     data = await form(request)
 
     def work(db):
@@ -153,8 +138,7 @@ async def suspend(request: Request):
 
 
 @router.post("/moderation/unsuspend")
-async def unsuspend(request: Request):
-    user = require_user(request)
+async def unsuspend(request: Request, user: SignedIn):
     data = await form(request)
 
     def work(db):

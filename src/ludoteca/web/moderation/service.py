@@ -16,8 +16,8 @@ from sqlalchemy.orm import Session
 
 from ludoteca.core.messages import Text
 from ludoteca.web.infra.store import User, utcnow
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.moderation.models import Block, ModerationLog, Report, Suspension, UserRole
-from ludoteca.web.round.errors import ClubError
 
 MODERATOR = "moderator"
 ROLES = (MODERATOR,)

@@ -7,25 +7,24 @@ from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 
 from ludoteca.core.messages import N_, Text
-from ludoteca.web.forum.forms import form
-from ludoteca.web.notify import links, service
-from ludoteca.web.requests import (
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.forms import form
+from ludoteca.web.kernel.requests import (
     SignedIn,
+    Visitor,
     check_csrf,
     club,
-    current_user,
     in_transaction,
     language,
     render,
 )
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.notify import links, service
 
 router = APIRouter()
 
 
 @router.get("/notifications")
-def notifications_page(request: Request):
-    user = current_user(request)
+def notifications_page(request: Request, user: Visitor):
     if user is None:
         return RedirectResponse("/login?next=/notifications", status_code=303)
     with club(request).store.reading() as db:
@@ -79,8 +78,7 @@ async def notifications_read(request: Request, user: SignedIn) -> JSONResponse:
 
 
 @router.get("/settings/notifications")
-def settings_page(request: Request):
-    user = current_user(request)
+def settings_page(request: Request, user: Visitor):
     if user is None:
         return RedirectResponse("/login?next=/settings/notifications", status_code=303)
     with club(request).store.reading() as db:

@@ -21,11 +21,11 @@ from ludoteca.core.messages import Text, from_stored, to_stored
 from ludoteca.core.protocol import State
 from ludoteca.web.i18n.catalogs import Language, account_language
 from ludoteca.web.infra.store import GameRow, User, utcnow
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.lobby.summary import result_line
 from ludoteca.web.notify.links import address_mark
 from ludoteca.web.notify.models import MailOut, Notification, NotificationPrefs
 from ludoteca.web.round.access import seat_label
-from ludoteca.web.round.errors import ClubError
 
 KINDS = ("turn", "challenge", "reply", "ended", "rematch")
 EMAIL_KINDS = {"turn": "turns", "challenge": "challenges", "rematch": "challenges"}
@@ -115,7 +115,7 @@ BELL = (
     .label("unread")
 )
 """The bell's count as a column of a statement that reads the member's row: a page reads
-its member's session and their count in one round trip (see ``ludoteca.web.requests``)."""
+its member's session and their count in one round trip (see ``ludoteca.web.kernel.requests``)."""
 
 
 def unread(db: Session | Connection, user_id: int) -> int:

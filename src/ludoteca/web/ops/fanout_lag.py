@@ -23,9 +23,9 @@ PROBE_SECONDS = 5.0
 KIND = "probe"
 
 
-async def fanout_probe(hub, interval: float = PROBE_SECONDS) -> None:
-    """Forever: send a probe, and record the ones other processes send."""
-    club = hub.club
+async def fanout_probe(hub, club, interval: float = PROBE_SECONDS) -> None:
+    """Forever: send a probe through ``club``'s database, and record the ones other
+    processes send (heard by ``hub``'s listener)."""
     metrics = club.metrics
 
     async def heard(sent_ms: int) -> None:

@@ -113,8 +113,8 @@ class ClubMetrics:
         self.websockets.labels("member").set_function(
             lambda: sum(map(len, club.inbox.sockets.values())) if club.inbox is not None else 0
         )
-        self.bot_queue.set_function(hub.bot_queue.waiting)
-        self.bot_busy.set_function(lambda: hub.bot_queue.busy)
+        self.bot_queue.set_function(hub.bots.queue.waiting)
+        self.bot_busy.set_function(lambda: hub.bots.queue.busy)
 
         def stats_age() -> float:
             made = club.stats.made() if club.stats is not None else None

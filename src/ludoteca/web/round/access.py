@@ -7,7 +7,7 @@ from typing import Protocol
 from ludoteca.core.messages import Text
 from ludoteca.core.protocol import State
 from ludoteca.web.infra.store import GameRow, User
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
 
 
 class Named(Protocol):
@@ -72,3 +72,46 @@ def check_may_watch(row: GameRow, user: User | None) -> None:
         raise ClubError(
             "Game #{id} is private: only its players may watch it or replay it.", 403, id=row.id
         )
+
+
+def seated(seats, user: User) -> bool:
+    """Whether ``user`` holds one of ``seats`` (a game's, or as the lobby lists them)."""
+    return any(s.user_id == user.id for s in seats)
+
+
+def free_seats(seats, user: User) -> list:
+    """The seats ``user`` may take: open ones, and those reserved for them, still empty."""
+    return [
+        s
+        for s in seats
+        if s.user_id is None
+        and (s.kind == "open" or (s.kind == "user" and s.reserved_for == user.id))
+    ]
+
+
+def joinable(seats, user: User) -> bool:
+    """Whether ``user`` may join a game waiting for players with these seats."""
+    return not seated(seats, user) and bool(free_seats(seats, user))
+
+
+def may_join(row: GameRow, user: User | None) -> bool:
+    """Whether the game page offers ``user`` to join: :meth:`.setup.SetUp.join` would seat them."""
+    return user is not None and row.status == "open" and joinable(row.seats, user)
+
+
+def cancel_refusal(row: GameRow, user: User) -> ClubError | None:
+    """Why ``user`` may not cancel ``row``'s game, or None if they may: only its creator
+    may, and only while it waits for players and nobody else has joined it."""
+    if row.created_by != user.id:
+        return ClubError("Only the player who created this game can cancel it.", 403)
+    if row.status != "open":
+        return ClubError(
+            "This game has started: it can no longer be cancelled (resign instead).", 409
+        )
+    if any(s.user_id not in (None, user.id) for s in row.seats):
+        return ClubError("Someone has joined this game: it can no longer be cancelled.", 409)
+    return None
+
+
+def may_cancel(row: GameRow, user: User | None) -> bool:
+    return user is not None and cancel_refusal(row, user) is None

@@ -27,7 +27,7 @@ BOT_TURNS_PER_USER = 1
 everyone else: a flood of ``master`` games by one account made another user's ``random``
 bot answer in 29 s (48 to over 90 s on the busy 2-core development machine); with this
 limit it answers in 0.2 to 1.6 s, the longest including the start of a worker process
-(``tests/web/test_bot_fairness.py`` floods twelve ``master`` games of Kuniumi). An account
+(``tests/web/round/test_bot_fairness.py`` floods twelve ``master`` games of Kuniumi). An account
 playing several computer games at once sees their moves one after another, which costs it
 nothing it was not already asking for."""
 

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+from ludoteca.bots.levels import LEVELS, RANDOM_ABOUT
 from ludoteca.core.messages import N_
 from ludoteca.core.protocol import Game
 from ludoteca.core.registry import names as game_names
@@ -21,8 +24,14 @@ def available_games() -> dict[str, type[Game]]:
     return out
 
 
-LEVEL_NAMES = (N_("random"), N_("easy"), N_("medium"), N_("hard"), N_("master"))
-"""The computer levels' names, marked for the catalogs (pages show them translated)."""
+LEVEL_ABOUT = {
+    N_("random"): RANDOM_ABOUT,
+    **{name: level.about for name, level in LEVELS.items()},
+}
+"""The computer levels as the pages name and describe them: the levels' own words
+(:data:`ludoteca.bots.levels.LEVELS`), their names marked for the catalogs below."""
+_LEVEL_NAMES_FOR_CATALOGS = (N_("easy"), N_("medium"), N_("hard"), N_("master"))
+LEVEL_NAMES = tuple(LEVEL_ABOUT)
 
 
 def bot_levels() -> list[str]:
@@ -32,3 +41,19 @@ def bot_levels() -> list[str]:
 
     levels = list(getattr(registry, "LEVELS", {}) or {})
     return ["random", *[name for name in levels if name != "random"]]
+
+
+def catalogue() -> list[dict[str, Any]]:
+    out = []
+    for gid, cls in available_games().items():
+        out.append(
+            {
+                "id": gid,
+                "title": cls.title,
+                "min_players": cls.min_players,
+                "max_players": cls.max_players,
+                "has_chance": cls.has_chance,
+                "tagline": cls.tagline,
+            }
+        )
+    return out

@@ -14,8 +14,9 @@ from fastapi.responses import JSONResponse
 
 from ludoteca.core.errors import GameError
 from ludoteca.web.infra.inputs import json_object
-from ludoteca.web.requests import SignedIn, check_csrf, club
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.requests import SignedIn, check_csrf, club
+from ludoteca.web.round.playing import probe
 from ludoteca.web.round.view import board_svg
 
 router = APIRouter()
@@ -41,16 +42,14 @@ def previews(
         raise ClubError("The game has moved on; look again.", 409)
     out = {}
     for text in texts:
-        probe = state.clone()
         try:
-            move = probe.str_to_move(text)
-            cells = probe.move_cells(move)
-            probe.play(move)
+            tried = probe(state, text)
+            cells = state.move_cells(tried.move)
         except GameError as exc:
             raise ClubError(
                 "{text!r} is not a move here: {why}", text=text[:40], why=exc.text
             ) from None
-        out[text] = board_svg(probe, highlight=cells)
+        out[text] = board_svg(tried.after, highlight=cells)
     return out
 
 

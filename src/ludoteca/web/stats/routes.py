@@ -10,8 +10,8 @@ from fastapi.responses import JSONResponse, RedirectResponse, Response
 from markupsafe import Markup
 
 from ludoteca.web.i18n.catalogs import Language
-from ludoteca.web.requests import club, language, render
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.requests import club, language, render
 from ludoteca.web.stats.service import PLOTS, Snapshot, months_table
 
 router = APIRouter()

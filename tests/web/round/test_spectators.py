@@ -10,7 +10,7 @@ import re
 import pytest
 
 from tests.web.helpers import create_game, join, move, page_csrf, view
-from tests.web.test_websocket import receive, socket_for
+from tests.web.round.test_websocket import receive, socket_for
 
 
 def players_of(a, b, pk):

@@ -11,10 +11,10 @@ from sqlalchemy import event
 
 from ludoteca.web.infra.fanout import notify_on_commit, parse_payload
 from ludoteca.web.infra.store import Store
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round.move_news import MAX_BYTES, news_text, read_news
 from ludoteca.web.round.service import GameService, SeatSpec
-from tests.web.test_store import expire_session, users
+from tests.web.infra.test_store import expire_session, users
 
 HEAD_READ = "SELECT games.status, games.ply"
 
@@ -149,7 +149,7 @@ def test_a_move_in_a_session_is_claimed_only_while_the_session_is_open(url):
     a statement of its own: open, the move is stored; closed (in any process), expired, or
     another person's, it is refused as a session that has ended, and nothing is stored."""
     from ludoteca.web.accounts.service import Accounts, hash_token
-    from ludoteca.web.round.errors import SessionEnded
+    from ludoteca.web.kernel.errors import SessionEnded
 
     store = Store(url)
     try:

@@ -21,6 +21,7 @@ from ludoteca.core.protocol import Result
 from ludoteca.web.accounts.profiles import top_players
 from ludoteca.web.accounts.service import Accounts
 from ludoteca.web.infra.store import GameRow, Rating, RatingHistory, Store, utcnow
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.ratings.service import (
     PROVISIONAL_DEVIATION,
     deviation_now,
@@ -31,7 +32,6 @@ from ludoteca.web.ratings.service import (
     shown,
     update_ratings,
 )
-from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.service import GameService, GameSettings, SeatSpec
 from tests.web.helpers import move, page_csrf, view
 
@@ -534,7 +534,7 @@ def test_the_profile_plot_shows_in_a_real_browser(make_user, server, browser, tm
 def test_the_game_page_shows_the_new_ratings_when_a_rated_game_ends(browser, server, make_user):
     """A spectator's page in Chromium: the players' line gains the ratings the game has just
     set, live, without a reload; the websocket sends that line only when play is over."""
-    from tests.web.test_websocket import receive, socket_for
+    from tests.web.round.test_websocket import receive, socket_for
 
     a, b = make_user("live"), make_user("live")
     r = create_rated(a, [("me", ""), ("user", b.name)])

@@ -24,14 +24,14 @@ from ludoteca.core.registry import get
 from ludoteca.core.table import start_from
 from ludoteca.web.infra.outbox import SEND_SECONDS
 from ludoteca.web.infra.store import GameRow, Store, utcnow
-from ludoteca.web.round.socket import (
+from ludoteca.web.round.flood import (
     REFRESHES_PER_ADDRESS,
     REFRESHES_PER_CONNECTION,
     REFRESHES_REFUSED_BEFORE_CLOSE,
     TOO_MANY_REFRESHES,
 )
 from tests.web.helpers import Server, create_game, csrf_of, join, legal_texts, register, view
-from tests.web.test_clocks import shorten_clock
+from tests.web.round.test_clocks import shorten_clock
 
 _names = itertools.count(1)
 MOVE_SECONDS = 3.0

@@ -22,8 +22,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from ludoteca.web.infra.inputs import json_depth
-from ludoteca.web.round.errors import ClubError
-from ludoteca.web.round.socket import validate_message
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.round.messages import validate_message
 from tests.web.helpers import create_game, csrf_of, join, page_csrf
 from tests.web.inprocess import (
     TestClient,

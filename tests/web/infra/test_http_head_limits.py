@@ -11,7 +11,7 @@ import time
 
 import httpx
 
-from tests.web.test_serve import serve, stop
+from tests.web.infra.test_serve import serve, stop
 
 
 def answer(sock: socket.socket, seconds: float) -> bytes:

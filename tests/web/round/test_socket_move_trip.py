@@ -109,7 +109,7 @@ def test_a_cancelled_caller_of_play_waits_for_the_call_to_finish():
     import threading
     import time
 
-    from ludoteca.web.round.socket import Hub
+    from ludoteca.web.round.bots import PlayThreads
 
     finished = threading.Event()
 
@@ -119,7 +119,7 @@ def test_a_cancelled_caller_of_play_waits_for_the_call_to_finish():
         return "written"
 
     async def main() -> None:
-        hub = Hub()
+        hub = PlayThreads()
         task = asyncio.create_task(hub.play(slow_move))
         await asyncio.sleep(0.05)
         task.cancel()
@@ -127,6 +127,6 @@ def test_a_cancelled_caller_of_play_waits_for_the_call_to_finish():
             await task
         assert finished.is_set()
         assert await hub.play(lambda: 42) == 42
-        await hub.stop()
+        hub.stop()
 
     asyncio.run(main())

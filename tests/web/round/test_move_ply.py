@@ -17,7 +17,7 @@ import pytest
 from ludoteca.web.infra.store import Store
 from ludoteca.web.round.service import GameService
 from tests.web.helpers import create_game, join, legal_texts, page_csrf, view
-from tests.web.test_websocket import receive, socket_for
+from tests.web.round.test_websocket import receive, socket_for
 
 
 @pytest.fixture

@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from ludoteca.web.accounts.service import Accounts
 from ludoteca.web.infra.store import GameRow, Store
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round.service import GameService, SeatSpec
 
 

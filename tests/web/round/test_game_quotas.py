@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 
 from ludoteca.web.accounts.service import Accounts
 from ludoteca.web.infra.store import GameRow, Store
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round.quotas import GAMES_CREATED_PER_USER, OPEN_GAMES_PER_USER
 from ludoteca.web.round.service import GameService, SeatSpec
 from tests.web.helpers import create_game, join, page_csrf

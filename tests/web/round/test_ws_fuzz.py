@@ -15,15 +15,11 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from ludoteca.web.round.socket import (
-    MAX_WS_MESSAGE,
-    MISSING_PLY,
-    SORRY,
-    TOO_MANY_REFRESHES,
-    WS_MESSAGES_PER_SECOND,
-)
+from ludoteca.web.round.flood import MAX_WS_MESSAGE, TOO_MANY_REFRESHES, WS_MESSAGES_PER_SECOND
+from ludoteca.web.round.messages import MISSING_PLY
+from ludoteca.web.round.socket import SORRY
 from tests.web.helpers import create_game, join, page_csrf, register, view
-from tests.web.test_websocket import socket_for
+from tests.web.round.test_websocket import socket_for
 
 _names = itertools.count(1)
 CELLS = [f"{f}{r}" for r in "123" for f in "abc"]

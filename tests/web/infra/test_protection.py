@@ -32,7 +32,7 @@ from ludoteca.web.accounts.devices import (
 from ludoteca.web.accounts.service import SESSION_COOKIE
 from ludoteca.web.infra.store import LoginAttempt, Store, utcnow
 from ludoteca.web.infra.throttle import Limit, Limits, Throttle, TooManyAttempts, address_key
-from ludoteca.web.round.socket import (
+from ludoteca.web.round.flood import (
     MAX_WS_MESSAGE,
     WS_CONNECTIONS_PER_ADDRESS,
     WS_MESSAGES_PER_SECOND,
@@ -510,7 +510,7 @@ def test_an_internal_failure_shows_no_internals(tmp_path):
 
 # --- the options of ``ludoteca serve`` ------------------------------------------------------------
 def test_ludoteca_serve_trusts_forwarded_addresses_only_from_named_proxies(tmp_path):
-    from tests.web.test_serve import serve, stop
+    from tests.web.infra.test_serve import serve, stop
 
     url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
     options = ("--database", url, "--forwarded-allow-ips", "192.0.2.99")

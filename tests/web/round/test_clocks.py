@@ -21,8 +21,8 @@ from ludoteca.core.registry import get as get_game
 from ludoteca.core.table import sample_chance
 from ludoteca.record import replay, timeout_result
 from ludoteca.web.infra.store import GameRow, Seat, Store, User
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round import clocks
-from ludoteca.web.round.errors import ClubError
 from ludoteca.web.round.service import GameService, GameSettings, SeatSpec
 from tests.web.helpers import create_game, join, move, view
 
@@ -406,7 +406,7 @@ def shorten_clock(server, pk: int, seconds: float) -> None:
 
 
 def test_the_server_ends_a_game_on_time_with_no_one_moving(server, make_user, anon):
-    from tests.web.test_websocket import receive, socket_for
+    from tests.web.round.test_websocket import receive, socket_for
 
     a, b = make_user("clk"), make_user("clk")
     pk = create_game(a, "toy", [("me", ""), ("open", "")])

@@ -15,9 +15,10 @@ from websockets.exceptions import ConnectionClosed
 
 from ludoteca.web.accounts.service import SESSION_COOKIE, hash_token
 from ludoteca.web.infra.store import Session, Store, utcnow
-from ludoteca.web.round.socket import SESSION_CLOSED, SESSION_ENDED
+from ludoteca.web.kernel.errors import SESSION_ENDED
+from ludoteca.web.round.hub import SESSION_CLOSED
 from tests.web.helpers import create_game, join, page_csrf, view
-from tests.web.test_websocket import receive, socket_for
+from tests.web.round.test_websocket import receive, socket_for
 
 
 @pytest.fixture
@@ -111,7 +112,7 @@ def test_sockets_of_sessions_ended_elsewhere_are_closed_without_a_message(tmp_pa
 
     from ludoteca.web.app import create_app
     from ludoteca.web.infra.wsprotocol import WebSocketProtocol
-    from ludoteca.web.round import socket as live
+    from ludoteca.web.round import hub as live
     from tests.web.helpers import free_port, register
 
     monkeypatch.setattr(live, "SESSION_CHECK_SECONDS", 0.3)

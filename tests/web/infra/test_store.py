@@ -10,7 +10,7 @@ from sqlalchemy import inspect, select
 from ludoteca.core.protocol import CHANCE
 from ludoteca.web.accounts.service import Accounts
 from ludoteca.web.infra.store import GameRow, MoveRow, Store
-from ludoteca.web.round.errors import ClubError
+from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round.service import GameService, SeatSpec
 
 
@@ -361,7 +361,7 @@ def test_a_kept_row_is_brought_up_to_date_after_another_process_moved(two_proces
 
     _, state = here.state(pk)
     here.submit(pk, mover[state.to_move], "b2")
-    kept = here._committed[pk]
+    kept = here.cache.get(pk).row
     _, state = there.state(pk)
     there.submit(pk, mover[state.to_move], "a1")  # the other process moves
     fresh = there.row(pk)

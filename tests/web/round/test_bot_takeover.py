@@ -10,8 +10,8 @@ from sqlalchemy import update
 
 from ludoteca.web.accounts.service import Accounts
 from ludoteca.web.infra.store import GameRow, MoveRow, Store, utcnow
+from ludoteca.web.round.bots import take_over_stalled_bots
 from ludoteca.web.round.service import GameService, SeatSpec
-from ludoteca.web.round.socket import Hub, take_over_stalled_bots
 
 
 def bot_to_move(service: GameService, user) -> int:
@@ -58,15 +58,10 @@ def test_the_watch_starts_each_stalled_turn(tmp_path):
     fresh, stalled = bot_to_move(service, alice), bot_to_move(service, alice)
     age(store, stalled, 120)
 
-    class Club:
-        games = service
-
-    class RecordingHub(Hub):
+    class RecordingHub:
         """Records the turns it is asked to start instead of running a bot."""
 
         def __init__(self) -> None:
-            super().__init__()
-            self.club = Club()  # type: ignore[assignment]
             self.kicked: list[int] = []
 
         def kick_bots(self, pk: int) -> None:
@@ -75,7 +70,8 @@ def test_the_watch_starts_each_stalled_turn(tmp_path):
     hub = RecordingHub()
 
     async def watch_briefly() -> None:
-        task = asyncio.create_task(take_over_stalled_bots(hub, idle=60, interval=0.05))
+        watch = take_over_stalled_bots(service, hub.kick_bots, idle=60, interval=0.05)
+        task = asyncio.create_task(watch)
         for _ in range(200):
             if hub.kicked:
                 break

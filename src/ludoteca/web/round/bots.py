@@ -1,0 +1,146 @@
+"""The computer seats of live games: who runs their turns, and the watch that takes over
+turns a dead process left (:func:`take_over_stalled_bots`). Play's own threads live here too,
+since the computer's moves are written in them as people's are (:class:`PlayThreads`)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import Executor, ThreadPoolExecutor
+from contextlib import suppress
+from functools import partial
+from typing import TYPE_CHECKING, Any
+
+import anyio
+
+from ludoteca.web.infra.periodic import watch
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.round.botqueue import FairQueue
+from ludoteca.web.round.seats import choose_move
+
+if TYPE_CHECKING:
+    from ludoteca.web.round.service import GameService
+
+log = logging.getLogger("ludoteca.web")
+
+PLAY_THREADS = 4
+"""Worker threads for the database work of play (moves, and the views sent after them).
+
+Every thread that is ready to run takes turns at the interpreter, and a move holds the
+database's write lock from its first write to its commit: with dozens of threads ready (the
+default pool has 40), each hand-over of the interpreter inside that window waited behind
+all of them, and every other move queued behind the lock. A few threads keep that window
+short; pages, log-ins and the rest keep the default pool, so they never hold up play.
+Measured with ``bench/load.py --games 200 --think 2`` on SQLite: p99 146 ms with the
+default pool, 65 ms with 4 threads, 55 ms with 2 (but PostgreSQL, whose threads wait on the
+network, wants a few)."""
+
+
+class PlayThreads:
+    """The few threads that do the database work of play (moves, and the views after them)."""
+
+    def __init__(self) -> None:
+        self._pool: ThreadPoolExecutor | None = None
+
+    async def play(self, fn, *args):
+        """Run ``fn(*args)`` (moves and views: the database work of play) in a worker thread
+        of play's own small pool. See :data:`PLAY_THREADS`.
+
+        A plain executor, not anyio's threads: their limiter, cancel scopes and clock cost
+        the event loop, which every game of the process shares, as much again as handing
+        the call over. As with anyio's, a caller cancelled meanwhile waits for the call to
+        finish (a move under way is never left half told) and is cancelled after."""
+        if self._pool is None:
+            self._pool = ThreadPoolExecutor(PLAY_THREADS, thread_name_prefix="play")
+        running = asyncio.wrap_future(self._pool.submit(fn, *args))
+        try:
+            return await asyncio.shield(running)
+        except asyncio.CancelledError:
+            with suppress(Exception):
+                await running
+            raise
+
+    def stop(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=False)
+            self._pool = None
+
+
+class BotRunner:
+    """Runs the computer's turns of live games, one task per game, each search in ``pool``
+    (processes, or threads in tests) after waiting its turn in its game creator's line."""
+
+    def __init__(self, games: GameService, threads: PlayThreads, delay: float = 0.0) -> None:
+        self.games = games
+        self.threads = threads
+        self.delay = delay
+        """Seconds the computer waits before each move it found (to be seen thinking)."""
+        self.pool: Executor | None = None
+        """Where the searches run: set when the club starts (None: the loop's default)."""
+        self.tasks: dict[int, asyncio.Task] = {}
+        self.queue = FairQueue()
+        """Computer turns wait here for a worker, in their game creator's line."""
+        self.think_seconds: Any = None
+        """A histogram of the searches' seconds (the club's metrics), when it keeps one."""
+
+    def kick(self, pk: int, publish: Callable[[int], Awaitable[None]]) -> None:
+        """Start the computer's turns in ``pk`` unless they run already; ``publish`` tells
+        the game's watchers after each of its moves."""
+        if not self.games.may_have_bots(pk):
+            return
+        task = self.tasks.get(pk)
+        if task is None or task.done():
+            self.tasks[pk] = asyncio.create_task(self._run(pk, publish))
+
+    async def _run(self, pk: int, publish: Callable[[int], Awaitable[None]]) -> None:
+        games = self.games
+        loop = asyncio.get_running_loop()
+        while True:
+            turn = await anyio.to_thread.run_sync(games.bot_turn, pk)
+            if turn is None:
+                return
+            job, ply = turn
+            try:
+                async with self.queue.turn(job.owner):
+                    thinking = time.perf_counter()
+                    text = await loop.run_in_executor(self.pool, choose_move, job)
+                    if self.think_seconds is not None:
+                        self.think_seconds.observe(time.perf_counter() - thinking)
+                if self.delay:
+                    await asyncio.sleep(self.delay)
+                await self.threads.play(
+                    lambda t=text, p=ply: games.submit(pk, None, t, bot=True, expected_ply=p)
+                )
+            except ClubError as exc:
+                log.warning("game %s: computer move refused: %s", pk, exc.message)
+                return
+            except Exception:
+                log.exception("game %s: the computer player failed", pk)
+                return
+            await publish(pk)
+
+
+BOT_STALL_SECONDS = 60.0
+"""A computer turn with no move for this long is taken over: far beyond any level's budget."""
+BOT_WATCH_SECONDS = 15.0
+
+
+async def take_over_stalled_bots(
+    games: GameService,
+    kick: Callable[[int], None],
+    idle: float = BOT_STALL_SECONDS,
+    interval: float = BOT_WATCH_SECONDS,
+) -> None:
+    """Forever: start the computer's turn in games where it has stalled.
+
+    The process that accepts a move starts the computer's reply; if that process dies while
+    the computer thinks, no one else would. Every process runs this watch, so with several
+    processes on one database a game never waits on a dead one for longer than ``idle``."""
+    await watch(
+        partial(games.games_waiting_for_bots, idle),
+        kick,
+        interval,
+        "the watch for stalled computer turns",
+    )
