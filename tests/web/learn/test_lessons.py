@@ -66,7 +66,8 @@ def test_the_course_pages_judge_moves_and_keep_a_members_progress(tmp_path):
         view = client.get("/api/learn/kuniumi/6").json()
         assert view["step"] == 6 and view["legal"] and "d5" in view["text"]
         why = client.post("/api/learn/kuniumi/6", json={"cells": ["b2", "e3"]}).json()
-        assert why == {"ok": False, "reason": "e3 is not in a row or column of the land God's group"}
+        reason = "e3 is not in a row or column of the land God's group"
+        assert why == {"ok": False, "reason": reason}
         assert client.post("/api/learn/kuniumi/6", json={"move": "b2-b5"}).json()["ok"] is False
         right = client.post("/api/learn/kuniumi/6", json={"move": "b2-d5"}).json()
         assert right["ok"] is True and "done" not in right  # a visitor's progress: the browser's
