@@ -4,7 +4,7 @@
 // lives here.
 import { movePaths, sameCells } from "./moves.js";
 import { interactionFor, preload } from "./interactions.js";
-import { t } from "./i18n.js";
+import { language, t } from "./i18n.js";
 
 const root = document.getElementById("learn");
 const game = root.dataset.game;
@@ -16,6 +16,7 @@ const choices = document.getElementById("choices");
 const verdict = document.getElementById("verdict");
 const moduleControls = document.getElementById("module-controls");
 const key = `ludoteca.learn.${game}`;
+const lang = `?lang=${encodeURIComponent(language)}`; // the page's language, for the answers too
 let done = member ? Number(root.dataset.done) : Number(localStorage.getItem(key) || 0);
 let step = Math.min(done + 1, total);
 let view = null;
@@ -49,7 +50,7 @@ async function load(n) {
   solved = false;
   say("");
   document.getElementById("next").hidden = true;
-  const r = await fetch(`/api/learn/${game}/${n}`);
+  const r = await fetch(`/api/learn/${game}/${n}${lang}`);
   const data = await r.json();
   if (!r.ok) { say(data.error || ""); return; }
   document.getElementById("lesson-text").textContent = `${t("Step {n} of {total}", { n, total })}: ${data.text}`;
@@ -96,7 +97,7 @@ function markBoard() {
 }
 
 async function post(body) {
-  const r = await fetch(`/api/learn/${game}/${step}`, {
+  const r = await fetch(`/api/learn/${game}/${step}${lang}`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
     body: JSON.stringify({ ...body, csrf }),
@@ -108,6 +109,8 @@ async function post(body) {
 
 async function whyNot(cells) {
   const data = await post({ cells });
+  selected = []; // the move is started afresh, as after any refusal
+  markBoard();
   if (data) say(data.reason || t("That move is refused."));
 }
 
@@ -149,6 +152,6 @@ async function tryMove(text) {
 document.getElementById("next").addEventListener("click", () => load(step + 1));
 document.getElementById("retry").addEventListener("click", () => load(step));
 for (const b of document.querySelectorAll(".step-link")) b.addEventListener("click", () => load(Number(b.dataset.step)));
-const first = await fetch(`/api/learn/${game}/1`).then((r) => r.json()).catch(() => ({}));
+const first = await fetch(`/api/learn/${game}/1${lang}`).then((r) => r.json()).catch(() => ({}));
 await preload(first.hints && first.hints.module);
 load(step);

@@ -1,0 +1,59 @@
+"""A newcomer in Chromium: opens a course, taps a square the rules forbid and reads why, then
+solves the step by pointer; the browser keeps a visitor's progress. On a phone and a desktop,
+axe-clean, in the three languages (the page's sentence is the catalog's)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.web.a11y import violations
+from tests.web.helpers import started_club
+from tests.web.pointer_play import cell_box, centre, press
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory):
+    srv = started_club(tmp_path_factory, "learn", toy=False)
+    yield srv
+    srv.kill()
+
+
+@pytest.mark.parametrize(
+    ("viewport", "touch", "lang", "said"),
+    [
+        ({"width": 1280, "height": 800}, False, "en", "Well done."),
+        ({"width": 390, "height": 844}, True, "ja", "よくできました。"),
+    ],
+)
+def test_a_newcomer_fails_then_solves_a_step_by_pointer(
+    browser, club, viewport, touch, lang, said, tmp_path
+):
+    context = browser.new_context(
+        viewport=viewport, has_touch=touch, is_mobile=touch, bypass_csp=True
+    )
+    page = context.new_page()
+    page.goto(f"{club.base}/learn/kuniumi?lang={lang}")
+    page.locator('.step-link[data-step="6"]').click()
+    page.wait_for_function("document.getElementById('learn').dataset.step === '6'")
+    page.wait_for_selector('#board [data-cell="d5"].target', state="attached")
+    press(page, *centre(cell_box(page, "b2")), touch)  # the God
+    press(page, *centre(cell_box(page, "e3")), touch)  # not on its group's lines
+    page.wait_for_selector("#verdict.wrong")
+    assert "e3" in page.inner_text("#verdict")
+    press(page, *centre(cell_box(page, "b2")), touch)  # a fresh start: the God, then d5
+    press(page, *centre(cell_box(page, "d5")), touch)
+    page.wait_for_selector("#verdict.right")
+    assert page.inner_text("#verdict") == said
+    assert page.evaluate("localStorage.getItem('ludoteca.learn.kuniumi')") == "6"
+    assert page.locator("#next").is_visible()
+    page.screenshot(path=str(tmp_path / f"learn-{lang}.png"), full_page=True)
+    board = page.locator("#board svg").bounding_box()
+    assert (
+        board is not None
+        and board["x"] >= 0
+        and board["x"] + board["width"] <= viewport["width"] + 1
+    )
+    assert violations(page) == []
+    page.goto(f"{club.base}/learn?lang={lang}")
+    assert violations(page) == []
+    context.close()
