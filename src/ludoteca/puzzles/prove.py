@@ -94,10 +94,36 @@ def gains(state: State) -> list[tuple[float, str]]:
 
 
 # --- Kuniumi: the exact solver ------------------------------------------------------------------
+PROOF_WORK = 50
+"""A proof lets the solver search this many times the nodes a search's move may spend
+(``games.kuniumi.ai.EXACT_WORK``): a give-up depends on what its shared table holds, and a
+puzzle's proof should not."""
+
+
+def solved(state: State) -> int | None:
+    """The exact value for the side to move (1, 0, -1), or ``None`` if the solver gave up."""
+    from ludoteca.games.kuniumi import ai, bits
+
+    solve, tt_a, tt_b, tt_v, work, stack = ai._solver()
+    work[0] = 0
+    work[1] = ai.EXACT_WORK * PROOF_WORK
+    v = solve(
+        state.land,
+        state.sea,
+        state.earth_god,
+        state.sea_god,
+        state.side,
+        tt_a,
+        tt_b,
+        tt_v,
+        work,
+        stack,
+    )
+    return None if v == bits.UNKNOWN else int(v)
+
+
 def _kuniumi_value(state: State, move: Any) -> int | None:
     """The proven value of ``move`` for the side playing it: 1 win, 0 draw, -1 loss."""
-    from ludoteca.games.kuniumi.ai import solved
-
     player = state.to_move
     child = state.clone()
     child.play(move)
@@ -122,6 +148,15 @@ def _kuniumi_refutation(state: State, move: Any) -> list[str]:
             if v == 1:
                 break
     return [child.move_to_str(best)] if best is not None else []
+
+
+def kuniumi_holds(state: State, answer: str) -> bool:
+    """A shipped Kuniumi puzzle proven again: the answer wins, every other move does not."""
+    for m in state.legal_moves():
+        v = _kuniumi_value(state, m)
+        if v is None or (v == 1) != (state.move_to_str(m) == answer):
+            return False
+    return True
 
 
 def prove_kuniumi(state: State) -> Puzzle | None:
