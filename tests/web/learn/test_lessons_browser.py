@@ -57,3 +57,29 @@ def test_a_newcomer_fails_then_solves_a_step_by_pointer(
     page.goto(f"{club.base}/learn?lang={lang}")
     assert violations(page) == []
     context.close()
+
+
+def test_a_puzzle_failed_then_solved_by_pointer(browser, club, tmp_path):
+    from ludoteca.puzzles.shipped import puzzles
+
+    p = puzzles("kuniumi")[0]
+    wrong = sorted(p.refutations)[0]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page = context.new_page()
+    for move, result in ((wrong, "failed"), (p.answer, "solved")):
+        page.goto(f"{club.base}/puzzles/kuniumi?id={p.id}&lang=de")
+        page.wait_for_selector("#puzzle[data-ready='1']")
+        for cell in move.split("-"):
+            press(page, *centre(cell_box(page, cell)), False)
+        page.wait_for_selector(f"#puzzle[data-result='{result}']")
+        if result == "failed":
+            assert p.refutations[wrong][0] in page.inner_text("#verdict")
+            assert p.answer in page.inner_text("#verdict")
+        else:
+            assert page.inner_text("#verdict") == "Richtig: Das ist der Zug."
+        assert page.locator("#next").is_visible()
+    page.screenshot(path=str(tmp_path / "puzzle-de.png"), full_page=True)
+    assert violations(page) == []
+    page.goto(f"{club.base}/puzzles?lang=de")
+    assert violations(page) == []
+    context.close()
