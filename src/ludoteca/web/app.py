@@ -48,6 +48,7 @@ from ludoteca.web.infra.fanout import events_on_commit, notify_on_commit, regist
 from ludoteca.web.infra.inputs import NUL_REFUSED
 from ludoteca.web.infra.store import Store, database_unavailable, database_url
 from ludoteca.web.infra.throttle import Limits, Throttle
+from ludoteca.web.learn.challenge import router as challenge_router
 from ludoteca.web.learn.puzzles import router as puzzles_router
 from ludoteca.web.learn.routes import router as learn_router
 from ludoteca.web.lobby.routes import router as lobby_router
@@ -466,4 +467,5 @@ def create_app(
     app.include_router(analysis_live_router)
     app.include_router(learn_router)
     app.include_router(puzzles_router)
+    app.include_router(challenge_router)
     return app

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import Boolean, DateTime, Float, ForeignKey, Integer, String
+from sqlalchemy import JSON, Boolean, DateTime, Float, ForeignKey, Integer, String, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column
 
 from ludoteca.web.infra.store import Base, utcnow
@@ -58,4 +58,18 @@ class PuzzleAttempt(Base):
     )
     puzzle_id: Mapped[str] = mapped_column(String(16), primary_key=True)
     solved: Mapped[bool] = mapped_column(Boolean)
+    at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
+
+
+class SoloEntry(Base):
+    """A member's entry in a day's Hexagone solo challenge: its moves (replayed with the
+    day's dice to check it) and the pieces captured. One per member and day."""
+
+    __tablename__ = "solo_entries"
+    __table_args__ = (UniqueConstraint("day", "user_id", name="ux_solo_entries_day_user"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    day: Mapped[str] = mapped_column(String(10), index=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"))
+    score: Mapped[int] = mapped_column(Integer)
+    moves: Mapped[list[str]] = mapped_column(JSON)
     at: Mapped[datetime] = mapped_column(DateTime, default=utcnow)

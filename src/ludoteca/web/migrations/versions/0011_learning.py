@@ -1,5 +1,6 @@
 """Each member's progress through each game's course (``/learn``), and the puzzles'
-Glicko-2 ratings, the members' puzzle ratings and streaks, and their first tries.
+Glicko-2 ratings, the members' puzzle ratings and streaks, their first tries, and the
+entries in the daily Hexagone solo challenge.
 
 Revision ID: 0011
 Revises: 0010
@@ -60,8 +61,24 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("user_id", "puzzle_id"),
     )
 
+    op.create_table(
+        "solo_entries",
+        sa.Column("id", sa.Integer(), primary_key=True),
+        sa.Column("day", sa.String(length=10), nullable=False),
+        sa.Column(
+            "user_id", sa.Integer(), sa.ForeignKey("users.id", ondelete="CASCADE"), nullable=False
+        ),
+        sa.Column("score", sa.Integer(), nullable=False),
+        sa.Column("moves", sa.JSON(), nullable=False),
+        sa.Column("at", sa.DateTime(), nullable=False),
+        sa.UniqueConstraint("day", "user_id", name="ux_solo_entries_day_user"),
+    )
+    op.create_index("ix_solo_entries_day", "solo_entries", ["day"])
+
 
 def downgrade() -> None:
+    op.drop_index("ix_solo_entries_day", table_name="solo_entries")
+    op.drop_table("solo_entries")
     op.drop_table("puzzle_attempts")
     op.drop_table("puzzle_players")
     op.drop_table("puzzle_ratings")
