@@ -4,6 +4,8 @@ axe-clean, in the three languages (the page's sentence is the catalog's)."""
 
 from __future__ import annotations
 
+from urllib.parse import quote
+
 import pytest
 
 from tests.web.a11y import violations
@@ -81,5 +83,34 @@ def test_a_puzzle_failed_then_solved_by_pointer(browser, club, tmp_path):
     page.screenshot(path=str(tmp_path / "puzzle-de.png"), full_page=True)
     assert violations(page) == []
     page.goto(f"{club.base}/puzzles?lang=de")
+    assert violations(page) == []
+    context.close()
+
+
+def test_the_analysis_board_marks_its_best_moves_and_shows_an_evaluation_bar(
+    browser, club, tmp_path
+):
+    from ludoteca.puzzles.shipped import puzzles
+    from tests.web.browser import register_in_browser
+
+    p = puzzles("kuniumi")[0]
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    page = context.new_page()
+    register_in_browser(page, club.base, "marks")
+    page.goto(f"{club.base}/analysis/kuniumi?position={quote(p.position)}")
+    page.wait_for_function("() => document.getElementById('analysis')?.dataset.position")
+    page.click("#analyse")
+    page.wait_for_function("() => Number(document.getElementById('analysis').dataset.marked) > 0")
+    first = page.locator("#top-moves tbody .move-choice").first.get_attribute("data-move")
+    for cell in first.split("-"):  # the best move's cells are marked on the board itself
+        assert "best-1" in page.locator(f'#board [data-cell="{cell}"].cell').first.get_attribute(
+            "class"
+        )
+    bar = page.locator("#eval-bar")
+    assert bar.is_visible() and "%" in bar.get_attribute("aria-label")
+    fill = page.locator("#eval-fill").bounding_box()
+    box = bar.bounding_box()
+    assert fill is not None and box is not None and 0 < fill["height"] <= box["height"] + 0.5
+    page.screenshot(path=str(tmp_path / "analysis-marks.png"))
     assert violations(page) == []
     context.close()

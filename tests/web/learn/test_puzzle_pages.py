@@ -56,3 +56,20 @@ def test_the_daily_puzzle_is_the_same_all_day_and_changes_with_the_day():
     assert all(c is not None for c in chosen)
     assert daily(days[0]) == chosen[0]
     assert len({c.id for c in chosen if c}) > 1
+
+
+def test_find_the_better_move_compares_with_the_games_move(tmp_path):
+    p = puzzles("kuniumi")[0]
+    losing = [m for m, v in p.proof["others"].items() if v == -1]
+    assert losing
+    with club_in_process(f"sqlite:///{tmp_path / 'club.sqlite3'}") as client:
+        page = client.get(f"/analysis/kuniumi?position={p.position}&find={losing[0]}")
+        assert page.status_code == 200 and f"in the game, {losing[0]} was played" in page.text
+        body = {"position": p.position, "move": p.answer, "played": losing[0]}
+        assert client.post("/api/analysis/kuniumi/compare", json=body).status_code in (401, 403)
+        assert register(client, "cy").status_code == 303
+        token = re.search(r'data-csrf="([^"]+)"', client.get("/puzzles").text).group(1)
+        found = client.post("/api/analysis/kuniumi/compare", json={**body, "csrf": token}).json()
+        assert found["better"] is True and found["mine"] > found["theirs"]
+        same = {**body, "move": losing[0], "csrf": token}
+        assert client.post("/api/analysis/kuniumi/compare", json=same).json()["better"] is False
