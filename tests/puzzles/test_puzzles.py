@@ -74,3 +74,25 @@ def test_every_shipped_puzzle_is_proven_again(game):
         assert found[1] - found[2] >= GAIN_MARGIN[game]
         again = prove(state, p.options, p.proof["searches"][0]["iterations"])
         assert again is not None and again.answer == p.answer, p.id
+
+
+def test_the_generator_takes_positions_from_a_clubs_game_records(tmp_path):
+    """``--from-records``: the positions of finished games' records are tried too."""
+    from ludoteca.record import Record, save
+
+    state = get_game("kuniumi").new_state(seed=2)
+    record = Record.begin(state, players=["a", "b"])
+    # the moves of one whole game at random, written as a record
+    rng = random.Random(5)
+    while not state.is_over:
+        move = rng.choice(state.legal_moves())
+        record.moves.append(state.move_to_str(move))
+        state.play(move)
+    record.finish(state)
+    save(record, tmp_path / "game.json")
+    (tmp_path / "broken.json").write_text("{not json", "utf-8")
+    found, tried, _ = generate("kuniumi", 50, minutes=1.0, records=str(tmp_path))
+    assert tried > 0
+    for data in found:
+        position = get_game("kuniumi").from_position(data["position"])
+        assert kuniumi_holds(position, data["answer"])

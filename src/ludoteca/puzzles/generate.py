@@ -72,9 +72,8 @@ def worth_trying(state: State) -> bool:
     if state.game.id == "kuniumi":
         from ludoteca.games.kuniumi import bits
 
-        return " play " in state.position() and (
-            bits.empty_count(state.land, state.sea) <= KUNIUMI_EMPTIES
-        )
+        k: Any = state  # a Kuniumi state: its bitboards
+        return " play " in k.position() and bits.empty_count(k.land, k.sea) <= KUNIUMI_EMPTIES
     return True
 
 
