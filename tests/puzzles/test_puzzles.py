@@ -58,7 +58,8 @@ def test_the_search_proof_drops_a_position_without_a_clear_gain():
 @pytest.mark.parametrize("game", GAMES)
 def test_every_shipped_puzzle_is_proven_again(game):
     shipped = puzzles(game)
-    assert shipped, f"no shipped puzzles of {game}"
+    # Comune's positions rarely pass the proof (docs/puzzles.md): none ships yet
+    assert shipped or game == "comune", f"no shipped puzzles of {game}"
     for p in shipped:
         state = get_game(game, **p.options).from_position(p.position)
         legal = {state.move_to_str(m) for m in state.legal_moves()}
@@ -96,3 +97,12 @@ def test_the_generator_takes_positions_from_a_clubs_game_records(tmp_path):
     for data in found:
         position = get_game("kuniumi").from_position(data["position"])
         assert kuniumi_holds(position, data["answer"])
+
+
+def test_a_lost_position_is_no_puzzle_even_with_a_clear_gain():
+    """Every move loses here (the searches value them all 0 and visit the rest too little to
+    compare): the most-scoring move is no proven answer, and the position is dropped."""
+    lost = "ffFFF/FfFFHF/RFFHHHF/RRR1hHHH/rRRRrhhhh/RRrrrhhr/H1hrhHh/hrrr1h/rrr1H D 0"
+    state = get_game("comune").from_position(lost)
+    assert candidate(state) is not None  # the exact gain margin alone holds
+    assert prove(state, {}) is None

@@ -9,7 +9,8 @@
   and (2) be the move both of two deep searches (the analysis board's, at the strongest
   level's settings, :data:`SEARCH_ITERATIONS` simulations each, seeds 1 and 2) visit most,
   with an expected result at least :data:`VALUE_MARGIN` above every alternative either
-  search visited :data:`MIN_VISITS` times or more. A position that fails is dropped.
+  search visited :data:`MIN_VISITS` times or more or proved; a search that compared the
+  answer with no alternative proves nothing. A position that fails is dropped.
 """
 
 from __future__ import annotations
@@ -200,7 +201,13 @@ def _search(state: State, seed: int, iterations: int) -> dict[str, Any]:
     )
     return {
         "top": [
-            (state.move_to_str(ch.move), ch.visits, round(pa._value(ch, mover), 4)) for ch in moves
+            (
+                state.move_to_str(ch.move),
+                ch.visits,
+                round(pa._value(ch, mover), 4),
+                ch.proven is not None,
+            )
+            for ch in moves
         ],
         "pv": pa.principal_variation(session),
     }
@@ -233,9 +240,12 @@ def prove_by_search(
         if not top or top[0][0] != answer:
             return None
         value = top[0][2]
-        others = [v for text, visits, v in top[1:] if visits >= MIN_VISITS]
-        margin = value - max(others, default=0.0)
-        if others and margin < VALUE_MARGIN:
+        # the alternatives the search knows something of: visited enough, or proven
+        others = [v for _text, visits, v, proven in top[1:] if visits >= MIN_VISITS or proven]
+        if not others:
+            return None  # the search compared the answer with nothing: no proof
+        margin = value - max(others)
+        if margin < VALUE_MARGIN:
             return None
         searches.append(
             {"seed": seed, "iterations": iterations, "value": value, "margin": round(margin, 4)}
