@@ -84,6 +84,9 @@ def test_a_puzzle_failed_then_solved_by_pointer(browser, club, tmp_path):
     assert violations(page) == []
     page.goto(f"{club.base}/puzzles?lang=de")
     assert violations(page) == []
+    page.goto(f"{club.base}/challenge?lang=de")  # the daily solo challenge's board
+    page.wait_for_selector("#challenge[data-ready='1'] #board svg")
+    assert violations(page) == []
     context.close()
 
 
