@@ -15,7 +15,7 @@ from __future__ import annotations
 import hashlib
 import random
 from datetime import UTC, date, datetime, timedelta
-from functools import cache
+from functools import lru_cache
 from typing import Any
 
 from ludoteca.core.errors import GameError
@@ -25,6 +25,9 @@ from ludoteca.web.round.errors import ClubError
 
 FACES = "ROYGBP"
 MAX_MOVES = 400
+KEPT_DAYS = 60
+"""How far back the challenges (their leaderboards and replays) are shown: each day's bar
+costs a planner's game to compute."""
 
 
 def today() -> date:
@@ -80,7 +83,7 @@ def captured(state: State) -> int:
     return int(scores[0]) if scores else 0
 
 
-@cache
+@lru_cache(maxsize=64)
 def planner_score(day: date) -> tuple[int, tuple[str, ...]]:
     """What the computer planner (its base policy, as the ``easy`` side of the planner)
     captures with the day's block and dice, and its moves."""
@@ -106,7 +109,7 @@ def parse_day(text: str) -> date:
         day = date.fromisoformat(text)
     except ValueError:
         raise ClubError("A day is written YYYY-MM-DD.") from None
-    if day > today() or day < today() - timedelta(days=3660):
+    if day > today() or day < today() - timedelta(days=KEPT_DAYS):
         raise ClubError("There is no challenge for {day}.", 404, day=text)
     return day
 
