@@ -75,4 +75,5 @@ def test_entries_are_replayed_ranked_and_hidden_until_the_day_ends(tmp_path):
         visitor = new_client(ann)
         assert visitor.get(f"/challenge/{day}/entries/{entry}").status_code == 403
         assert visitor.get("/challenge/2999-01-01").status_code == 404
+        assert visitor.get("/challenge/2020-01-01").status_code == 404  # kept 60 days
         assert visitor.get("/challenge/yesterday").status_code == 400
