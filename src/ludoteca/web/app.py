@@ -51,6 +51,9 @@ from ludoteca.web.infra.store import Store, database_unavailable, database_url
 from ludoteca.web.infra.throttle import Limits, Throttle
 from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.kernel.requests import render, tr
+from ludoteca.web.learn.challenge import router as challenge_router
+from ludoteca.web.learn.puzzles import router as puzzles_router
+from ludoteca.web.learn.routes import router as learn_router
 from ludoteca.web.lobby.new_game import router as new_game_router
 from ludoteca.web.lobby.routes import router as lobby_router
 from ludoteca.web.moderation.routes import router as moderation_router
@@ -510,4 +513,7 @@ def create_app(
     app.include_router(preview_router)
     app.include_router(analysis_router)
     app.include_router(analysis_live_router)
+    app.include_router(learn_router)
+    app.include_router(puzzles_router)
+    app.include_router(challenge_router)
     return app

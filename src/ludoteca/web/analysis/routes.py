@@ -10,6 +10,7 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, RedirectResponse
 
+from ludoteca.core.messages import Text
 from ludoteca.web.analysis.curve import annotated_marks, curve_svg
 from ludoteca.web.analysis.positions import (
     board_view,
@@ -23,15 +24,17 @@ from ludoteca.web.infra.inputs import json_object
 from ludoteca.web.infra.throttle import request_address
 from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.kernel.forms import form
-from ludoteca.web.kernel.requests import SignedIn, club, current_user, language, render
+from ludoteca.web.kernel.requests import SignedIn, check_csrf, club, current_user, language, render
 from ludoteca.web.round.access import check_may_watch
 from ludoteca.web.round.log import log_names
 
 router = APIRouter()
 
 
-def analysis_url(game_id: str, options: dict, position: str) -> str:
+def analysis_url(game_id: str, options: dict, position: str, find: str = "") -> str:
     query = {"position": position, **({"players": options["players"]} if options else {})}
+    if find:
+        query["find"] = find
     return f"/analysis/{game_id}?{urlencode(query)}"
 
 
@@ -46,8 +49,13 @@ def analysis_page(game_id: str, request: Request):
     options = options_for(game_id, params.get("players"))
     state = state_of(game_id, options, params.get("position"))
     view = board_view(game_id, options, state, language(request))
+    find = params.get("find", "")[:60]
     return render(
-        request, "analysis.html", view=view, share=analysis_url(game_id, options, view["position"])
+        request,
+        "analysis.html",
+        view=view,
+        share=analysis_url(game_id, options, view["position"]),
+        find=find,
     )
 
 
@@ -65,7 +73,8 @@ def from_game(request: Request, game_id: str, params) -> str:
     ply = len(moves) if not ply_text else min(int(ply_text), len(moves))
     for m in moves[:ply]:
         state.play(m.text)
-    return analysis_url(game_id, dict(row.options or {}), state.position())
+    find = params.get("find", "")[:60]
+    return analysis_url(game_id, dict(row.options or {}), state.position(), find)
 
 
 @router.post("/api/analysis/{game_id}/play")
@@ -147,3 +156,61 @@ def review_status(pk: int, request: Request) -> JSONResponse:
         out["marks"] = annotated_marks(out["marks"], players, names)
         out["svg"] = curve_svg(review.values or [], out["marks"], players, names, words.text)
     return JSONResponse(out)
+
+
+# --- "find the better move" (from a review's mistakes) ---------------------------------------
+COMPARE_ITERATIONS = 400
+"""Simulations per position compared: the review's own measure (400 a position)."""
+
+
+@router.post("/api/analysis/{game_id}/compare")
+async def compare(game_id: str, request: Request, user: SignedIn) -> JSONResponse:
+    """Whether ``move`` is better than ``played`` (the game's mistake) on ``position``: each
+    position after them evaluated by the review's search, for the side that moved."""
+    from ludoteca.bots.position_analysis import evaluate
+
+    data = json_object(await request.body())
+    check_csrf(request, data.get("csrf"))
+    options = options_for(game_id, data.get("players"))
+    position = data.get("position")
+    if not isinstance(position, str):
+        raise ClubError("'position' is the position in the game's notation.")
+    state = state_of(game_id, options, position)
+    mover = state.to_move
+    if mover < 0:
+        raise ClubError("The table draws here: there is no move to find.")
+    mine = played(state, data.get("move"))
+    theirs = played(state, data.get("played"))
+
+    def values() -> tuple[float, float]:
+        a = evaluate(game_id, options, mine.position(), COMPARE_ITERATIONS)[mover]
+        b = evaluate(game_id, options, theirs.position(), COMPARE_ITERATIONS)[mover]
+        return a, b
+
+    a, b = await anyio.to_thread.run_sync(values)
+    words = language(request)
+    if mine.position() == theirs.position():
+        verdict = Text("That is the move played in the game.")
+    elif a >= b + BETTER_BY:
+        verdict = Text(
+            "Better: {mine} expected against {theirs} for the game's move.",
+            {"mine": f"{a:.0%}", "theirs": f"{b:.0%}"},
+        )
+    else:
+        verdict = Text(
+            "Not clearly better: {mine} expected against {theirs} for the game's move.",
+            {"mine": f"{a:.0%}", "theirs": f"{b:.0%}"},
+        )
+    return JSONResponse(
+        {
+            "better": a >= b + BETTER_BY and mine.position() != theirs.position(),
+            "mine": round(a, 4),
+            "theirs": round(b, 4),
+            "verdict": words.text(verdict),
+        }
+    )
+
+
+BETTER_BY = 0.05
+"""How much more a found move must promise than the game's move to count as better (half the
+review's drop for an inaccuracy)."""

@@ -131,8 +131,25 @@ boardBox.addEventListener("click", async (e) => {
   markBoard();
 });
 
+const find = document.getElementById("find");
+const findStart = find ? view.position : null;
+async function compare(text) {
+  const verdict = document.getElementById("find-verdict");
+  verdict.textContent = t("Comparing with the game's move…");
+  const r = await fetch(`/api/analysis/${game}/compare`, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ position: findStart, move: text, played: find.dataset.played, players, csrf }),
+  });
+  const data = await r.json().catch(() => ({}));
+  verdict.textContent = r.ok ? data.verdict : (data.error || "");
+  verdict.className = `verdict ${r.ok && data.better ? "right" : "wrong"}`;
+  find.dataset.result = r.ok ? (data.better ? "better" : "not-better") : "error";
+}
+
 async function play(text) {
   say("");
+  if (find && view.position === findStart && root.dataset.signedIn) compare(text);
   const r = await fetch(`/api/analysis/${game}/play`, {
     method: "POST",
     headers: { "Content-Type": "application/json" },
@@ -157,6 +174,8 @@ document.getElementById("copy-link").addEventListener("click", async () => {
 
 // --- the computer's view ---------------------------------------------------------------------
 function clearReport() {
+  for (const node of boardBox.querySelectorAll(".best")) node.classList.remove("best", "best-1", "best-2", "best-3");
+  document.getElementById("eval-bar").hidden = true;
   document.getElementById("values").replaceChildren();
   document.getElementById("pv").textContent = "—";
   document.querySelector("#top-moves tbody").replaceChildren();
@@ -179,6 +198,22 @@ function showReport(r) {
     values.append(row);
   });
   document.getElementById("pv").textContent = r.pv.length ? r.pv.join("  ") : "—";
+  // the best moves as marks on the board itself (their cells, from the position's legal
+  // moves), and the side to move's expected result as a bar beside it
+  for (const node of boardBox.querySelectorAll(".best")) node.classList.remove("best", "best-1", "best-2", "best-3");
+  r.top.slice(0, 3).forEach((m, i) => {
+    const legal = view.legal.find((l) => l.text === m.text);
+    for (const cell of legal ? legal.cells : []) {
+      for (const node of boardBox.querySelectorAll(`[data-cell="${CSS.escape(cell)}"].cell`)) node.classList.add("best", `best-${i + 1}`);
+    }
+  });
+  const side = r.to_move >= 0 ? r.to_move : 0;
+  const bar = document.getElementById("eval-bar");
+  const pct = Math.round(r.values[side] * 1000) / 10;
+  bar.hidden = false;
+  bar.setAttribute("aria-label", t("Evaluation: {side} {pct}%", { side: r.sides[side], pct }));
+  document.getElementById("eval-fill").style.height = `${pct}%`;
+  root.dataset.marked = String(boardBox.querySelectorAll(".best").length);
   const body = document.querySelector("#top-moves tbody");
   body.replaceChildren();
   const rows = r.top.length ? r.top : r.chance.map((c) => ({ text: c.text, label: `${c.text} (${Math.round(c.probability * 1000) / 10}%)`, visits: c.visits, value: c.values ? c.values[0] : null }));

@@ -157,6 +157,12 @@ async function review() {
     // numbered among the players' own moves (not the deal's draws) and named by who made it
     a.textContent = t("{kind} by {who}: move {number}, {move} (−{drop}%)", { kind: NAMES[m.kind], who: m.who ?? "", number: m.number ?? m.ply, move: m.move, drop: Math.round(m.drop * 100) });
     li.append(a);
+    // the position before the mistake, puzzle-style: find a better move than the game's
+    const better = document.createElement("a");
+    better.className = "find-better";
+    better.href = `/analysis/${root.dataset.game}?game=${id}&ply=${m.ply - 1}&find=${encodeURIComponent(m.move)}`;
+    better.textContent = t("Find the better move");
+    li.append(" · ", better);
     list.append(li);
     const entry = document.querySelector(`#replay-moves li[data-ply="${m.ply}"]`);
     if (entry) entry.classList.add(`marked-${m.kind}`);

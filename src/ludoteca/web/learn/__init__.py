@@ -1,0 +1,1 @@
+"""Lessons: a short course per game on the real board (``/learn``)."""

@@ -1,0 +1,119 @@
+"""A newcomer in Chromium: opens a course, taps a square the rules forbid and reads why, then
+solves the step by pointer; the browser keeps a visitor's progress. On a phone and a desktop,
+axe-clean, in the three languages (the page's sentence is the catalog's)."""
+
+from __future__ import annotations
+
+from urllib.parse import quote
+
+import pytest
+
+from tests.web.a11y import violations
+from tests.web.helpers import started_club
+from tests.web.pointer_play import cell_box, centre, press
+
+
+@pytest.fixture(scope="module")
+def club(tmp_path_factory):
+    srv = started_club(tmp_path_factory, "learn", toy=False)
+    yield srv
+    srv.kill()
+
+
+@pytest.mark.parametrize(
+    ("viewport", "touch", "lang", "said"),
+    [
+        ({"width": 1280, "height": 800}, False, "en", "Well done."),
+        ({"width": 390, "height": 844}, True, "ja", "よくできました。"),
+    ],
+)
+def test_a_newcomer_fails_then_solves_a_step_by_pointer(
+    browser, club, viewport, touch, lang, said, tmp_path
+):
+    context = browser.new_context(
+        viewport=viewport, has_touch=touch, is_mobile=touch, bypass_csp=True
+    )
+    page = context.new_page()
+    page.goto(f"{club.base}/learn/kuniumi?lang={lang}")
+    page.locator('.step-link[data-step="6"]').click()
+    page.wait_for_function("document.getElementById('learn').dataset.step === '6'")
+    page.wait_for_selector('#board [data-cell="d5"].target', state="attached")
+    press(page, *centre(cell_box(page, "b2")), touch)  # the God
+    press(page, *centre(cell_box(page, "e3")), touch)  # not on its group's lines
+    page.wait_for_selector("#verdict.wrong")
+    assert "e3" in page.inner_text("#verdict")
+    press(page, *centre(cell_box(page, "b2")), touch)  # a fresh start: the God, then d5
+    press(page, *centre(cell_box(page, "d5")), touch)
+    page.wait_for_selector("#verdict.right")
+    assert page.inner_text("#verdict") == said
+    assert page.evaluate("localStorage.getItem('ludoteca.learn.kuniumi')") == "6"
+    assert page.locator("#next").is_visible()
+    page.screenshot(path=str(tmp_path / f"learn-{lang}.png"), full_page=True)
+    board = page.locator("#board svg").bounding_box()
+    assert (
+        board is not None
+        and board["x"] >= 0
+        and board["x"] + board["width"] <= viewport["width"] + 1
+    )
+    assert violations(page) == []
+    page.goto(f"{club.base}/learn?lang={lang}")
+    assert violations(page) == []
+    context.close()
+
+
+def test_a_puzzle_failed_then_solved_by_pointer(browser, club, tmp_path):
+    from ludoteca.puzzles.shipped import puzzles
+
+    p = puzzles("kuniumi")[0]
+    wrong = sorted(p.refutations)[0]
+    context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+    page = context.new_page()
+    for move, result in ((wrong, "failed"), (p.answer, "solved")):
+        page.goto(f"{club.base}/puzzles/kuniumi?id={p.id}&lang=de")
+        page.wait_for_selector("#puzzle[data-ready='1']")
+        for cell in move.split("-"):
+            press(page, *centre(cell_box(page, cell)), False)
+        page.wait_for_selector(f"#puzzle[data-result='{result}']")
+        if result == "failed":
+            assert p.refutations[wrong][0] in page.inner_text("#verdict")
+            assert p.answer in page.inner_text("#verdict")
+        else:
+            assert page.inner_text("#verdict") == "Richtig: Das ist der Zug."
+        assert page.locator("#next").is_visible()
+    page.screenshot(path=str(tmp_path / "puzzle-de.png"), full_page=True)
+    assert violations(page) == []
+    page.goto(f"{club.base}/puzzles?lang=de")
+    assert violations(page) == []
+    page.goto(f"{club.base}/challenge?lang=de")  # the daily solo challenge's board
+    page.wait_for_selector("#challenge[data-ready='1'] #board svg")
+    assert violations(page) == []
+    context.close()
+
+
+def test_the_analysis_board_marks_its_best_moves_and_shows_an_evaluation_bar(
+    browser, club, tmp_path
+):
+    from ludoteca.puzzles.shipped import puzzles
+    from tests.web.browser import register_in_browser
+
+    p = puzzles("kuniumi")[0]
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    page = context.new_page()
+    register_in_browser(page, club.base, "marks")
+    page.goto(f"{club.base}/analysis/kuniumi?position={quote(p.position)}")
+    page.wait_for_function("() => document.getElementById('analysis')?.dataset.position")
+    page.click("#analyse")
+    page.wait_for_function("() => Number(document.getElementById('analysis').dataset.marked) > 0")
+    first = page.locator("#top-moves tbody .move-choice").first.get_attribute("data-move")
+    for cell in first.split("-"):  # the best move's cells are marked on the board itself
+        assert "best-1" in page.locator(f'#board [data-cell="{cell}"].cell').first.get_attribute(
+            "class"
+        )
+    bar = page.locator("#eval-bar")
+    assert bar.is_visible() and "%" in bar.get_attribute("aria-label")
+    fill = page.locator("#eval-fill").bounding_box()
+    box = bar.bounding_box()
+    assert fill is not None and box is not None and 0 < fill["height"] <= box["height"] + 0.5
+    page.screenshot(path=str(tmp_path / "analysis-marks.png"))
+    assert violations(page) == []
+    context.close()
