@@ -36,6 +36,13 @@ def main() -> None:
         (float(a.split("=", 1)[1]) for a in sys.argv[3:] if a.startswith("--turn-mail-delay=")),
         0.0,
     )
+    import logging
+
+    from ludoteca.web.ops import logs
+
+    # As `ludoteca serve` does, records go to stderr (the test's log file); warnings and
+    # errors only, as before the club had a log format: a line per request costs time.
+    logs.configure("plain", level=logging.WARNING)
     app = create_app(
         url,
         bot_pool="thread" if toy else "process",
@@ -49,6 +56,7 @@ def main() -> None:
         host="127.0.0.1",
         port=port,
         log_level="warning",
+        log_config=None,  # uvicorn's records go through the club's handler, as in `serve`
         ws=WebSocketProtocol,
         ws_max_size=WS_MAX_SIZE,
     )

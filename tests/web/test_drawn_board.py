@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-import ludoteca.games as games
+from ludoteca.core import registry as games
 from tests.web.drawn import clipped_text, pieces_off_cells
 
 STYLE = Path(__file__).parents[2] / "src/ludoteca/web/static/style.css"
