@@ -97,3 +97,21 @@ def test_redact():
     assert "hunter2" not in logs.redact("password=hunter2&x=1 token: abc")
     assert "abc" not in logs.redact("password=hunter2&x=1 token: abc")
     assert logs.redact("postgresql://club:pw@db/club") == "postgresql://club:[redacted]@db/club"
+
+
+def test_plain_access_line_and_fast_redaction():
+    stream = io.StringIO()
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        logs.configure("plain", stream=stream)
+        logs._log_access("request", {"route": "/games/{pk:id}", "status": 200, "user_id": 3})
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+    line = stream.getvalue().strip()
+    assert "request" in line and "status=200" in line and "user_id=3" in line
+    assert not line.startswith("{")
+    # the quick tests that skip the slow searches must not let a secret through
+    assert logs.redact("Session: abc") == "Session: " + logs.MASK
+    assert logs.redact("nothing to hide here") == "nothing to hide here"
