@@ -151,6 +151,12 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"round {r + 1}/{args.rounds}: {' '.join(command[2:])}", file=sys.stderr)
                 old_runs.append(run_once(old_tree, command))
                 new_runs.append(run_once(new_tree, command))
+                # each round's figures too: on a shared machine the spread says as much as
+                # the median
+                for side, runs in (("old", old_runs), ("new", new_runs)):
+                    print(
+                        f"  {side}: {json.dumps([numeric(r) for r in runs[-1]])}", file=sys.stderr
+                    )
             result.extend(compare(old_runs, new_runs))
     if args.json:
         print(json.dumps(result, indent=2))

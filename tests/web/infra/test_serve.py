@@ -77,3 +77,18 @@ def test_a_bad_sqlite_sync_from_the_environment_is_refused_clearly(tmp_path):
     assert out.returncode == 2
     assert "LUDOTECA_SQLITE_SYNC='sometimes': use normal or full" in out.stderr
     assert "Traceback" not in out.stderr
+
+
+def test_a_bad_log_level_from_the_environment_is_refused_clearly(tmp_path):
+    env = {**os.environ, "LUDOTECA_LOG_LEVEL": "chatty"}
+    out = subprocess.run(
+        [sys.executable, "-m", "ludoteca.cli.main", "serve", "--port", "0"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert out.returncode == 2
+    assert "LUDOTECA_LOG_LEVEL='chatty': use debug, info, warning, error" in out.stderr
+    assert "Traceback" not in out.stderr

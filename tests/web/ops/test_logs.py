@@ -97,3 +97,37 @@ def test_redact():
     assert "hunter2" not in logs.redact("password=hunter2&x=1 token: abc")
     assert "abc" not in logs.redact("password=hunter2&x=1 token: abc")
     assert logs.redact("postgresql://club:pw@db/club") == "postgresql://club:[redacted]@db/club"
+
+
+def test_plain_access_line_and_fast_redaction():
+    stream = io.StringIO()
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        logs.configure("plain", stream=stream)
+        logs._log_access("request", {"route": "/games/{pk:id}", "status": 200, "user_id": 3})
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+    line = stream.getvalue().strip()
+    assert "request" in line and "status=200" in line and "user_id=3" in line
+    assert not line.startswith("{")
+    # the quick tests that skip the slow searches must not let a secret through
+    assert logs.redact("Session: abc") == "Session: " + logs.MASK
+    assert logs.redact("nothing to hide here") == "nothing to hide here"
+
+
+def test_warning_level_leaves_out_the_access_lines(tmp_path):
+    stream = io.StringIO()
+    root = logging.getLogger()
+    handlers, level = list(root.handlers), root.level
+    try:
+        logs.configure("json", level=logging.WARNING, stream=stream)
+        with club_in_process(f"sqlite:///{tmp_path / 'club.sqlite3'}") as client:
+            assert client.get("/").status_code == 200
+            logging.getLogger("ludoteca.web").warning("still written")
+    finally:
+        root.handlers[:] = handlers
+        root.setLevel(level)
+    events = [json.loads(line)["event"] for line in stream.getvalue().splitlines()]
+    assert "still written" in events and "request" not in events

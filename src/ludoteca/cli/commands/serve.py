@@ -18,6 +18,7 @@ take at most 32 KB and ``--header-timeout`` seconds (:mod:`ludoteca.web.infra.ht
 from __future__ import annotations
 
 import argparse
+import logging
 import os
 import socket
 import sys
@@ -27,6 +28,7 @@ from ludoteca.core.errors import MalformedError
 from ..common import whole_number
 
 WS_MAX_SIZE = 16 * 1024
+LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
 def register(subparsers) -> None:
@@ -121,6 +123,13 @@ def register(subparsers) -> None:
         help="logs on stderr as JSON lines (default, or $LUDOTECA_LOG_FORMAT) or plain lines "
         "for a person",
     )
+    p.add_argument(
+        "--log-level",
+        choices=LOG_LEVELS,
+        default=os.environ.get("LUDOTECA_LOG_LEVEL", "info"),
+        help="the least severe records written (default info, or $LUDOTECA_LOG_LEVEL): "
+        "warning leaves out the line per request and per websocket",
+    )
     p.set_defaults(func=run)
 
 
@@ -161,7 +170,13 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"ludoteca serve: --metrics-allow: {exc}", file=sys.stderr)
         return 2
-    logs.configure(args.log_format)
+    if args.log_level not in LOG_LEVELS:
+        print(
+            f"ludoteca serve: LUDOTECA_LOG_LEVEL={args.log_level!r}: use {', '.join(LOG_LEVELS)}",
+            file=sys.stderr,
+        )
+        return 2
+    logs.configure(args.log_format, level=getattr(logging, args.log_level.upper()))
     limits = Limits(register_per_address=Limit(args.registrations_per_hour, 60))
     smtp = args.smtp or os.environ.get("LUDOTECA_SMTP") or None
     if smtp:
