@@ -54,25 +54,14 @@
   most one node), so the check costs nothing.
 - **Solo games** (one player) maximise the score (:func:`~ludoteca.bots.evaluation.solo_score`),
   since every finished solo game is "won".
-
 Budgets: ``seconds``, ``iterations`` (simulations), ``depth`` (deepest tree node expanded;
-playouts continue below it). Without any, ``default_budget`` applies. A time budget is
-checked before every simulation, and the search decides there, from what it has measured
-in this search only, how the simulation plays out:
+playouts continue below it); how a time budget is kept is told in
+:mod:`ludoteca.bots.mcts_budget`.
 
-- with the game's fast playout while the longest step of this search so far (a simulation
-  and the loop's own work, timed from the end of the one before) still fits before the
-  deadline. On a busy machine that step is the longest the scheduler has kept the process
-  waiting, and the search keeps that much in hand to the end (a maximum that decayed let
-  moves overrun on a loaded machine: ``docs/performance.md``, time per move);
-- after that, in a game whose typical simulation takes a sizeable share of the budget
-  (:data:`TAIL_SHARE`), with playouts that go move by move and give up at the deadline, so
-  the end of the budget is used without one long playout carrying the move past its time;
-  in a game whose simulations are short the search simply stops there.
-
-Nothing about playout times is kept from one search to the next: a busy moment on a shared
-machine costs at most the rest of the search it happened in, never the later ones
-(``python bench/budgets.py`` measures both).
+The search is split by part: the tree (:mod:`~ludoteca.bots.mcts_tree`), leaf values
+(:mod:`~ludoteca.bots.mcts_playouts`), the tree policy (:mod:`~ludoteca.bots.mcts_select`),
+the solver and the move played (:mod:`~ludoteca.bots.mcts_solver`) and tree reuse
+(:mod:`~ludoteca.bots.mcts_reuse`); the simulation loop and the bot are here.
 """
 
 from __future__ import annotations
@@ -88,43 +77,29 @@ from ludoteca.core.playout import random_payoffs
 from ludoteca.core.protocol import CHANCE, TERMINAL, Move, State
 
 from .base import Bot, BotError, Budget, Deadline, gc_paused
-from .evaluation import evaluate, solo_score
-from .policies import random_move_for, unchecked_play_for
-from .steps import MoveTrie, lazy_steps_for, stepper_for
+from .mcts_budget import HELD_SHARE, TAIL_SHARE, TYPICAL_WEIGHT
+from .mcts_playouts import Playouts, default_cutoff, warm_up
+from .mcts_reuse import TreeReuse
+from .mcts_select import Selection
+from .mcts_solver import Solver
+from .mcts_tree import Node, _amaf_backup
 
-TAIL_SHARE = 0.05
-"""A search whose typical simulation takes more than this share of the time budget finishes
-its budget with playouts that stop at the deadline (see the module text).
-
-The share is the 5% a move may overrun. Below it, stopping when the longest step no longer
-fits gives away little (on a busy machine, the longest wait for the processor); above it,
-that would give away a sizeable part of the budget. It is the *typical* simulation, not the
-longest, that decides: on a machine so busy that the process got a fifth of a core, a Comune
-search's longest step (one the scheduler held up) exceeded 5% of the 0.25 s of ``medium``
-while the typical one took under a millisecond, and finishing such a search move by move
-only exposed its last simulations to the next wait, past the deadline (``python
-bench/budgets.py --games comune --levels medium``)."""
-
-HELD_SHARE = 0.1
-"""At most this share of the budget is kept in hand for the longest step (see the module
-text) in a game whose simulations are short: a machine busy enough to hold the process up
-for longer would otherwise leave little of the search. Over 80 Comune ``medium`` moves with
-the load average at 13-17 on two cores, the slowest took 0.247 s with a tenth kept at most
-and 0.244-0.260 s with no limit (measured as ``python bench/budgets.py --games comune
---levels medium --moves 80`` measures): no clear difference on a machine that noisy, and
-the search keeps at least nine tenths of its time."""
+__all__ = [
+    "EXPLORATION",
+    "HELD_SHARE",
+    "MAX_NODES",
+    "TAIL_SHARE",
+    "MCTSBot",
+    "Node",
+    "default_cutoff",
+    "simulation_rate",
+    "warm_up",
+]
 
 EXPLORATION = 0.7
 """UCT's exploration constant where neither the bot nor the game sets one: about
 ``sqrt(2) / 2``, the textbook ``sqrt(2)`` for payoffs in ``[0, 1]`` instead of ``[-1, 1]``."""
 
-TYPICAL_WEIGHT = 1 / 16
-"""The weight of each new simulation time in the moving average of a typical one."""
-
-REUSE_DEPTH = 6
-"""How many plies below the bot's own last move the new position is looked for."""
-REUSE_NODES = 3000
-"""How many tree nodes the look-up may replay before giving up and starting afresh."""
 MAX_NODES = 400_000
 """The default cap on a tree's size (``max_nodes=`` overrides). A Comune node costs some
 1.2 kB (a 100,000-node tree added 113 MB), so a full tree holds about half a gigabyte; a
@@ -134,128 +109,7 @@ RAVE (Comune's default) a node that simulations pass through holds 1.5 kB more o
 statistics, and nodes come some three times more slowly."""
 
 
-class Node:
-    """One position in the tree (the position itself is not stored: it is replayed).
-
-    Nodes hold no reference to their parent, so a tree has no reference cycles: a dropped
-    tree is freed at once, and the search can pause the cyclic garbage collector (whose full
-    passes over a large tree would otherwise stall a move past its time).
-    """
-
-    __slots__ = (
-        "move",
-        "player",
-        "children",
-        "untried",
-        "outcomes",
-        "weights",
-        "visits",
-        "totals",
-        "proven",
-        "proof",
-        "trie",
-        "prefix",
-        "is_step",
-        "key",
-        "untried_keys",
-        "amaf_n",
-        "amaf_w",
-    )
-
-    def __init__(self, move: Move | None, state: State, n: int, bot: MCTSBot):
-        self.move = move
-        self.player = state.to_move
-        self.visits = 0
-        self.totals = [0.0] * n
-        self.proven: tuple[float, ...] | None = None
-        self.proof: Node | None = None  # the child whose value proved this node
-        self.children: list[Node] = []
-        self.untried: list[Move] | None = []
-        """Moves (or parts) not yet tried; ``None`` until the node is first searched from."""
-        self.outcomes: list[Move] = []
-        self.weights: list[float] = []
-        self.trie: MoveTrie | None = None
-        self.prefix: tuple = ()
-        self.is_step = False
-        self.key = -1
-        """The move's index in the parent's "all moves as first" statistics (RAVE)."""
-        self.untried_keys: Any = None
-        """With RAVE, the indices of the ``untried`` moves, in the same order (an array)."""
-        self.amaf_n: Any = None
-        """Per move index: simulations through here in which the mover played it later."""
-        self.amaf_w: Any = None
-        """Per move index: the mover's payoffs summed over those simulations."""
-        if self.player == TERMINAL:
-            self.proven = bot.final_value(state)
-        elif self.player == CHANCE:
-            for outcome, p in state.chance_outcomes():
-                self.outcomes.append(outcome)
-                self.weights.append(p)
-        else:
-            self.untried = None  # listed lazily: most leaves are never searched from
-
-    def list_moves(self, state: State, bot: MCTSBot) -> None:
-        """List the moves of a decision node (as a trie of parts where the game has them)."""
-        lazy = lazy_steps_for(state) if bot.step else None
-        if lazy is not None:
-            self.trie = lazy(state)
-            self.untried = list(self.trie.next_steps[()])
-            bot.rng.shuffle(self.untried)
-            return
-        moves = state.legal_moves()
-        candidates = state.game.search_knowledge().candidate_moves if bot.candidates else None
-        if candidates is not None:
-            moves = candidates(state, moves) or moves
-        stepper = bot.stepper(state)
-        if stepper is not None and len(moves) > 1:
-            self.trie = MoveTrie(moves, stepper)
-            self.untried = list(self.trie.next_steps[()])
-        else:
-            self.untried = list(moves)
-        bot.rng.shuffle(self.untried)
-
-    @classmethod
-    def step_child(cls, parent: Node, step, bot: MCTSBot) -> Node:
-        """A node for part of a move: same position and player as ``parent``, one more part."""
-        node = cls.__new__(cls)
-        node.move, node.player = step, parent.player
-        node.visits, node.totals = 0, [0.0] * len(parent.totals)
-        node.proven = node.proof = None
-        node.children, node.outcomes, node.weights = [], [], []
-        node.trie, node.prefix, node.is_step = parent.trie, (*parent.prefix, step), True
-        node.key = -1
-        node.amaf_n = node.amaf_w = None
-        assert node.trie is not None  # a node of parts always has its trie
-        node.untried = list(node.trie.next_steps[node.prefix])
-        bot.rng.shuffle(node.untried)
-        node.untried_keys = None
-        return node
-
-    def take_untried(self, i: int) -> Move:
-        """Remove and return the ``i``-th untried move (and its RAVE index)."""
-        assert self.untried is not None
-        if self.untried_keys is not None:
-            self.untried_keys = _without(self.untried_keys, i)
-        return self.untried.pop(i)
-
-    def give_back(self, move: Move, key: int) -> None:
-        """Put an untried move taken by a simulation that was then abandoned back."""
-        assert self.untried is not None
-        self.untried.append(move)
-        if self.untried_keys is not None:
-            self.untried_keys = _with(self.untried_keys, key)
-
-    def child_for(self, move: Move) -> Node | None:
-        for child in self.children:
-            if child.move == move:
-                return child
-        return None
-
-    def mean(self, player: int) -> float:
-        return self.totals[player] / self.visits if self.visits else 0.0
-
-
-class MCTSBot(Bot):
+class MCTSBot(Selection, Solver, TreeReuse, Playouts, Bot):
     """UCT with chance nodes, n players, a solver and tree reuse (see the module text)."""
 
     name = "mcts"
@@ -352,98 +206,6 @@ class MCTSBot(Bot):
             size += 1
             stack.extend(node.children)
         return size
-
-    # --- values ---------------------------------------------------------------------------
-    def final_value(self, state: State) -> tuple[float, ...]:
-        if state.num_players == 1:
-            return (solo_score(state),)
-        assert state.result is not None
-        return state.result.payoffs()
-
-    def playout_value(self, state: State) -> tuple[float, ...] | None:
-        """The value of one random playout from ``state`` (which may be changed).
-
-        ``None`` when the playout was abandoned at the deadline (see :meth:`_search`).
-        """
-        if state.is_over:
-            return self.final_value(state)
-        if self._interruptible or self._cutoff > 0:
-            return self._interruptible_playout(state)
-        if state.num_players == 1 and self._plain:  # the score counts, which payoffs do not
-            draw, play, rng = random_move_for(state), unchecked_play_for(state), self.rng
-            while not state.is_over:
-                play(draw(state, rng))
-            return self.final_value(state)
-        self.last_fast += 1
-        return tuple(
-            self._playout(
-                state, self.rng, policy=self._policy, best_of=self.best_of, amaf=self._events
-            )
-        )
-
-    def _interruptible_playout(self, state: State) -> tuple[float, ...] | None:
-        """A random playout move by move: it gives up at the deadline, and with a cutoff it
-        stops after ``cutoff`` moves and lets the game's evaluation judge the position."""
-        rng = self.rng
-        draw, play = random_move_for(state), unchecked_play_for(state)
-        left = self._cutoff if self._cutoff > 0 else -1
-        while not state.is_over:
-            if self._deadline.expired():
-                return None
-            if left == 0:
-                return evaluate(state)
-            play(draw(state, rng))
-            left -= 1
-        return self.final_value(state)
-
-    def _playout_policy(self, state: State) -> str:
-        """The playout policy of a search from ``state``: the bot's, else the game's."""
-        knowledge = state.game.search_knowledge()
-        policy = self.playout or knowledge.playout_policy
-        if policy not in knowledge.playout_policies:
-            raise BotError(
-                state.game.id,
-                f"playout={policy} is not a playout of this game "
-                f"(it has: {', '.join(knowledge.playout_policies)})",
-            )
-        return policy
-
-    def _set_rave(self, state: State) -> None:
-        """Whether this search keeps "all moves as first" statistics, and how."""
-        knowledge = state.game.search_knowledge()
-        self._rave = knowledge.rave if self.rave is None else self.rave
-        if self._rave and not knowledge.amaf_size:
-            if self.rave is not None:
-                raise BotError(state.game.id, "rave needs move statistics this game lacks")
-            self._rave = 0.0
-        self._amaf_size, self._amaf_index = knowledge.amaf_size, knowledge.amaf_index
-
-    def _with_amaf(self, node: Node) -> Node:
-        """The decision ``node``, given its RAVE statistics when a simulation first passes
-        through it (most leaves never see one, so they hold none: 1.5 kB a node in Comune)."""
-        if node.amaf_n is not None:
-            return node
-        import numpy as np
-
-        size = self._amaf_size
-        node.amaf_n, node.amaf_w = np.zeros(size, np.float32), np.zeros(size, np.float32)
-        assert node.untried is not None
-        index = self._amaf_index
-        keys = [index(move) for move in node.untried]
-        node.untried_keys = np.array(keys, dtype=np.intp)
-        return node
-
-    def stepper(self, state: State):
-        return stepper_for(state) if self.step else None
-
-    def _completion(self, trie: MoveTrie, prefix: tuple) -> Move:
-        """A random legal move that begins with the parts ``prefix``."""
-        while prefix not in trie.moves:
-            prefix = (*prefix, self.rng.choice(trie.next_steps[prefix]))
-        return trie.moves[prefix]
-
-    def _leaf_value(self, node: Node, state: State) -> tuple[float, ...] | None:
-        return node.proven if node.proven is not None else self.playout_value(state)
 
     # --- the search -----------------------------------------------------------------------
     def choose(self, state: State, *, seconds=None, iterations=None, depth=None) -> Move:
@@ -642,253 +404,6 @@ class MCTSBot(Bot):
         node.children.append(child)
         return child, self._leaf_value(child, state)
 
-    @staticmethod
-    def _at_frontier(node: Node) -> bool:
-        """Whether a capped tree ends at the decision ``node``: nothing below it to select
-        (its moves untried, or every child it has already proven)."""
-        return node.untried is None or all(ch.proven is not None for ch in node.children)
-
-    def _select(self, node: Node, solo: bool) -> Node:
-        best, _ = self._best_scored(node, solo)
-        assert best is not None, "a node whose children are all proven is proven"
-        return best
-
-    def _best_scored(self, node: Node, solo: bool) -> tuple[Node | None, float]:
-        """The unproven child UCT (with RAVE where the node keeps its statistics) would
-        select, and its score; ``(None, -inf)`` if there is none."""
-        p = node.player
-        log_n = math.log(node.visits) if node.visits else 0.0
-        c = self.c * (self._solo_scale(node) if solo else 1.0)
-        best, best_score = None, float("-inf")
-        sqrt = math.sqrt
-        if node.amaf_n is None:
-            for child in node.children:
-                if child.proven is None:
-                    visits = child.visits
-                    score = child.totals[p] / visits + c * sqrt(log_n / visits)
-                    if score > best_score:
-                        best, best_score = child, score
-            return best, best_score
-        amaf_n, amaf_w, k = node.amaf_n.tolist(), node.amaf_w.tolist(), self._rave
-        for child in node.children:
-            if child.proven is not None:
-                continue
-            visits = child.visits
-            mean = child.totals[p] / visits
-            seen = amaf_n[child.key]
-            if seen:
-                beta = sqrt(k / (3 * visits + k))
-                mean += beta * (amaf_w[child.key] / seen - mean)
-            score = mean + c * sqrt(log_n / visits)
-            if score > best_score:
-                best, best_score = child, score
-        return best, best_score
-
-    def _to_expand(self, node: Node, solo: bool) -> tuple[int | None, Node | None]:
-        """Whether to add an untried move of ``node`` now: ``(its index in untried, None)``,
-        or ``(None, the child to select instead)``.
-
-        Without RAVE statistics every move is added once, the last of the (shuffled) list
-        first, before any child is selected again. With them the untried move with the best
-        "all moves as first" mean is the candidate (a move never seen later in a simulation
-        first of all), and it is added only while that mean is at least the score the best
-        child would be selected by: at a node of a hundred placements, the simulations go
-        to the moves that did well elsewhere, not one to each move in turn.
-        """
-        untried = node.untried
-        assert untried
-        if node.amaf_n is None:
-            return len(untried) - 1, None
-        import numpy as np
-
-        seen = node.amaf_n[node.untried_keys]
-        means = np.divide(
-            node.amaf_w[node.untried_keys], seen, where=seen > 0, out=np.full(len(seen), 2.0)
-        )
-        pick = int(means.argmax())
-        if means[pick] > 1.0 or not node.children:
-            return pick, None
-        best, score = self._best_scored(node, solo)
-        if best is None or means[pick] >= score:
-            return pick, None
-        return None, best
-
-    @staticmethod
-    def _solo_scale(node: Node) -> float:
-        """Exploration in a solo game scales with the spread of the scores seen here."""
-        means = [ch.mean(0) for ch in node.children]
-        return max(1.0, max(means) - min(means)) if means else 1.0
-
-    def _try_prove(self, node: Node, solo: bool) -> bool:
-        """Mark ``node`` proven if its children settle its value; say whether it is now."""
-        if node.player == CHANCE:
-            if len(node.children) < len(node.outcomes):
-                return False
-            values = [ch.proven for ch in node.children if ch.proven is not None]
-            if len(values) < len(node.children):
-                return False
-            weight = dict(zip(node.outcomes, node.weights, strict=True))
-            n = len(node.totals)
-            node.proven = tuple(
-                math.fsum(
-                    weight[ch.move] * v[i] for ch, v in zip(node.children, values, strict=True)
-                )
-                for i in range(n)
-            )
-            return True
-        p = node.player
-        best: Node | None = None
-        best_value: tuple[float, ...] = ()
-        for child in node.children:
-            value = child.proven
-            if value is None:
-                continue
-            if not solo and value[p] >= 1.0:
-                node.proven, node.proof = value, child
-                return True
-            if best is None or value[p] > best_value[p]:
-                best, best_value = child, value
-        if node.untried is None or node.untried or best is None:
-            return False
-        if any(ch.proven is None for ch in node.children):
-            return False
-        node.proven, node.proof = best_value, best
-        return True
-
-    def _best_move(self, root: Node, state: State) -> Move:
-        """The move to play: best children downwards until a whole move is reached.
-
-        The node of that move is kept (``_chosen``): the next search looks for its position
-        below it first (see :meth:`_reuse`)."""
-        node = root
-        self._chosen = None
-        choice = self._proven_choice(root, state)
-        if choice is not None:
-            self._chosen = choice
-            return choice.move
-        while True:
-            child = self._best_child(node)
-            if child is None:
-                if node.trie is not None:
-                    return self._completion(node.trie, node.prefix)
-                return self.rng.choice(state.legal_moves())  # nothing searched yet
-            if not child.is_step:
-                self._chosen = child
-                return child.move
-            node = child
-
-    def _proven_choice(self, root: Node, state: State) -> Node | None:
-        """In a position proven lost or drawn, the child the game's knowledge picks among those
-        that keep the proven value (:attr:`ludoteca.core.ai.SearchKnowledge.proven_choice`);
-        ``None`` where it has no say."""
-        proven, proof = root.proven, root.proof
-        if proven is None or proof is None or proof.is_step or state.num_players == 1:
-            return None
-        chooser = state.game.search_knowledge().proven_choice
-        p = root.player
-        if chooser is None or proven[p] >= 1.0:
-            return None
-        equal = [ch for ch in root.children if ch.proven is not None and ch.proven[p] == proven[p]]
-        if len(equal) < 2:
-            return None
-        move = chooser(state, [ch.move for ch in equal], self._deadline.left())
-        return root.child_for(move)
-
-    def _best_child(self, root: Node) -> Node | None:
-        """The proven best if the root is proven; else the most visited unproven child, unless a
-        proven child is known to be at least as good as that child's mean."""
-        if root.proof is not None:
-            return root.proof
-        p = root.player
-        unproven = [ch for ch in root.children if ch.proven is None]
-        proven = [ch for ch in root.children if ch.proven is not None]
-        robust = max(unproven, key=lambda ch: (ch.visits, ch.mean(p)), default=None)
-        safest = max(proven, key=lambda ch: _proven(ch)[p], default=None)
-        if robust is None:
-            return safest
-        if safest is not None and _proven(safest)[p] >= robust.mean(p):
-            return safest
-        return robust
-
-    # --- tree reuse -----------------------------------------------------------------------
-    def _reuse(self, state: State, deadline: Deadline) -> Node | None:
-        """The node of ``state`` in the previous tree, detached as a new root, or ``None``.
-
-        Looked for below the move this bot chose last, where the game goes on; only a bot that
-        chose nothing there (a game joined midway) looks below the old root. In Comune the
-        old root's other moves made up most of the tree: looking among them took the whole
-        tenth of the budget the look-up may take, on every move, and found nothing.
-        """
-        old, old_state, chosen = self._root, self._root_state, self._chosen
-        self._root = self._root_state = self._chosen = None
-        if old is None or old_state is None or not _same_game(old_state, state):
-            return None
-        target = state.position()
-        if old_state.position() == target:
-            return old
-        frontier: list[tuple[Node, State]] = [(old, old_state)]
-        if chosen is not None:
-            after = old_state.clone()
-            after.play(chosen.move)
-            if after.position() == target:
-                return chosen
-            frontier = [(chosen, after)]
-        examined = 0
-        budget_share = None if deadline.seconds is None else 0.1 * deadline.seconds
-        for _ in range(REUSE_DEPTH):
-            next_frontier: list[tuple[Node, State]] = []
-            for node, node_state in frontier:
-                for child in sorted(node.children, key=lambda ch: -ch.visits):
-                    examined += 1
-                    if examined > REUSE_NODES or (
-                        budget_share is not None and deadline.elapsed() > budget_share
-                    ):
-                        return None
-                    if child.is_step:  # part of a move: same position, look further down
-                        next_frontier.append((child, node_state))
-                        continue
-                    probe = node_state.clone()
-                    probe.play(child.move)
-                    if probe.position() == target:
-                        return child
-                    if child.children:
-                        next_frontier.append((child, probe))
-            frontier = next_frontier
-            if not frontier:
-                break
-        return None
-
-
-def _without(keys, i: int):
-    """An index array without its ``i``-th entry."""
-    import numpy as np
-
-    return np.delete(keys, i)
-
-
-def _with(keys, key: int):
-    """An index array with ``key`` appended."""
-    import numpy as np
-
-    return np.append(keys, key)
-
-
-def _amaf_backup(marks: list[tuple[Node, int]], events, value: tuple[float, ...]) -> None:
-    """Credit each node in ``marks`` (with where its moves start in ``events``) with the
-    simulation's value for every move its mover played from there on ("all moves as
-    first"; a move played twice counts once)."""
-    later: dict[int, list[int]] = {}
-    j = len(events)
-    for node, start in reversed(marks):
-        while j > start:
-            j -= 1
-            player, key = events[j]
-            later.setdefault(player, []).append(key)
-        keys = later.get(node.player)
-        if keys:
-            node.amaf_n[keys] += 1.0
-            node.amaf_w[keys] += value[node.player]
-
 
 def _switch(name: str, value) -> bool:
     """An on/off parameter: 1 or 0 (``True``/``False`` from Python)."""
@@ -902,37 +417,6 @@ def _at_least_one(name: str, value) -> int:
     if int(value) < 1:
         raise MalformedError(f"{name}={value}", f"{name} must be at least 1")
     return int(value)
-
-
-def default_cutoff(state: State) -> int:
-    """The game's playout cutoff from its search knowledge (0: whole playouts)."""
-    return state.game.search_knowledge().cutoff_for(state.num_players)
-
-
-def _same_game(a: State, b: State) -> bool:
-    return a.game.id == b.game.id and a.game.options == b.game.options
-
-
-_warmed: set[str] = set()
-
-
-def warm_up(state: State) -> None:
-    """Run one playout of ``state``'s game untimed, once per process.
-
-    A game's fast playout path may be compiled on first use (numba), which takes far longer
-    than a move's budget; whoever runs timed games (the arena, a server) calls this first so
-    that no move pays for it. The game's endgame solver, where its search knowledge has one
-    (:attr:`~ludoteca.core.ai.SearchKnowledge.warm_up`), is compiled here too.
-    """
-    key = state.game.id
-    if key in _warmed or state.is_over:
-        return
-    knowledge = state.game.search_knowledge()
-    knowledge.playout(state.clone(), random.Random(0))
-    prepare = knowledge.warm_up
-    if prepare is not None:  # the game's endgame solver, compiled too
-        prepare()
-    _warmed.add(key)
 
 
 def simulation_rate(game, seconds: float = 1.0, seed: int = 1) -> dict[str, float]:
@@ -955,9 +439,3 @@ def simulation_rate(game, seconds: float = 1.0, seed: int = 1) -> dict[str, floa
         "mcts_seconds": round(elapsed, 4),
         "mcts_simulations_per_s": round(bot.last_iterations / elapsed, 1),
     }
-
-
-def _proven(node: Node) -> tuple[float, ...]:
-    """A node's proven value, for a node known to be proven."""
-    assert node.proven is not None
-    return node.proven
