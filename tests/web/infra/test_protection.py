@@ -454,7 +454,7 @@ def test_oversized_and_binary_messages_are_refused(club, game):
 
 
 def test_request_bodies_are_bounded(club, game):
-    from ludoteca.web.app import MAX_BODY
+    from ludoteca.web.middleware import MAX_BODY
 
     with client_from(club, new_address()) as c:
         big = b'{"move": "' + b"a" * MAX_BODY + b'"}'

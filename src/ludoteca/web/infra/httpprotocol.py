@@ -7,7 +7,7 @@ connection for ever (40 such still open after a minute). Here a head (request li
 headers) over :data:`MAX_HEAD_BYTES` is answered ``431`` and the connection closed, and a
 connection whose head is not complete :data:`HEAD_SECONDS` after it began (or after the
 connection opened, for the first) is closed. Bodies are not concerned: the club bounds them
-itself (:class:`ludoteca.web.app.BodyLimit`), and a slow upload of a small form is no threat.
+itself (:class:`ludoteca.web.middleware.BodyLimit`), and a slow upload of a small form is no threat.
 
 ``ludoteca serve`` runs uvicorn with it (``http=HeadLimitedProtocol``); behind a reverse
 proxy the proxy's own limits apply as well.
