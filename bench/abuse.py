@@ -27,8 +27,6 @@ import json
 import multiprocessing
 import os
 import queue
-import shutil
-import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -38,7 +36,14 @@ sys.path.insert(0, str(Path(__file__).parent))
 try:
     from abuseclients import run_abusers
     from load import run_loop
-    from loadclient import ClubProcesses, Load, LoadError, verify
+    from loadclient import (
+        ClubProcesses,
+        Load,
+        LoadError,
+        clean_up_workdir,
+        run_interruptible,
+        verify,
+    )
 except ImportError as exc:  # httpx and websockets come with the dev tools
     sys.exit(f"bench/abuse.py needs the dev tools ({exc.name} is missing): run `make test` once.")
 
@@ -206,10 +211,7 @@ def run(args: argparse.Namespace) -> int:
             attack.join(5)
         if club is not None:
             club.stop()
-        if args.keep:
-            print(f"kept {tmp}", file=sys.stderr)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
+        clean_up_workdir(tmp, args.keep)
     print(json.dumps(result, indent=2) if args.json else table(result))
     errors = sum(result["abused"]["errors"].values())
     return 0 if result["verify"]["ok"] and not errors else 1
@@ -218,15 +220,7 @@ def run(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
 
-    def terminate(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, terminate)
-    try:
-        return run(args)
-    except KeyboardInterrupt:
-        print("interrupted; server stopped and temporary files removed", file=sys.stderr)
-        return 130
+    return run_interruptible(lambda: run(args))
 
 
 if __name__ == "__main__":

@@ -38,8 +38,6 @@ import os
 import queue
 import random
 import re
-import shutil
-import signal
 import statistics
 import struct
 import sys
@@ -56,7 +54,14 @@ try:
 
     from abuseclients import loopback_only, open_socket, text_frame
     from load import run_loop
-    from loadclient import ClubProcesses, Load, LoadError, verify
+    from loadclient import (
+        ClubProcesses,
+        Load,
+        LoadError,
+        clean_up_workdir,
+        run_interruptible,
+        verify,
+    )
 except ImportError as exc:  # httpx, psutil and websockets come with the dev tools
     sys.exit(f"bench/abuse_analysis.py needs the dev tools ({exc.name} is missing).")
 
@@ -553,10 +558,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if club is not None:
             club.stop()
-        if args.keep:
-            print(f"kept {tmp}", file=sys.stderr)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
+        clean_up_workdir(tmp, args.keep)
     print(json.dumps(result, indent=2) if args.json else table(result))
     errors = sum(result["attacked"]["errors"].values())
     return 0 if result["verify"]["ok"] and not errors else 1
@@ -565,15 +567,7 @@ def run(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
 
-    def terminate(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, terminate)
-    try:
-        return run(args)
-    except KeyboardInterrupt:
-        print("interrupted; server stopped and temporary files removed", file=sys.stderr)
-        return 130
+    return run_interruptible(lambda: run(args))
 
 
 if __name__ == "__main__":

@@ -24,8 +24,6 @@ import argparse
 import asyncio
 import json
 import os
-import shutil
-import signal
 import sys
 import tempfile
 import time
@@ -34,7 +32,15 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 try:
-    from loadclient import ClubProcesses, Load, LoadError, default_seats, verify
+    from loadclient import (
+        ClubProcesses,
+        Load,
+        LoadError,
+        clean_up_workdir,
+        default_seats,
+        run_interruptible,
+        verify,
+    )
 except ImportError as exc:  # httpx and websockets come with the dev tools
     sys.exit(f"bench/load.py needs the dev tools ({exc.name} is missing): run `make test` once.")
 
@@ -278,10 +284,7 @@ def run(args: argparse.Namespace) -> int:
             club.stop()
         if pg is not None:
             pg.stop()
-        if args.keep:
-            print(f"kept {tmp}", file=sys.stderr)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
+        clean_up_workdir(tmp, args.keep)
     print(json.dumps(result, indent=2) if args.json else table(result))
     return 0 if result["verify"]["ok"] and not result["errors"] else 1
 
@@ -289,16 +292,7 @@ def run(args: argparse.Namespace) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     args.seats = default_seats(args.game)
-
-    def terminate(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, terminate)
-    try:
-        return run(args)
-    except KeyboardInterrupt:
-        print("interrupted; servers stopped and temporary files removed", file=sys.stderr)
-        return 130
+    return run_interruptible(lambda: run(args), "servers stopped")
 
 
 if __name__ == "__main__":
