@@ -23,7 +23,6 @@ players lost nothing and saw no error, 1 otherwise, 2 for bad arguments.
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import os
 import queue
@@ -34,16 +33,10 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 try:
+    import loadclient
     from abuseclients import run_abusers
     from load import run_loop
-    from loadclient import (
-        ClubProcesses,
-        Load,
-        LoadError,
-        clean_up_workdir,
-        run_interruptible,
-        verify,
-    )
+    from loadclient import ClubProcesses, Load, LoadError, verify
 except ImportError as exc:  # httpx and websockets come with the dev tools
     sys.exit(f"bench/abuse.py needs the dev tools ({exc.name} is missing): run `make test` once.")
 
@@ -211,16 +204,12 @@ def run(args: argparse.Namespace) -> int:
             attack.join(5)
         if club is not None:
             club.stop()
-        clean_up_workdir(tmp, args.keep)
-    print(json.dumps(result, indent=2) if args.json else table(result))
-    errors = sum(result["abused"]["errors"].values())
-    return 0 if result["verify"]["ok"] and not errors else 1
+        loadclient.clean_up_workdir(tmp, args.keep)
+    return loadclient.report(result, args.json, table, sum(result["abused"]["errors"].values()))
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-
-    return run_interruptible(lambda: run(args))
+    return loadclient.run_interruptible(lambda: run(parse_args(argv)))
 
 
 if __name__ == "__main__":

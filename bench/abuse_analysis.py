@@ -52,16 +52,10 @@ try:
     import httpx
     import psutil
 
+    import loadclient
     from abuseclients import loopback_only, open_socket, text_frame
     from load import run_loop
-    from loadclient import (
-        ClubProcesses,
-        Load,
-        LoadError,
-        clean_up_workdir,
-        run_interruptible,
-        verify,
-    )
+    from loadclient import ClubProcesses, Load, LoadError, verify
 except ImportError as exc:  # httpx, psutil and websockets come with the dev tools
     sys.exit(f"bench/abuse_analysis.py needs the dev tools ({exc.name} is missing).")
 
@@ -558,16 +552,12 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if club is not None:
             club.stop()
-        clean_up_workdir(tmp, args.keep)
-    print(json.dumps(result, indent=2) if args.json else table(result))
-    errors = sum(result["attacked"]["errors"].values())
-    return 0 if result["verify"]["ok"] and not errors else 1
+        loadclient.clean_up_workdir(tmp, args.keep)
+    return loadclient.report(result, args.json, table, sum(result["attacked"]["errors"].values()))
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-
-    return run_interruptible(lambda: run(args))
+    return loadclient.run_interruptible(lambda: run(parse_args(argv)))
 
 
 if __name__ == "__main__":

@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
 import sys
 import tempfile
@@ -32,15 +31,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 try:
-    from loadclient import (
-        ClubProcesses,
-        Load,
-        LoadError,
-        clean_up_workdir,
-        default_seats,
-        run_interruptible,
-        verify,
-    )
+    import loadclient
+    from loadclient import ClubProcesses, Load, LoadError, default_seats, verify
 except ImportError as exc:  # httpx and websockets come with the dev tools
     sys.exit(f"bench/load.py needs the dev tools ({exc.name} is missing): run `make test` once.")
 
@@ -284,15 +276,14 @@ def run(args: argparse.Namespace) -> int:
             club.stop()
         if pg is not None:
             pg.stop()
-        clean_up_workdir(tmp, args.keep)
-    print(json.dumps(result, indent=2) if args.json else table(result))
-    return 0 if result["verify"]["ok"] and not result["errors"] else 1
+        loadclient.clean_up_workdir(tmp, args.keep)
+    return loadclient.report(result, args.json, table, result["errors"])
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     args.seats = default_seats(args.game)
-    return run_interruptible(lambda: run(args), "servers stopped")
+    return loadclient.run_interruptible(lambda: run(args), "servers stopped")
 
 
 if __name__ == "__main__":

@@ -940,3 +940,12 @@ def run_interruptible(run: Callable[[], int], stopped: str = "server stopped") -
     except KeyboardInterrupt:
         print(f"interrupted; {stopped} and temporary files removed", file=sys.stderr)
         return 130
+
+
+def report(
+    result: dict[str, Any], as_json: bool, table: Callable[[dict[str, Any]], str], errors: object
+) -> int:
+    """Print a benchmark's result (``--json`` or its table) and give its exit status: 0 only
+    when every stored record checked out and no request failed (``errors`` is empty or 0)."""
+    print(json.dumps(result, indent=2) if as_json else table(result))
+    return 0 if result["verify"]["ok"] and not errors else 1
