@@ -23,12 +23,9 @@ players lost nothing and saw no error, 1 otherwise, 2 for bad arguments.
 from __future__ import annotations
 
 import argparse
-import json
 import multiprocessing
 import os
 import queue
-import shutil
-import signal
 import sys
 import tempfile
 from pathlib import Path
@@ -36,6 +33,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 try:
+    import loadclient
     from abuseclients import run_abusers
     from load import run_loop
     from loadclient import ClubProcesses, Load, LoadError, verify
@@ -206,27 +204,12 @@ def run(args: argparse.Namespace) -> int:
             attack.join(5)
         if club is not None:
             club.stop()
-        if args.keep:
-            print(f"kept {tmp}", file=sys.stderr)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
-    print(json.dumps(result, indent=2) if args.json else table(result))
-    errors = sum(result["abused"]["errors"].values())
-    return 0 if result["verify"]["ok"] and not errors else 1
+        loadclient.clean_up_workdir(tmp, args.keep)
+    return loadclient.report(result, args.json, table, sum(result["abused"]["errors"].values()))
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-
-    def terminate(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, terminate)
-    try:
-        return run(args)
-    except KeyboardInterrupt:
-        print("interrupted; server stopped and temporary files removed", file=sys.stderr)
-        return 130
+    return loadclient.run_interruptible(lambda: run(parse_args(argv)))
 
 
 if __name__ == "__main__":

@@ -38,8 +38,6 @@ import os
 import queue
 import random
 import re
-import shutil
-import signal
 import statistics
 import struct
 import sys
@@ -54,6 +52,7 @@ try:
     import httpx
     import psutil
 
+    import loadclient
     from abuseclients import loopback_only, open_socket, text_frame
     from load import run_loop
     from loadclient import ClubProcesses, Load, LoadError, verify
@@ -553,27 +552,12 @@ def run(args: argparse.Namespace) -> int:
     finally:
         if club is not None:
             club.stop()
-        if args.keep:
-            print(f"kept {tmp}", file=sys.stderr)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
-    print(json.dumps(result, indent=2) if args.json else table(result))
-    errors = sum(result["attacked"]["errors"].values())
-    return 0 if result["verify"]["ok"] and not errors else 1
+        loadclient.clean_up_workdir(tmp, args.keep)
+    return loadclient.report(result, args.json, table, sum(result["attacked"]["errors"].values()))
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-
-    def terminate(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, terminate)
-    try:
-        return run(args)
-    except KeyboardInterrupt:
-        print("interrupted; server stopped and temporary files removed", file=sys.stderr)
-        return 130
+    return loadclient.run_interruptible(lambda: run(parse_args(argv)))
 
 
 if __name__ == "__main__":

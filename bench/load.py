@@ -22,10 +22,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import json
 import os
-import shutil
-import signal
 import sys
 import tempfile
 import time
@@ -34,6 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).parent))
 
 try:
+    import loadclient
     from loadclient import ClubProcesses, Load, LoadError, default_seats, verify
 except ImportError as exc:  # httpx and websockets come with the dev tools
     sys.exit(f"bench/load.py needs the dev tools ({exc.name} is missing): run `make test` once.")
@@ -278,27 +276,14 @@ def run(args: argparse.Namespace) -> int:
             club.stop()
         if pg is not None:
             pg.stop()
-        if args.keep:
-            print(f"kept {tmp}", file=sys.stderr)
-        else:
-            shutil.rmtree(tmp, ignore_errors=True)
-    print(json.dumps(result, indent=2) if args.json else table(result))
-    return 0 if result["verify"]["ok"] and not result["errors"] else 1
+        loadclient.clean_up_workdir(tmp, args.keep)
+    return loadclient.report(result, args.json, table, result["errors"])
 
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     args.seats = default_seats(args.game)
-
-    def terminate(signum, frame):
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGTERM, terminate)
-    try:
-        return run(args)
-    except KeyboardInterrupt:
-        print("interrupted; servers stopped and temporary files removed", file=sys.stderr)
-        return 130
+    return loadclient.run_interruptible(lambda: run(args), "servers stopped")
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ import math
 import os
 import random
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -914,3 +915,37 @@ def verify(url: str, seen: dict[int, GameSeen], *, upgrade: bool = False) -> dic
         "ok": not problems,
         "stored_lengths": lengths,
     }
+
+
+def clean_up_workdir(tmp: Path, keep: bool) -> None:
+    """Remove a benchmark's temporary folder, or say where it is when ``--keep`` asked for
+    its logs: every benchmark that starts servers ends this way, run or fail."""
+    if keep:
+        print(f"kept {tmp}", file=sys.stderr)
+    else:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def run_interruptible(run: Callable[[], int], stopped: str = "server stopped") -> int:
+    """Run a benchmark so that SIGTERM (a CI timeout, ``kill``) unwinds like Ctrl-C: the
+    benchmark's ``finally`` blocks then stop its servers and remove its temporary files, and
+    the exit status is 130 as after an interrupt. ``stopped`` names what was stopped."""
+
+    def terminate(signum: int, frame: object) -> None:
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGTERM, terminate)
+    try:
+        return run()
+    except KeyboardInterrupt:
+        print(f"interrupted; {stopped} and temporary files removed", file=sys.stderr)
+        return 130
+
+
+def report(
+    result: dict[str, Any], as_json: bool, table: Callable[[dict[str, Any]], str], errors: object
+) -> int:
+    """Print a benchmark's result (``--json`` or its table) and give its exit status: 0 only
+    when every stored record checked out and no request failed (``errors`` is empty or 0)."""
+    print(json.dumps(result, indent=2) if as_json else table(result))
+    return 0 if result["verify"]["ok"] and not errors else 1

@@ -1,42 +1,37 @@
 // The daily solo challenge: the server replays the moves so far with the day's dice and sends
 // the position and its legal moves; the page matches clicks to them. A member enters a
 // finished game; the server replays it again to check it.
-import { movePaths, sameCells } from "./moves.js";
-import { interactionFor, preload } from "./interactions.js";
+import { boardPage, el, postJson } from "./board_page.js";
+import { preload } from "./interactions.js";
 import { language, t } from "./i18n.js";
 
 const root = document.getElementById("challenge");
 const day = root.dataset.day;
 const csrf = root.dataset.csrf;
-const boardBox = document.getElementById("board");
-const choices = document.getElementById("choices");
 const verdict = document.getElementById("verdict");
-const moduleControls = document.getElementById("module-controls");
 const lang = `?lang=${encodeURIComponent(language)}`;
 const key = `ludoteca.challenge.${day}`;
 let moves = JSON.parse(localStorage.getItem(key) || "[]");
-let view = null;
-let selected = [];
-let interaction = null;
-
-function el(tag, attrs = {}, text = "") {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text) node.textContent = text;
-  return node;
-}
 
 function say(text) { verdict.textContent = text; verdict.className = `verdict ${text ? "wrong" : ""}`; }
 
-function show(next) {
-  view = next;
+const board = boardPage({
+  boardBox: document.getElementById("board"),
+  choices: document.getElementById("choices"),
+  controls: document.getElementById("module-controls"),
+  sendMove: play,
+  showMessage: say,
+  redraw: () => show(board.state.view),
+  open: (view) => view.legal.length > 0,
+  // a cell no move takes with the cells chosen starts a new choice, if some move takes it
+  miss: (cells, cell) => (board.state.view.legal.some((m) => m.cells.includes(cell)) ? [cell] : []),
+  completeOnDeselect: true,
+});
+
+function show(view) {
   moves = view.moves;
   localStorage.setItem(key, JSON.stringify(moves));
-  selected = [];
-  boardBox.innerHTML = view.svg;
-  if (interaction && interaction.destroy) interaction.destroy();
-  moduleControls.replaceChildren();
-  interaction = interactionFor({ ...view, your_turn: view.legal.length > 0 }, { boardBox, controls: moduleControls, sendMove: play, showMessage: say, el, paths: movePaths(view.legal) }, () => show(view));
+  board.show(view, { lastCells: false });
   const status = document.getElementById("status");
   status.textContent = view.over
     ? t("Game over: {n} pieces captured.", { n: view.captured })
@@ -45,50 +40,11 @@ function show(next) {
   root.dataset.captured = String(view.captured);
   const enter = document.getElementById("enter");
   enter.hidden = !(view.over && root.dataset.member && root.dataset.entered === "");
-  markBoard();
 }
-
-function markBoard() {
-  const cands = view.legal.filter((m) => selected.every((c) => m.cells.includes(c)));
-  const targets = new Set();
-  for (const m of cands) for (const c of m.cells) if (!selected.includes(c)) targets.add(c);
-  for (const node of boardBox.querySelectorAll("[data-cell]")) {
-    node.classList.toggle("target", targets.has(node.dataset.cell) && node.classList.contains("cell"));
-    node.classList.toggle("selected", selected.includes(node.dataset.cell));
-  }
-  choices.replaceChildren();
-  const offer = selected.length && !interaction ? cands.filter((m) => sameCells(m.cells, selected)) : view.legal.filter((m) => !m.cells.length);
-  for (const m of offer.slice(0, 40)) {
-    const b = el("button", { type: "button", class: "move-choice", "data-move": m.text }, m.label || m.text);
-    b.addEventListener("click", () => play(m.text));
-    choices.append(b);
-  }
-}
-
-boardBox.addEventListener("click", (e) => {
-  if (!view || !view.legal.length) return;
-  if (interaction && interaction.click && interaction.click(e)) return;
-  const node = e.target.closest("[data-cell]");
-  if (!node) return;
-  const cell = node.dataset.cell;
-  if (selected.includes(cell)) selected = selected.filter((c) => c !== cell);
-  else if (view.legal.some((m) => m.cells.includes(cell) && selected.every((c) => m.cells.includes(c)))) selected.push(cell);
-  else selected = view.legal.some((m) => m.cells.includes(cell)) ? [cell] : [];
-  const cands = view.legal.filter((m) => selected.every((c) => m.cells.includes(c)));
-  const complete = cands.filter((m) => sameCells(m.cells, selected));
-  if (complete.length === 1 && cands.length === 1) { play(complete[0].text); return; }
-  markBoard();
-});
 
 async function post(path, body) {
-  const r = await fetch(`/api/challenge/${day}/${path}${lang}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ ...body, csrf }),
-  });
-  const data = await r.json().catch(() => ({}));
-  if (!r.ok) { say(data.error || t("That move is refused.")); return null; }
-  say("");
+  const data = await postJson(`/api/challenge/${day}/${path}${lang}`, body, csrf, (error) => say(error || t("That move is refused.")));
+  if (data) say("");
   return data;
 }
 

@@ -2,8 +2,8 @@
 // is matched to those moves and sent back, and the engine's verdict is shown in words. A click
 // that makes no legal move is sent as cells, and the engine says why it is refused. No rule
 // lives here.
-import { movePaths, sameCells } from "./moves.js";
-import { interactionFor, preload } from "./interactions.js";
+import { boardPage, el, postJson } from "./board_page.js";
+import { preload } from "./interactions.js";
 import { language, t } from "./i18n.js";
 
 const root = document.getElementById("learn");
@@ -11,25 +11,13 @@ const game = root.dataset.game;
 const total = Number(root.dataset.steps);
 const member = Boolean(root.dataset.member);
 const csrf = root.dataset.csrf;
-const boardBox = document.getElementById("board");
-const choices = document.getElementById("choices");
 const verdict = document.getElementById("verdict");
 const moduleControls = document.getElementById("module-controls");
 const key = `ludoteca.learn.${game}`;
 const lang = `?lang=${encodeURIComponent(language)}`; // the page's language, for the answers too
 let done = member ? Number(root.dataset.done) : Number(localStorage.getItem(key) || 0);
 let step = Math.min(done + 1, total);
-let view = null;
-let selected = [];
 let solved = false;
-let interaction = null;
-
-function el(tag, attrs = {}, text = "") {
-  const node = document.createElement(tag);
-  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
-  if (text) node.textContent = text;
-  return node;
-}
 
 function say(text, ok = false) {
   verdict.textContent = text;
@@ -59,83 +47,40 @@ async function load(n) {
   markSteps();
 }
 
-function show(next, playable = true) {
-  view = next;
-  selected = [];
-  boardBox.innerHTML = view.svg;
-  for (const cell of view.last_cells || []) {
-    for (const node of boardBox.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move");
-  }
-  if (interaction && interaction.destroy) interaction.destroy();
-  interaction = null;
-  moduleControls.replaceChildren();
-  if (playable) {
-    const moduleView = { ...view, your_turn: view.legal.length > 0 };
-    if (view.hints && view.hints.prompt) moduleControls.append(el("p", { class: "hint" }, view.hints.prompt));
-    interaction = interactionFor(moduleView, { boardBox, controls: moduleControls, sendMove: tryMove, showMessage: (m) => say(m), el, paths: movePaths(view.legal) }, () => show(view));
-  } else {
-    view = { ...view, legal: [] };
-  }
-  markBoard();
-}
+const board = boardPage({
+  boardBox: document.getElementById("board"),
+  choices: document.getElementById("choices"),
+  controls: moduleControls,
+  sendMove: tryMove,
+  showMessage: (m) => say(m),
+  redraw: () => show(board.state.view),
+  open: () => !solved,
+  miss: (cells) => { whyNot(cells); },
+  progress: () => say(""),
+});
 
-function markBoard() {
-  const cands = view.legal.filter((m) => selected.every((c) => m.cells.includes(c)));
-  const targets = new Set();
-  for (const m of cands) for (const c of m.cells) if (!selected.includes(c)) targets.add(c);
-  for (const node of boardBox.querySelectorAll("[data-cell]")) {
-    node.classList.toggle("target", targets.has(node.dataset.cell) && node.classList.contains("cell"));
-    node.classList.toggle("selected", selected.includes(node.dataset.cell));
-  }
-  choices.replaceChildren();
-  const offer = selected.length && !interaction ? cands.filter((m) => sameCells(m.cells, selected)) : view.legal.filter((m) => !m.cells.length);
-  for (const m of offer.slice(0, 40)) {
-    const b = el("button", { type: "button", class: "move-choice", "data-move": m.text }, m.label || m.text);
-    b.addEventListener("click", () => tryMove(m.text));
-    choices.append(b);
-  }
+function show(next, playable = true) {
+  board.show(next, {
+    playable,
+    before: () => { if (next.hints && next.hints.prompt) moduleControls.append(el("p", { class: "hint" }, next.hints.prompt)); },
+  });
 }
 
 async function post(body) {
-  const r = await fetch(`/api/learn/${game}/${step}${lang}`, {
-    method: "POST",
-    headers: { "Content-Type": "application/json" },
-    body: JSON.stringify({ ...body, csrf }),
-  });
-  const data = await r.json().catch(() => ({}));
-  if (!r.ok) { say(data.error || t("That move is refused.")); return null; }
-  return data;
+  return postJson(`/api/learn/${game}/${step}${lang}`, body, csrf, (error) => say(error || t("That move is refused.")));
 }
 
 async function whyNot(cells) {
   const data = await post({ cells });
-  selected = []; // the move is started afresh, as after any refusal
-  markBoard();
+  board.clear(); // the move is started afresh, as after any refusal
   if (data) say(data.reason || t("That move is refused."));
 }
-
-boardBox.addEventListener("click", (e) => {
-  if (solved || !view) return;
-  if (interaction && interaction.click && view.legal.length && interaction.click(e)) return;
-  const node = e.target.closest("[data-cell]");
-  if (!node) return;
-  const cell = node.dataset.cell;
-  if (selected.includes(cell)) { selected = selected.filter((c) => c !== cell); markBoard(); return; }
-  const fits = view.legal.some((m) => m.cells.includes(cell) && selected.every((c) => m.cells.includes(c)));
-  if (!fits) { whyNot([...selected, cell]); return; }
-  selected.push(cell);
-  const cands = view.legal.filter((m) => selected.every((c) => m.cells.includes(c)));
-  const complete = cands.filter((m) => sameCells(m.cells, selected));
-  if (complete.length === 1 && cands.length === 1) { tryMove(complete[0].text); return; }
-  say("");
-  markBoard();
-});
 
 async function tryMove(text) {
   if (solved) return;
   const data = await post({ move: text });
   if (!data) return;
-  if (!data.ok) { say(data.reason, false); selected = []; markBoard(); return; }
+  if (!data.ok) { say(data.reason, false); board.clear(); return; }
   solved = true;
   say(data.reason, true);
   show(data.after, false);

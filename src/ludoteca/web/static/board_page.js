@@ -1,0 +1,107 @@
+// The board of a solo page (a lesson, a puzzle, the daily challenge): it draws the position the
+// server sent, mounts the game's own interaction, marks the cells a click may add to the move
+// and offers the moves that need no cell as buttons. The legal moves come from the server; no
+// rule lives here. Each page says what a finished move and a refused click do.
+import { movePaths, sameCells } from "./moves.js";
+import { interactionFor } from "./interactions.js";
+
+export function el(tag, attrs = {}, text = "") {
+  const node = document.createElement(tag);
+  for (const [k, v] of Object.entries(attrs)) node.setAttribute(k, v);
+  if (text) node.textContent = text;
+  return node;
+}
+
+// POSTs a JSON body with the page's csrf token; on a refusal it says the server's error and
+// gives null, so every page answers a refused request the same way.
+export async function postJson(url, body, csrf, refused) {
+  const r = await fetch(url, {
+    method: "POST",
+    headers: { "Content-Type": "application/json" },
+    body: JSON.stringify({ ...body, csrf }),
+  });
+  const data = await r.json().catch(() => ({}));
+  if (!r.ok) { refused(data.error); return null; }
+  return data;
+}
+
+// options: boardBox, choices, controls (elements); sendMove(text); showMessage(text) for the
+// interaction; redraw() draws the current view again; open(view) says whether clicks count;
+// miss(cells, cell) answers a cell no legal move takes (an array is the new selection, anything
+// else ends the click); progress() runs when a cell was added without finishing a move;
+// completeOnDeselect lets a removed cell finish a move too.
+export function boardPage(options) {
+  const { boardBox, choices, controls, sendMove, showMessage } = options;
+  const state = { view: null, selected: [], interaction: null };
+
+  function mark() {
+    const { view, selected } = state;
+    const cands = view.legal.filter((m) => selected.every((c) => m.cells.includes(c)));
+    const targets = new Set();
+    for (const m of cands) for (const c of m.cells) if (!selected.includes(c)) targets.add(c);
+    for (const node of boardBox.querySelectorAll("[data-cell]")) {
+      node.classList.toggle("target", targets.has(node.dataset.cell) && node.classList.contains("cell"));
+      node.classList.toggle("selected", selected.includes(node.dataset.cell));
+    }
+    choices.replaceChildren();
+    const offer = selected.length && !state.interaction ? cands.filter((m) => sameCells(m.cells, selected)) : view.legal.filter((m) => !m.cells.length);
+    for (const m of offer.slice(0, 40)) {
+      const b = el("button", { type: "button", class: "move-choice", "data-move": m.text }, m.label || m.text);
+      b.addEventListener("click", () => sendMove(m.text));
+      choices.append(b);
+    }
+  }
+
+  // Draws `view`; a view that is not playable (the answer after the end) takes no clicks.
+  // `turn` is the interaction's your_turn; `before` runs just before the interaction mounts.
+  function show(view, { playable = true, lastCells = true, turn = view.legal.length > 0, before = null } = {}) {
+    state.view = view;
+    state.selected = [];
+    boardBox.innerHTML = view.svg;
+    for (const cell of (lastCells && view.last_cells) || []) {
+      for (const node of boardBox.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move");
+    }
+    if (state.interaction && state.interaction.destroy) state.interaction.destroy();
+    state.interaction = null;
+    controls.replaceChildren();
+    if (playable) {
+      if (before) before();
+      state.interaction = interactionFor({ ...view, your_turn: turn }, { boardBox, controls, sendMove, showMessage, el, paths: movePaths(view.legal) }, options.redraw);
+    } else {
+      state.view = { ...view, legal: [] };
+    }
+    mark();
+  }
+
+  function clear() {
+    state.selected = [];
+    mark();
+  }
+
+  boardBox.addEventListener("click", (e) => {
+    const { view, interaction } = state;
+    if (!view || !options.open(view)) return;
+    if (interaction && interaction.click && view.legal.length && interaction.click(e)) return;
+    const node = e.target.closest("[data-cell]");
+    if (!node) return;
+    const cell = node.dataset.cell;
+    const fits = (c) => view.legal.some((m) => m.cells.includes(c) && state.selected.every((s) => m.cells.includes(s)));
+    if (state.selected.includes(cell)) {
+      state.selected = state.selected.filter((c) => c !== cell);
+      if (!options.completeOnDeselect) { mark(); return; }
+    } else if (fits(cell)) {
+      state.selected.push(cell);
+    } else {
+      const kept = options.miss([...state.selected, cell], cell);
+      if (!Array.isArray(kept)) return;
+      state.selected = kept;
+    }
+    const cands = view.legal.filter((m) => state.selected.every((c) => m.cells.includes(c)));
+    const complete = cands.filter((m) => sameCells(m.cells, state.selected));
+    if (complete.length === 1 && cands.length === 1) { sendMove(complete[0].text); return; }
+    if (options.progress) options.progress();
+    mark();
+  });
+
+  return { state, show, clear };
+}
