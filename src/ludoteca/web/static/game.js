@@ -205,7 +205,16 @@ async function showPreviews(row, moves) {
 
 // A control the player must use now is scrolled into the window when any of it is outside
 // (the angle choices opened below the fold at 1280 × 800), by the least distance.
+let pressing = false; // a pointer held down (a drag): the page must not move under it
 function bringIntoView(node) {
+  scrollIfOut(node);
+  // The page may still move under it (the board drawn larger for fingers, a side panel set
+  // below the block, the log and status filled in): look again once the layout has settled.
+  requestAnimationFrame(() => requestAnimationFrame(() => scrollIfOut(node)));
+  setTimeout(() => scrollIfOut(node), 250);
+}
+function scrollIfOut(node) {
+  if (!node.isConnected || pressing) return;
   const r = node.getBoundingClientRect();
   if (!r.width && !r.height) return;
   if (r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth) return;
@@ -213,7 +222,6 @@ function bringIntoView(node) {
 }
 // The game's own buttons (Comino's Remove tile and turns) show when they are needed; not
 // while a pointer is held down (a drag: the page must not move under it).
-let pressing = false;
 addEventListener("pointerdown", () => { pressing = true; }, true);
 for (const type of ["pointerup", "pointercancel"]) addEventListener(type, () => { pressing = false; }, true);
 new MutationObserver((changes) => {
