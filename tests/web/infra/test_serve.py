@@ -10,6 +10,7 @@ import sys
 import time
 
 import httpx
+import pytest
 
 from tests.web.helpers import free_port
 
@@ -64,8 +65,15 @@ def test_database_url_env_and_option(tmp_path):
     assert opt_db.is_file()
 
 
-def test_a_bad_sqlite_sync_from_the_environment_is_refused_clearly(tmp_path):
-    env = {**os.environ, "LUDOTECA_SQLITE_SYNC": "sometimes"}
+@pytest.mark.parametrize(
+    ("variable", "value", "said"),
+    [
+        ("LUDOTECA_SQLITE_SYNC", "sometimes", "use normal or full"),
+        ("LUDOTECA_LOG_LEVEL", "chatty", "use debug, info, warning, error"),
+    ],
+)
+def test_a_bad_setting_from_the_environment_is_refused_clearly(tmp_path, variable, value, said):
+    env = {**os.environ, variable: value}
     out = subprocess.run(
         [sys.executable, "-m", "ludoteca.cli.main", "serve", "--port", "0"],
         cwd=tmp_path,
@@ -75,20 +83,5 @@ def test_a_bad_sqlite_sync_from_the_environment_is_refused_clearly(tmp_path):
         timeout=60,
     )
     assert out.returncode == 2
-    assert "LUDOTECA_SQLITE_SYNC='sometimes': use normal or full" in out.stderr
-    assert "Traceback" not in out.stderr
-
-
-def test_a_bad_log_level_from_the_environment_is_refused_clearly(tmp_path):
-    env = {**os.environ, "LUDOTECA_LOG_LEVEL": "chatty"}
-    out = subprocess.run(
-        [sys.executable, "-m", "ludoteca.cli.main", "serve", "--port", "0"],
-        cwd=tmp_path,
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    assert out.returncode == 2
-    assert "LUDOTECA_LOG_LEVEL='chatty': use debug, info, warning, error" in out.stderr
+    assert f"{variable}={value!r}: {said}" in out.stderr
     assert "Traceback" not in out.stderr
