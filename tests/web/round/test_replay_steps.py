@@ -243,15 +243,24 @@ def test_comino_analysis_board_plays_tiles_as_the_game_page_does(browser, finish
         page.wait_for_selector("#board svg g.rack-tile")
         before = page.get_attribute("#analysis", "data-position")
         to_move = "2" if before.split()[-1] == "2" else "1"
-        tile = page.locator(f'#board g.rack-tile[data-player="{to_move}"]').first
-        box = tile.bounding_box()
-        page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8)
-        page.wait_for_function("() => document.querySelector('#board g.rack-tile.selected')")
-        assert page.locator("#choices [data-move*='@']").count() == 0  # no notation list
-        for _ in range(4):  # an orientation that fits somewhere: turn it until one does
-            if page.locator("#board [data-cell].cell.target").count():
+        tiles = page.locator(f'#board g.rack-tile[data-player="{to_move}"]')
+        found = False
+        # The deal is random: some tile, in some orientation, fits somewhere. Pick each tile
+        # up in turn and turn it until a square is offered.
+        for index in range(tiles.count()):
+            box = tiles.nth(index).bounding_box()
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8)
+            page.wait_for_function("() => document.querySelector('#board g.rack-tile.selected')")
+            assert page.locator("#choices [data-move*='@']").count() == 0  # no notation list
+            for _ in range(4):
+                if page.locator("#board [data-cell].cell.target").count():
+                    found = True
+                    break
+                page.click("#turn-right")  # the page marks the squares in the click itself
+            if found:
                 break
-            page.click("#turn-right")
+            tiles = page.locator(f'#board g.rack-tile[data-player="{to_move}"]')
+        assert found, "no tile of the player to move fits anywhere"
         target = page.locator("#board [data-cell].cell.target").first
         target.click()
         page.wait_for_function(
