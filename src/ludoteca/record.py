@@ -70,6 +70,11 @@ class Record:
     result: dict[str, Any] | None = None
     started: str = field(default_factory=now)
     finished: str | None = None
+    offers: list[dict[str, Any]] = field(default_factory=list)
+    """What the players offered each other during the game and how each offer was answered
+    (an abort, a draw, a takeback): entries ``{"ply", "kind", "action", "seat"}``, a
+    takeback's agreement with the ``undone`` moves. Optional: records without offers leave
+    the field out, and records from before it still load."""
 
     # --- building -------------------------------------------------------------------------
     @classmethod
@@ -111,7 +116,10 @@ class Record:
 
     # --- JSON -----------------------------------------------------------------------------
     def to_json(self) -> dict[str, Any]:
-        return {"format": FORMAT, "format_version": FORMAT_VERSION, **asdict(self)}
+        out = {"format": FORMAT, "format_version": FORMAT_VERSION, **asdict(self)}
+        if not self.offers:
+            del out["offers"]  # the form records had before offers were kept
+        return out
 
     def dumps(self) -> str:
         return json.dumps(self.to_json(), indent=2, ensure_ascii=False) + "\n"
@@ -176,6 +184,7 @@ class Record:
                 stamps[key] = when if when.tzinfo else when.replace(tzinfo=UTC)
         if len(stamps) == 2 and stamps["finished"] < stamps["started"]:
             raise RecordError("finished", f"{_short(data['finished'])} is before the game started")
+        offers = _offers(data.get("offers"), len(players))
         return cls(
             game=data["game"],
             rules_version=data["rules_version"],
@@ -187,6 +196,7 @@ class Record:
             result=data.get("result"),
             started=data.get("started") or "",
             finished=data.get("finished"),
+            offers=offers,
         )
 
     @classmethod
@@ -207,6 +217,42 @@ class Record:
 _TYPE_WORDS = {str: "a string", int: "an integer", list: "a list", dict: "an object"}
 
 KNOWN_FIELDS = {"format", "format_version", *Record.__dataclass_fields__}
+
+
+OFFER_KINDS = ("abort", "draw", "takeback")
+OFFER_ACTIONS = ("offered", "accepted", "declined", "agreed", "lapsed")
+
+
+def _offers(value: Any, players: int) -> list[dict[str, Any]]:
+    """The ``offers`` field checked entry by entry (see :attr:`Record.offers`)."""
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise RecordError("offers", "field 'offers' must be a list")
+    out = []
+    for number, entry in enumerate(value, start=1):
+        where = f"offer {number}"
+        if not isinstance(entry, dict):
+            raise RecordError("offers", f"{where} is not an object")
+        unknown = sorted(set(entry) - {"ply", "kind", "action", "seat", "undone"})
+        if unknown:
+            raise RecordError("offers", f"{where} has an unknown field {_short(unknown[0])}")
+        ply, seat = entry.get("ply"), entry.get("seat")
+        if not _is_int(ply) or not 0 <= ply <= MAX_SAFE_INTEGER:
+            raise RecordError("offers", f"{where}: ply must be a whole number from 0")
+        if not _is_int(seat) or seat < 0 or (players and seat >= players):
+            raise RecordError("offers", f"{where}: seat must be one of the players' seats")
+        if entry.get("kind") not in OFFER_KINDS:
+            raise RecordError("offers", f"{where}: kind is one of {', '.join(OFFER_KINDS)}")
+        if entry.get("action") not in OFFER_ACTIONS:
+            raise RecordError("offers", f"{where}: action is one of {', '.join(OFFER_ACTIONS)}")
+        undone = entry.get("undone")
+        if undone is not None and (
+            not isinstance(undone, list) or not all(isinstance(m, str) for m in undone)
+        ):
+            raise RecordError("offers", f"{where}: undone is a list of moves in notation")
+        out.append(dict(entry))
+    return out
 
 
 def _players_of(record: Record) -> int:
@@ -468,6 +514,11 @@ def check_result(state: State, stored: dict[str, Any] | None) -> None:
         if not isinstance(abandoned, bool):
             raise RecordError("result", "abandoned is true or left out")
         expected = timeout_result(state, players, abandoned=abandoned)
+    elif ended in ("agreement", "aborted"):
+        if state.is_over:
+            raise RecordError("result", f"the game was {ended} after it was already over")
+        agreed = Result.by_agreement(state) if ended == "agreement" else Result.aborted_at(state)
+        expected = agreed.to_json(state)
     elif ended is None:
         if not state.is_over:
             raise RecordError(

@@ -36,11 +36,18 @@ StateT = TypeVar("StateT", bound="State[Any]")
 """A game's own state class: ``Game[StateT]`` draws and describes its states."""
 
 
-ENDINGS = ("rules", "resignation", "time", "abandoned")
-"""How a game ends: by its rules, by a resignation, on time, or abandoned (an untimed game
-left unplayed too long, which ends as a time-out does)."""
+ENDINGS = ("rules", "resignation", "time", "abandoned", "agreement", "aborted")
+"""How a game ends: by its rules, by a resignation, on time, abandoned (an untimed game
+left unplayed too long, which ends as a time-out does), drawn by the players' agreement, or
+aborted by them before everyone had moved (no result at all: nobody wins, nothing is rated)."""
 
-_ENDED_JSON = {"resignation": "resignation", "time": "timeout", "abandoned": "timeout"}
+_ENDED_JSON = {
+    "resignation": "resignation",
+    "time": "timeout",
+    "abandoned": "timeout",
+    "agreement": "agreement",
+    "aborted": "aborted",
+}
 """The ``ended`` word records store for each ending (rules endings store none)."""
 
 
@@ -80,8 +87,9 @@ class Result:
 
     @property
     def draw(self) -> bool:
-        """Ended by the rules with no winner (a game given up by everyone is no draw)."""
-        return not self.winners and self.ended == "rules"
+        """Ended by the rules with no winner, or drawn by agreement (a game given up by
+        everyone is no draw, nor is an aborted one)."""
+        return not self.winners and self.ended in ("rules", "agreement")
 
     def payoffs(self) -> tuple[float, ...]:
         """Each player's share of one point: what search maximises. Sums to 1."""
@@ -98,6 +106,8 @@ class Result:
         a solo game, ``No winner`` when everyone gave up."""
         if self.num_players == 1:
             return Text("Finished")
+        if self.ended == "aborted":
+            return Text("Aborted")
         if self.draw:
             return Text("Draw")
         if not self.winners:
@@ -113,6 +123,8 @@ class Result:
         text: str
         if self.num_players == 1:
             text = Text("finished")
+        elif self.ended == "aborted":
+            text = Text("aborted")
         elif self.draw:
             text = Text("draw")
         elif not self.winners:
@@ -191,6 +203,29 @@ class Result:
             timed_out=timed_out,
         )
 
+    @classmethod
+    def by_agreement(cls, state: State) -> Result:
+        """Every player agreed to a draw at ``state`` (offered and accepted during the game)."""
+        return cls(
+            winners=(),
+            num_players=state.num_players,
+            scores=state.scores(),
+            reason=Text("draw agreed"),
+            ended="agreement",
+        )
+
+    @classmethod
+    def aborted_at(cls, state: State) -> Result:
+        """The players agreed to abort the game at ``state``, before each had moved once:
+        the game has no result (no winner, no draw) and rates nobody."""
+        return cls(
+            winners=(),
+            num_players=state.num_players,
+            scores=None,
+            reason=Text("aborted"),
+            ended="aborted",
+        )
+
     # --- the one JSON form ---------------------------------------------------------------
     def to_json(self, state: State) -> dict[str, Any]:
         """The result as records store it, with side names from ``state``'s game.
@@ -200,12 +235,13 @@ class Result:
         out: dict[str, Any] = {"over": True}
         if self.ended != "rules":
             out["ended"] = _ENDED_JSON[self.ended]
+        if self.ended in ("resignation", "time", "abandoned"):
             out["resigned" if self.ended == "resignation" else "timed_out"] = list(
                 self.resigned if self.ended == "resignation" else self.timed_out
             )
         out["winners"] = list(self.winners)
         out["winner_sides"] = [state.side_name(p) for p in self.winners]
-        out["draw"] = self.draw if self.ended == "rules" else False  # a game given up is no draw
+        out["draw"] = self.draw  # a game given up, or aborted, is no draw
         out["scores"] = _whole(self.scores) if self.scores is not None else None
         if self.ended in ("time", "abandoned"):
             out["ranking"] = [list(g) for g in self.ranking or ()]
@@ -418,6 +454,9 @@ class Game(ABC, Generic[StateT]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     has_chance: ClassVar[bool] = False
+    can_end_drawn: ClassVar[bool] = False
+    """Whether the rules can end a game with no winner: only such a game may be drawn by the
+    players' agreement (the club offers a draw in no other)."""
     max_game_length: ClassVar[int]
     """An upper bound on the number of moves (chance outcomes included) of any game."""
     move_help: ClassVar[str] = ""

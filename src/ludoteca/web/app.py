@@ -79,7 +79,7 @@ from ludoteca.web.ops.metrics import ClubMetrics, MetricsAccess, RequestMetrics
 from ludoteca.web.ops.page import router as operator_router
 from ludoteca.web.ops.routes import router as metrics_router
 from ludoteca.web.ratings.service import update_ratings
-from ludoteca.web.round import clocks
+from ludoteca.web.round import clocks, offers_live
 from ludoteca.web.round.api import router as game_api_router
 from ludoteca.web.round.assets import router as game_assets_router
 from ludoteca.web.round.bots import BotRunner, PlayThreads, take_over_stalled_bots
@@ -181,6 +181,10 @@ def create_app(
     hub.event_handlers["chat"] = lambda ident: chat_live.deliver(hub, ident)
     hub.event_handlers["note"] = club.inbox.on_note
     hub.on_message("chat", chat_live.validate, chat_live.on_message)
+    # Offers during a game (abort, draw, takeback): each step reaches the players live.
+    register_event(offers_live.event_of)
+    hub.event_handlers["offer"] = lambda ident: offers_live.deliver(hub, ident)
+    hub.on_message("offer", offers_live.validate, offers_live.on_message)
     club.accounts.on_session_closed.append(hub.session_closed)  # log-out closes its sockets
     club.games.on_finish.append(update_ratings)  # rated games change ratings as they end
     # /stats counts every game as it ends. Last: its row is shared by every game of the month
@@ -339,6 +343,7 @@ def create_app(
     app.include_router(inbox_router)
     app.include_router(challenges_router)
     app.include_router(chat_live.router)
+    app.include_router(offers_live.router)
     app.include_router(stats_router)
     app.include_router(preview_router)
     app.include_router(analysis_router)

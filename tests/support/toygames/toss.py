@@ -128,6 +128,7 @@ class ToyGame(Game):
     id = "toy"
     title = "Toy noughts"
     has_chance = True
+    can_end_drawn = True  # a full board with no line
     max_game_length = 10
     move_help = "Type a cell, a1..c3."
 

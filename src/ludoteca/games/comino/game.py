@@ -29,6 +29,7 @@ class Comino(Game[CominoState]):
     min_players = 2
     max_players = 2
     has_chance = True
+    can_end_drawn = True  # equal totals are a draw
     option_names = frozenset({"players"})  # and players must be 2: no other option
     max_game_length = 21 + 22
     move_help = N_(

@@ -27,6 +27,7 @@ class Comune(Game[ComuneState]):
     min_players = 2
     max_players = 2
     has_chance = False
+    can_end_drawn = True  # equal products are a draw
     option_names = frozenset({"players"})  # and players must be 2: no other option
     max_game_length = 124
     move_labels = {"pass": "Pass"}  # noqa: RUF012 - a class-wide constant, never mutated

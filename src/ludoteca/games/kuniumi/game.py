@@ -30,6 +30,7 @@ class Kuniumi(Game[KuniumiState]):
     min_players: ClassVar[int] = 2
     max_players: ClassVar[int] = 2
     has_chance: ClassVar[bool] = False
+    can_end_drawn: ClassVar[bool] = True  # see the rules: the game can be a draw
     max_game_length: ClassVar[int] = SETUP_PIECES + 1 + (34 - 4)
     """Six placements, the choice, then one God move per remaining token (30)."""
     move_help: ClassVar[str] = MOVE_HELP

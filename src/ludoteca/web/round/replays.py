@@ -9,6 +9,7 @@ from fastapi.responses import Response
 
 from ludoteca.core.errors import GameError
 from ludoteca.core.messages import Text
+from ludoteca.record import Record
 from ludoteca.web.chat.service import history as chat_history
 from ludoteca.web.infra.store import GameRow
 from ludoteca.web.kernel.errors import ClubError
@@ -19,9 +20,10 @@ from ludoteca.web.kernel.requests import (
     render,
 )
 from ludoteca.web.lobby.summary import game_summary
+from ludoteca.web.round import offers
 from ludoteca.web.round.access import check_may_watch
 from ludoteca.web.round.log import game_log, log_names, steps_of, told
-from ludoteca.web.round.service import PlayedMove
+from ludoteca.web.round.service import GameService, PlayedMove
 from ludoteca.web.round.view import board_svg, last_cells, localized
 
 router = APIRouter()
@@ -131,10 +133,18 @@ def replay_step(pk: int, ply: int, request: Request):
     )
 
 
+def record_with_offers(games: GameService, pk: int) -> Record:
+    """The game's record with the offers made during it and their answers."""
+    record = games.record(pk)
+    with games.store.reading() as db:
+        record.offers = offers.record_entries(db, pk)
+    return record
+
+
 @router.get("/games/{pk:id}/record.json")
 def record_download(pk: int, request: Request):
     _finished(request, pk)
-    record = club(request).games.record(pk)
+    record = record_with_offers(club(request).games, pk)
     return Response(
         record.dumps(),
         media_type="application/json",

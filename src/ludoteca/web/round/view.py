@@ -365,6 +365,9 @@ def ended_because(result: Result, state: State) -> str:
         "time": (N_("{sides} ran out of time"), result.timed_out),
         "abandoned": (N_("{sides} abandoned the game"), result.timed_out),
     }
+    agreed = {"agreement": N_("draw agreed"), "aborted": N_("aborted by the players")}
+    if result.ended in agreed:
+        return Text(agreed[result.ended])
     if result.ended not in templates:
         return result.reason
     template, players = templates[result.ended]
@@ -399,6 +402,8 @@ def result_for(row: GameRow, state: State, viewer: User | None) -> str:
         return Text("You resigned")
     if me in result.timed_out:
         return Text("You ran out of time")
+    if result.ended == "aborted":
+        return Text("Aborted: no result")
     if result.draw:
         if scores is not None and n == 2:
             return Text(
