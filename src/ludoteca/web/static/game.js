@@ -652,6 +652,8 @@ function connect() {
       showMessage("");
       show(data);
     }
+    else if (data.type === "offers") document.dispatchEvent(new CustomEvent("ludoteca:offers", { detail: data }));
+    else if (data.type === "error" && data.about === "offer") document.dispatchEvent(new CustomEvent("ludoteca:offer-error", { detail: data }));
     else if (data.type === "chat") document.dispatchEvent(new CustomEvent("ludoteca:chat", { detail: data.line }));
     else if (data.type === "error" && data.about === "chat") document.dispatchEvent(new CustomEvent("ludoteca:chat-error", { detail: data }));
     else if (data.type === "error") showMessage(data.message);

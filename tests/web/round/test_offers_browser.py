@@ -1,0 +1,93 @@
+"""Offers answered live between two people in two browsers: an abort declined, a takeback
+accepted (the board goes back on both pages), a draw accepted (the game ends drawn on
+both), the open offer looked at on a phone, and the page clean for axe-core."""
+
+from __future__ import annotations
+
+import itertools
+
+from tests.web.a11y import violations
+from tests.web.drawn import clipped_text
+from tests.web.helpers import create_game, join, member, move, view
+
+_names = itertools.count(1)
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+
+
+def _page(browser, base: str, client, viewport):
+    context = browser.new_context(viewport=viewport, bypass_csp=True)
+    cookie = client.cookies.get("ludoteca_session")
+    context.add_cookies([{"name": "ludoteca_session", "value": cookie, "url": base}])
+    page = context.new_page()
+    return context, page
+
+
+def test_abort_takeback_and_draw_are_offered_and_answered_live(server, browser, tmp_path):
+    base = server.base
+    ann = member(base, f"offann{next(_names)}")
+    bob = member(base, f"offbob{next(_names)}")
+    pk = create_game(ann, "toy", [("me", ""), ("user", bob.name)])
+    assert join(bob, pk).status_code == 303
+    ctx_a, a = _page(browser, base, ann, DESKTOP)
+    ctx_b, b = _page(browser, base, bob, PHONE)
+    try:
+        for page in (a, b):
+            page.goto(f"{base}/games/{pk}")
+            page.wait_for_selector("#play[data-synced='1']")
+        # abort: offered by ann before anyone moved, declined by bob
+        a.click("#offer-buttons [data-offer=abort]")
+        b.click(".offer[data-kind=abort] [data-answer=decline]")
+        a.wait_for_selector(".offer[data-kind=abort]", state="detached")
+        a.wait_for_selector("#offer-buttons [data-offer=abort]", state="hidden")  # paused
+        # takeback: whoever moves first asks for it, the other accepts
+        seats = view(ann, pk)["seats"]
+        mover, mover_page, other_page = (
+            (ann, a, b) if seats[view(ann, pk)["to_move"]]["you"] else (bob, b, a)
+        )
+        before = view(mover, pk)["ply"]
+        assert move(mover, pk, "a1").status_code == 200
+        mover_page.wait_for_function(
+            "p => Number(document.getElementById('play').dataset.ply) > p", arg=before
+        )
+        mover_page.click("#offer-buttons [data-offer=takeback]")
+        other_page.click(".offer[data-kind=takeback] [data-answer=accept]")
+        for page in (a, b):
+            page.wait_for_function(
+                "p => document.getElementById('play').dataset.ply === String(p)", arg=before
+            )
+        # draw: offered by the mover, seen on the phone, accepted there
+        mover_page.click("#offer-buttons [data-offer=draw]")
+        accept = other_page.locator(".offer[data-kind=draw] [data-answer=accept]")
+        accept.wait_for()
+        for page, size in ((a, DESKTOP), (b, PHONE)):  # drawn inside the screen, text unclipped
+            for button in page.locator("#offers button:visible").all():
+                box = button.bounding_box()
+                assert (
+                    box is not None and box["x"] >= 0 and box["x"] + box["width"] <= size["width"]
+                )
+            assert clipped_text(page, "#offers") == []
+        b.screenshot(path=str(tmp_path / "offers-phone.png"), full_page=False)
+        a.screenshot(path=str(tmp_path / "offers-desktop.png"), full_page=False)
+        assert violations(other_page) == []
+        accept.click()
+        for page in (a, b):
+            page.wait_for_selector("#play[data-status='finished']")
+            page.wait_for_selector("#offers", state="hidden")
+        assert view(ann, pk)["result"]["ended"] == "agreement"
+        record = ann.get(f"/games/{pk}/record.json").json()
+        assert [e["action"] for e in record["offers"]] == [
+            "offered",
+            "declined",
+            "offered",
+            "accepted",
+            "agreed",
+            "offered",
+            "accepted",
+            "agreed",
+        ]
+    finally:
+        ctx_a.close()
+        ctx_b.close()
+        ann.close()
+        bob.close()
