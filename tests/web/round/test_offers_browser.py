@@ -86,6 +86,9 @@ def test_abort_takeback_and_draw_are_offered_and_answered_live(server, browser, 
             "accepted",
             "agreed",
         ]
+        replay = ann.get(f"/games/{pk}/replay").text
+        assert "offered to abort the game" in replay and "The draw was agreed" in replay
+        assert "Taken back: a1" in replay
     finally:
         ctx_a.close()
         ctx_b.close()

@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import delete, select, update
 
-from ludoteca.core.messages import N_
+from ludoteca.core.messages import N_, Text
 from ludoteca.core.protocol import TERMINAL, Result
 from ludoteca.web.infra.store import GameRow, MoveRow, User, utcnow
 from ludoteca.web.kernel.errors import ClubError
@@ -43,7 +43,6 @@ if TYPE_CHECKING:
     from ludoteca.web.round.service import GameService
 
 KINDS = ("abort", "draw", "takeback")
-KIND_WORDS = {"abort": N_("abort"), "draw": N_("draw"), "takeback": N_("takeback")}
 PAUSE_PLIES = 2
 """After a declined offer, how many moves must be played before its maker may make that kind
 of offer again."""
@@ -384,4 +383,28 @@ def record_entries(db, pk: int) -> list[dict[str, Any]]:
         if e.undone:
             entry["undone"] = list(e.undone)
         out.append(entry)
+    return out
+
+
+OFFER_LINES = {
+    ("abort", "offered"): N_("{name} offered to abort the game"),
+    ("draw", "offered"): N_("{name} offered a draw"),
+    ("takeback", "offered"): N_("{name} asked to take back a move"),
+    ("abort", "agreed"): N_("The game was aborted"),
+    ("draw", "agreed"): N_("The draw was agreed"),
+    ("takeback", "agreed"): N_("Taken back: {moves}"),
+}
+ANSWER_LINES = {"accepted": N_("{name} accepted"), "declined": N_("{name} declined")}
+
+
+def replay_lines(db, pk: int, names: list[str]) -> list[dict[str, Any]]:
+    """The game's offers in words for its replay: at which ply, and what happened."""
+    out = []
+    for e in read_events(db, pk):
+        name = names[e.seat] if 0 <= e.seat < len(names) else "?"
+        template = OFFER_LINES.get((e.kind, e.action)) or ANSWER_LINES.get(e.action)
+        if template is None:
+            continue
+        fields = {"name": name, "moves": ", ".join(e.undone or [])}
+        out.append({"ply": e.ply, "kind": e.kind, "text": Text(template, fields)})
     return out

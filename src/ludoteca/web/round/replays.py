@@ -53,6 +53,7 @@ def replay_page(pk: int, request: Request):
         chosen.append(chosen[-1] + (player >= 0))
     with c.store.reading() as db:
         chat = chat_history(db, row, current_user(request))
+        offered = offers.replay_lines(db, pk, names)
     return render(
         request,
         "replay.html",
@@ -62,6 +63,7 @@ def replay_page(pk: int, request: Request):
         numbers=[chosen[ply] for ply in steps],
         total=len(moves),
         chat=chat,
+        offers=offered,
     )
 
 
