@@ -79,7 +79,7 @@ from ludoteca.web.ops.metrics import ClubMetrics, MetricsAccess, RequestMetrics
 from ludoteca.web.ops.page import router as operator_router
 from ludoteca.web.ops.routes import router as metrics_router
 from ludoteca.web.ratings.service import update_ratings
-from ludoteca.web.round import clocks, offers_live
+from ludoteca.web.round import clocks, offers_live, vacation
 from ludoteca.web.round.api import router as game_api_router
 from ludoteca.web.round.assets import router as game_assets_router
 from ludoteca.web.round.bots import BotRunner, PlayThreads, take_over_stalled_bots
@@ -185,6 +185,7 @@ def create_app(
     register_event(offers_live.event_of)
     hub.event_handlers["offer"] = lambda ident: offers_live.deliver(hub, ident)
     hub.on_message("offer", offers_live.validate, offers_live.on_message)
+    club.games.on_moves.append(vacation.turn_hook)  # a turn passed to someone away waits
     club.accounts.on_session_closed.append(hub.session_closed)  # log-out closes its sockets
     club.games.on_finish.append(update_ratings)  # rated games change ratings as they end
     # /stats counts every game as it ends. Last: its row is shared by every game of the month
@@ -344,6 +345,7 @@ def create_app(
     app.include_router(challenges_router)
     app.include_router(chat_live.router)
     app.include_router(offers_live.router)
+    app.include_router(vacation.router)
     app.include_router(stats_router)
     app.include_router(preview_router)
     app.include_router(analysis_router)

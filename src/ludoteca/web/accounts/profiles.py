@@ -36,6 +36,7 @@ from ludoteca.web.ratings.service import (
     rating_deviation,
     shown,
 )
+from ludoteca.web.round import vacation
 from ludoteca.web.round.catalog import available_games
 from ludoteca.web.stats.service import user_stats
 
@@ -238,6 +239,7 @@ def profile(name: str, request: Request, viewer: Visitor, page: str | None = Non
             number = pages
             recent, total = recent_games(db, user, viewer, rating_changes(list(history)), number)
         mystats = user_stats(db, user)
+        away = vacation.summary(db, user.id)
     order = list(pools)
     entries = sorted(
         (rating_entry(r) for r in ratings),
@@ -262,6 +264,7 @@ def profile(name: str, request: Request, viewer: Visitor, page: str | None = Non
         rated=rated,
         played=sum(c["played"] for c in counts),
         mystats=mystats,
+        vacation=away,
     )
 
 

@@ -1,0 +1,148 @@
+"""Vacations: a member pauses their correspondence clocks for some days, as Board Game
+Arena allows, out of a yearly allowance of :data:`DAYS_A_YEAR` days.
+
+A vacation starts now and lasts the days asked for (at least one, at most what is left of
+the year's allowance, counted by the calendar year it starts in); one runs at a time, and
+it cannot be ended early (the days would otherwise be a free extension of every clock).
+While it runs:
+
+- every correspondence game in which the member is to move has its deadline pushed back by
+  the vacation's length, at once (:func:`start`);
+- a correspondence turn that passes to the member during the vacation gets its full time
+  from the vacation's end (:func:`turn_hook`, run with every move).
+
+Live games are not paused: their clocks run while people watch the board. Untimed games
+have no clock to pause.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+from urllib.parse import quote
+
+import anyio
+from fastapi import APIRouter, Request
+from fastapi.responses import RedirectResponse
+from sqlalchemy import func, select
+
+from ludoteca.web.infra.store import GameRow, Seat, User, utcnow
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.kernel.forms import form
+from ludoteca.web.kernel.requests import SignedIn, club
+from ludoteca.web.round import clocks
+from ludoteca.web.round.offer_models import Vacation
+
+if TYPE_CHECKING:
+    from ludoteca.web.round.service import GameService
+
+DAYS_A_YEAR = 30
+"""Days of vacation each member may take in a calendar year (Board Game Arena's order)."""
+
+
+def _year_start(now: datetime) -> datetime:
+    return datetime(now.year, 1, 1)
+
+
+def days_left(db, user_id: int, now: datetime) -> int:
+    """What is left of ``user_id``'s allowance for ``now``'s year."""
+    taken = db.scalar(
+        select(func.coalesce(func.sum(Vacation.days), 0)).where(
+            Vacation.user_id == user_id,
+            Vacation.starts >= _year_start(now),
+            Vacation.starts < _year_start(now).replace(year=now.year + 1),
+        )
+    )
+    return max(0, DAYS_A_YEAR - int(taken or 0))
+
+
+def running(db, user_id: int, now: datetime) -> Vacation | None:
+    """``user_id``'s vacation running at ``now``, if any."""
+    return db.scalar(
+        select(Vacation)
+        .where(Vacation.user_id == user_id, Vacation.starts <= now, Vacation.ends > now)
+        .limit(1)
+    )
+
+
+def _correspondence(row: GameRow) -> clocks.TimeControl | None:
+    control = clocks.TimeControl.of(row.clock)
+    return control if control is not None and control.kind == clocks.CORRESPONDENCE else None
+
+
+def start(games: GameService, user: User, days: Any, *, now: datetime | None = None) -> Vacation:
+    """Start ``user``'s vacation of ``days`` days now; refused with why if they have not
+    that many left, or are on vacation already."""
+    if isinstance(days, str) and days.strip().isdigit() and len(days.strip()) < 4:
+        days = int(days.strip())
+    if not isinstance(days, int) or isinstance(days, bool) or days < 1:
+        raise ClubError("A vacation is a whole number of days, at least one.")
+    now = now or utcnow()
+    changed: list[int] = []
+    with games.store.session() as db:
+        if running(db, user.id, now) is not None:
+            raise ClubError("You are on vacation already.", 409)
+        left = days_left(db, user.id, now)
+        if days > left:
+            raise ClubError(
+                "You have {left} days of vacation left this year (of {allowance}).",
+                409,
+                left=left,
+                allowance=DAYS_A_YEAR,
+            )
+        vacation = Vacation(user_id=user.id, starts=now, ends=now + timedelta(days=days), days=days)
+        db.add(vacation)
+        waiting = db.scalars(
+            select(GameRow)
+            .join(Seat, (Seat.game_id == GameRow.id) & (Seat.index == GameRow.to_move))
+            .where(GameRow.status == "active", Seat.user_id == user.id)
+        ).all()
+        for row in waiting:
+            if _correspondence(row) is not None and row.deadline is not None:
+                row.deadline = row.deadline + timedelta(days=days)
+                changed.append(row.id)
+        db.commit()
+        db.refresh(vacation)
+    for pk in changed:  # the kept rows hold the old deadlines
+        games.cache.drop_row(pk)
+    return vacation
+
+
+def turn_hook(db, row: GameRow, state, mover: int | None) -> None:
+    """After moves (in their transaction): a correspondence turn that passed to a member on
+    vacation starts counting when the vacation ends."""
+    control = _correspondence(row)
+    if control is None or row.deadline is None or not 0 <= row.to_move < len(row.seats):
+        return
+    seat = row.seats[row.to_move]
+    if seat.kind == "bot" or seat.user_id is None:
+        return
+    away = running(db, seat.user_id, utcnow())
+    if away is None:
+        return
+    paused = away.ends + timedelta(days=control.days)
+    if paused > row.deadline:
+        row.deadline = paused
+
+
+def summary(db, user_id: int, now: datetime | None = None) -> dict[str, Any]:
+    """What a profile shows: the running vacation's end, and the days left this year."""
+    now = now or utcnow()
+    away = running(db, user_id, now)
+    return {
+        "until": away.ends if away is not None else None,
+        "left": days_left(db, user_id, now),
+        "allowance": DAYS_A_YEAR,
+    }
+
+
+# --- the form on one's own profile ------------------------------------------------------------
+router = APIRouter()
+
+
+@router.post("/vacation")
+async def take_vacation(request: Request, user: SignedIn):
+    data = await form(request)
+    games = club(request).games
+    await anyio.to_thread.run_sync(lambda: start(games, user, data.get("days", "")))
+    return RedirectResponse(f"/users/{quote(user.name)}#vacation", status_code=303)
