@@ -20,6 +20,7 @@ from fastapi.responses import RedirectResponse, Response
 from markupsafe import Markup
 from sqlalchemy import func, select
 
+from ludoteca.web.accounts.history import HistoryFilter, outcome_of
 from ludoteca.web.i18n.catalogs import Language
 from ludoteca.web.i18n.catalogs import language as language_named
 from ludoteca.web.infra.store import GameRow, Rating, RatingHistory, Seat, User, utcnow
@@ -32,7 +33,6 @@ from ludoteca.web.ratings.service import (
     Pool,
     is_provisional,
     known_pools,
-    outcomes,
     rating_deviation,
     shown,
 )
@@ -170,7 +170,7 @@ def game_counts(db, user: User) -> list[dict[str, Any]]:
         entry["played"] += 1
         players = seats.get(pk, 0)
         if players >= 2 and isinstance(result, dict):
-            outcome = outcomes(result, players)[index]
+            outcome = outcome_of(result, players, index)  # an aborted game: no win nor draw
             entry[outcome] = entry.get(outcome, 0) + 1
     return sorted(counts.values(), key=lambda e: (-e["played"], e["title"]))
 
@@ -193,25 +193,35 @@ def finished_games_of(user: User, viewer: User | None):
 
 
 def recent_games(
-    db, user: User, viewer: User | None, changes: dict[int, float], page: int = 1
+    db,
+    user: User,
+    viewer: User | None,
+    changes: dict[int, float],
+    page: int = 1,
+    filters: HistoryFilter | None = None,
 ) -> tuple[list[dict[str, Any]], int]:
     """One page of ``user``'s finished games, newest first (:data:`RECENT_GAMES` a page),
-    and how many there are in all: every game is reachable, not only the newest."""
-    where = finished_games_of(user, viewer)
-    total = db.scalar(select(func.count()).select_from(GameRow).where(*where)) or 0
-    rows = db.scalars(
-        select(GameRow)
-        .where(*where)
-        .order_by(GameRow.finished.desc(), GameRow.id.desc())
-        .offset((page - 1) * RECENT_GAMES)
-        .limit(RECENT_GAMES)
-    ).all()
+    and how many there are in all: every game is reachable, not only the newest. With
+    ``filters``, only the games they select (:mod:`.history`)."""
+    filters = filters or HistoryFilter()
+    where = [*finished_games_of(user, viewer), *filters.conditions()]
+    chosen = filters.result_ids(db, user.id, where)
+    if chosen is None:
+        total = db.scalar(select(func.count()).select_from(GameRow).where(*where)) or 0
+        page_where = where
+    else:
+        total = len(chosen)
+        start = (page - 1) * RECENT_GAMES
+        page_where = [GameRow.id.in_(chosen[start : start + RECENT_GAMES])]
+    query = select(GameRow).where(*page_where).order_by(GameRow.finished.desc(), GameRow.id.desc())
+    if chosen is None:
+        query = query.offset((page - 1) * RECENT_GAMES)
+    rows = db.scalars(query.limit(RECENT_GAMES)).all()
     out = []
     for row in rows:
         summary = game_summary(row, viewer)
         index = next(s.index for s in row.seats if s.user_id == user.id)
-        result = row.result if isinstance(row.result, dict) else {}
-        summary["outcome"] = outcomes(result, len(row.seats))[index] if len(row.seats) > 1 else ""
+        summary["outcome"] = outcome_of(row.result, len(row.seats), index)
         summary["rated"] = row.rated
         change = changes.get(row.id)
         summary["change"] = None if change is None else f"{change:+.0f}"
@@ -223,6 +233,7 @@ def recent_games(
 @router.get("/users/{name}")
 def profile(name: str, request: Request, viewer: Visitor, page: str | None = None):
     number = page_number(page)
+    filters = HistoryFilter.parse(request.query_params)
     pools = known_pools()
     with club(request).store.session() as db:
         user = user_or_404(db, name)
@@ -233,11 +244,12 @@ def profile(name: str, request: Request, viewer: Visitor, page: str | None = Non
             .order_by(RatingHistory.created, RatingHistory.id)
         ).all()
         counts = game_counts(db, user)
-        recent, total = recent_games(db, user, viewer, rating_changes(list(history)), number)
+        changes = rating_changes(list(history))
+        recent, total = recent_games(db, user, viewer, changes, number, filters)
         pages = max(1, -(-total // RECENT_GAMES))
         if number > pages:  # past the last page (games made private, a stale link): the last
             number = pages
-            recent, total = recent_games(db, user, viewer, rating_changes(list(history)), number)
+            recent, total = recent_games(db, user, viewer, changes, number, filters)
         mystats = user_stats(db, user)
         away = vacation.summary(db, user.id)
     order = list(pools)
@@ -265,6 +277,8 @@ def profile(name: str, request: Request, viewer: Visitor, page: str | None = Non
         played=sum(c["played"] for c in counts),
         mystats=mystats,
         vacation=away,
+        filters=filters,
+        titles={gid: cls.title for gid, cls in available_games().items()},
     )
 
 

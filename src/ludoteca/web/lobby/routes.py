@@ -26,6 +26,7 @@ from ludoteca.web.kernel.requests import (
 )
 from ludoteca.web.lobby.members import ListedGame, member_games
 from ludoteca.web.lobby.summary import game_summary
+from ludoteca.web.round import offers
 from ludoteca.web.round.access import joinable, seated
 from ludoteca.web.round.catalog import catalogue
 
@@ -139,6 +140,10 @@ def lobby(request: Request, user: Visitor):
         shown_open = [g.summary for g in open_games if g.joinable_by(user)]
         in_progress = [g.summary for g in watchable if not g.seated(user)]
         playing = [game_summary(g, user) for g in mine.playing]
+        answer = offers.awaiting(c.store, user.id, [g.id for g in mine.playing])
+        for g in playing:  # a turn, or an offer to answer: the game waits for them
+            g["offer_to_answer"] = g["id"] in answer
+            g["waits"] = bool(g.get("my_turn")) or g["offer_to_answer"]
         finished = [game_summary(g, user) for g in mine.finished]
         if c.challenges is not None:
             incoming, outgoing = c.challenges.waiting(user)

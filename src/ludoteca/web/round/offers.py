@@ -408,3 +408,31 @@ def replay_lines(db, pk: int, names: list[str]) -> list[dict[str, Any]]:
         fields = {"name": name, "moves": ", ".join(e.undone or [])}
         out.append({"ply": e.ply, "kind": e.kind, "text": Text(template, fields)})
     return out
+
+
+def awaiting(store, user_id: int, game_ids: list[int]) -> set[int]:
+    """Which of these games (the member's own, in progress) have an offer waiting for
+    ``user_id``'s answer: what the lobby lists as waiting for them, with their turns."""
+    if not game_ids:
+        return set()
+    with store.read_connection() as conn:
+        rows = conn.execute(
+            select(OfferEvent.game_id, OfferEvent.kind, OfferEvent.action, OfferEvent.user_id)
+            .join(GameRow, GameRow.id == OfferEvent.game_id)
+            .where(
+                OfferEvent.game_id.in_(game_ids),
+                OfferEvent.ply == GameRow.ply,
+                GameRow.status == "active",
+            )
+            .order_by(OfferEvent.id)
+        ).all()
+    open_to_me: dict[tuple[int, str], bool] = {}
+    for pk, kind, action, by in rows:
+        key = (pk, kind)
+        if action == "offered":
+            open_to_me[key] = by != user_id
+        elif action == "accepted" and by == user_id:
+            open_to_me[key] = False
+        elif action in ("declined", "agreed", "lapsed"):
+            open_to_me.pop(key, None)
+    return {pk for (pk, _), waiting in open_to_me.items() if waiting}

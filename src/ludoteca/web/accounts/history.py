@@ -1,0 +1,108 @@
+"""A member's history on their profile: every finished game, filtered by game, result, rated
+or casual, and against people or the computer (``/users/NAME?game=…&result=…``).
+
+A filter the address gets wrong (an unknown game, a mistyped result) is ignored rather than
+refused: the page shows the games without it, and the form shows which filters hold.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+from urllib.parse import urlencode
+
+from sqlalchemy import func, select
+
+from ludoteca.web.infra.store import GameRow, Seat
+from ludoteca.web.ratings.service import outcomes
+from ludoteca.web.round.catalog import available_games
+
+RESULTS = ("win", "draw", "loss", "aborted")
+RATED = ("rated", "casual")
+OPPONENTS = ("people", "computer")
+
+
+def outcome_of(result: Any, seats: int, index: int) -> str:
+    """``win``, ``draw``, ``loss`` or ``aborted`` for seat ``index`` of a finished game with
+    ``seats`` seats (``""`` for a solo game): an aborted game has no result."""
+    result = result if isinstance(result, dict) else {}
+    if result.get("ended") == "aborted":
+        return "aborted"
+    if seats < 2:
+        return ""
+    return outcomes(result, seats)[index]
+
+
+@dataclass(frozen=True)
+class HistoryFilter:
+    game: str = ""
+    result: str = ""
+    rated: str = ""
+    opponent: str = ""
+
+    @classmethod
+    def parse(cls, params) -> HistoryFilter:
+        """The filters of a profile's address; anything unknown is left out."""
+
+        def pick(name: str, allowed) -> str:
+            value = params.get(name, "")
+            return value if value in allowed else ""
+
+        return cls(
+            game=pick("game", available_games()),
+            result=pick("result", RESULTS),
+            rated=pick("rated", RATED),
+            opponent=pick("opponent", OPPONENTS),
+        )
+
+    @property
+    def active(self) -> bool:
+        return any((self.game, self.result, self.rated, self.opponent))
+
+    def query(self, **extra: Any) -> str:
+        """The address's query for these filters (and ``extra``, a page say), ``?…``."""
+        fields = {k: v for k, v in vars(self).items() if v}
+        fields.update({k: v for k, v in extra.items() if v})
+        return "?" + urlencode(fields) if fields else "?"
+
+    def conditions(self) -> list[Any]:
+        """The SQL conditions for the filters SQL can test (all but the result)."""
+        out: list[Any] = []
+        if self.game:
+            out.append(GameRow.game == self.game)
+        if self.rated:
+            out.append(GameRow.rated.is_(self.rated == "rated"))
+        if self.opponent:
+            with_bot = GameRow.id.in_(select(Seat.game_id).where(Seat.kind == "bot"))
+            out.append(with_bot if self.opponent == "computer" else ~with_bot)
+        return out
+
+    def result_ids(self, db, user_id: int, where: list[Any]) -> list[int] | None:
+        """With a result filter: the ids of the games ``where`` selects whose result for
+        ``user_id`` is the one asked for (newest first); None without one."""
+        if not self.result:
+            return None
+        seats = select(Seat.game_id, func.count().label("n")).group_by(Seat.game_id).subquery()
+        rows = db.execute(
+            select(GameRow.id, GameRow.result, Seat.index, seats.c.n)
+            .join(Seat, Seat.game_id == GameRow.id)
+            .join(seats, seats.c.game_id == GameRow.id)
+            .where(*where, Seat.user_id == user_id)
+            .order_by(GameRow.finished.desc(), GameRow.id.desc())
+        ).all()
+        out: list[int] = []
+        seen: set[int] = set()
+        for pk, result, index, count in rows:
+            if pk not in seen and outcome_of(result, count, index) == self.result:
+                seen.add(pk)
+                out.append(pk)
+        return out
+
+    def choices(self) -> dict[str, list[str]]:
+        """What the filter form offers (the games by id; the words are the template's)."""
+        return {
+            "game": sorted(available_games()),
+            "result": list(RESULTS),
+            "rated": list(RATED),
+            "opponent": list(OPPONENTS),
+        }
