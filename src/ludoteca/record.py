@@ -237,7 +237,8 @@ def _offers(value: Any, players: int) -> list[dict[str, Any]]:
         unknown = sorted(set(entry) - {"ply", "kind", "action", "seat", "undone"})
         if unknown:
             raise RecordError("offers", f"{where} has an unknown field {_short(unknown[0])}")
-        ply, seat = entry.get("ply"), entry.get("seat")
+        ply: Any = entry.get("ply")
+        seat: Any = entry.get("seat")
         if not _is_int(ply) or not 0 <= ply <= MAX_SAFE_INTEGER:
             raise RecordError("offers", f"{where}: ply must be a whole number from 0")
         if not _is_int(seat) or seat < 0 or (players and seat >= players):
