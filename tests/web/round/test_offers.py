@@ -6,12 +6,13 @@ three players who must all accept."""
 from __future__ import annotations
 
 import itertools
+from datetime import datetime
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from ludoteca.record import Record, replay
-from ludoteca.web.infra.store import Rating, Store, User
+from ludoteca.web.infra.store import GameRow, Rating, Store, User
 from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.ratings.service import update_ratings
 from ludoteca.web.round import offers
@@ -190,3 +191,17 @@ def test_three_players_must_all_accept(games):
     assert shown["to_answer"] and shown["waiting"] == [users[2].name]
     assert offers.answer(games, pk, users[2], "abort", True) == "agreed"
     assert games.row(pk).result["ended"] == "aborted"
+
+
+def test_an_offer_after_the_player_to_move_ran_out_of_time_ends_the_game_on_time(games):
+    users = people(games.store, 2)
+    seats = [SeatSpec("me"), SeatSpec("user", user=users[1].name)]
+    clock = {"kind": "correspondence", "days": 1}
+    pk = games.create(users[0], "toy", {}, seats, GameSettings(clock=clock))
+    games.join(pk, users[1])
+    with games.store.session() as db:  # the deadline passed (no waiting: the stored moment)
+        db.execute(update(GameRow).where(GameRow.id == pk).values(deadline=datetime(2000, 1, 1)))
+        db.commit()
+    games.cache.forget(pk)
+    refused(offers.make, games, pk, users[0], "draw", words="ran out of time")
+    assert games.row(pk).result["ended"] == "timeout"

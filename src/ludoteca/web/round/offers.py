@@ -186,6 +186,8 @@ def make(games: GameService, pk: int, user: User, kind: Any, *, now: datetime | 
     kind = _check_kind(kind)
     with games.lock(pk), games.store.session() as db:
         row = games._row(db, pk)
+        if row.status == "active":  # the player to move out of time: the game ends on time
+            games._refuse_if_out_of_time(db, row, Text("Offer refused"))
         offers = fold(read_events(db, pk), row)
         current = offers.open.get(kind)
         if current is not None and set(_my_seats(row, user)) & (
@@ -229,6 +231,8 @@ def answer(
         raise ClubError("An answer accepts (true) or declines (false).")
     with games.lock(pk), games.store.session() as db:
         row = games._row(db, pk)
+        if row.status == "active":
+            games._refuse_if_out_of_time(db, row, Text("Answer refused"))
         offer = fold(read_events(db, pk), row).open.get(kind)
         if offer is None:
             raise ClubError(

@@ -19,6 +19,7 @@ from fastapi.responses import JSONResponse
 
 from ludoteca.web.infra.inputs import json_object
 from ludoteca.web.infra.outbox import Connection
+from ludoteca.web.infra.store import GameRow
 from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.kernel.requests import SignedIn, Visitor, check_csrf, club
 from ludoteca.web.round import offers
@@ -56,8 +57,18 @@ async def on_message(hub, conn: Connection, data: dict[str, Any]) -> None:
     if data["action"] == "state":
         conn.send_reply(await hub.play(_view_text, games, pk, user))
         return
-    await hub.change_and_deliver(pk, lambda: act(games, pk, user, data["action"], data["kind"]))
-    hub.kick_bots(pk)
+    await settle(hub, pk, lambda: act(games, pk, user, data["action"], data["kind"]))
+
+
+async def settle(hub, pk: int, change) -> str:
+    """Run an offer's ``change`` in play's threads; if it was agreed, the game changed (it
+    ended, or went back): every watcher here is sent it, as after a move. An offer alone
+    changes no board: its players are told by its event (:func:`deliver`)."""
+    done = await hub.play(change)
+    if done == "agreed":
+        await hub.publish(pk)
+        hub.kick_bots(pk)
+    return done
 
 
 def event_of(obj: object) -> tuple[str, int] | None:
@@ -78,7 +89,12 @@ async def deliver(hub, event_id: int) -> None:
             pk = event.game_id
             if event.action == "agreed" and event.kind == "takeback":
                 games.cache.forget(pk)  # another process took moves back: read them again
-        conns = [c for c in hub.connections.get(pk, ()) if c.user is not None]
+            row = db.get(GameRow, pk)
+            players = {s.user_id for s in row.seats} if row is not None else set()
+        # the players only: spectators are not shown what the players offer each other
+        conns = [
+            c for c in hub.connections.get(pk, ()) if c.user_id is not None and c.user_id in players
+        ]
         texts: dict[int, str] = {}
         out = []
         for conn in conns:
@@ -108,8 +124,5 @@ async def offers_post(pk: int, request: Request, user: SignedIn) -> JSONResponse
     if data["action"] == "state":
         raise ClubError("Ask for the offers with GET.", 405)
     hub = club(request).hub
-    done = await hub.change_and_deliver(
-        pk, lambda: act(hub.games, pk, user, data["action"], data["kind"])
-    )
-    hub.kick_bots(pk)
+    done = await settle(hub, pk, lambda: act(hub.games, pk, user, data["action"], data["kind"]))
     return JSONResponse({"ok": True, "done": done})
