@@ -69,7 +69,7 @@ def test_abort_takeback_and_draw_are_offered_and_answered_live(server, browser, 
             assert clipped_text(page, "#offers") == []
         b.screenshot(path=str(tmp_path / "offers-phone.png"), full_page=False)
         a.screenshot(path=str(tmp_path / "offers-desktop.png"), full_page=False)
-        assert violations(other_page) == []
+        assert violations(a) == [] and violations(b) == []
         accept.click()
         for page in (a, b):
             page.wait_for_selector("#play[data-status='finished']")
@@ -89,6 +89,21 @@ def test_abort_takeback_and_draw_are_offered_and_answered_live(server, browser, 
         replay = ann.get(f"/games/{pk}/replay").text
         assert "offered to abort the game" in replay and "The draw was agreed" in replay
         assert "Taken back: a1" in replay
+        # the history and the vacation form on the profile, on a phone and a desktop
+        a.goto(f"{base}/users/{ann.name}?result=draw#games")
+        assert a.locator(f'#recent-games [data-game-id="{pk}"]').count() == 1
+        b.goto(f"{base}/users/{bob.name}")
+        b.fill("#vacation-days", "3")
+        b.click("#start-vacation")
+        b.wait_for_selector("#on-vacation")
+        assert b.locator("#start-vacation").count() == 0  # one vacation at a time
+        for page, size in ((a, DESKTOP), (b, PHONE)):
+            width = page.evaluate("document.documentElement.scrollWidth")
+            assert width <= size["width"], width  # nothing wider than the screen
+            assert violations(page) == []
+        b.locator("#games").scroll_into_view_if_needed()
+        b.screenshot(path=str(tmp_path / "history-phone.png"), full_page=True)
+        a.screenshot(path=str(tmp_path / "history-desktop.png"), full_page=False)
     finally:
         ctx_a.close()
         ctx_b.close()
