@@ -63,6 +63,9 @@ def test_history_filters_and_the_games_waiting_for_a_member(tmp_path, monkeypatc
         page = ann.get("/users/histann").text
         assert _ids(page) == {won, aborted, computer}
         assert f'href="/games/{won}/record.json"' in page
+        seats = page.split('id="by-seat"', 1)[1].split("</table>")[0]
+        counts = [int(n) for n in re.findall(r'<td class="num">(\d+)</td>', seats)]
+        assert sum(counts) == 2  # won and lost: the aborted game has no result
         assert _ids(ann.get("/users/histann?result=win").text) == {won}
         shown = ann.get("/users/histann?result=aborted").text
         assert _ids(shown) == {aborted} and "outcome-aborted" in shown

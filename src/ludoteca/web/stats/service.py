@@ -282,6 +282,8 @@ def user_stats(db, user: User, limit: int = 5000) -> dict[str, Any]:
     outcomes = []
     for _game, index, result, _finished in rows:
         result = result or {}
+        if result.get("ended") == "aborted":
+            continue  # aborted by the players: no result, and no break in a streak
         if result.get("draw"):
             outcome = "draw"
         elif index in (result.get("winners") or []):
