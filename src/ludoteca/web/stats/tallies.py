@@ -91,6 +91,8 @@ def rebuild(conn: Connection, batch: int = 5000) -> int:
         .execution_options(yield_per=batch)
     )
     for pk, game, finished, ply, result in conn.execute(query):
+        if isinstance(result, dict) and result.get("ended") == "aborted":
+            continue  # as they end, aborted games are not counted (no finish hooks run)
         item = outcome(game, seats.get(pk, 0), finished, ply, result)
         into = totals.setdefault((item.game, item.players, item.month), dict.fromkeys(COUNTS, 0))
         for name, value in item.counts.items():
