@@ -18,6 +18,7 @@ from ludoteca.web.ratings.service import update_ratings
 from ludoteca.web.round import offers
 from ludoteca.web.round.replays import record_with_offers
 from ludoteca.web.round.service import GameService, GameSettings, SeatSpec
+from ludoteca.web.stats.tallies import rebuild
 
 _names = itertools.count(1)
 
@@ -89,6 +90,8 @@ def test_abort_only_before_each_player_moved_and_it_rates_nobody(games):
     assert row.result["winners"] == [] and row.result["draw"] is False
     with games.store.session() as db:
         assert db.scalars(select(Rating)).all() == []  # nothing rated
+    with games.store.engine.begin() as conn:
+        assert rebuild(conn) == 0  # nor counted in the club's statistics
     record = games.record(pk)
     record.offers = record_with_offers(games, pk).offers
     again = Record.loads(record.dumps())
