@@ -32,6 +32,16 @@ def games(tmp_path):
     store.dispose()
 
 
+@pytest.fixture
+def games_on_each_database(url):
+    """The service on SQLite and on PostgreSQL (the conftest's ``url``)."""
+    store = Store(url)
+    service = GameService(store)
+    service.on_finish.append(update_ratings)
+    yield service
+    store.dispose()
+
+
 def people(store: Store, n: int) -> list[User]:
     names = [f"o{next(_names)}" for _ in range(n)]
     with store.session() as db:
@@ -76,7 +86,8 @@ def refused(fn, *args, words: str, **kwargs):
     assert words in str(caught.value.message), caught.value.message
 
 
-def test_abort_only_before_each_player_moved_and_it_rates_nobody(games):
+def test_abort_only_before_each_player_moved_and_it_rates_nobody(games_on_each_database):
+    games = games_on_each_database
     pk, users = start(games, rated=True)
     first = mover(games, pk, users)
     play(games, pk, users, "a1")
@@ -122,7 +133,10 @@ def test_draw_only_where_the_rules_can_draw_and_it_rates_as_a_draw(games):
     refused(offers.make, games, pk, users[0], "draw", words="computer does not agree")
 
 
-def test_takeback_in_casual_games_only_and_the_record_keeps_what_was_undone(games):
+def test_takeback_in_casual_games_only_and_the_record_keeps_what_was_undone(
+    games_on_each_database,
+):
+    games = games_on_each_database
     pk, users = start(games)
     first = mover(games, pk, users)
     second = other(users, first)
