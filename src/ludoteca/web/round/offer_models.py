@@ -1,4 +1,4 @@
-"""The tables of offers during a game and of members' vacations (migration ``0013``).
+"""The table of offers during a game (migration ``0013``).
 
 An offer is kept as the events that make it: offered, accepted (by one of the players it
 asks), declined, agreed (everyone asked accepted, and the game changed), lapsed (the game
@@ -37,15 +37,3 @@ class OfferEvent(Base):
     undone: Mapped[list[Any] | None] = mapped_column(JSON, nullable=True)
     """An agreed takeback: the moves it took back, in notation, for the record."""
     created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
-
-
-class Vacation(Base):
-    """A member's correspondence clocks paused from ``starts`` to ``ends`` (``days`` of their
-    yearly allowance)."""
-
-    __tablename__ = "vacations"
-    id: Mapped[int] = mapped_column(Integer, primary_key=True)
-    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
-    starts: Mapped[datetime] = mapped_column(DateTime)
-    ends: Mapped[datetime] = mapped_column(DateTime, index=True)
-    days: Mapped[int] = mapped_column(Integer)

@@ -31,7 +31,7 @@ from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.kernel.forms import form
 from ludoteca.web.kernel.requests import SignedIn, club
 from ludoteca.web.round import clocks
-from ludoteca.web.round.offer_models import Vacation
+from ludoteca.web.round.vacation_models import Vacation
 
 if TYPE_CHECKING:
     from ludoteca.web.round.service import GameService
