@@ -350,7 +350,7 @@ def _take_back(games: GameService, db, row: GameRow, offer: OpenOffer, event, no
 def view(games: GameService, pk: int, user: User | None) -> dict[str, Any]:
     """The offers of game ``pk`` as ``user`` sees them: the open ones (who made each, who
     has accepted, whether it is theirs to answer) and the kinds they may offer now."""
-    with games.store.session() as db:
+    with games.store.reading() as db:
         row = games._row(db, pk)
         offers = fold(read_events(db, pk), row)
         mine = set(_my_seats(row, user)) if user is not None else set()
