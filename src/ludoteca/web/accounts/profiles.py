@@ -27,6 +27,7 @@ from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.kernel.requests import Visitor, club, language, render
 from ludoteca.web.lobby.summary import game_summary
 from ludoteca.web.plots import line_chart
+from ludoteca.web.presence.service import follows
 from ludoteca.web.ratings.service import (
     START_RATING,
     Pool,
@@ -238,6 +239,7 @@ def profile(name: str, request: Request, viewer: Visitor, page: str | None = Non
             number = pages
             recent, total = recent_games(db, user, viewer, rating_changes(list(history)), number)
         mystats = user_stats(db, user)
+        following = viewer is not None and follows(db, viewer.id, user.id)
     order = list(pools)
     entries = sorted(
         (rating_entry(r) for r in ratings),
@@ -262,6 +264,7 @@ def profile(name: str, request: Request, viewer: Visitor, page: str | None = Non
         rated=rated,
         played=sum(c["played"] for c in counts),
         mystats=mystats,
+        following=following,
     )
 
 
