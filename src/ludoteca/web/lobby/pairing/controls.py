@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from ludoteca.core.messages import Text
+from ludoteca.core.messages import N_, Text
 from ludoteca.web.round import clocks
 from ludoteca.web.round.catalog import available_games
 
@@ -23,7 +23,7 @@ class Control:
 
     @property
     def text(self) -> Text:
-        return clocks.describe(self.clock) if self.clock else Text("untimed")
+        return clocks.describe(self.clock) if self.clock else Text(N_("untimed"))
 
 
 CONTROLS: tuple[Control, ...] = (
@@ -58,9 +58,9 @@ def grid() -> list[dict[str, Any]]:
 def cell_refusal(game_id: str, players: int, control: str) -> str | None:
     """Why a seek's cell is not on the grid (English, for a :class:`Text`), or None."""
     if game_id not in available_games():
-        return "There is no game called {game_id!r}."
+        return N_("There is no game called {game_id!r}.")
     if players not in player_counts(game_id):
-        return "This game is not played by {players} players."
+        return N_("This game is not played by {players} players.")
     if control not in BY_KEY:
-        return "Unknown time control {control!r}."
+        return N_("Unknown time control {control!r}.")
     return None
