@@ -80,9 +80,7 @@ def test_the_rating_range_widens_while_a_seeker_waits(store, pool):
     assert pool.match(cell()) == []  # too far apart for new seekers
     waited = (far - matching.BASE_RANGE) / matching.WIDEN_PER_SECOND + 1
     with store.session() as db:
-        db.execute(
-            update(Seek).values(created=utcnow() - timedelta(seconds=waited))
-        )
+        db.execute(update(Seek).values(created=utcnow() - timedelta(seconds=waited)))
         db.commit()
     assert len(pool.match(cell())) == 1
     assert game_of(store, first) == game_of(store, second) is not None

@@ -69,9 +69,10 @@ can be beaten in a first game."""
 @router.post("/games/quick")
 async def quick_game(request: Request):
     """*Play the computer* on a lobby card: one click to a game against the computer at the
-    level chosen above the cards (:data:`FIRST_LEVEL` unless changed), untimed and casual, one computer opposite (Hexagone's solo table
-    has no opponent, so it is two seats where a game allows two). Logged out, the click
-    leads to the log-in page and from there to the new-game form for that game."""
+    level chosen above the cards (:data:`FIRST_LEVEL` unless changed; the browser keeps the
+    choice), untimed and casual, one computer opposite (Hexagone's solo table has no
+    opponent, so it is two seats where a game allows two). Logged out, the click leads to
+    the log-in page and from there to the new-game form for that game."""
     data = await form_data(request)
     check_csrf(request, data.get("csrf"))
     game_id = data.get("game", "")

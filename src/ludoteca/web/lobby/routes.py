@@ -27,8 +27,8 @@ from ludoteca.web.kernel.requests import (
 from ludoteca.web.lobby.members import ListedGame, member_games
 from ludoteca.web.lobby.new_game import FIRST_LEVEL
 from ludoteca.web.lobby.pairing.controls import grid
-from ludoteca.web.presence.service import counts
 from ludoteca.web.lobby.summary import game_summary
+from ludoteca.web.presence.service import counts
 from ludoteca.web.round.access import joinable, seated
 from ludoteca.web.round.catalog import LEVEL_ABOUT, bot_levels, catalogue
 

@@ -153,9 +153,10 @@ class Pool:
         """How many people are seeking now (for the lobby)."""
         cutoff = utcnow() - timedelta(seconds=ABSENT_SECONDS)
         with self.store.reading() as db:
-            return db.scalar(
-                select(func.count()).where(Seek.claim.is_(None), Seek.alive >= cutoff)
-            ) or 0
+            return (
+                db.scalar(select(func.count()).where(Seek.claim.is_(None), Seek.alive >= cutoff))
+                or 0
+            )
 
     # --- matching ---------------------------------------------------------------------------
     def match(self, cell: Cell | None = None) -> list[int]:
