@@ -29,7 +29,7 @@ from ludoteca.web.lobby.pairing.pool import REFRESH_SECONDS, TICK_SECONDS, Cell,
 
 log = logging.getLogger("ludoteca.web")
 router = APIRouter()
-MESSAGES_PER_SECOND = 5
+MESSAGES_PER_SECOND = 10
 """More from one socket in a second is a flood (a person presses a cell now and then)."""
 MAX_MESSAGE = 512
 
