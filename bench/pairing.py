@@ -32,8 +32,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from loadclient import ClubProcesses, open_accounts, percentile  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
+
+from loadclient import ClubProcesses, open_accounts, percentile  # noqa: E402
 
 TARGET_P99_S = 1.0
 
@@ -94,9 +95,7 @@ def two_player_games() -> list[str]:
 def cells(count: int) -> list[dict]:
     games = two_player_games()
     controls = ["none", "10+5", "5+3", "3d"]
-    out = [
-        {"game": g, "players": 2, "control": c, "rated": False} for c in controls for g in games
-    ]
+    out = [{"game": g, "players": 2, "control": c, "rated": False} for c in controls for g in games]
     return out[:count]
 
 

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 import asyncio
 
-from sqlalchemy import create_engine, insert, select
-
 from bench.loadclient import ClubProcesses, open_accounts
 from bench.pairing import Seeker, cells, check_games, seek
+from sqlalchemy import create_engine, insert, select
+
 from ludoteca.web.infra.store import User, normalise_url
 from ludoteca.web.moderation.models import Block
 

@@ -73,9 +73,11 @@ def test_a_follow_shows_presence_unless_it_is_hidden(clubs):
 def test_the_seek_socket_refuses_visitors_and_bad_seeks(clubs):
     ann, _ = clubs
     visitor = new_client(ann)
-    with pytest.raises(WebSocketDisconnect) as closed:
-        with visitor.websocket_connect("/ws/seek", headers=ORIGIN) as ws:
-            ws.receive_json()
+    with (
+        pytest.raises(WebSocketDisconnect) as closed,
+        visitor.websocket_connect("/ws/seek", headers=ORIGIN) as ws,
+    ):
+        ws.receive_json()
     assert closed.value.code == 4401
     with ann.websocket_connect("/ws/seek", headers=ORIGIN) as ws:
         for bad in (
