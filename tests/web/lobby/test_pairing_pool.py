@@ -172,3 +172,20 @@ def test_no_seek_is_paired_twice_when_two_pools_match_at_once(store):
         seated = [s.user_id for g in games for s in g.seats]
     assert len(seated) == len(set(seated)) == len(everyone)
     assert all(game_of(store, s) is not None for s in seeks)
+
+
+def test_a_game_refused_to_its_creator_drops_their_seek_and_the_other_waits_on(store, pool):
+    from ludoteca.web.round.quotas import OPEN_GAMES_PER_USER
+    from ludoteca.web.round.service import SeatSpec
+
+    bob, ann = people(store, "bob", "ann")
+    # ann has as many games waiting for players as one may, each time in the last seat: she
+    # sits first now, so she creates the game, and the quota refuses it.
+    for _ in range(OPEN_GAMES_PER_USER):
+        pool.games.create(ann, TWO, {}, [SeatSpec("open"), SeatSpec("me")])
+    bobs = pool.seek(bob, cell())  # the older seek
+    anns = pool.seek(ann, cell())
+    assert pool.match() == []
+    with store.session() as db:
+        left = {s.id: s.claim for s in db.scalars(select(Seek))}
+    assert left == {bobs: None}  # ann's seek dropped; bob's free again, waiting

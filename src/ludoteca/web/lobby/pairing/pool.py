@@ -36,6 +36,7 @@ from ludoteca.web.lobby.pairing.controls import BY_KEY, cell_refusal
 from ludoteca.web.lobby.pairing.models import Seek
 from ludoteca.web.moderation.models import Block
 from ludoteca.web.ratings.service import START_RATING, pool_for
+from ludoteca.web.round.catalog import available_games
 from ludoteca.web.round.service import GameService, GameSettings, SeatSpec
 
 log = logging.getLogger("ludoteca.web")
@@ -240,15 +241,21 @@ class Pool:
         token = self._claim([s.seek_id for s in table])
         if token is None:
             return None
+        with self.store.reading() as db:
+            order = matching.seat_order(
+                [s.user_id for s in table], self._mean_seats(db, cell.game, table)
+            )
         try:
-            pk = self._create(cell, [s.user_id for s in table])
+            pk = self._create(cell, order)
         except ClubError as exc:
-            # A quota refused the game: the seekers wait on, except the one refused (their
-            # seek is dropped, so the same refusal is not met at every tick).
+            # A quota refused the game to the first seat's person, who creates it: the others
+            # wait on, and that person's seek is dropped (so that the same refusal is not met
+            # at every round).
             log.info("quick pairing refused: %s", exc.message)
             self._release(token)
+            creator = next(s.seek_id for s in table if s.user_id == order[0])
             with self.store.session() as db:
-                db.execute(delete(Seek).where(Seek.id == table[0].seek_id))
+                db.execute(delete(Seek).where(Seek.id == creator))
                 db.commit()
             return None
         except Exception:
@@ -265,17 +272,15 @@ class Pool:
         self.told(pk)
         return pk
 
-    def _create(self, cell: Cell, people: list[int]) -> int:
+    def _create(self, cell: Cell, order: list[int]) -> int:
+        """The game of ``order`` (the people, seat by seat), made and started by the round
+        service as any other: the first seat's person creates it, the others join."""
         with self.store.session() as db:
-            users = {u.id: u for u in db.scalars(select(User).where(User.id.in_(people)))}
-            order = matching.seat_order(people, self._mean_seats(db, cell.game, people))
-        if len(users) != len(people):
+            users = {u.id: u for u in db.scalars(select(User).where(User.id.in_(order)))}
+        if len(users) != len(order):
             raise ClubError("A seeker's account is gone.")
-        cls_players = cell.players
-        from ludoteca.web.round.catalog import available_games
-
         cls = available_games()[cell.game]
-        options = {"players": cls_players} if cls.max_players != cls.min_players else {}
+        options = {"players": cell.players} if cls.max_players != cls.min_players else {}
         creator = users[order[0]]
         seats = [SeatSpec("me")] + [SeatSpec("user", user=users[p].name) for p in order[1:]]
         clock = BY_KEY[cell.control].clock
@@ -286,10 +291,10 @@ class Pool:
         return pk
 
     @staticmethod
-    def _mean_seats(db, game: str, people: list[int]) -> dict[int, float]:
+    def _mean_seats(db, game: str, table: list[matching.Seeker]) -> dict[int, float]:
         """Each person's mean seat (0 first, 1 last) over their recent games of ``game``."""
         means: dict[int, float] = {}
-        for person in people:
+        for person in (s.user_id for s in table):
             recent = db.execute(
                 select(Seat.index, GameRow.id)
                 .join(GameRow, GameRow.id == Seat.game_id)
