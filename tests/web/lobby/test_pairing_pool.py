@@ -184,7 +184,7 @@ def test_a_game_refused_to_its_creator_drops_their_seek_and_the_other_waits_on(s
     for _ in range(OPEN_GAMES_PER_USER):
         pool.games.create(ann, TWO, {}, [SeatSpec("open"), SeatSpec("me")])
     bobs = pool.seek(bob, cell())  # the older seek
-    anns = pool.seek(ann, cell())
+    pool.seek(ann, cell())
     assert pool.match() == []
     with store.session() as db:
         left = {s.id: s.claim for s in db.scalars(select(Seek))}
