@@ -58,6 +58,7 @@ def test_pressing_the_same_cell_pairs_two_people_and_not_one_who_left(server, br
         row = cy.locator('#following li[data-name="qp_ann"]')
         assert "playing" in (row.get_attribute("class") or "")
         assert row.locator("a.watch").get_attribute("href") == f"/games/{pk}"
+        cy.screenshot(path=str(tmp_path / "following-phone.png"), full_page=True)
         assert not violations(cy), violations(cy)
 
         # The lobby on a phone: within the screen, the grid's cells finger-sized.

@@ -150,15 +150,6 @@ class Pool:
         with self.store.reading() as db:
             return list(db.scalars(select(Seek.id).where(Seek.game_id == pk)))
 
-    def waiting(self) -> int:
-        """How many people are seeking now (for the lobby)."""
-        cutoff = utcnow() - timedelta(seconds=ABSENT_SECONDS)
-        with self.store.reading() as db:
-            return (
-                db.scalar(select(func.count()).where(Seek.claim.is_(None), Seek.alive >= cutoff))
-                or 0
-            )
-
     # --- matching ---------------------------------------------------------------------------
     def match(self, cell: Cell | None = None) -> list[int]:
         """Pair what can be paired, in ``cell`` or in every cell with a table's worth of
