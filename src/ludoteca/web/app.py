@@ -51,6 +51,9 @@ from ludoteca.web.learn.challenge import router as challenge_router
 from ludoteca.web.learn.puzzles import router as puzzles_router
 from ludoteca.web.learn.routes import router as learn_router
 from ludoteca.web.lobby.new_game import router as new_game_router
+from ludoteca.web.lobby.pairing.pool import Pool
+from ludoteca.web.lobby.pairing.socket import Seekers
+from ludoteca.web.lobby.pairing.socket import router as pairing_router
 from ludoteca.web.lobby.routes import router as lobby_router
 from ludoteca.web.middleware import (
     NO_PAGE,
@@ -78,6 +81,8 @@ from ludoteca.web.ops.health import router as health_router
 from ludoteca.web.ops.metrics import ClubMetrics, MetricsAccess, RequestMetrics
 from ludoteca.web.ops.page import router as operator_router
 from ludoteca.web.ops.routes import router as metrics_router
+from ludoteca.web.presence.routes import beat_forever
+from ludoteca.web.presence.routes import router as presence_router
 from ludoteca.web.ratings.service import update_ratings
 from ludoteca.web.round import clocks, offers_live, vacation
 from ludoteca.web.round.api import router as game_api_router
@@ -180,6 +185,10 @@ def create_app(
     events_on_commit(store, hub.origin, hub.local_event)
     hub.event_handlers["chat"] = lambda ident: chat_live.deliver(hub, ident)
     hub.event_handlers["note"] = club.inbox.on_note
+    # Quick pairing: a game made of seeks tells their pages, here and in the other processes.
+    club.seekers = Seekers(Pool(store, games, hub.origin))
+    club.seekers.pool.told = lambda pk: hub.local_event("pair", pk)
+    hub.event_handlers["pair"] = club.seekers.on_paired
     hub.on_message("chat", chat_live.validate, chat_live.on_message)
     # Offers during a game (abort, draw, takeback): each step reaches the players live.
     register_event(offers_live.event_of)
@@ -210,6 +219,9 @@ def create_app(
         bot_watch = asyncio.create_task(take_over_stalled_bots(games, hub.kick_bots))
         mail = asyncio.create_task(club.mailer.run()) if club.mailer is not None else None
         reviewing = asyncio.create_task(club.reviews.serve())
+        assert club.seekers is not None
+        pairing = asyncio.create_task(club.seekers.run())
+        presence = asyncio.create_task(beat_forever(club))
         probe = asyncio.create_task(fanout_probe(hub, club)) if hub.listener is not None else None
         app.state.workers = {"clock sweep": sweeper, "computer watch": bot_watch}
         if mail is not None:
@@ -233,6 +245,8 @@ def create_app(
             if mail is not None:
                 mail.cancel()
             reviewing.cancel()
+            pairing.cancel()
+            presence.cancel()
             if probe is not None:
                 probe.cancel()
             gc.unfreeze()
@@ -330,6 +344,8 @@ def create_app(
     app.include_router(accounts_router)
     app.include_router(lobby_router)
     app.include_router(new_game_router)
+    app.include_router(pairing_router)
+    app.include_router(presence_router)
     app.include_router(game_pages_router)
     app.include_router(replays_router)
     app.include_router(rules_router)

@@ -21,6 +21,7 @@ if TYPE_CHECKING:
     from ludoteca.web.analysis.review import Reviews
     from ludoteca.web.challenges.service import Challenges
     from ludoteca.web.forum.service import Forum
+    from ludoteca.web.lobby.pairing.socket import Seekers
     from ludoteca.web.notify.live import Inbox
     from ludoteca.web.notify.mail import Mailer
     from ludoteca.web.ops.metrics import ClubMetrics
@@ -43,6 +44,8 @@ class Club:
     """Made on the forum's first request."""
     challenges: Challenges | None = None
     inbox: Inbox | None = None
+    seekers: Seekers | None = None
+    """The quick-pairing pool and this process's sockets seeking in it."""
     """The ``/ws/me`` sockets of this process."""
     mailer: Mailer | None = None
     """Sends e-mail when the server was given ``--smtp``; None sends none."""

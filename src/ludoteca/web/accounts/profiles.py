@@ -28,6 +28,7 @@ from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.kernel.requests import Visitor, club, language, render
 from ludoteca.web.lobby.summary import game_summary
 from ludoteca.web.plots import line_chart
+from ludoteca.web.presence.service import follows
 from ludoteca.web.ratings.service import (
     START_RATING,
     Pool,
@@ -252,6 +253,7 @@ def profile(name: str, request: Request, viewer: Visitor, page: str | None = Non
             recent, total = recent_games(db, user, viewer, changes, number, filters)
         mystats = user_stats(db, user)
         away = vacation.summary(db, user.id)
+        following = viewer is not None and follows(db, viewer.id, user.id)
     order = list(pools)
     entries = sorted(
         (rating_entry(r) for r in ratings),
@@ -279,6 +281,7 @@ def profile(name: str, request: Request, viewer: Visitor, page: str | None = Non
         vacation=away,
         filters=filters,
         titles={gid: cls.title for gid, cls in available_games().items()},
+        following=following,
     )
 
 

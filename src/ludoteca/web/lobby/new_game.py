@@ -68,10 +68,11 @@ can be beaten in a first game."""
 
 @router.post("/games/quick")
 async def quick_game(request: Request):
-    """*Play the computer* on a lobby card: one click to a game against the computer at
-    :data:`FIRST_LEVEL`, untimed and casual, one computer opposite (Hexagone's solo table
-    has no opponent, so it is two seats where a game allows two). Logged out, the click
-    leads to the log-in page and from there to the new-game form for that game."""
+    """*Play the computer* on a lobby card: one click to a game against the computer at the
+    level chosen above the cards (:data:`FIRST_LEVEL` unless changed; the browser keeps the
+    choice), untimed and casual, one computer opposite (Hexagone's solo table has no
+    opponent, so it is two seats where a game allows two). Logged out, the click leads to
+    the log-in page and from there to the new-game form for that game."""
     data = await form_data(request)
     check_csrf(request, data.get("csrf"))
     game_id = data.get("game", "")
@@ -81,7 +82,9 @@ async def quick_game(request: Request):
     if user is None:
         return login_to("/games/new?" + urlencode({"game": game_id, "against": "computer"}))
     cls = available_games()[game_id]
-    level = FIRST_LEVEL if FIRST_LEVEL in bot_levels() else bot_levels()[0]
+    level = data.get("level") or FIRST_LEVEL  # the lobby's choice, else the newcomer's level
+    if level not in bot_levels():
+        level = FIRST_LEVEL if FIRST_LEVEL in bot_levels() else bot_levels()[0]
     players = min(max(2, cls.min_players), cls.max_players)
     seats = [SeatSpec("me"), *(SeatSpec("bot", bot=level) for _ in range(players - 1))]
     options = {"players": players} if cls.max_players != cls.min_players else {}

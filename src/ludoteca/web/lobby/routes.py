@@ -25,10 +25,13 @@ from ludoteca.web.kernel.requests import (
     render,
 )
 from ludoteca.web.lobby.members import ListedGame, member_games
+from ludoteca.web.lobby.new_game import FIRST_LEVEL
+from ludoteca.web.lobby.pairing.controls import grid
 from ludoteca.web.lobby.summary import game_summary
+from ludoteca.web.presence.service import counts
 from ludoteca.web.round import offers
 from ludoteca.web.round.access import joinable, seated
-from ludoteca.web.round.catalog import catalogue
+from ludoteca.web.round.catalog import LEVEL_ABOUT, bot_levels, catalogue
 
 router = APIRouter()
 
@@ -159,4 +162,9 @@ def lobby(request: Request, user: Visitor):
         welcome=request.query_params.get("welcome"),
         incoming=incoming,
         outgoing=outgoing,
+        pairing_grid=grid(),
+        counts=c.lists.get(("counts",), lambda: counts(c.store)),
+        levels=bot_levels(),
+        level_about=LEVEL_ABOUT,
+        default_level=FIRST_LEVEL,
     )

@@ -24,6 +24,7 @@ from ludoteca.web.infra.outbox import Connection
 from ludoteca.web.infra.throttle import address_key
 from ludoteca.web.notify import service
 from ludoteca.web.notify.models import Notification
+from ludoteca.web.presence.service import arrive
 
 log = logging.getLogger("ludoteca.web")
 router = APIRouter()
@@ -95,6 +96,7 @@ async def me_socket(ws: WebSocket) -> None:
     conn.start()
     inbox.sockets[user.id].add(conn)
     inbox.languages[user.id] = language(choose(ws, user))
+    await anyio.to_thread.run_sync(arrive, club.store, user.id)  # online from now
 
     def count() -> int:
         with club.store.reading() as db:
