@@ -65,7 +65,7 @@ NO_TRACE = np.empty(0, dtype=np.int64)
 
 @cache
 def compiled() -> types.SimpleNamespace:
-    """The :data:`HOT` functions of :mod:`.flat`, compiled; attribute ``jit`` says whether."""
+    """The :data:`HOT` functions of :mod:`.flat`, compiled (once per process)."""
     return compile_functions((xorshift, flat), HOT, cpu=CPU)
 
 

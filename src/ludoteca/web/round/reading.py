@@ -62,15 +62,7 @@ class GameReader:
         if game_id not in available_games():
             raise ClubError("There is no game called {game_id!r}.", game_id=game_id)
         try:
-            game = get_game(game_id, **options)
-            if not game.min_players <= game.num_players <= game.max_players:
-                raise ClubError(
-                    "{title} is for {min_players} to {max_players} players.",
-                    title=game.title,
-                    min_players=game.min_players,
-                    max_players=game.max_players,
-                )
-            return game
+            return get_game(game_id, **options)  # which checks the number of players
         except GameError as exc:
             raise ClubError(
                 "Bad options for {game_id}: {why}", game_id=game_id, why=exc.text
