@@ -70,7 +70,7 @@ bench: $(VENV)/.installed-dev catalogs
 ## docs: serve the documentation site (docs/, mkdocs.yml) at http://127.0.0.1:8001, rebuilt as
 ## pages change; `make test` builds it with --strict (tests/docs/test_site.py)
 docs: $(VENV)/.installed-dev
-	NO_MKDOCS_2_WARNING=1 $(BIN)/mkdocs serve
+	NO_MKDOCS_2_WARNING=1 $(BIN)/python -m mkdocs serve
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache site

@@ -19,10 +19,17 @@ from collections.abc import Callable
 
 
 def compile_functions(
-    modules: types.ModuleType | tuple[types.ModuleType, ...], names: tuple[str, ...]
+    modules: types.ModuleType | tuple[types.ModuleType, ...],
+    names: tuple[str, ...],
+    *,
+    cpu: tuple[str, ...] = (),
 ) -> types.SimpleNamespace:
     """The functions ``names`` of ``modules`` (one module, or several whose functions call
-    each other, such as :mod:`.xorshift` and a game's flat rules), compiled together."""
+    each other, such as :mod:`.xorshift` and a game's flat rules), compiled together.
+
+    ``cpu`` names functions (among ``names``) whose Python body uses ``int`` methods numba
+    cannot compile, such as a ``popcount`` by ``bit_count``: compiled code calls the CPU's
+    instruction of that name instead (:data:`.bit_instructions.INSTRUCTIONS`)."""
     import numba
 
     modules = modules if isinstance(modules, tuple) else (modules,)
@@ -31,8 +38,15 @@ def compile_functions(
         table.update(
             (k, v) for k, v in vars(module).items() if not isinstance(v, types.FunctionType)
         )
-    out = {}
+    out: dict[str, Callable] = {}
+    if cpu:
+        from ludoteca.core.bit_instructions import INSTRUCTIONS
+
+        out.update((name, INSTRUCTIONS[name]) for name in cpu)
+        table.update(out)
     for name in names:
+        if name in cpu:
+            continue
         original = _defined(modules, name)
         twin = types.FunctionType(
             original.__code__, table, original.__name__, original.__defaults__

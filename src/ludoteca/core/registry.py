@@ -154,19 +154,27 @@ def check_players(cls: type[Game], players: object) -> int:
     """The number of players, refused before the game is built if the game is not for it.
 
     Every game states its range in ``min_players``/``max_players``; checking here gives the
-    same clear refusal for every game and every caller (a game that ignored the option would
-    otherwise be built for one number of players and played with another). Text in ASCII
-    digits (``"3"``, from a form or a command line) counts as its number.
+    same clear refusal for every game and every caller, the club's forms included (a game
+    that ignored the option would otherwise be built for one number of players and played
+    with another). Text in ASCII digits (``"3"``, from a form or a command line) counts as
+    its number.
     """
     low, high = cls.min_players, cls.max_players
-    span = f"{low}" if low == high else f"from {low} to {high}"
     value = option_value(players, "players") if isinstance(players, str) else players
     if isinstance(value, bool) or not isinstance(value, int):
+        raise MalformedError(players, "The number of players must be a number.")
+    if not low <= value <= high:  # the club shows these refusals too, translated
+        if low == high:
+            raise MalformedError(
+                players, "{title} is for {players} players.", title=cls.title, players=low
+            )
         raise MalformedError(
-            players, f"the number of players is a whole number ({cls.title} is for {span})"
+            players,
+            "{title} is for {min_players} to {max_players} players.",
+            title=cls.title,
+            min_players=low,
+            max_players=high,
         )
-    if not low <= value <= high:
-        raise MalformedError(players, f"{cls.title} is for {span} players")
     return value
 
 

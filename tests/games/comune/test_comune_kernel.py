@@ -21,6 +21,7 @@ from ludoteca.games.comune.geometry import CELL_NAMES, INDEX, NEIGH, cells_of
 from ludoteca.games.comune.notation import format_position
 
 GAME = get("comune")
+K = kernel.compiled()
 
 
 def random_states(count: int, seed: int):
@@ -45,13 +46,13 @@ def test_placement_masks_agree_with_engine_and_reference():
         arr = kernel.to_array(state.slots())
         ref = reference_of(state)
         for player in (0, 1):
-            masks = kernel.legal_masks(arr, player)
+            masks = K.legal_masks(arr, player)
             for angle in range(3):
                 assert int(masks[angle]) == state.placement_mask(player, angle)
             want = {(INDEX[cell], angle) for cell, angle in ref.placements("LD"[player])}
             got = {(cell, a) for a in range(3) for cell in cells_of(int(masks[a]))}
             assert got == want
-        assert tuple(kernel.can_place_both(arr)) == (
+        assert tuple(K.can_place_both(arr)) == (
             bool(ref.placements("L")),
             bool(ref.placements("D")),
         )
@@ -60,7 +61,7 @@ def test_placement_masks_agree_with_engine_and_reference():
 def test_scores_and_winner_agree_with_engine_and_reference():
     for state in random_states(150, 2):
         arr = kernel.to_array(state.slots())
-        light, dark, big_light, big_dark, win = kernel.scores(arr)
+        light, dark, big_light, big_dark, win = K.scores(arr)
         ref = reference_of(state)
         assert (light, dark) == (ref.score("L"), ref.score("D"))
         assert state.scores() == (float(light), float(dark))
@@ -84,13 +85,12 @@ def test_kernel_turns_are_legal_and_follow_the_policy(k):
     """Replay the kernel's random turns through the engine: each is a legal turn, the
     positions and game ends match, and it passes only when it cannot place (with the
     search's ``grow`` policy, ``k`` 4, too)."""
-    rng = kernel._seeded(12345)
     for game_number in range(60):
         state = GAME.new_state()
-        arr = kernel.to_array(state.slots())
+        arr = kernel.to_array(state.slots(), 12345 + game_number)
         while not state.is_over:
             placements = state.legal_placements()
-            placed = kernel.random_turn(arr, rng, k)
+            placed = K.random_turn(arr, k, kernel.NO_TRACE)
             turn = _turn_between(state, arr)
             assert (0 if turn == "pass" else len(turn.split())) == placed
             assert (placed == 0) == (not placements), f"game {game_number}: {turn}"
@@ -100,26 +100,29 @@ def test_kernel_turns_are_legal_and_follow_the_policy(k):
                 others = [(c, a) for c, a in placements if a != angle and CELL_NAMES[c] != cell]
                 assert not others, f"game {game_number}: {turn} but {others[:3]} possible"
             state.play(turn)
-            assert format_position([int(x) for x in arr]) == state.position()
+            assert format_position([int(x) for x in arr[: bits.SLOTS]]) == state.position()
             assert bool(arr[bits.OVER]) == state.is_over
-        win, _ = kernel.playout(arr.copy(), 1)
+        win, _ = K.search_playout(arr.copy(), 1, 1, kernel.NO_TRACE)
         assert win == (state.result.winners[0] if state.result.winners else -1)
 
 
 def test_the_uniform_turn_draws_as_the_shared_turn_does():
     """The fastest path's own uniform turn and the search's shared turn at ``k`` 1 (traced
-    and not) make the same placements from the same draws, turn after turn."""
+    and not) make the same placements from the same draws, turn after turn; and the plain
+    Python functions the kernel is compiled from play the very same turns."""
     for seed in range(40):
-        fast, shared, traced = (kernel._seeded(seed) for _ in range(3))
-        a = kernel.to_array(bits.new_slots())
-        b, c = a.copy(), a.copy()
+        a = kernel.to_array(bits.new_slots(), seed)
+        b, c, plain = a.copy(), a.copy(), a.tolist()
         trace = kernel.new_trace()
         while a[bits.OVER] == 0:
-            placed = kernel._uniform_turn(a, fast)
-            assert kernel._turn(b, shared, 1, kernel.NO_TRACE) == placed
-            assert kernel._turn(c, traced, 1, trace) == placed
+            placed = K.uniform_turn(a)
+            assert K.turn(b, 1, kernel.NO_TRACE) == placed
+            assert K.turn(c, 1, trace) == placed
+            if seed < 5:
+                assert bits.uniform_turn(plain) == placed
+                assert a.tolist() == plain
             assert (a == b).all() and (a == c).all()
-            assert fast[0] == shared[0] == traced[0]
+            assert a[bits.RNG] == b[bits.RNG] == c[bits.RNG]
         assert bool(b[bits.OVER]) and bool(c[bits.OVER])
 
 
@@ -131,8 +134,8 @@ def test_kernel_policy_statistics_match_the_c_limit():
     strict = placements = 0
     for seed in range(games):
         arr = start.copy()
-        kernel.playout(arr, seed)
-        light, dark, *_ = kernel.scores(arr)
+        K.search_playout(arr, seed, 1, kernel.NO_TRACE)
+        light, dark, *_ = K.scores(arr)
         strict += light > dark
         placements += 70 - int(arr[bits.SUPPLY]) - int(arr[bits.SUPPLY + 1])
     assert 53.5 < placements / games < 57.0
@@ -155,8 +158,8 @@ def test_fast_playout_mid_turn_finishes_the_turn():
     state.play("e5-")
     state.place(0, 1)
     assert state.mid_turn
-    arr = kernel.to_array(state.slots())
-    kernel.random_turn(arr, kernel._seeded(9))
+    arr = kernel.to_array(state.slots(), 9)
+    K.random_turn(arr, 1, kernel.NO_TRACE)
     assert int(arr[bits.TO_MOVE]) == 0 and int(arr[bits.PENDING]) == -1
     dark = sum(bin(int(arr[bits.PIECES + 3 + a])).count("1") for a in range(3))
     assert dark == 2
@@ -188,9 +191,9 @@ def test_the_grow_policy_grows_groups():
     for k in alike:
         for seed in range(300):
             arr = start.copy()
-            kernel.search_playout(arr, seed, k, kernel.NO_TRACE)
+            K.search_playout(arr, seed, k, kernel.NO_TRACE)
             alike[k] += _neighbours_alike(arr, 0) + _neighbours_alike(arr, 1)
-            light, dark, *_ = kernel.scores(arr)
+            light, dark, *_ = K.scores(arr)
             score[k] += light + dark
     assert alike[4] > 1.3 * alike[1]
     assert score[4] > 1.5 * score[1]
@@ -205,7 +208,7 @@ def test_a_traced_playout_notes_every_placement_by_its_player(plies):
     assert not state.is_over
     arr = kernel.to_array(state.slots())
     trace = kernel.new_trace()
-    kernel.search_playout(arr, 5, 2, trace)
+    K.search_playout(arr, 5, 2, trace)
     boards = [[0, 0, 0], [0, 0, 0]]
     for note in trace[1 : 1 + trace[0]].tolist():
         player, code = divmod(note, 256)

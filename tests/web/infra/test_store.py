@@ -122,12 +122,19 @@ def test_a_true_race_for_one_ply_stores_one_move(url):
 
     barrier = threading.Barrier(2, timeout=20)
 
-    class Racing(GameService):
-        def _resolve_chance(self, row, state, first_ply=None):
-            drawn = super()._resolve_chance(row, state, first_ply)
+    def racing(url: str) -> GameService:
+        """A service whose moves wait for each other after validation, before the commit."""
+        service = GameService(Store(url))
+        resolve_chance = service.playing.resolve_chance
+
+        def resolve_then_wait(row, state, first_ply=None):
+            drawn = resolve_chance(row, state, first_ply)
             if first_ply is not None:  # inside submit, after validation, before the commit
                 barrier.wait()
             return drawn
+
+        service.playing.resolve_chance = resolve_then_wait
+        return service
 
     store = Store(url)
     alice, bob = users(store)
@@ -135,7 +142,7 @@ def test_a_true_race_for_one_ply_stores_one_move(url):
     pk = setup.create(alice, "toy", {}, [SeatSpec("me"), SeatSpec("user", user="bob")])
     setup.join(pk, bob)
     mover = {0: alice, 1: bob}[setup.state(pk)[1].to_move]
-    one, two = Racing(Store(url)), Racing(Store(url))
+    one, two = racing(url), racing(url)
     outcomes: list[object] = []
 
     def play(service, cell):

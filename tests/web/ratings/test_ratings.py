@@ -259,8 +259,8 @@ def test_hexagone_three_players_by_score_match_openskill(sqlite_url):
     typed = Result(winners=(2,), num_players=3, scores=(3, 7, 9), reason="test")
     with store.session() as db:
         row = db.get(GameRow, pk)
-        state = service._state(db, row)
-        service._finish(db, row, state, typed)
+        state = service.reader.state_in(db, row)
+        service.finishing.finish(db, row, state, typed)
         db.commit()
     result = typed.to_json(state)
     assert finishing_ranks(result, 3) == [3, 2, 1]
@@ -302,7 +302,7 @@ def test_hexagone_played_to_its_end_is_rated_by_the_games_own_ranking(sqlite_url
     rng = random.Random(7)
     with store.session() as db:
         row = db.get(GameRow, pk)
-        state = service._state(db, row).clone()
+        state = service.reader.state_in(db, row).clone()
         while not state.is_over:  # a random game to its end, in memory
             moves = state.legal_moves()
             if state.to_move < 0:
@@ -310,7 +310,7 @@ def test_hexagone_played_to_its_end_is_rated_by_the_games_own_ranking(sqlite_url
                 state.play(rng.choices(outcomes_, weights)[0])
             else:
                 state.play(rng.choice(moves))
-        service._finish(db, row, state, state.result)
+        service.finishing.finish(db, row, state, state.result)
         db.commit()
     ranking = state.result.ranking
     ranks = [next(i for i, g in enumerate(ranking, 1) if p in g) for p in range(3)]

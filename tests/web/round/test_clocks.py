@@ -334,14 +334,14 @@ def test_a_move_racing_the_end_on_time_in_another_process_changes_nothing(url):
     services = [GameService(s) for s in stores]
     pk, users = start_game(services[0], {"kind": "live", "base": 0.4, "increment": 0})
     with stores[0].session() as db:
-        row = services[0]._row(db, pk)
-        state = services[0]._state(db, row).clone()
+        row = services[0].reader.row_in(db, pk)
+        state = services[0].reader.state_in(db, row).clone()
         player = state.to_move
         state.play("b2")  # checked in time ...
         time.sleep(0.6)
         assert services[1].expire_overdue() == [pk]  # ... but another process ends it first
         with pytest.raises(ClubError, match="same time"):
-            services[0]._commit_moves(db, row, state, [("b2", player, None)])
+            services[0].playing.commit_moves(db, row, state, [("b2", player, None)])
     row = services[1].row(pk)
     assert row.status == "finished" and row.result["timed_out"] == [player]
     assert services[1].moves(pk)[-1].text.startswith("toss") and row.ply == 1

@@ -45,7 +45,7 @@ def test_a_start_that_fails_leaves_the_seat_free(url, monkeypatch):
     def broken(*args, **kwargs):
         raise RuntimeError("the process dies while starting the game")
 
-    monkeypatch.setattr(service, "_resolve_chance", broken)
+    monkeypatch.setattr(service.playing, "resolve_chance", broken)
     with pytest.raises(RuntimeError):
         service.join(pk, bob)
     # Not a full game that never starts: the seat was not taken either.

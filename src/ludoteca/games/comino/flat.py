@@ -1,7 +1,7 @@
 """Comino's playout on a flat array of integers, written for numba to compile.
 
-:mod:`.jit` compiles these very functions (same code objects) with numba; without numba
-they run as plain Python, slowly, with the same results. So the code keeps to what both
+:mod:`.jit` compiles these very functions (same code objects) with numba; the tests also
+run them as plain Python, slowly, with the same results. So the code keeps to what both
 worlds agree on: one ``int64`` array holds the whole game, the tables are module-level
 ``int64`` arrays, and functions call only each other.
 

@@ -12,8 +12,8 @@ about as many simulations a second as OpenSpiel's ``MCTSBot`` does with its much
 random rollouts. Compiled, a playout costs a small fraction of the tree's own work.
 
 Importing numba is slow, so nothing imports this module at start-up: the state asks for it
-when a playout is wanted. Without numba (or for a position this grid cannot hold: one
-still being dealt, or a hand-written one whose tiles lie far out) the state plays out with
+when a playout is wanted. For a position this grid cannot hold (one still being dealt,
+or a hand-written one whose tiles lie far out) the state plays out with
 :mod:`.kernel` instead, by the same policy. The tests replay traced kernel games move by move
 through the engine.
 """
@@ -61,7 +61,7 @@ _NO_TRACE = np.zeros(0, dtype=np.int64)
 
 @cache
 def compiled() -> types.SimpleNamespace:
-    """The :data:`HOT` functions of :mod:`.flat`, compiled; attribute ``jit`` says whether."""
+    """The :data:`HOT` functions of :mod:`.flat`, compiled (once per process)."""
     return compile_functions((xorshift, flat), HOT)
 
 

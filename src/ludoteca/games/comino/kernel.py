@@ -15,8 +15,7 @@ deal uniform over the tiles not yet drawn), but on flat arrays instead of dicts 
 
 Pure Python reaches the benchmark target, but the search needs far more: its playouts and
 ``ludoteca bench``'s fastest path run in compiled code (:mod:`.flat`, :mod:`.jit`). This
-kernel plays out what that one does not take (a game still being dealt) and serves a
-machine without numba.
+kernel plays out what that one does not take (a game still being dealt).
 """
 
 from __future__ import annotations

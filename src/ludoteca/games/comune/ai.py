@@ -141,7 +141,7 @@ def playout(
 
     k = GROW_DRAWS if policy == "grow" else 1
     trace = jit.NO_TRACE if amaf is None else jit.new_trace()
-    win, _ = jit.search_playout(jit.to_array(slots), rng.getrandbits(63), k, trace)
+    win, _ = jit.compiled().search_playout(jit.to_array(slots), rng.getrandbits(63), k, trace)
     if amaf is not None:
         notes = trace[1 : 1 + trace[0]]
         amaf.extend(zip((notes >> 8).tolist(), (notes & 255).tolist(), strict=True))

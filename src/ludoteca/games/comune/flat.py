@@ -2,9 +2,11 @@
 
 This module is the single source of truth for the rules' arithmetic. The Python engine
 (:mod:`.state`) calls these functions directly on a ``list`` of ints; the compiled playout
-kernel (:mod:`.jit`) registers the very same functions with numba and calls them on a
-``numpy.int64`` array of the same layout. So the two can only disagree where numba and
-Python disagree on integer arithmetic, which the differential tests watch.
+kernel (:mod:`.jit`) compiles the very same functions with numba
+(:func:`ludoteca.core.compiled.compile_functions`, as every game's kernel is) and calls them
+on a ``numpy.int64`` array of the same layout. So the two can only disagree where numba and
+Python disagree on integer arithmetic, which the differential tests watch. The random games
+of benchmarks and search (the last section) are written here too, on the same terms.
 
 Rules for writing code here, so that both can run it: integers and the slots array only;
 no Python objects, no ``int`` methods except through :func:`popcount` and
@@ -22,10 +24,14 @@ Slots of the state array ``s`` (players: 0 = Light, 1 = Dark; angles 0 ``-``, 1 
 - ``s[TO_MOVE]``: the side whose turn it is (kept after the end, for the position text);
 - ``s[PASSES]``: consecutive passes just made (0, 1, 2); ``s[OVER]``: 1 once the game ended;
 - ``s[PENDING]``: angle of the first piece of an unfinished turn (single-placement
-  stepping for search), ``-1`` between turns.
+  stepping for search), ``-1`` between turns;
+- ``s[RNG]``: the kernel's random generator (:mod:`ludoteca.core.xorshift`), in the
+  kernel's arrays only (:data:`KERNEL_SLOTS`): the engine's state has none.
 """
 
 from __future__ import annotations
+
+from ludoteca.core.xorshift import rand_at, seed_at
 
 from .geometry import FULL, NEIGH, NUM_ANGLES, PIECES_PER_PLAYER
 
@@ -38,6 +44,8 @@ PASSES = 16
 OVER = 17
 PENDING = 18
 SLOTS = 19
+RNG = 19
+KERNEL_SLOTS = 20
 
 
 def new_slots() -> list[int]:
@@ -167,3 +175,221 @@ def winner(s):
     if light != dark:
         return 0 if light > dark else 1
     return -1
+
+
+# --- random games: the kernel's policy -------------------------------------------------------
+# The policy of ``shared/limits/limit_comune.c``: each turn places as many pieces as allowed,
+# each uniformly among the legal ``(cell, angle)`` pairs (the second at another angle than
+# the first); a side passes only when it cannot place. Search may ask for the best of ``k``
+# draws instead (:func:`drawn`). These run on the kernel's arrays (:data:`KERNEL_SLOTS`).
+
+
+def nth_cell(mask, k):
+    """The index of the ``k``-th (0-based) cell of ``mask``."""
+    for _ in range(k):
+        mask &= mask - 1
+    return low_index(mask)
+
+
+def drawn(s, player, m0, m1, m2, k):
+    """A placement ``(cell, angle)`` drawn among the masks' pairs: uniformly with ``k`` 1, else
+    the one of ``k`` uniform draws with the most of ``player``'s pieces at its angle around
+    it (the first drawn on a tie), which grows groups as a player would. ``cell`` is -1 when
+    the masks are empty."""
+    c0 = popcount(m0)
+    c1 = popcount(m1)
+    total = c0 + c1 + popcount(m2)
+    best_cell = -1
+    best_angle = -1
+    best = -1
+    if total == 0:
+        return best_cell, best_angle
+    for _ in range(k):
+        j = rand_at(s, RNG, total)
+        if j < c0:
+            angle = 0
+            cell = nth_cell(m0, j)
+        elif j < c0 + c1:
+            angle = 1
+            cell = nth_cell(m1, j - c0)
+        else:
+            angle = 2
+            cell = nth_cell(m2, j - c0 - c1)
+        if k == 1:
+            return cell, angle
+        near = popcount(NEIGH[cell] & s[PIECES + 3 * player + angle])
+        if near > best:
+            best = near
+            best_cell = cell
+            best_angle = angle
+    return best_cell, best_angle
+
+
+def put_noted(s, player, cell, angle, trace):
+    """Place the piece, noting ``player * 256 + placement code`` in ``trace`` if it has room
+    (``trace[0]`` counts the notes, which follow it)."""
+    put(s, player, cell, angle)
+    if len(trace):
+        trace[0] += 1
+        trace[trace[0]] = player * 256 + 3 * cell + angle
+
+
+def second_piece(s, player, first_angle, k, trace):
+    """Place the second piece of a turn at another angle, if any (see :func:`drawn` for
+    ``k``); return 1 or 0."""
+    m0 = placement_mask(s, player, 0) if first_angle != 0 else 0
+    m1 = placement_mask(s, player, 1) if first_angle != 1 else 0
+    m2 = placement_mask(s, player, 2) if first_angle != 2 else 0
+    cell, angle = drawn(s, player, m0, m1, m2, k)
+    if cell < 0:
+        return 0
+    put_noted(s, player, cell, angle, trace)
+    return 1
+
+
+def turn(s, k, trace):
+    """One turn by the random policy (``k`` > 1: each placement the best of ``k`` draws, see
+    :func:`drawn`), its placements noted in ``trace`` (see :func:`put_noted`); the number of
+    pieces placed."""
+    player = s[TO_MOVE]
+    if s[PENDING] >= 0:  # finish a turn begun one placement at a time
+        placed = 1 + second_piece(s, player, s[PENDING], k, trace)
+        end_turn(s, True)
+        return placed
+    m0 = placement_mask(s, player, 0)
+    m1 = placement_mask(s, player, 1)
+    m2 = placement_mask(s, player, 2)
+    opening = is_opening(s)
+    cell, angle = drawn(s, player, m0, m1, m2, k)
+    if cell < 0:
+        end_turn(s, False)  # forced pass
+        return 0
+    put_noted(s, player, cell, angle, trace)
+    placed = 1
+    if not opening and s[SUPPLY + player] > 0:
+        placed += second_piece(s, player, angle, k, trace)
+    end_turn(s, True)
+    return placed
+
+
+def uniform_second(s, player, first_angle):
+    """Place the second piece of a turn uniformly at another angle, if any; return 1 or 0."""
+    m0 = placement_mask(s, player, 0) if first_angle != 0 else 0
+    m1 = placement_mask(s, player, 1) if first_angle != 1 else 0
+    m2 = placement_mask(s, player, 2) if first_angle != 2 else 0
+    c0 = popcount(m0)
+    c1 = popcount(m1)
+    total = c0 + c1 + popcount(m2)
+    if total == 0:
+        return 0
+    k = rand_at(s, RNG, total)
+    if k < c0:
+        put(s, player, nth_cell(m0, k), 0)
+    elif k < c0 + c1:
+        put(s, player, nth_cell(m1, k - c0), 1)
+    else:
+        put(s, player, nth_cell(m2, k - c0 - c1), 2)
+    return 1
+
+
+def uniform_turn(s):
+    """One turn by the uniform policy, noting nothing; the number of pieces placed.
+
+    This is :func:`turn` with ``k`` 1 and no trace, drawing the same numbers in the same
+    order, written apart for speed: compiled for every policy and trace, the shared turn
+    played uniform games at 0.77 of this one's rate."""
+    player = s[TO_MOVE]
+    if s[PENDING] >= 0:  # finish a turn begun one placement at a time
+        placed = 1 + uniform_second(s, player, s[PENDING])
+        end_turn(s, True)
+        return placed
+    m0 = placement_mask(s, player, 0)
+    m1 = placement_mask(s, player, 1)
+    m2 = placement_mask(s, player, 2)
+    c0 = popcount(m0)
+    c1 = popcount(m1)
+    total = c0 + c1 + popcount(m2)
+    if total == 0:
+        end_turn(s, False)  # forced pass
+        return 0
+    opening = is_opening(s)
+    k = rand_at(s, RNG, total)
+    if k < c0:
+        angle = 0
+        cell = nth_cell(m0, k)
+    elif k < c0 + c1:
+        angle = 1
+        cell = nth_cell(m1, k - c0)
+    else:
+        angle = 2
+        cell = nth_cell(m2, k - c0 - c1)
+    put(s, player, cell, angle)
+    placed = 1
+    if not opening and s[SUPPLY + player] > 0:
+        placed += uniform_second(s, player, angle)
+    end_turn(s, True)
+    return placed
+
+
+def random_turn(s, k, trace):
+    """Play one turn by the random policy (see :func:`turn`); the number of pieces placed."""
+    if k == 1 and len(trace) == 0:
+        return uniform_turn(s)
+    return turn(s, k, trace)
+
+
+def search_playout(s, seed, k, trace):
+    """Play ``s`` (changed in place) to the end, its generator seeded from ``seed``: ``k``
+    as in :func:`turn`; ``trace`` (empty, or room for every placement and their count) gets
+    the placements (see :func:`put_noted`). Returns ``(winner, turns)``, ``winner`` 0
+    (Light), 1 (Dark) or -1 (draw)."""
+    seed_at(s, RNG, seed)
+    turns = 0
+    if len(trace):
+        trace[0] = 0
+    uniform = k == 1 and len(trace) == 0
+    while s[OVER] == 0:
+        if uniform:
+            uniform_turn(s)
+        else:
+            turn(s, k, trace)
+        turns += 1
+    return winner(s), turns
+
+
+def playout_batch(start, s, seed, games):
+    """Play ``games`` uniform random games from ``start`` (unchanged) in ``s`` (a kernel
+    array to play in), the generator seeded from ``seed`` once. Returns ``(turns,
+    placements, light_wins, dark_wins)`` summed over the games."""
+    seed_at(s, RNG, seed)
+    turns = 0
+    placements = 0
+    light = 0
+    dark = 0
+    for _ in range(games):
+        for i in range(SLOTS):
+            s[i] = start[i]
+        while s[OVER] == 0:
+            placements += uniform_turn(s)
+            turns += 1
+        w = winner(s)
+        if w == 0:
+            light += 1
+        elif w == 1:
+            dark += 1
+    return turns, placements, light, dark
+
+
+def legal_masks(s, player):
+    """The three placement masks of ``player`` (for the differential tests)."""
+    return placement_mask(s, player, 0), placement_mask(s, player, 1), placement_mask(s, player, 2)
+
+
+def scores(s):
+    """``(light score, dark score, light largest group, dark largest group, winner)``."""
+    return score(s, 0), score(s, 1), largest_group(s, 0), largest_group(s, 1), winner(s)
+
+
+def can_place_both(s):
+    """Whether each player has a legal placement (for the differential tests)."""
+    return can_place(s, 0), can_place(s, 1)

@@ -1,7 +1,7 @@
 """Hexagone's random game on a flat grid of integers, written for numba to compile.
 
-:mod:`.jit` compiles these very functions (same code objects) with numba; without numba
-they run as plain Python, slowly, with the same results. So the code keeps to what both
+:mod:`.jit` compiles these very functions (same code objects) with numba; the tests also
+run them as plain Python, slowly, with the same results. So the code keeps to what both
 worlds agree on: one ``int64`` array holds the whole game, every value is an integer well
 inside 63 bits, constants are module-level integers and tuples of integers, and functions
 call only each other.

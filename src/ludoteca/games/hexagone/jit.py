@@ -84,7 +84,7 @@ TRACE_MOVES = 4096
 
 @cache
 def compiled() -> types.SimpleNamespace:
-    """The :data:`HOT` functions of :mod:`.flat`, compiled; attribute ``jit`` says whether."""
+    """The :data:`HOT` functions of :mod:`.flat`, compiled (once per process)."""
     return compile_functions((xorshift, flat), HOT)
 
 

@@ -6,8 +6,7 @@ engine runs, and numba's on-disk cache (kept beside ``flat.py``) means compilati
 once per machine, not once per process.
 
 Importing numba is slow, so the engine imports this module only when a fast playout or the
-benchmark kernel is asked for. Without numba, :func:`compiled` falls back to the plain
-functions: slower, same results.
+benchmark kernel is asked for.
 """
 
 from __future__ import annotations
@@ -58,7 +57,7 @@ TRACE_LENGTH = 64
 
 @cache
 def compiled() -> types.SimpleNamespace:
-    """The :data:`HOT` functions of :mod:`.flat`, compiled; attribute ``jit`` says whether."""
+    """The :data:`HOT` functions of :mod:`.flat`, compiled (once per process)."""
     return compile_functions((xorshift, flat), HOT)
 
 

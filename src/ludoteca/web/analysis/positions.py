@@ -18,7 +18,7 @@ from ludoteca.core.registry import get as get_game
 from ludoteca.web.i18n.catalogs import Language
 from ludoteca.web.infra.briefly import Kept
 from ludoteca.web.kernel.errors import ClubError
-from ludoteca.web.round.catalog import available_games
+from ludoteca.web.round.catalog import available_games, players_for
 from ludoteca.web.round.view import (
     COMPACT_OVER,
     board_svg,
@@ -40,17 +40,7 @@ def options_for(game_id: str, players: object) -> dict[str, Any]:
         raise ClubError("There is no game called {game_id!r}.", 404, game_id=str(game_id)[:40])
     if cls.min_players == cls.max_players:
         return {}
-    try:
-        n = int(str(players)) if players not in (None, "") else min(2, cls.max_players)
-    except ValueError:
-        raise ClubError("'players' must be a number.") from None
-    if not cls.min_players <= n <= cls.max_players:
-        raise ClubError(
-            "{title} is for {min_players} to {max_players} players.",
-            title=cls.title,
-            min_players=cls.min_players,
-            max_players=cls.max_players,
-        )
+    n = players_for(cls, min(2, cls.max_players) if players in (None, "") else players)
     return {"players": n}
 
 

@@ -19,7 +19,13 @@ from ludoteca.web.kernel.requests import (
     render,
     require_user,
 )
-from ludoteca.web.round.catalog import LEVEL_ABOUT, available_games, bot_levels, catalogue
+from ludoteca.web.round.catalog import (
+    LEVEL_ABOUT,
+    available_games,
+    bot_levels,
+    catalogue,
+    players_for,
+)
 from ludoteca.web.round.errors import NewGameRefused
 from ludoteca.web.round.service import GameSettings, SeatSpec
 
@@ -172,17 +178,7 @@ async def create_game(request: Request):
     options: dict[str, Any] = {}
     players = cls.min_players
     if cls.max_players != cls.min_players:
-        try:
-            players = int(data.get("players", cls.min_players))
-        except ValueError:
-            raise ClubError("The number of players must be a number.") from None
-        if not cls.min_players <= players <= cls.max_players:
-            raise ClubError(
-                "{title} is for {min_players} to {max_players} players.",
-                title=cls.title,
-                min_players=cls.min_players,
-                max_players=cls.max_players,
-            )
+        players = players_for(cls, data.get("players", cls.min_players))
         options["players"] = players
     seats = parse_seats(data, players)
     settings = parse_settings(data)

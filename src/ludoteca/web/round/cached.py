@@ -110,3 +110,17 @@ class GameCache:
     def forget(self, pk: int) -> None:
         with self._guard:
             self._games.pop(pk, None)
+
+
+class ListChanges:
+    """Counts changes to which games are open, in progress or finished in this process, so
+    that the lobby's lists kept for a second (``Club.lists``) are made again at once after
+    one. Shared by the roles that make such changes (:mod:`.setup`, :mod:`.finishing`)."""
+
+    __slots__ = ("count",)
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def note(self) -> None:
+        self.count += 1

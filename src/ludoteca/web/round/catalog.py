@@ -5,9 +5,12 @@ from __future__ import annotations
 from typing import Any
 
 from ludoteca.bots.levels import LEVELS, RANDOM_ABOUT
+from ludoteca.core.errors import MalformedError
 from ludoteca.core.messages import N_
 from ludoteca.core.protocol import Game
+from ludoteca.core.registry import check_players
 from ludoteca.core.registry import names as game_names
+from ludoteca.web.kernel.errors import ClubError
 
 
 def available_games() -> dict[str, type[Game]]:
@@ -22,6 +25,16 @@ def available_games() -> dict[str, type[Game]]:
         except Exception:  # noqa: BLE001 - any failure means "not available"
             continue
     return out
+
+
+def players_for(cls: type[Game], players: object) -> int:
+    """``players`` (a number, or its digits from a form) as a number of players of ``cls``,
+    refused with the engine's own words (:func:`ludoteca.core.registry.check_players`, the
+    one place the range is checked)."""
+    try:
+        return check_players(cls, players)
+    except MalformedError as exc:
+        raise ClubError(exc.text) from None
 
 
 LEVEL_ABOUT = {

@@ -1,47 +1,64 @@
 """How games end on the server: resigning, running out of time, and the one place every end
-goes through (:meth:`Finishing._finish`, which runs the finish hooks such as ratings)."""
+goes through (:meth:`Finishing.finish`, which runs the finish hooks such as ratings)."""
 
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
+from typing import Any
 
 from sqlalchemy import select, update
 
 from ludoteca.core.messages import Text
 from ludoteca.core.protocol import TERMINAL, Result, State
-from ludoteca.web.infra.store import GameRow, User, utcnow
+from ludoteca.web.infra.store import GameRow, Store, User, utcnow
 from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round import clocks
+from ludoteca.web.round.cached import GameCache, ListChanges
 from ludoteca.web.round.reading import GameReader
 
 log = logging.getLogger("ludoteca.web")
 
+FinishHook = Callable[[Any, GameRow, State], None]
+"""Called as ``hook(db, row, state)`` inside the transaction that ends a game, after its
+result is set and before the commit, so what it writes stands or falls with the end."""
 
-class Finishing(GameReader):
+
+class Finishing:
     """Ending games: by resignation, on time, or by the rules (called by :mod:`.playing`)."""
+
+    def __init__(
+        self, store: Store, cache: GameCache, reader: GameReader, listed: ListChanges
+    ) -> None:
+        self.store = store
+        self.cache = cache
+        self.reader = reader
+        self.listed = listed
+        self.on_finish: list[FinishHook] = []
+        """Run by :meth:`finish` in the transaction that ends a game (ratings, tallies)."""
 
     def resign(self, pk: int, user: User, *, expected_ply: int | None = None) -> None:
         """Resign ``user``'s seats. With ``expected_ply`` (the game page sends the ply it
         showed) a resignation decided on a board that has changed since is refused."""
-        with self.lock(pk), self.store.session() as db:
-            row = self._row(db, pk)
+        with self.reader.lock(pk), self.store.session() as db:
+            row = self.reader.row_in(db, pk)
             if row.status != "active":
                 raise ClubError("Only a game in progress can be resigned.", 409)
             mine = [s for s in row.seats if s.user_id == user.id and not s.resigned]
             if not mine:
                 raise ClubError("You are watching this game; only its players can resign.", 403)
-            self._refuse_if_stale(
+            self.refuse_if_stale(
                 db,
                 row,
                 Text("Resignation refused"),
                 expected_ply,
                 Text("look at the board again before resigning"),
             )
-            state = self._state(db, row)
+            state = self.reader.state_in(db, row)
             for s in mine:
                 s.resigned = True
             losers = {s.index for s in row.seats if s.resigned}
-            self._finish(db, row, state, Result.by_resignation(state, sorted(losers)))
+            self.finish(db, row, state, Result.by_resignation(state, sorted(losers)))
             db.commit()
 
     # --- clocks ---------------------------------------------------------------------------------
@@ -63,7 +80,7 @@ class Finishing(GameReader):
         ended = []
         for pk in due:
             try:
-                with self.lock(pk), self.store.session() as db:
+                with self.reader.lock(pk), self.store.session() as db:
                     row = db.get(GameRow, pk)
                     if row is not None and self._time_out(db, row):
                         ended.append(pk)
@@ -71,7 +88,7 @@ class Finishing(GameReader):
                 log.warning("game %s: cannot end it on time: %s", pk, exc.message)
         return ended
 
-    def _refuse_if_stale(
+    def refuse_if_stale(
         self, db, row: GameRow, what: str, expected_ply: int | None, advice: str
     ) -> None:
         """A move or resignation decided on a position that is no longer the game's (the
@@ -112,7 +129,7 @@ class Finishing(GameReader):
         player = row.to_move
         if not 0 <= player < len(row.seats):
             return False
-        state = self._state(db, row)
+        state = self.reader.state_in(db, row)
         claimed = db.execute(
             update(GameRow)
             .where(GameRow.id == row.id, GameRow.status == "active", GameRow.ply == row.ply)
@@ -127,15 +144,15 @@ class Finishing(GameReader):
         if seat.clock_ms is not None:
             seat.clock_ms = 0
         left = clocks.abandoned(row)
-        self._finish(db, row, state, Result.on_time(state, [player], abandoned=left))
+        self.finish(db, row, state, Result.on_time(state, [player], abandoned=left))
         db.commit()
         return True
 
-    def _finish(self, db, row: GameRow, state: State, result: Result) -> None:
+    def finish(self, db, row: GameRow, state: State, result: Result) -> None:
         """End a game with ``result`` (not yet committed) and run the finish hooks (ratings)
         in the same transaction: every way a game ends comes through here. The database
         keeps the result's one JSON form (:meth:`Result.to_json`), as records do."""
-        self.listed += 1
+        self.listed.note()
         self.cache.drop_row(row.id)  # the row kept after the last move shows the game active
         row.status = "finished"
         row.finished = utcnow()

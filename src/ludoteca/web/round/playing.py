@@ -8,7 +8,7 @@ the database is anyone told (the caller broadcasts after :meth:`Playing.submit` 
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from typing import Any, NamedTuple
 
 from sqlalchemy.exc import IntegrityError, OperationalError
@@ -19,16 +19,20 @@ from ludoteca.core.messages import Text, to_stored
 from ludoteca.core.protocol import CHANCE, State
 from ludoteca.core.table import draw_at
 from ludoteca.web.infra.fanout import notice
-from ludoteca.web.infra.store import GameRow, User, utcnow
+from ludoteca.web.infra.store import GameRow, Store, User, utcnow
 from ludoteca.web.kernel.errors import ClubError, SessionEnded
 from ludoteca.web.round import clocks
-from ludoteca.web.round.cached import Live
+from ludoteca.web.round.cached import GameCache, Live
 from ludoteca.web.round.finishing import Finishing
 from ludoteca.web.round.log import log_names, told
 from ludoteca.web.round.move_news import news_text
+from ludoteca.web.round.reading import GameReader
 from ludoteca.web.round.storage import ADD_MOVES, CLAIM, CLAIM_IN_SESSION, PlayedMove
 
 MAX_MOVE_TEXT = 200
+
+MovesHook = Callable[[Any, GameRow, State, "int | None"], None]
+"""``(db, row, state, mover)``: the player who just moved, or None for the table."""
 
 
 class Probe(NamedTuple):
@@ -50,8 +54,21 @@ def probe(state: State, text: str) -> Probe:
     return Probe(after, move, canonical)
 
 
-class Playing(Finishing):
-    """Moves: checked by the engine, stored as one claim on the game, chance drawn after."""
+class Playing:
+    """Moves: checked by the engine, stored as one claim on the game, chance drawn after.
+    A move that ends the game ends it through ``finishing``."""
+
+    def __init__(
+        self, store: Store, cache: GameCache, reader: GameReader, finishing: Finishing
+    ) -> None:
+        self.store = store
+        self.cache = cache
+        self.reader = reader
+        self.finishing = finishing
+        self.on_moves: list[MovesHook] = []
+        """Run after each batch of moves is written, in its transaction (notifications of
+        a correspondence turn); cheap when they have nothing to do, as they run on every
+        move."""
 
     def submit(
         self,
@@ -80,8 +97,8 @@ class Playing(Finishing):
         for trust_kept in (True, False):
             trusted = False
             try:
-                with self.lock(pk), self.store.session() as db:
-                    row, trusted = self._row_to_move(db, pk, trust_kept)
+                with self.reader.lock(pk), self.store.session() as db:
+                    row, trusted = self.reader.row_to_move(db, pk, trust_kept)
                     self._validate_and_commit(db, row, user, text, bot, expected_ply, session)
                     return row.ply
             except ClubError as exc:
@@ -114,10 +131,10 @@ class Playing(Finishing):
                 403,
                 text=text,
             )
-        self._refuse_if_stale(
+        self.finishing.refuse_if_stale(
             db, row, Text("Move {text!r} refused", {"text": text}), expected_ply, Text("look again")
         )
-        state = self._state(db, row)
+        state = self.reader.state_in(db, row)
         player = state.to_move
         seat = row.seats[player] if 0 <= player < len(row.seats) else None
         if seat is None:
@@ -141,11 +158,11 @@ class Playing(Finishing):
             raise ClubError("Move {text!r} refused: {why}.", text=text, why=exc.text) from None
         after = tried.after
         new = [(tried.text, player, told(after, log_names(row, after)))]
-        new += self._resolve_chance(row, after, first_ply=row.ply + 1)
+        new += self.resolve_chance(row, after, first_ply=row.ply + 1)
         in_session = None if session is None or user is None else (session, user.id)
-        self._commit_moves(db, row, after, new, in_session)
+        self.commit_moves(db, row, after, new, in_session)
 
-    def _resolve_chance(
+    def resolve_chance(
         self, row: GameRow, state: State, first_ply: int | None = None
     ) -> list[tuple[str, int, str | None]]:
         """Draw chance outcomes from the secret seed until a player (or the end) is to move."""
@@ -160,7 +177,7 @@ class Playing(Finishing):
             ply += 1
         return drawn
 
-    def _commit_moves(
+    def commit_moves(
         self,
         db,
         row: GameRow,
@@ -206,7 +223,7 @@ class Playing(Finishing):
         # with what changed if that is all that did (the game goes on, and no live clock
         # changed a seat).
         news = None
-        if self._tells_news and not state.is_over and not clocks.live(row):
+        if self.reader.tells_news and not state.is_over and not clocks.live(row):
             news = news_text(first_ply, moved, added)
         told = notice(self.store, db, row.id, news)
         if told is not None:
@@ -216,7 +233,7 @@ class Playing(Finishing):
         if claimed.rowcount != 1:
             db.rollback()
             self.cache.drop_state(row.id)
-            if in_session is not None and not self._session_open(*in_session):
+            if in_session is not None and not self.reader.session_open(*in_session):
                 raise SessionEnded()
             raise ClubError(
                 "The game changed at the same time (another move, or it ended on time); "
@@ -230,7 +247,7 @@ class Playing(Finishing):
             if added:
                 db.connection().execute(ADD_MOVES, added)
             if state.is_over:
-                self._finish(db, row, state, state.result)
+                self.finishing.finish(db, row, state, state.result)
             for hook in self.on_moves:
                 hook(db, row, state, mover)
             db.commit()

@@ -3,14 +3,13 @@
 
 A kept state whose ply differs from the database's is brought up to date by replaying the
 stored moves, so several server processes sharing one database never act on a stale board.
-Within a process a lock per game orders the changes (:mod:`.playing`, :mod:`.finishing`,
-:mod:`.setup` build on this class).
+Within a process a lock per game orders the changes. The roles that change games
+(:mod:`.playing`, :mod:`.finishing`, :mod:`.setup`) are handed this reader to read through.
 """
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import select
@@ -40,35 +39,22 @@ from ludoteca.web.round.storage import (
     record_of,
 )
 
-FinishHook = Callable[[Any, GameRow, State], None]
-"""Called as ``hook(db, row, state)`` inside the transaction that ends a game, after its
-result is set and before the commit, so what it writes stands or falls with the end."""
-MovesHook = Callable[[Any, GameRow, State, "int | None"], None]
-"""``(db, row, state, mover)``: the player who just moved, or None for the table."""
-
 
 class GameReader:
-    """The games of one database as this process reads them."""
+    """The games of one database as this process reads them, kept in ``cache``."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, cache: GameCache) -> None:
         self.store = store
-        self._tells_news = is_postgres(store)
+        self.cache = cache
+        self.tells_news = is_postgres(store)
         """Whether a move's notification carries what it changed (other processes hear it)."""
-        self.cache = GameCache()
-        self.listed = 0
-        """Counts changes to which games are open, in progress or finished here, so that the
-        lobby's lists kept for a second (``Club.lists``) are made again at once after one."""
         self._locks: dict[int, threading.Lock] = {}
         self._locks_guard = threading.Lock()
-        self.on_finish: list[FinishHook] = []
-        self.on_moves: list[MovesHook] = []
-        """Run after each batch of moves is written, in its transaction (notifications of
-        a correspondence turn); cheap when they have nothing to do, as they run on every
-        move."""
         self._botless: set[int] = set()
         """Games seen without a computer seat; seats never become one after creation."""
 
     def lock(self, pk: int) -> threading.Lock:
+        """The lock that orders this process's changes to game ``pk``."""
         with self._locks_guard:
             return self._locks.setdefault(pk, threading.Lock())
 
@@ -76,15 +62,7 @@ class GameReader:
         if game_id not in available_games():
             raise ClubError("There is no game called {game_id!r}.", game_id=game_id)
         try:
-            game = get_game(game_id, **options)
-            if not game.min_players <= game.num_players <= game.max_players:
-                raise ClubError(
-                    "{title} is for {min_players} to {max_players} players.",
-                    title=game.title,
-                    min_players=game.min_players,
-                    max_players=game.max_players,
-                )
-            return game
+            return get_game(game_id, **options)  # which checks the number of players
         except GameError as exc:
             raise ClubError(
                 "Bad options for {game_id}: {why}", game_id=game_id, why=exc.text
@@ -95,13 +73,13 @@ class GameReader:
     # --- reading --------------------------------------------------------------------------------
     def row(self, pk: int) -> GameRow:
         with self.store.session() as db:
-            return self._row(db, pk)
+            return self.row_in(db, pk)
 
     def state(self, pk: int) -> tuple[GameRow, State]:
         """The stored game and its current state (a copy: callers may look, not touch)."""
         with self.lock(pk), self.store.session() as db:
-            row = self._row(db, pk)
-            return row, self._state(db, row).clone()
+            row = self.row_in(db, pk)
+            return row, self.state_in(db, row).clone()
 
     def snapshot(
         self, pk: int, *, after_own_change: bool = False, news: list[str | None] | None = None
@@ -176,7 +154,7 @@ class GameReader:
         # session cost more than the statements (see _fresh_row for when it is needed)
         with self.store.read_connection() as db:
             row = self._fresh_row(db, pk)
-            state = self._state(db, row).clone()
+            state = self.state_in(db, row).clone()
             known = self.cache.get(pk).moves or ()
             if len(known) > row.ply:
                 known = ()
@@ -224,9 +202,10 @@ class GameReader:
         row, moves, start = self.states_along(pk)
         return record_of(row, start, [m.text for m in moves])
 
-    # --- internals ------------------------------------------------------------------------------
-    def _row(self, db, pk: int) -> GameRow:
-        # The seats (and their users) in the same query: every move reads them.
+    # --- what the roles that change games read through, in their own session ----------------
+    def row_in(self, db, pk: int) -> GameRow:
+        """Game ``pk`` loaded in ``db``, with its seats (and their users) in the same query:
+        every move reads them."""
         row = db.get(GameRow, pk, options=[joinedload(GameRow.seats)])
         if row is None:
             raise ClubError("There is no game number {pk}.", 404, pk=pk)
@@ -256,10 +235,10 @@ class GameReader:
             self.cache.drop_row(pk)
         if isinstance(db, Connection):  # a plain connection cannot load ORM rows
             with self.store.reading() as orm:
-                return self._row(orm, pk)
-        return self._row(db, pk)
+                return self.row_in(orm, pk)
+        return self.row_in(db, pk)
 
-    def _session_open(self, session_hash: str, user_id: int) -> bool:
+    def session_open(self, session_hash: str, user_id: int) -> bool:
         """Whether a move's refused claim was refused for its session (closed or expired)."""
         with self.store.read_connection() as conn:
             found = conn.execute(
@@ -268,14 +247,15 @@ class GameReader:
             ).scalar()
         return bool(found)
 
-    def _row_to_move(self, db, pk: int, trust_kept: bool) -> tuple[GameRow, bool]:
+    def row_to_move(self, db, pk: int, trust_kept: bool) -> tuple[GameRow, bool]:
         """The game to make a move in, attached to ``db``, and whether it is the kept row
         taken on trust. With ``trust_kept``, the row this process last kept of an active game
         is used without the query that checks it (:meth:`_fresh_row`): the move's claim
         checks it anyway (:data:`CLAIM` matches only the game at that ply, not finished,
         and at one ply an active game is always the same), so a move made on it is right,
-        and :meth:`submit` tries again on the stored game before refusing anything. Not for
-        a game whose player to move is out of time, which only the stored game may end."""
+        and :meth:`.playing.Playing.submit` tries again on the stored game before refusing
+        anything. Not for a game whose player to move is out of time, which only the stored
+        game may end."""
         kept = self.cache.get(pk).row if trust_kept else None
         if kept is not None and kept.status == "active" and not clocks.overdue(kept, utcnow()):
             return db.merge(kept, load=False), True
@@ -290,7 +270,9 @@ class GameReader:
             return row
         return db.merge(row, load=False)
 
-    def _state(self, db, row: GameRow) -> State:
+    def state_in(self, db, row: GameRow) -> State:
+        """The state of ``row`` at its ply: the kept one (not a copy: the caller holds the
+        game's lock), or one caught up or replayed from the stored moves, then kept."""
         live = self.cache.get(row.id).live
         if live is not None and live.ply == row.ply:
             return live.state
@@ -306,7 +288,7 @@ class GameReader:
             except GameError as exc:
                 if behind:  # not the game the cache thought: restore it from the start
                     self.cache.drop_state(row.id)
-                    return self._state(db, row)
+                    return self.state_in(db, row)
                 raise ClubError(
                     "Game {id} cannot be restored: move {number} {text!r} is refused by the "
                     "engine ({why}).",

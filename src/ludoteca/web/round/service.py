@@ -1,23 +1,22 @@
 """The game service: one database's games as a server process plays them.
 
-Built from its roles, each a module small enough to read at once: reading and the kept
-games (:mod:`.reading`, :mod:`.cached`, :mod:`.storage`), ending games (:mod:`.finishing`),
-playing moves (:mod:`.playing`) and setting games up (:mod:`.setup`). This module adds what
-the computer seats need, and names what the rest of the club imports.
+Each role is an object of its own, built here from what it uses and handed the other roles
+it calls, as lila's ``modules/round`` wires its parts: reading and the kept games
+(:mod:`.reading`, :mod:`.cached`, :mod:`.storage`), ending games (:mod:`.finishing`),
+playing moves (:mod:`.playing`), setting games up (:mod:`.setup`) and the computer's turns
+(:mod:`.bot_turns`). No role inherits another. :class:`GameService` only wires them and
+names their public methods, which the rest of the club calls; a caller that needs one role
+only may take that role (``service.reader``, ``service.playing`` ...).
 """
 
 from __future__ import annotations
 
-from datetime import timedelta
-
-from sqlalchemy import func, select
-
-from ludoteca.core.table import ply_rng
-from ludoteca.web.infra.store import GameRow, MoveRow, Seat, utcnow
-from ludoteca.web.round.cached import MAX_CACHED_GAMES, Live
-from ludoteca.web.round.playing import MAX_MOVE_TEXT, probe
-from ludoteca.web.round.reading import FinishHook, MovesHook
-from ludoteca.web.round.seats import BotJob
+from ludoteca.web.infra.store import Store
+from ludoteca.web.round.bot_turns import BotTurns
+from ludoteca.web.round.cached import MAX_CACHED_GAMES, GameCache, ListChanges, Live
+from ludoteca.web.round.finishing import FinishHook, Finishing
+from ludoteca.web.round.playing import MAX_MOVE_TEXT, MovesHook, Playing, probe
+from ludoteca.web.round.reading import GameReader
 from ludoteca.web.round.setup import SEAT_KINDS, GameSettings, SeatSpec, SetUp, rated_refusal
 from ludoteca.web.round.storage import PlayedMove, record_of
 
@@ -38,54 +37,47 @@ __all__ = [
 ]
 
 
-class GameService(SetUp):
+class GameService:
     """Every role of the round over one store; what the routes and the hub are handed."""
 
-    # --- computer seats -------------------------------------------------------------------------
-    def bot_turn(self, pk: int) -> tuple[BotJob, int] | None:
-        """If a computer seat is to move: the job for a bot worker and the ply it answers."""
-        with self.lock(pk), self.store.session() as db:
-            row = db.get(GameRow, pk)
-            if row is None or row.status != "active":
-                return None
-            state = self._state(db, row)
-            player = state.to_move
-            if not 0 <= player < len(row.seats) or row.seats[player].kind != "bot":
-                return None
-            texts = db.scalars(
-                select(MoveRow.text).where(MoveRow.game_id == pk).order_by(MoveRow.ply)
-            ).all()
-            job = BotJob(
-                record=record_of(row, self.start_state(row), list(texts)),
-                level=row.seats[player].bot or "random",
-                bot_seed=ply_rng(row.seed, row.ply, "bot").getrandbits(62),
-                owner=row.created_by,
-            )
-            return job, row.ply
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.cache = GameCache()
+        self.changes = ListChanges()
+        self.reader = GameReader(store, self.cache)
+        self.finishing = Finishing(store, self.cache, self.reader, self.changes)
+        self.playing = Playing(store, self.cache, self.reader, self.finishing)
+        self.setup = SetUp(store, self.cache, self.reader, self.playing, self.changes)
+        self.bot_turns = BotTurns(store, self.reader)
 
-    def games_waiting_for_bots(self, idle_seconds: float | None = None) -> list[int]:
-        """Active games whose player to move is a computer seat.
+        # the hooks, shared with the roles that run them (append to these lists)
+        self.on_finish: list[FinishHook] = self.finishing.on_finish
+        self.on_moves: list[MovesHook] = self.playing.on_moves
 
-        With ``idle_seconds``, only those where no move has been stored for that long: a
-        computer turn whose server process died. Every process looks for these now and then
-        (:func:`ludoteca.web.round.bots.take_over_stalled_bots`), so another one takes the
-        turn over; should two answer at once, the ply check lets only one move stand."""
-        with self.store.session() as db:
-            waiting = db.execute(
-                select(GameRow.id, GameRow.started, GameRow.created)
-                .join(Seat, (Seat.game_id == GameRow.id) & (Seat.index == GameRow.to_move))
-                .where(GameRow.status == "active", Seat.kind == "bot")
-            ).all()
-            if idle_seconds is None or not waiting:
-                return [pk for pk, _, _ in waiting]
-            last = dict(
-                db.execute(
-                    select(MoveRow.game_id, func.max(MoveRow.created))
-                    .where(MoveRow.game_id.in_([pk for pk, _, _ in waiting]))
-                    .group_by(MoveRow.game_id)
-                ).all()
-            )
-        cutoff = utcnow() - timedelta(seconds=idle_seconds)
-        return [
-            pk for pk, started, created in waiting if (last.get(pk) or started or created) < cutoff
-        ]
+        # reading
+        self.lock = self.reader.lock
+        self.make_game = self.reader.make_game
+        self.row = self.reader.row
+        self.state = self.reader.state
+        self.snapshot = self.reader.snapshot
+        self.moves = self.reader.moves
+        self.start_state = self.reader.start_state
+        self.states_along = self.reader.states_along
+        self.record = self.reader.record
+        self.may_have_bots = self.reader.may_have_bots
+        # setting up, playing, finishing
+        self.create = self.setup.create
+        self.join = self.setup.join
+        self.cancel = self.setup.cancel
+        self.submit = self.playing.submit
+        self.resign = self.finishing.resign
+        self.expire_overdue = self.finishing.expire_overdue
+        # computer seats
+        self.bot_turn = self.bot_turns.bot_turn
+        self.games_waiting_for_bots = self.bot_turns.games_waiting_for_bots
+
+    @property
+    def listed(self) -> int:
+        """Counts changes to which games are open, in progress or finished here, so that
+        the lobby's lists kept for a second (``Club.lists``) are made again at once."""
+        return self.changes.count

@@ -16,9 +16,11 @@ from ludoteca.web.infra.store import GameRow, Seat, Store, User, utcnow
 from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round import clocks, quotas
 from ludoteca.web.round.access import cancel_refusal, free_seats, seated
+from ludoteca.web.round.cached import GameCache, ListChanges
 from ludoteca.web.round.catalog import bot_levels
 from ludoteca.web.round.errors import NewGameRefused
 from ludoteca.web.round.playing import Playing
+from ludoteca.web.round.reading import GameReader
 
 SEAT_KINDS = ("me", "open", "user", "bot")
 
@@ -43,11 +45,23 @@ class SeatSpec:
     bot: str | None = None
 
 
-class SetUp(Playing):
-    """Creating, joining and cancelling games."""
+class SetUp:
+    """Creating, joining and cancelling games; a game whose last seat is filled starts
+    with the chance moves before its first turn, committed through ``playing``."""
 
-    def __init__(self, store: Store) -> None:
-        super().__init__(store)
+    def __init__(
+        self,
+        store: Store,
+        cache: GameCache,
+        reader: GameReader,
+        playing: Playing,
+        listed: ListChanges,
+    ) -> None:
+        self.store = store
+        self.cache = cache
+        self.reader = reader
+        self.playing = playing
+        self.listed = listed
         self._creating = threading.Lock()
         """Held while a game is created: the quotas are counted and the game added as one
         step (:mod:`ludoteca.web.round.quotas`; PostgreSQL also locks the creator's row)."""
@@ -61,7 +75,7 @@ class SetUp(Playing):
         settings: GameSettings | None = None,
     ) -> int:
         settings = settings or GameSettings()
-        game = self.make_game(game_id, options)
+        game = self.reader.make_game(game_id, options)
         if len(seats) != game.num_players:
             raise ClubError(
                 "{title} with these options needs {num_players} seats.",
@@ -153,15 +167,15 @@ class SetUp(Playing):
                 return existing
             pk = row.id
             self._start_or_commit(db, row)
-        self.listed += 1
+        self.listed.note()
         return pk
 
     def cancel(self, pk: int, user: User) -> None:
         """Withdraw a game still waiting for players: only its creator may, and only while
         nobody else has joined it. The game is deleted (it has no moves yet), which also
         frees its place under :data:`ludoteca.web.round.quotas.OPEN_GAMES_PER_USER`."""
-        with self.lock(pk), self.store.session() as db:
-            row = self._row(db, pk)
+        with self.reader.lock(pk), self.store.session() as db:
+            row = self.reader.row_in(db, pk)
             refusal = cancel_refusal(row, user)
             if refusal is not None:
                 raise refusal
@@ -174,7 +188,7 @@ class SetUp(Playing):
                 raise ClubError("This game changed at the same time; look again.", 409)
             db.commit()
         self.cache.forget(pk)
-        self.listed += 1
+        self.listed.note()
 
     def join(self, pk: int, user: User, index: int | None = None) -> None:
         """Seat ``user`` at an open game, starting it if that was the last free seat.
@@ -182,8 +196,8 @@ class SetUp(Playing):
         Joining a game one already sits at changes nothing and is not an error: a join whose
         answer was lost (a server gone mid-request, a double click) is simply sent again.
         """
-        with self.lock(pk), self.store.session() as db:
-            row = self._row(db, pk)
+        with self.reader.lock(pk), self.store.session() as db:
+            row = self.reader.row_in(db, pk)
             if seated(row.seats, user):
                 return
             if row.status != "open":
@@ -199,7 +213,7 @@ class SetUp(Playing):
             seat.kind = "user"
             seat.user_id = user.id
             self._start_or_commit(db, row)
-        self.listed += 1
+        self.listed.note()
 
     def _start_or_commit(self, db, row: GameRow) -> None:
         """Commit the seats, starting the game in the same transaction once none is free.
@@ -214,13 +228,13 @@ class SetUp(Playing):
         # may be kept as this process's last committed one, and read after its session.
         db.flush()
         db.expire_all()
-        row = self._row(db, row.id)
-        state = self._state(db, row)
-        new = self._resolve_chance(row, state)
+        row = self.reader.row_in(db, row.id)
+        state = self.reader.state_in(db, row)
+        new = self.playing.resolve_chance(row, state)
         row.status = "active"
         row.started = utcnow()
         clocks.start(row)
-        self._commit_moves(db, row, state, new)
+        self.playing.commit_moves(db, row, state, new)
 
 
 def rated_refusal(seats: list[Seat]) -> None:

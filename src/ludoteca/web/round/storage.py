@@ -40,7 +40,7 @@ _GAMES = GameRow.__table__
 _MOVES = MoveRow.__table__
 _SESSIONS = StoredSession.__table__
 MOVED_COLUMNS = ("ply", "to_move", "turn_started", "deadline")
-"""What a move writes to an active game without a live clock (:meth:`.playing.Playing._commit_moves`
+"""What a move writes to an active game without a live clock (:meth:`.playing.Playing.commit_moves`
 claims it with these; the seats change only with a live clock, and everything else that
 changes an active game also ends it)."""
 HEAD = select(_GAMES.c.status, *(_GAMES.c[name] for name in MOVED_COLUMNS)).where(
