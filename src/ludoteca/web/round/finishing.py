@@ -93,7 +93,7 @@ class Finishing:
     ) -> None:
         """A move or resignation decided on a position that is no longer the game's (the
         clock ran out, or someone moved since the ply it names) is refused with why."""
-        self._refuse_if_out_of_time(db, row, what)
+        self.refuse_if_out_of_time(db, row, what)
         if expected_ply is not None and expected_ply != row.ply:
             raise ClubError(
                 "{what}: the game has moved on (now at move {ply}); {advice}.",
@@ -103,7 +103,7 @@ class Finishing:
                 advice=advice,
             )
 
-    def _refuse_if_out_of_time(self, db, row: GameRow, what: str) -> None:
+    def refuse_if_out_of_time(self, db, row: GameRow, what: str) -> None:
         """A request that comes after the player to move ran out of time ends the game on
         time and is refused (the caller holds the game's lock)."""
         if not clocks.overdue(row, utcnow()):

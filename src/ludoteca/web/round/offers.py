@@ -185,9 +185,9 @@ def make(games: GameService, pk: int, user: User, kind: Any, *, now: datetime | 
     answer). Returns what happened: ``offered`` or ``agreed`` (nobody had to be asked)."""
     kind = _check_kind(kind)
     with games.lock(pk), games.store.session() as db:
-        row = games._row(db, pk)
+        row = games.reader.row_in(db, pk)
         if row.status == "active":  # the player to move out of time: the game ends on time
-            games._refuse_if_out_of_time(db, row, Text("Offer refused"))
+            games.finishing.refuse_if_out_of_time(db, row, Text("Offer refused"))
         offers = fold(read_events(db, pk), row)
         current = offers.open.get(kind)
         if current is not None and set(_my_seats(row, user)) & (
@@ -230,9 +230,9 @@ def answer(
     if not isinstance(accept, bool):
         raise ClubError("An answer accepts (true) or declines (false).")
     with games.lock(pk), games.store.session() as db:
-        row = games._row(db, pk)
+        row = games.reader.row_in(db, pk)
         if row.status == "active":
-            games._refuse_if_out_of_time(db, row, Text("Answer refused"))
+            games.finishing.refuse_if_out_of_time(db, row, Text("Answer refused"))
         offer = fold(read_events(db, pk), row).open.get(kind)
         if offer is None:
             raise ClubError(
@@ -287,7 +287,7 @@ def _claim(db, row: GameRow, **values: Any) -> None:
 
 def _agree(games: GameService, db, row: GameRow, offer: OpenOffer, now) -> None:
     """Everyone asked accepted ``offer``: record it and change the game (not committed)."""
-    state = games._state(db, row)
+    state = games.reader.state_in(db, row)
     event = OfferEvent(
         game_id=row.id,
         ply=row.ply,
@@ -299,12 +299,12 @@ def _agree(games: GameService, db, row: GameRow, offer: OpenOffer, now) -> None:
     if offer.kind == "draw":
         _claim(db, row, status="finished")
         db.add(event)
-        games._finish(db, row, state, Result.by_agreement(state))
+        games.finishing.finish(db, row, state, Result.by_agreement(state))
     elif offer.kind == "abort":
         _claim(db, row, status="finished")
         db.add(event)
         # Not through the finish hooks: an aborted game rates nobody and counts nowhere.
-        games.listed += 1
+        games.changes.note()
         games.cache.drop_row(row.id)
         row.status = "finished"
         row.finished = now or utcnow()
@@ -351,7 +351,7 @@ def view(games: GameService, pk: int, user: User | None) -> dict[str, Any]:
     """The offers of game ``pk`` as ``user`` sees them: the open ones (who made each, who
     has accepted, whether it is theirs to answer) and the kinds they may offer now."""
     with games.store.reading() as db:
-        row = games._row(db, pk)
+        row = games.reader.row_in(db, pk)
         offers = fold(read_events(db, pk), row)
         mine = set(_my_seats(row, user)) if user is not None else set()
         names = {s.index: (s.user.name if s.user is not None else "") for s in row.seats}
