@@ -94,6 +94,9 @@ from ludoteca.web.rules.routes import router as rules_router
 from ludoteca.web.stats.routes import router as stats_router
 from ludoteca.web.stats.service import Stats
 from ludoteca.web.stats.tallies import tally_finished
+from ludoteca.web.tournaments.director import Director, finish_hook
+from ludoteca.web.tournaments.routes import router as tournaments_router
+from ludoteca.web.tournaments.service import Tournaments
 
 log = logging.getLogger("ludoteca.web")
 STATIC = Path(__file__).with_name("static")
@@ -183,6 +186,10 @@ def create_app(
     hub.on_message("chat", chat_live.validate, chat_live.on_message)
     club.accounts.on_session_closed.append(hub.session_closed)  # log-out closes its sockets
     club.games.on_finish.append(update_ratings)  # rated games change ratings as they end
+    # A tournament's game gives its pairing the points as it ends (same transaction).
+    club.tournaments = Tournaments(store)
+    club.director = Director(store, games)
+    club.games.on_finish.append(finish_hook)
     # /stats counts every game as it ends. Last: its row is shared by every game of the month
     # and held from this write to the commit, which the other hooks' writes would delay.
     club.games.on_finish.append(tally_finished)
@@ -206,7 +213,12 @@ def create_app(
         mail = asyncio.create_task(club.mailer.run()) if club.mailer is not None else None
         reviewing = asyncio.create_task(club.reviews.serve())
         probe = asyncio.create_task(fanout_probe(hub, club)) if hub.listener is not None else None
-        app.state.workers = {"clock sweep": sweeper, "computer watch": bot_watch}
+        director = asyncio.create_task(club.director.run())  # starts, pairs, ends tournaments
+        app.state.workers = {
+            "clock sweep": sweeper,
+            "computer watch": bot_watch,
+            "tournament director": director,
+        }
         if mail is not None:
             app.state.workers["mail"] = mail
         # Everything loaded so far (the engines, the web stack) lives as long as the server:
@@ -225,6 +237,7 @@ def create_app(
             gc.set_threshold(*thresholds)
             sweeper.cancel()
             bot_watch.cancel()
+            director.cancel()
             if mail is not None:
                 mail.cancel()
             reviewing.cancel()
@@ -346,4 +359,5 @@ def create_app(
     app.include_router(learn_router)
     app.include_router(puzzles_router)
     app.include_router(challenge_router)
+    app.include_router(tournaments_router)
     return app

@@ -1,0 +1,342 @@
+"""The tournament director: starts tournaments when their time comes, pairs their rounds,
+makes their games and ends them. Every server process runs one (:meth:`Director.run`).
+
+Restart-safe by construction: everything it knows is in the database. A round's pairings are
+stored in the same transaction that claims the round, by an update of ``tournaments.round``
+conditional on the number read, so of two processes (or a process and its restarted self)
+one pairs each round and the other changes nothing. Each pairing's game is then made
+through the round service (:meth:`~ludoteca.web.round.setup.SetUp.create` and ``join``); a
+pairing whose game was not made (its process stopped) is made by the next look after
+:data:`~.limits.MAKE_GAME_AGAIN_SECONDS`. A game's end reaches its pairing through the
+finish hook (:func:`finish_hook`), in the transaction that ends the game: no result is lost
+between the two.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Callable
+from datetime import timedelta
+
+import anyio
+from sqlalchemy import select, update
+
+from ludoteca.core.messages import Text
+from ludoteca.core.protocol import State
+from ludoteca.tournaments.arena import arena_points, pair_arena
+from ludoteca.tournaments.results import BYE_POINTS, points_for
+from ludoteca.tournaments.roundrobin import tables
+from ludoteca.tournaments.swiss import pair_swiss
+from ludoteca.web.infra.store import GameRow, Store, User, utcnow
+from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.notify.service import notify
+from ludoteca.web.round.service import GameService, GameSettings, SeatSpec
+from ludoteca.web.tournaments import limits
+from ludoteca.web.tournaments.models import Tournament, TournamentGame, TournamentPlayer
+from ludoteca.web.tournaments.service import played_of, table_lines
+
+log = logging.getLogger("ludoteca.web")
+
+
+def finish_hook(db, row: GameRow, state: State) -> None:
+    """A game ends: if it is a tournament's, its pairing takes the points (same transaction)."""
+    pairing = db.scalar(select(TournamentGame).where(TournamentGame.game_id == row.id))
+    if pairing is None or pairing.points is not None:
+        return
+    winners = (row.result or {}).get("winners") or []
+    pairing.points = list(points_for(len(pairing.players), winners))
+    pairing.finished = utcnow()
+
+
+class Director:
+    """Runs the tournaments of one store; see the module text."""
+
+    def __init__(self, store: Store, games: GameService) -> None:
+        self.store = store
+        self.games = games
+        self.on_games: list[Callable[[list[int]], None]] = []
+        """Told the numbers of the games just made (the hub starts their computer seats)."""
+        self.paired_at: dict[int, float] = {}
+        """When each tournament game was made (``time.monotonic``), for the benchmark."""
+
+    async def run(self) -> None:
+        while True:
+            try:
+                await anyio.to_thread.run_sync(self.tick)
+            except Exception:  # noqa: BLE001 - a bad look must not stop the director
+                log.exception("tournament director")
+            await asyncio.sleep(limits.TICK_SECONDS)
+
+    def tick(self) -> list[int]:
+        """One look at every tournament; returns the games it made."""
+        now = utcnow()
+        with self.store.reading() as db:
+            due = db.scalars(
+                select(Tournament.id).where(
+                    Tournament.status == "upcoming", Tournament.starts <= now
+                )
+            ).all()
+        for pk in due:
+            self._start(pk)
+        with self.store.reading() as db:
+            running = db.scalars(select(Tournament.id).where(Tournament.status == "running")).all()
+        for pk in running:
+            self._advance(pk)
+        made = self._make_games()
+        for hook in self.on_games:
+            hook(made)
+        return made
+
+    # --- starting and ending --------------------------------------------------------------
+    def _start(self, pk: int) -> None:
+        with self.store.session() as db:
+            t = db.get(Tournament, pk)
+            if t is None or t.status != "upcoming":
+                return
+            players = self._active(db, pk)
+            least = 3 if t.form == "round-robin" else 2
+            size = int(t.options.get("players", 2))
+            status = "running" if len(players) >= max(least, size) else "cancelled"
+            claimed = db.execute(
+                update(Tournament)
+                .where(Tournament.id == pk, Tournament.status == "upcoming")
+                .values(status=status),
+                execution_options={"synchronize_session": False},
+            )
+            if claimed.rowcount != 1:
+                db.rollback()
+                return
+            db.refresh(t)
+            if status == "running":
+                if t.form == "arena":
+                    t.ends = utcnow() + timedelta(minutes=t.minutes or 30)
+                if t.form == "round-robin":
+                    t.rounds = len(self._schedule(t, players))
+                said = Text("The tournament {name} has started.", {"name": t.name})
+            else:
+                t.finished = utcnow()
+                said = Text(
+                    "The tournament {name} was cancelled: too few players joined.",
+                    {"name": t.name},
+                )
+            for p in players:
+                notify(db, p, "tournament", said, f"/tournaments/{pk}")
+            db.commit()
+
+    def _finish(self, db, t: Tournament) -> None:
+        claimed = db.execute(
+            update(Tournament)
+            .where(Tournament.id == t.id, Tournament.status == "running")
+            .values(status="finished", finished=utcnow()),
+            execution_options={"synchronize_session": False},
+        )
+        if claimed.rowcount != 1:
+            db.rollback()
+            return
+        players, games = self._field(db, t.id)
+        for line in table_lines(t, players, games):
+            notify(
+                db,
+                line.player,
+                "tournament",
+                Text(
+                    "The tournament {name} is over: you placed {rank}.",
+                    {"name": t.name, "rank": line.rank},
+                ),
+                f"/tournaments/{t.id}",
+            )
+        db.commit()
+
+    # --- pairing ----------------------------------------------------------------------------
+    def _advance(self, pk: int) -> None:
+        with self.store.session() as db:
+            t = db.get(Tournament, pk)
+            if t is None or t.status != "running":
+                return
+            players, games = self._field(db, pk)
+            unfinished = [g for g in games if g.points is None]
+            if t.form == "arena":
+                if t.ends is not None and utcnow() >= t.ends:
+                    if not unfinished:
+                        self._finish(db, t)
+                    return
+                busy = {p for g in unfinished for p in g.players}
+                free = [p for p in self._active(db, pk) if p not in busy]
+                if len(free) < 2:
+                    return
+                played = played_of(games)
+                points = arena_points(played)
+                ranking = sorted(
+                    players, key=lambda p: (-(points[p].points if p in points else 0), p)
+                )
+                tables_ = [tuple(pair) for pair in pair_arena(free, ranking, played)]
+                self._store_round(db, t, tables_, [])
+                return
+            if unfinished:
+                return
+            if t.round >= (t.rounds or 0):
+                self._finish(db, t)
+                return
+            r = t.round + 1
+            active = self._active(db, pk)
+            if t.form == "swiss":
+                ranked = [line.player for line in table_lines(t, active, games)]
+                pairs, bye = pair_swiss(ranked, played_of(games), r)
+                self._store_round(
+                    db, t, [tuple(p) for p in pairs], [bye] if bye is not None else []
+                )
+                return
+            schedule = self._schedule(t, self._entrants(db, pk))
+            seats = [tuple(p for p in table if p in active) for table in schedule[r - 1]]
+            least = max(2, int(t.options.get("players", 2)) - 1)
+            self._store_round(db, t, [s for s in seats if len(s) >= least], [])
+
+    def _store_round(self, db, t: Tournament, seats: list[tuple], byes: list[int]) -> None:
+        """Claim the next round and store its pairings, in one transaction."""
+        if not seats and not byes:
+            db.rollback()
+            return
+        claimed = db.execute(
+            update(Tournament)
+            .where(
+                Tournament.id == t.id, Tournament.round == t.round, Tournament.status == "running"
+            )
+            .values(round=t.round + 1),
+            execution_options={"synchronize_session": False},
+        )
+        if claimed.rowcount != 1:
+            db.rollback()
+            return
+        r = t.round + 1
+        now = utcnow()
+        for table in seats:
+            db.add(TournamentGame(tournament_id=t.id, round=r, players=list(table)))
+        for p in byes:
+            db.add(
+                TournamentGame(
+                    tournament_id=t.id, round=r, players=[p], points=[BYE_POINTS], finished=now
+                )
+            )
+        db.commit()
+
+    def _schedule(self, t: Tournament, entrants: list[int]) -> list:
+        size = int(t.options.get("players", 2))
+        return tables(entrants, size, max(2, size - 1), t.seed)
+
+    # --- making the games -------------------------------------------------------------------
+    def _make_games(self) -> list[int]:
+        cutoff = utcnow() - timedelta(seconds=limits.MAKE_GAME_AGAIN_SECONDS)
+        with self.store.reading() as db:
+            waiting = db.execute(
+                select(TournamentGame.id, GameRow.status)
+                .join(Tournament, Tournament.id == TournamentGame.tournament_id)
+                .outerjoin(GameRow, GameRow.id == TournamentGame.game_id)
+                .where(
+                    Tournament.status == "running",
+                    TournamentGame.points.is_(None),
+                    (TournamentGame.game_id.is_(None)) | (GameRow.status == "open"),
+                )
+            ).all()
+        made = []
+        for pk, status in waiting:
+            try:
+                game = self._make_game(pk, cutoff, status == "open")
+            except ClubError as exc:
+                log.warning("tournament pairing %s: no game made: %s", pk, exc.message)
+                continue
+            if game is not None:
+                made.append(game)
+        return made
+
+    def _make_game(self, pk: int, cutoff, seating: bool) -> int | None:
+        with self.store.session() as db:
+            if not seating:
+                claimed = db.execute(
+                    update(TournamentGame)
+                    .where(
+                        TournamentGame.id == pk,
+                        TournamentGame.game_id.is_(None),
+                        (TournamentGame.making.is_(None)) | (TournamentGame.making < cutoff),
+                    )
+                    .values(making=utcnow()),
+                    execution_options={"synchronize_session": False},
+                )
+                if claimed.rowcount != 1:
+                    db.rollback()
+                    return None
+                db.commit()
+            pairing = db.get(TournamentGame, pk)
+            assert pairing is not None
+            t = db.get(Tournament, pairing.tournament_id)
+            assert t is not None
+            users = {u.id: u for u in db.scalars(select(User).where(User.id.in_(pairing.players)))}
+            db.expunge_all()
+        people = [users[p] for p in pairing.players]
+        game = pairing.game_id
+        if game is None:
+            options = dict(t.options)
+            if "players" in options:
+                options["players"] = len(people)
+            seats = [SeatSpec("me")] + [SeatSpec("user", user=u.name) for u in people[1:]]
+            settings = GameSettings(rated=t.rated, clock=t.clock)
+            game = self.games.create(people[0], t.game, options, seats, settings)
+            with self.store.session() as db:
+                db.execute(
+                    update(TournamentGame)
+                    .where(TournamentGame.id == pk, TournamentGame.game_id.is_(None))
+                    .values(game_id=game),
+                    execution_options={"synchronize_session": False},
+                )
+                db.commit()
+        for u in people[1:]:
+            self.games.join(game, u)
+        self.paired_at[game] = time.monotonic()
+        with self.store.session() as db:
+            said = Text("Your next game in {name} is ready.", {"name": t.name})
+            for u in people:
+                notify(db, u.id, "pairing", said, f"/games/{game}")
+            db.commit()
+        return game
+
+    # --- reading --------------------------------------------------------------------------
+    @staticmethod
+    def _active(db, pk: int) -> list[int]:
+        """Who is paired: joined, not withdrawn, not paused; in the order they joined."""
+        return list(
+            db.scalars(
+                select(TournamentPlayer.user_id)
+                .where(
+                    TournamentPlayer.tournament_id == pk,
+                    TournamentPlayer.withdrawn.is_(False),
+                    TournamentPlayer.paused.is_(False),
+                )
+                .order_by(TournamentPlayer.joined, TournamentPlayer.user_id)
+            )
+        )
+
+    @staticmethod
+    def _entrants(db, pk: int) -> list[int]:
+        """Everyone who joined, in order: a round-robin's schedule is made of them."""
+        return list(
+            db.scalars(
+                select(TournamentPlayer.user_id)
+                .where(TournamentPlayer.tournament_id == pk)
+                .order_by(TournamentPlayer.joined, TournamentPlayer.user_id)
+            )
+        )
+
+    @staticmethod
+    def _field(db, pk: int) -> tuple[list[int], list[TournamentGame]]:
+        players = list(
+            db.scalars(select(TournamentPlayer.user_id).where(TournamentPlayer.tournament_id == pk))
+        )
+        games = list(
+            db.scalars(
+                select(TournamentGame)
+                .where(TournamentGame.tournament_id == pk)
+                .order_by(TournamentGame.id)
+            )
+        )
+        return players, games
