@@ -262,6 +262,9 @@ def profile(name: str, request: Request, viewer: Visitor, page: str | None = Non
         rated=rated,
         played=sum(c["played"] for c in counts),
         mystats=mystats,
+        tournaments=club(request).tournaments.of_member(user.id)
+        if club(request).tournaments is not None
+        else [],
     )
 
 

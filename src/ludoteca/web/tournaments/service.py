@@ -14,6 +14,7 @@ from typing import Any
 
 from sqlalchemy import delete, func, select
 
+from ludoteca.core.messages import N_, Text
 from ludoteca.tournaments.arena import arena_points
 from ludoteca.tournaments.results import Played
 from ludoteca.tournaments.roundrobin import MAX_PLAYERS as RR_MAX
@@ -44,6 +45,16 @@ class NewTournament:
     max_players: int = limits.MAX_PLAYERS
 
 
+LABELS = {
+    "starts_in": N_("Starts in (minutes)"),
+    "minutes": N_("Arena: length in minutes"),
+    "rounds": N_("Swiss: rounds"),
+    "table": N_("Round-robin: players at each table (games of more players)"),
+    "max_players": N_("Most players (empty: as many as the format takes)"),
+}
+"""The form's number fields by the labels the page shows them with."""
+
+
 def _number(data: dict[str, str], key: str, low: int, high: int, default: int) -> int:
     text = (data.get(key) or "").strip() or str(default)
     try:
@@ -52,7 +63,10 @@ def _number(data: dict[str, str], key: str, low: int, high: int, default: int) -
         value = low - 1
     if not low <= value <= high:
         raise ClubError(
-            "{field} must be a whole number from {low} to {high}.", field=key, low=low, high=high
+            "{field}: a whole number from {low} to {high}, please.",
+            field=Text(LABELS[key]),
+            low=low,
+            high=high,
         )
     return value
 
