@@ -158,6 +158,9 @@ def test_a_restart_and_a_second_process_pair_each_round_once(club, url):
         club.tournaments.join(tid, u)
     club.director._start(tid)
     club.director._advance(tid)  # round 1 paired, then the process stops before any game
+    with club.store.session() as db:  # ... a while ago: its claims on the pairings lapsed
+        db.execute(update(TournamentGame).values(making=utcnow() - timedelta(minutes=5)))
+        db.commit()
     other = Club(url)  # the restarted process, and a second one at the same time
     third = Club(url)
     try:

@@ -58,8 +58,12 @@ class Director:
         self.games = games
         self.on_games: list[Callable[[list[int]], None]] = []
         """Told the numbers of the games just made (the hub starts their computer seats)."""
-        self.paired_at: dict[int, float] = {}
-        """When each tournament game was made (``time.monotonic``), for the benchmark."""
+        self._fresh: list[int] = []
+        """Pairings this process just stored, their games to make at once (the store marked
+        them as being made, so no other process makes them meanwhile)."""
+        self.paired_at: dict[int, float] | None = None
+        """When each tournament game was made (``time.monotonic``), if a dict is set here
+        (the benchmark sets one; a server keeps none, as it would grow without end)."""
 
     async def run(self) -> None:
         while True:
@@ -211,14 +215,19 @@ class Director:
             return
         r = t.round + 1
         now = utcnow()
-        for table in seats:
-            db.add(TournamentGame(tournament_id=t.id, round=r, players=list(table)))
+        fresh = [
+            TournamentGame(tournament_id=t.id, round=r, players=list(table), making=now)
+            for table in seats
+        ]
+        db.add_all(fresh)
         for p in byes:
             db.add(
                 TournamentGame(
                     tournament_id=t.id, round=r, players=[p], points=[BYE_POINTS], finished=now
                 )
             )
+        db.flush()
+        self._fresh += [g.id for g in fresh]  # claimed for this process by ``making``
         db.commit()
 
     def _schedule(self, t: Tournament, entrants: list[int]) -> list:
@@ -227,6 +236,24 @@ class Director:
 
     # --- making the games -------------------------------------------------------------------
     def _make_games(self) -> list[int]:
+        made = []
+        fresh, self._fresh = self._fresh, []
+        for pk in fresh:
+            game = self._try_make(pk, None, claimed=True)
+            if game is not None:
+                made.append(game)
+        return made + self._make_stalled()
+
+    def _try_make(self, pk: int, cutoff, *, claimed: bool = False, seating: bool = False):
+        try:
+            return self._make_game(pk, cutoff, seating, claimed)
+        except ClubError as exc:
+            log.warning("tournament pairing %s: no game made: %s", pk, exc.message)
+            return None
+
+    def _make_stalled(self) -> list[int]:
+        """Games of pairings whose maker stopped (none since the cutoff), and games made but
+        not yet joined by all their players."""
         cutoff = utcnow() - timedelta(seconds=limits.MAKE_GAME_AGAIN_SECONDS)
         with self.store.reading() as db:
             waiting = db.execute(
@@ -236,24 +263,24 @@ class Director:
                 .where(
                     Tournament.status == "running",
                     TournamentGame.points.is_(None),
-                    (TournamentGame.game_id.is_(None)) | (GameRow.status == "open"),
+                    (
+                        TournamentGame.game_id.is_(None)
+                        & (TournamentGame.making.is_(None) | (TournamentGame.making < cutoff))
+                    )
+                    | (GameRow.status == "open"),
                 )
             ).all()
         made = []
         for pk, status in waiting:
-            try:
-                game = self._make_game(pk, cutoff, status == "open")
-            except ClubError as exc:
-                log.warning("tournament pairing %s: no game made: %s", pk, exc.message)
-                continue
+            game = self._try_make(pk, cutoff, seating=status == "open")
             if game is not None:
                 made.append(game)
         return made
 
-    def _make_game(self, pk: int, cutoff, seating: bool) -> int | None:
+    def _make_game(self, pk: int, cutoff, seating: bool, claimed: bool) -> int | None:
         with self.store.session() as db:
-            if not seating:
-                claimed = db.execute(
+            if not seating and not claimed:
+                claim = db.execute(
                     update(TournamentGame)
                     .where(
                         TournamentGame.id == pk,
@@ -263,7 +290,7 @@ class Director:
                     .values(making=utcnow()),
                     execution_options={"synchronize_session": False},
                 )
-                if claimed.rowcount != 1:
+                if claim.rowcount != 1:
                     db.rollback()
                     return None
                 db.commit()
@@ -292,7 +319,8 @@ class Director:
                 db.commit()
         for u in people[1:]:
             self.games.join(game, u)
-        self.paired_at[game] = time.monotonic()
+        if self.paired_at is not None:
+            self.paired_at[game] = time.monotonic()
         with self.store.session() as db:
             said = Text("Your next game in {name} is ready.", {"name": t.name})
             for u in people:
