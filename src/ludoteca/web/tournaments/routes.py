@@ -103,7 +103,12 @@ async def tournament_page(pk: int, request: Request, user: Visitor):
 async def act(pk: int, action: str, request: Request, user: SignedIn):
     await form(request)  # its CSRF token checked
     service = tournaments(request)
-    work = {"join": service.join, "withdraw": service.withdraw, "pause": service.pause}.get(action)
+    work = {
+        "join": service.join,
+        "withdraw": service.withdraw,
+        "pause": service.pause,
+        "start": service.start_now,
+    }.get(action)
     if work is None:
         raise ClubError("That action is not allowed here.", 404)
     await anyio.to_thread.run_sync(lambda: work(pk, user))

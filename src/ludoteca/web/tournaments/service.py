@@ -248,6 +248,17 @@ class Tournaments:
                 me.withdrawn = True
             db.commit()
 
+    def start_now(self, pk: int, user: User) -> None:
+        """The creator starts an upcoming tournament at once (the director's next look)."""
+        with self.store.session() as db:
+            t = self._get(db, pk)
+            if t.created_by != user.id:
+                raise ClubError("Only the tournament's creator may start it early.", 403)
+            if t.status != "upcoming":
+                raise ClubError("This tournament has started already.", 409)
+            t.starts = utcnow()
+            db.commit()
+
     def pause(self, pk: int, user: User) -> bool:
         """Pause (or come back): a paused player is not paired; True if now paused."""
         with self.store.session() as db:
