@@ -216,3 +216,28 @@ def test_bad_requests_are_refused_and_change_nothing(club):
         new(club, alice, "arena")  # the limit of tournaments per member
     with club.store.session() as db:
         assert len(db.scalars(select(Tournament)).all()) == 3
+
+
+def test_a_round_robin_meets_everyone_once_and_sits_out_in_turn(tmp_path):
+    club = Club(f"sqlite:///{tmp_path / 'club.sqlite3'}")
+    try:
+        people = members(club, 3, "c")
+        tid = new(club, people[0], "round-robin")
+        for u in people[1:]:
+            club.tournaments.join(tid, u)
+        for _ in range(8):
+            club.director.tick()
+            resign_all(club, tid, people)
+            if status(club, tid) == "finished":
+                break
+        assert status(club, tid) == "finished"
+        rows = pairings(club, tid)
+        ids = sorted(u.id for u in people)
+        assert sorted(tuple(sorted(g.players)) for g in rows) == [
+            (ids[0], ids[1]),
+            (ids[0], ids[2]),
+            (ids[1], ids[2]),
+        ]
+        assert Counter(g.round for g in rows) == {1: 1, 2: 1, 3: 1}
+    finally:
+        club.store.dispose()
