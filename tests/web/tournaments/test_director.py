@@ -241,3 +241,27 @@ def test_a_round_robin_meets_everyone_once_and_sits_out_in_turn(tmp_path):
         assert Counter(g.round for g in rows) == {1: 1, 2: 1, 3: 1}
     finally:
         club.store.dispose()
+
+
+def test_the_clubs_recurring_tournament_announces_its_next_edition_as_it_starts(tmp_path):
+    from ludoteca.web.moderation.service import grant
+
+    club = Club(f"sqlite:///{tmp_path / 'club.sqlite3'}")
+    try:
+        mod, member = members(club, 2, "m")
+        with pytest.raises(ClubError):
+            new(club, member, "arena", repeat_days="7")  # members schedule one at a time
+        with club.store.session() as db:
+            grant(db, db.get(type(mod), mod.id), "moderator")
+            db.commit()
+        tid = new(club, mod, "arena", repeat_days="7")
+        club.tournaments.join(tid, member)
+        club.director.tick()
+        club.director.tick()  # a second look makes no second edition
+        with club.store.session() as db:
+            rows = db.scalars(select(Tournament).order_by(Tournament.id)).all()
+            assert [t.status for t in rows] == ["running", "upcoming"]
+            assert rows[1].starts - rows[0].starts == timedelta(days=7)
+            assert rows[1].repeat_days == 7
+    finally:
+        club.store.dispose()

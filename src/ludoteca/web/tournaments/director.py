@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from collections.abc import Callable
 from datetime import timedelta
@@ -48,6 +49,27 @@ def finish_hook(db, row: GameRow, state: State) -> None:
     winners = (row.result or {}).get("winners") or []
     pairing.points = list(points_for(len(pairing.players), winners))
     pairing.finished = utcnow()
+
+
+def next_edition(t: Tournament) -> Tournament:
+    """A recurring tournament's next edition, ``repeat_days`` after this one's start."""
+    return Tournament(
+        name=t.name,
+        game=t.game,
+        options=dict(t.options),
+        form=t.form,
+        rated=t.rated,
+        clock=t.clock,
+        created_by=t.created_by,
+        status="upcoming",
+        starts=t.starts + timedelta(days=t.repeat_days or 7),
+        minutes=t.minutes,
+        rounds=t.rounds if t.form == "swiss" else None,
+        max_players=t.max_players,
+        round=0,
+        seed=secrets.randbits(62),
+        repeat_days=t.repeat_days,
+    )
 
 
 class Director:
@@ -113,6 +135,8 @@ class Director:
                 db.rollback()
                 return
             db.refresh(t)
+            if t.repeat_days:
+                db.add(next_edition(t))
             if status == "running":
                 if t.form == "arena":
                     t.ends = utcnow() + timedelta(minutes=t.minutes or 30)

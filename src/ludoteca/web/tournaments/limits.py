@@ -19,3 +19,5 @@ TICK_SECONDS = 0.25
 """How often each server process's director looks at the running tournaments. A player
 whose arena game ends is paired at the next look: within this time plus the pairing's own
 (``bench/tournament.py`` measures it with 500 players)."""
+REPEAT_DAYS = 28
+"""The longest gap between two of a recurring tournament's editions: four weeks."""

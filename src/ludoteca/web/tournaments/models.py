@@ -50,6 +50,9 @@ class Tournament(Base):
     """The last round paired (an arena: pairings made). Pairing claims the next number
     with an update conditional on this one, so of two processes one pairs each round."""
     seed: Mapped[int] = mapped_column(BigInteger)
+    repeat_days: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """A recurring tournament (the club's, scheduled by a moderator): when it starts, the
+    next one is announced this many days later, in the same transaction."""
     created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     finished: Mapped[datetime | None] = mapped_column(DateTime, nullable=True)
 

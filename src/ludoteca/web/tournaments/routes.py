@@ -11,6 +11,7 @@ from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.kernel.forms import form
 from ludoteca.web.kernel.requests import SignedIn, Visitor, club, render
 from ludoteca.web.lobby.new_game import parse_settings
+from ludoteca.web.moderation.service import is_moderator
 from ludoteca.web.round.catalog import available_games
 from ludoteca.web.round.clocks import describe
 from ludoteca.web.tournaments import limits
@@ -32,6 +33,7 @@ FORM_DEFAULTS = {
     "clock_base": "3",
     "clock_increment": "2",
     "clock_days": "3",
+    "repeat_days": "",
 }
 
 
@@ -52,6 +54,8 @@ def list_page(request: Request, user, *, status: int = 200, error=None, values=N
     filled = dict(FORM_DEFAULTS)
     filled.update({k: v[:80] for k, v in (values or {}).items() if k in FORM_DEFAULTS})
     lists = tournaments(request).lists()
+    with club(request).store.reading() as db:
+        moderator = is_moderator(db, user)
     return render(
         request,
         "tournaments.html",
@@ -62,6 +66,7 @@ def list_page(request: Request, user, *, status: int = 200, error=None, values=N
         values=filled,
         error=error,
         limits=limits,
+        moderator=moderator,
     )
 
 

@@ -22,6 +22,7 @@ from ludoteca.tournaments.roundrobin import MIN_PLAYERS as RR_MIN
 from ludoteca.tournaments.standings import standings
 from ludoteca.web.infra.store import Store, User, utcnow
 from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.moderation.service import is_moderator
 from ludoteca.web.round.catalog import available_games
 from ludoteca.web.round.service import GameSettings
 from ludoteca.web.tournaments import limits
@@ -43,6 +44,7 @@ class NewTournament:
     minutes: int | None = None
     rounds: int | None = None
     max_players: int = limits.MAX_PLAYERS
+    repeat_days: int | None = None
 
 
 LABELS = {
@@ -51,6 +53,7 @@ LABELS = {
     "rounds": N_("Swiss: rounds"),
     "table": N_("Round-robin: players at each table (games of more players)"),
     "max_players": N_("Most players (empty: as many as the format takes)"),
+    "repeat_days": N_("The club's: repeat every (days; empty: once)"),
 }
 """The form's number fields by the labels the page shows them with."""
 
@@ -107,6 +110,8 @@ def checked(data: dict[str, str], settings: GameSettings) -> NewTournament:
     top = RR_MAX if form == "round-robin" else limits.MAX_PLAYERS
     low = max(RR_MIN if form == "round-robin" else 2, size)
     out.max_players = _number(data, "max_players", low, top, top)
+    if (data.get("repeat_days") or "").strip():
+        out.repeat_days = _number(data, "repeat_days", 1, limits.REPEAT_DAYS, 7)
     return out
 
 
@@ -168,6 +173,8 @@ class Tournaments:
     # --- members' requests --------------------------------------------------------------------
     def create(self, user: User, new: NewTournament) -> int:
         with self.store.session() as db:
+            if new.repeat_days is not None and not is_moderator(db, user):
+                raise ClubError("Only the club's moderators schedule recurring tournaments.", 403)
             mine = db.scalar(
                 select(func.count())
                 .select_from(Tournament)
@@ -176,7 +183,7 @@ class Tournaments:
                     Tournament.status.in_(("upcoming", "running")),
                 )
             )
-            if mine >= limits.OPEN_PER_MEMBER:
+            if mine >= limits.OPEN_PER_MEMBER and new.repeat_days is None:
                 raise ClubError(
                     "You already have {n} tournaments upcoming or running, the most one "
                     "member may have at once.",
@@ -198,6 +205,7 @@ class Tournaments:
                 max_players=new.max_players,
                 round=0,
                 seed=secrets.randbits(62),
+                repeat_days=new.repeat_days,
             )
             db.add(row)
             db.flush()

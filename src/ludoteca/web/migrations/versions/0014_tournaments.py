@@ -37,6 +37,7 @@ def upgrade() -> None:
         sa.Column("max_players", sa.Integer(), nullable=False),
         sa.Column("round", sa.Integer(), nullable=False),
         sa.Column("seed", sa.BigInteger(), nullable=False),
+        sa.Column("repeat_days", sa.Integer(), nullable=True),
         sa.Column("created", sa.DateTime(), nullable=False),
         sa.Column("finished", sa.DateTime(), nullable=True),
     )
