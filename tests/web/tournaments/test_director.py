@@ -21,6 +21,7 @@ from ludoteca.web.tournaments.models import Tournament, TournamentGame
 from ludoteca.web.tournaments.service import Tournaments, checked
 
 PASSWORD = "a fine password"
+BLITZ = GameSettings(clock={"kind": "live", "base": 180, "increment": 2})
 
 
 class Club:
@@ -48,7 +49,7 @@ def members(club: Club, n: int, prefix: str = "p"):
 
 def new(club: Club, creator, form: str, **fields: str) -> int:
     data = {"name": f"a {form}", "game": "toy", "form": form, "starts_in": "0", **fields}
-    return club.tournaments.create(creator, checked(data, GameSettings()))
+    return club.tournaments.create(creator, checked(data, BLITZ))
 
 
 def resign_all(club: Club, tid: int, people, loser=lambda players: players[-1]) -> int:
@@ -209,7 +210,9 @@ def test_bad_requests_are_refused_and_change_nothing(club):
     ]
     for data in bad:
         with pytest.raises(ClubError):
-            checked(data, GameSettings())
+            checked(data, BLITZ)
+    with pytest.raises(ClubError):
+        checked({"name": "x", "game": "toy", "form": "swiss"}, GameSettings())  # untimed
     for _ in range(3):
         new(club, alice, "arena")
     with pytest.raises(ClubError):
@@ -263,5 +266,27 @@ def test_the_clubs_recurring_tournament_announces_its_next_edition_as_it_starts(
             assert [t.status for t in rows] == ["running", "upcoming"]
             assert rows[1].starts - rows[0].starts == timedelta(days=7)
             assert rows[1].repeat_days == 7
+    finally:
+        club.store.dispose()
+
+
+def test_who_runs_out_of_time_without_a_move_is_paused(tmp_path):
+    club = Club(f"sqlite:///{tmp_path / 'club.sqlite3'}")
+    try:
+        people = members(club, 2, "t")
+        tid = new(club, people[0], "arena")
+        club.tournaments.join(tid, people[1])
+        (game,) = club.director.tick()
+        with club.store.session() as db:
+            row = db.get(GameRow, game)
+            late = row.to_move
+            db.execute(update(GameRow).where(GameRow.id == game).values(deadline=utcnow()))
+            db.commit()
+        assert club.games.expire_overdue() == [game]
+        view = club.tournaments.view(tid, None)
+        state = {line.user_id: line.state for line in view.lines}
+        away = pairings(club, tid)[0].players[late]
+        assert state[away] == "paused" and list(state.values()).count("paused") == 1
+        assert club.director.tick() == []  # nobody to pair the other player with
     finally:
         club.store.dispose()

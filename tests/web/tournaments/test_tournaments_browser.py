@@ -53,7 +53,7 @@ def create(page, base: str, name: str, form: str, **fields: str) -> str:
     page.select_option("select[name=game]", "toy")
     page.select_option("select[name=form]", form)
     page.fill("input[name=starts_in]", "60")
-    page.select_option("select[name=clock]", "none")
+    page.select_option("select[name=clock]", "live")  # 3 minutes + 2 s a move
     for key, value in fields.items():
         page.fill(f"input[name={key}]", value)
     page.click("#tournament-form button[type=submit]")

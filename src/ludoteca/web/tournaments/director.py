@@ -30,7 +30,7 @@ from ludoteca.tournaments.arena import arena_points, pair_arena
 from ludoteca.tournaments.results import BYE_POINTS, points_for
 from ludoteca.tournaments.roundrobin import tables
 from ludoteca.tournaments.swiss import pair_swiss
-from ludoteca.web.infra.store import GameRow, Store, User, utcnow
+from ludoteca.web.infra.store import GameRow, MoveRow, Store, User, utcnow
 from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.notify.service import notify
 from ludoteca.web.round.service import GameService, GameSettings, SeatSpec
@@ -42,13 +42,31 @@ log = logging.getLogger("ludoteca.web")
 
 
 def finish_hook(db, row: GameRow, state: State) -> None:
-    """A game ends: if it is a tournament's, its pairing takes the points (same transaction)."""
+    """A game ends: if it is a tournament's, its pairing takes the points (same transaction).
+
+    A player who ran out of time without a single move has left: they are paused (as an
+    arena pauses whoever walks away), so they are not paired again and again to lose on
+    time; the tournament's page brings them back."""
     pairing = db.scalar(select(TournamentGame).where(TournamentGame.game_id == row.id))
     if pairing is None or pairing.points is not None:
         return
-    winners = (row.result or {}).get("winners") or []
-    pairing.points = list(points_for(len(pairing.players), winners))
+    result = row.result or {}
+    pairing.points = list(points_for(len(pairing.players), result.get("winners") or []))
     pairing.finished = utcnow()
+    for seat in result.get("timed_out") or []:
+        moved = db.scalar(
+            select(MoveRow.ply).where(MoveRow.game_id == row.id, MoveRow.player == seat).limit(1)
+        )
+        if moved is None and 0 <= seat < len(pairing.players):
+            db.execute(
+                update(TournamentPlayer)
+                .where(
+                    TournamentPlayer.tournament_id == pairing.tournament_id,
+                    TournamentPlayer.user_id == pairing.players[seat],
+                )
+                .values(paused=True),
+                execution_options={"synchronize_session": False},
+            )
 
 
 def next_edition(t: Tournament) -> Tournament:

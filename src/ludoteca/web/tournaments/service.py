@@ -86,6 +86,11 @@ def checked(data: dict[str, str], settings: GameSettings) -> NewTournament:
     form = data.get("form", "")
     if form not in FORMS:
         raise ClubError("Unknown tournament format {form!r}.", form=form[:20])
+    if settings.clock is None:
+        raise ClubError(
+            "A tournament needs a time control (live or correspondence): an untimed game "
+            "could hold up a round for ever."
+        )
     cls = games[game_id]
     options: dict[str, Any] = {}
     size = 2
