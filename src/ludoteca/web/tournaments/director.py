@@ -18,7 +18,6 @@ import asyncio
 import logging
 import secrets
 import time
-from collections.abc import Callable
 from datetime import timedelta
 
 import anyio
@@ -96,8 +95,6 @@ class Director:
     def __init__(self, store: Store, games: GameService) -> None:
         self.store = store
         self.games = games
-        self.on_games: list[Callable[[list[int]], None]] = []
-        """Told the numbers of the games just made (the hub starts their computer seats)."""
         self._fresh: list[int] = []
         """Pairings this process just stored, their games to make at once (the store marked
         them as being made, so no other process makes them meanwhile)."""
@@ -128,10 +125,7 @@ class Director:
             running = db.scalars(select(Tournament.id).where(Tournament.status == "running")).all()
         for pk in running:
             self._advance(pk)
-        made = self._make_games()
-        for hook in self.on_games:
-            hook(made)
-        return made
+        return self._make_games()
 
     # --- starting and ending --------------------------------------------------------------
     def _start(self, pk: int) -> None:
