@@ -32,6 +32,7 @@ from ludoteca.tournaments.swiss import pair_swiss
 from ludoteca.web.infra.store import GameRow, MoveRow, Store, User, utcnow
 from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.notify.service import notify
+from ludoteca.web.round.errors import NewGameRefused
 from ludoteca.web.round.service import GameService, GameSettings, SeatSpec
 from ludoteca.web.tournaments import limits
 from ludoteca.web.tournaments.models import Tournament, TournamentGame, TournamentPlayer
@@ -338,23 +339,26 @@ class Director:
             db.expunge_all()
         people = [users[p] for p in pairing.players]
         game = pairing.game_id
+        maker = None
         if game is None:
             options = dict(t.options)
             if "players" in options:
                 options["players"] = len(people)
-            seats = [SeatSpec("me")] + [SeatSpec("user", user=u.name) for u in people[1:]]
-            settings = GameSettings(rated=t.rated, clock=t.clock)
-            game = self.games.create(people[0], t.game, options, seats, settings)
+            game, maker = self._create(people, t, options)
             with self.store.session() as db:
-                db.execute(
+                linked = db.execute(
                     update(TournamentGame)
                     .where(TournamentGame.id == pk, TournamentGame.game_id.is_(None))
                     .values(game_id=game),
                     execution_options={"synchronize_session": False},
                 )
                 db.commit()
-        for u in people[1:]:
-            self.games.join(game, u)
+            if linked.rowcount != 1:  # another process made it meanwhile: ours goes
+                self.games.cancel(game, users[maker])
+                return None
+        for u in people:
+            if u.id != maker:
+                self.games.join(game, u)  # a player seated already changes nothing
         if self.paired_at is not None:
             self.paired_at[game] = time.monotonic()
         with self.store.session() as db:
@@ -363,6 +367,24 @@ class Director:
                 notify(db, u.id, "pairing", said, f"/games/{game}")
             db.commit()
         return game
+
+    def _create(self, people: list[User], t: Tournament, options: dict) -> tuple[int, int]:
+        """The pairing's game, made by one of its players (seated in the pairing's order):
+        the first, unless a quota refuses them a new game (five of their own waiting in
+        the lobby, say), then the next."""
+        settings = GameSettings(rated=t.rated, clock=t.clock)
+        refused: NewGameRefused | None = None
+        for maker in people:
+            seats = [
+                SeatSpec("me") if u.id == maker.id else SeatSpec("user", user=u.name)
+                for u in people
+            ]
+            try:
+                return self.games.create(maker, t.game, options, seats, settings), maker.id
+            except NewGameRefused as exc:
+                refused = exc
+        assert refused is not None
+        raise refused
 
     # --- reading --------------------------------------------------------------------------
     @staticmethod
