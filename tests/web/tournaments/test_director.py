@@ -290,3 +290,21 @@ def test_who_runs_out_of_time_without_a_move_is_paused(tmp_path):
         assert club.director.tick() == []  # nobody to pair the other player with
     finally:
         club.store.dispose()
+
+
+def test_a_player_who_withdraws_from_a_swiss_is_paired_no_more(tmp_path):
+    club = Club(f"sqlite:///{tmp_path / 'club.sqlite3'}")
+    try:
+        people = members(club, 4, "w")
+        tid = new(club, people[0], "swiss", rounds="2")
+        for u in people[1:]:
+            club.tournaments.join(tid, u)
+        club.director.tick()
+        resign_all(club, tid, people)
+        club.tournaments.withdraw(tid, people[3])
+        club.director.tick()
+        second = [g.players for g in pairings(club, tid) if g.round == 2]
+        assert sorted(p for players in second for p in players) == sorted(u.id for u in people[:3])
+        assert any(len(players) == 1 for players in second)  # three left: one bye
+    finally:
+        club.store.dispose()

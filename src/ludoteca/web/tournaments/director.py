@@ -196,25 +196,11 @@ class Director:
             t = db.get(Tournament, pk)
             if t is None or t.status != "running":
                 return
+            if t.form == "arena":
+                self._advance_arena(db, t)
+                return
             players, games = self._field(db, pk)
             unfinished = [g for g in games if g.points is None]
-            if t.form == "arena":
-                if t.ends is not None and utcnow() >= t.ends:
-                    if not unfinished:
-                        self._finish(db, t)
-                    return
-                busy = {p for g in unfinished for p in g.players}
-                free = [p for p in self._active(db, pk) if p not in busy]
-                if len(free) < 2:
-                    return
-                played = played_of(games)
-                points = arena_points(played)
-                ranking = sorted(
-                    players, key=lambda p: (-(points[p].points if p in points else 0), p)
-                )
-                tables_ = [tuple(pair) for pair in pair_arena(free, ranking, played)]
-                self._store_round(db, t, tables_, [])
-                return
             if unfinished:
                 return
             if t.round >= (t.rounds or 0):
@@ -223,7 +209,8 @@ class Director:
             r = t.round + 1
             active = self._active(db, pk)
             if t.form == "swiss":
-                ranked = [line.player for line in table_lines(t, active, games)]
+                here = set(active)  # withdrawn and paused players have lines, not pairings
+                ranked = [x.player for x in table_lines(t, active, games) if x.player in here]
                 pairs, bye = pair_swiss(ranked, played_of(games), r)
                 self._store_round(
                     db, t, [tuple(p) for p in pairs], [bye] if bye is not None else []
@@ -233,6 +220,31 @@ class Director:
             seats = [tuple(p for p in table if p in active) for table in schedule[r - 1]]
             least = max(2, int(t.options.get("players", 2)) - 1)
             self._store_round(db, t, [s for s in seats if len(s) >= least], [])
+
+    def _advance_arena(self, db, t: Tournament) -> None:
+        """Pair the free players, or end the arena once its time is up and its games are
+        over. Most looks find nobody free: they read only who is busy, not every game."""
+        busy = {
+            p
+            for players in db.scalars(
+                select(TournamentGame.players).where(
+                    TournamentGame.tournament_id == t.id, TournamentGame.points.is_(None)
+                )
+            )
+            for p in players
+        }
+        if t.ends is not None and utcnow() >= t.ends:
+            if not busy:
+                self._finish(db, t)
+            return
+        free = [p for p in self._active(db, t.id) if p not in busy]
+        if len(free) < 2:
+            return
+        players, games = self._field(db, t.id)
+        played = played_of(games)
+        points = arena_points(played)
+        ranking = sorted(players, key=lambda p: (-(points[p].points if p in points else 0), p))
+        self._store_round(db, t, [tuple(pair) for pair in pair_arena(free, ranking, played)], [])
 
     def _store_round(self, db, t: Tournament, seats: list[tuple], byes: list[int]) -> None:
         """Claim the next round and store its pairings, in one transaction."""
