@@ -25,7 +25,7 @@ from ludoteca.core.protocol import Game
 from ludoteca.record import save
 from ludoteca.tournaments.arena import arena_points, pair_arena
 from ludoteca.tournaments.results import Played, bye, points_for
-from ludoteca.tournaments.roundrobin import MAX_PLAYERS, MIN_PLAYERS, tables
+from ludoteca.tournaments.roundrobin import MAX_PLAYERS, MIN_PLAYERS, smallest_table, tables
 from ludoteca.tournaments.standings import standings
 from ludoteca.tournaments.swiss import pair_swiss
 
@@ -102,11 +102,12 @@ class ComputerTournament:
             self._play_round(executor, r, [t for t in at if len(t) > 1])
 
     def _smallest(self) -> int:
-        """The fewest players at a round-robin table: one fewer than asked, if the game
-        takes a ``players`` option and plays with that many (Hexagone at three and four)."""
+        """The fewest players at a round-robin table (:func:`smallest_table`), if the game
+        takes a ``players`` option and plays with that many (Hexagone at four and three)."""
         n = self.game.num_players
-        if "players" in self.game.options and n - 1 >= max(2, self.game.min_players):
-            return n - 1
+        least = smallest_table(n)
+        if "players" in self.game.options and least >= self.game.min_players:
+            return least
         return n
 
     def _play_round(self, executor: Executor, r: int, seats: Sequence[tuple]) -> None:

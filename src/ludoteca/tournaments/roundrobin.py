@@ -48,6 +48,13 @@ def berger(players: Sequence[Hashable]) -> list[list[tuple[Hashable, ...]]]:
     return rounds
 
 
+def smallest_table(size: int) -> int:
+    """The fewest players at a table of a round-robin of ``size``: one fewer at tables of
+    four (a table of three where the numbers ask for it), none fewer at tables of two or
+    three (a game of three is not played heads-up; someone sits out instead)."""
+    return size - 1 if size >= 4 else size
+
+
 def table_sizes(n: int, size: int, smallest: int) -> list[int]:
     """How ``n`` players sit at tables of ``size`` (or ``size - 1`` when that is at least
     ``smallest``): as many seated as can be, then as many full tables as can be."""

@@ -27,7 +27,7 @@ from ludoteca.core.messages import Text
 from ludoteca.core.protocol import State
 from ludoteca.tournaments.arena import arena_points, pair_arena
 from ludoteca.tournaments.results import BYE_POINTS, points_for
-from ludoteca.tournaments.roundrobin import tables
+from ludoteca.tournaments.roundrobin import smallest_table, tables
 from ludoteca.tournaments.swiss import pair_swiss
 from ludoteca.web.infra.store import GameRow, MoveRow, Store, User, utcnow
 from ludoteca.web.kernel.errors import ClubError
@@ -218,7 +218,7 @@ class Director:
                 return
             schedule = self._schedule(t, self._entrants(db, pk))
             seats = [tuple(p for p in table if p in active) for table in schedule[r - 1]]
-            least = max(2, int(t.options.get("players", 2)) - 1)
+            least = smallest_table(int(t.options.get("players", 2)))
             self._store_round(db, t, [s for s in seats if len(s) >= least], [])
 
     def _advance_arena(self, db, t: Tournament) -> None:
@@ -281,7 +281,7 @@ class Director:
 
     def _schedule(self, t: Tournament, entrants: list[int]) -> list:
         size = int(t.options.get("players", 2))
-        return tables(entrants, size, max(2, size - 1), t.seed)
+        return tables(entrants, size, smallest_table(size), t.seed)
 
     # --- making the games -------------------------------------------------------------------
     def _make_games(self) -> list[int]:
