@@ -11,7 +11,6 @@ from pathlib import Path
 
 from ludoteca.core.errors import MalformedError
 from ludoteca.tournaments import FORMATS
-from ludoteca.tournaments.computer import ComputerTournament, Inline, swiss_rounds
 from ludoteca.tournaments.results import Played
 
 from ..common import (
@@ -97,6 +96,10 @@ def register(sub) -> None:
 
 
 def run(args) -> int:
+    # here, not at the top: every command's parser is built at start, and the pairings
+    # bring networkx (0.1 s) that only this command needs
+    from ludoteca.tournaments.computer import ComputerTournament, Inline, swiss_rounds
+
     if args.table_size is not None and args.form != "round-robin":
         raise MalformedError(f"--table-size {args.table_size}", "only a round-robin has tables")
     game = game_from_args(args, players=args.table_size)
