@@ -37,6 +37,7 @@ def site(tmp_path_factory):
         "/about",
         "/stats",
         "/challenges",
+        "/tournaments",
         "/notifications",
         "/settings/notifications",
         "/settings/password",

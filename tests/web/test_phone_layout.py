@@ -10,7 +10,8 @@ from tests.web.browser import register_in_browser
 
 PAGES = [
     "/", "/games/new", "/leaderboard", "/rules", "/rules/comino", "/forum", "/help", "/about",
-    "/stats", "/challenges", "/notifications", "/settings/notifications", "/settings/password",
+    "/stats", "/challenges", "/tournaments", "/notifications", "/settings/notifications",
+    "/settings/password",
 ]  # fmt: skip
 SIZES = [(360, 740), (390, 844), (768, 1024)]
 

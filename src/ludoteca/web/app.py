@@ -99,6 +99,9 @@ from ludoteca.web.rules.routes import router as rules_router
 from ludoteca.web.stats.routes import router as stats_router
 from ludoteca.web.stats.service import Stats
 from ludoteca.web.stats.tallies import tally_finished
+from ludoteca.web.tournaments.director import Director, finish_hook
+from ludoteca.web.tournaments.routes import router as tournaments_router
+from ludoteca.web.tournaments.service import Tournaments
 
 log = logging.getLogger("ludoteca.web")
 STATIC = Path(__file__).with_name("static")
@@ -197,6 +200,10 @@ def create_app(
     club.games.on_moves.append(vacation.turn_hook)  # a turn passed to someone away waits
     club.accounts.on_session_closed.append(hub.session_closed)  # log-out closes its sockets
     club.games.on_finish.append(update_ratings)  # rated games change ratings as they end
+    # A tournament's game gives its pairing the points as it ends (same transaction).
+    club.tournaments = Tournaments(store)
+    club.director = Director(store, games)
+    club.games.on_finish.append(finish_hook)
     # /stats counts every game as it ends. Last: its row is shared by every game of the month
     # and held from this write to the commit, which the other hooks' writes would delay.
     club.games.on_finish.append(tally_finished)
@@ -223,7 +230,12 @@ def create_app(
         pairing = asyncio.create_task(club.seekers.run())
         presence = asyncio.create_task(beat_forever(club))
         probe = asyncio.create_task(fanout_probe(hub, club)) if hub.listener is not None else None
-        app.state.workers = {"clock sweep": sweeper, "computer watch": bot_watch}
+        director = asyncio.create_task(club.director.run())  # starts, pairs, ends tournaments
+        app.state.workers = {
+            "clock sweep": sweeper,
+            "computer watch": bot_watch,
+            "tournament director": director,
+        }
         if mail is not None:
             app.state.workers["mail"] = mail
         # Everything loaded so far (the engines, the web stack) lives as long as the server:
@@ -242,6 +254,7 @@ def create_app(
             gc.set_threshold(*thresholds)
             sweeper.cancel()
             bot_watch.cancel()
+            director.cancel()
             if mail is not None:
                 mail.cancel()
             reviewing.cancel()
@@ -369,4 +382,5 @@ def create_app(
     app.include_router(learn_router)
     app.include_router(puzzles_router)
     app.include_router(challenge_router)
+    app.include_router(tournaments_router)
     return app

@@ -26,6 +26,8 @@ if TYPE_CHECKING:
     from ludoteca.web.notify.mail import Mailer
     from ludoteca.web.ops.metrics import ClubMetrics
     from ludoteca.web.stats.service import Stats
+    from ludoteca.web.tournaments.director import Director
+    from ludoteca.web.tournaments.service import Tournaments
 
 
 @dataclass
@@ -59,6 +61,9 @@ class Club:
     """The analysis worker's slices, shared between the people asking by their recent use
     (the analysis board's and the reviews' alike): :mod:`ludoteca.web.analysis.sharing`."""
     reviews: Reviews | None = None
+    tournaments: Tournaments | None = None
+    director: Director | None = None
+    """Starts, pairs and ends the tournaments (:mod:`.tournaments.director`)."""
     metrics: ClubMetrics | None = None
     """The Prometheus metrics this process reports at ``/metrics``."""
     lists: Briefly = field(default_factory=lambda: Briefly(seconds=1.0, size=2048))

@@ -282,6 +282,9 @@ def profile(name: str, request: Request, viewer: Visitor, page: str | None = Non
         filters=filters,
         titles={gid: cls.title for gid, cls in available_games().items()},
         following=following,
+        tournaments=club(request).tournaments.of_member(user.id)
+        if club(request).tournaments is not None
+        else [],
     )
 
 

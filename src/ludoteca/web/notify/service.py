@@ -27,7 +27,7 @@ from ludoteca.web.notify.links import address_mark
 from ludoteca.web.notify.models import MailOut, Notification, NotificationPrefs
 from ludoteca.web.round.access import seat_label
 
-KINDS = ("turn", "challenge", "reply", "ended", "rematch")
+KINDS = ("turn", "challenge", "reply", "ended", "rematch", "tournament", "pairing")
 EMAIL_KINDS = {"turn": "turns", "challenge": "challenges", "rematch": "challenges"}
 """Which notifications may also be e-mailed, and the setting each falls under."""
 LIST_LENGTH = 50

@@ -30,6 +30,13 @@ function shownHere(item) {
     document.visibilityState === "visible";
 }
 
+// A tournament pairing opens its game at once, from the tournament's page or a game page
+// (the game just finished), as an arena would: the clock may already be running.
+function opensByItself(item) {
+  return item.kind === "pairing" && /^\/(tournaments|games)\//.test(location.pathname) &&
+    item.link !== location.pathname;
+}
+
 async function markRead(item) {
   try {
     const answer = await fetch(`/api/notifications/read?id=${encodeURIComponent(item.id)}`, {
@@ -76,6 +83,7 @@ function connect() {
     if (data.type === "unread") setCount(data.unread);
     if (data.type === "notification") {
       if (shownHere(data.item)) { markRead(data.item); return; }
+      if (opensByItself(data.item)) { location.assign(data.item.link); return; }
       setCount(data.unread);
       toast(data.item);
     }

@@ -1,0 +1,1 @@
+"""The club's tournaments (``/tournaments``): arena, Swiss and round-robin for members."""
