@@ -64,24 +64,32 @@ class GameSpace(Protocol):
 
 
 class TrieDecision:
-    """A :class:`Decision` from every legal move and its ids, listed once per position."""
+    """A :class:`Decision` from every legal move and its ids, listed once per position.
+
+    Every move is encoded once (the ids of each move are needed to play it); the ids that
+    may follow a prefix are gathered only when that prefix is asked for, and kept: an agent
+    asks for the first ids and for those after the one prefix it chose, not for the rest.
+    """
 
     __slots__ = ("_next", "_moves")
 
     def __init__(self, moves: Sequence[Move], encode: Callable[[Move], Actions]) -> None:
-        following: dict[Actions, set[int]] = {}
-        self._moves: dict[Actions, Move] = {}
-        for move in moves:
-            ids = encode(move)
-            for i in range(len(ids)):
-                following.setdefault(ids[:i], set()).add(ids[i])
-            if ids in self._moves:
-                raise ValueError(f"two moves share the action ids {ids}")
-            self._moves[ids] = move
-        self._next = {prefix: sorted(ids) for prefix, ids in following.items()}
+        ids = list(map(encode, moves))
+        self._moves: dict[Actions, Move] = dict(zip(ids, moves, strict=True))
+        if len(self._moves) != len(ids):
+            raise ValueError("two moves share their action ids")
+        self._next: dict[Actions, list[int]] = {}
 
     def legal(self, prefix: Actions) -> list[int]:
-        return self._next.get(prefix, [])
+        found = self._next.get(prefix)
+        if found is None:
+            n = len(prefix)
+            if n:
+                following = {a[n] for a in self._moves if len(a) > n and a[:n] == prefix}
+            else:
+                following = {a[0] for a in self._moves}
+            found = self._next[prefix] = sorted(following)
+        return found
 
     def complete(self, prefix: Actions) -> Move | None:
         return self._moves.get(prefix)
@@ -96,7 +104,7 @@ class FlatDecision:
     __slots__ = ("_legal", "_moves")
 
     def __init__(self, moves: Sequence[Move], encode: Callable[[Move], Actions]) -> None:
-        self._moves = {encode(move)[0]: move for move in moves}
+        self._moves = {ids[0]: move for ids, move in zip(map(encode, moves), moves, strict=True)}
         if len(self._moves) != len(moves):
             raise ValueError("two moves share an action id")
         self._legal = sorted(self._moves)
