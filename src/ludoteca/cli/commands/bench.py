@@ -64,6 +64,7 @@ def run(args) -> int:
         )
     source = None if args.no_limit else find_limit_source(game.id, args.limits)
     api, fast, limits = [], [], []
+    warm_up(game, args.seed)
     with compiled_limit(source) as limit:
         for _ in range(args.rounds):
             api.append(api_rate(game, args.seconds, args.seed))
@@ -111,6 +112,15 @@ def run(args) -> int:
     if args.mcts:
         print(f"  MCTS from the start: {out['mcts_simulations_per_s']:,.0f} simulations/s")
     return 0
+
+
+def warm_up(game, seed: int) -> None:
+    """Compile (or load from numba's cache) the game's kernel before any round: a game's
+    states step with its compiled functions once they exist (Kuniumi's God moves), so
+    every round measures the path a searching process runs, and none pays compilation."""
+    kernel = game.playout_kernel()
+    if kernel is not None:
+        kernel(seed, 0.01)
 
 
 def check_limits_folder(folder: str, game_id: str) -> None:

@@ -33,6 +33,7 @@ HOT = (
     "largest_group",
     "outcome",
     "outcome_after",
+    "after_god_move",
     "setup_kind",
     "kind_side",
     "setup_targets",
@@ -58,8 +59,15 @@ TRACE_LENGTH = 64
 
 @cache
 def compiled() -> types.SimpleNamespace:
-    """The :data:`HOT` functions of :mod:`.flat`, compiled; attribute ``jit`` says whether."""
-    return compile_functions((xorshift, flat), HOT)
+    """The :data:`HOT` functions of :mod:`.flat`, compiled; attribute ``jit`` says whether.
+
+    Once compiled, the engine's states step God moves with them too
+    (:func:`.state.use_compiled`)."""
+    from .state import use_compiled
+
+    kernel = compile_functions((xorshift, flat), HOT)
+    use_compiled(kernel)
+    return kernel
 
 
 def new_trace() -> np.ndarray:
