@@ -20,6 +20,8 @@ game, and a game loaded as a plug-in offers the adapters as the built-in ones do
 - ``label(state, action)``: the action in words (notation, or the step it is);
 - optionally ``decision(state)``: a :class:`Decision` built without listing every whole
   move (Comune lists thousands of turns; its steps come from single placements);
+- optionally ``ids_are_moves = True``: the game's moves are ints that are their own ids
+  (Kuniumi), so no move is encoded or looked up;
 - optionally ``max_score``: the best score alone, OpenSpiel's utility bound when a game is
   played by one player (Hexagone's solo puzzle).
 
@@ -116,6 +118,22 @@ class FlatDecision:
         return self._moves.get(prefix[0]) if len(prefix) == 1 else None
 
 
+class SameIdDecision:
+    """A :class:`Decision` for a game whose moves are their own ids (ints, one each): the
+    space says so with ``ids_are_moves = True``, and nothing is encoded or mapped."""
+
+    __slots__ = ("_legal",)
+
+    def __init__(self, moves: Sequence[Move]) -> None:
+        self._legal = sorted(moves)  # type: ignore[type-var]
+
+    def legal(self, prefix: Actions) -> list[int]:
+        return [] if prefix else self._legal
+
+    def complete(self, prefix: Actions) -> Move | None:
+        return prefix[0] if len(prefix) == 1 and prefix[0] in self._legal else None
+
+
 def space_for(game: Game) -> GameSpace:
     """The action space ``game`` defines (:meth:`~ludoteca.core.protocol.Game.action_space`);
     ``ValueError`` for a game without one."""
@@ -129,6 +147,8 @@ def decision_for(space: GameSpace, state: State) -> Decision:
     own = getattr(space, "decision", None)
     if own is not None:
         return own(state)
+    if getattr(space, "ids_are_moves", False):
+        return SameIdDecision(state.legal_moves())
     kind = FlatDecision if space.max_steps == 1 else TrieDecision
     return kind(state.legal_moves(), space.encoder(state))
 

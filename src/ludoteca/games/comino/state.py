@@ -55,6 +55,13 @@ from .notation import (
 SIDE_NAMES = (Text("first"), Text("second"))
 
 
+_PLACES: dict[tuple[int, int, int], Place] = {}
+"""The placements listed so far, by (oriented tile index, x, y): a placement is an immutable
+value, so :meth:`CominoState.placements` hands out the one made the first time instead of
+building a dataclass per legal move per position. Bounded by the tiles' 80 orientations
+times the squares a game reaches."""
+
+
 class CominoState(State[CominoMove]):
     """A Comino game in progress (see the module docstring for the representation)."""
 
@@ -299,11 +306,16 @@ class CominoState(State[CominoMove]):
             return []
         hm = self.hand_mask(player)
         out: list[Place] = []
+        known = _PLACES.get
         for x, y in sorted(self.frontier):
             m = FIT_MASK[self.pattern(x, y)] & hm
             while m:
                 low = m & -m
-                out.append(Place(ORIENTED[low.bit_length() - 1], x, y))
+                key = (low.bit_length() - 1, x, y)
+                place = known(key)
+                if place is None:
+                    place = _PLACES[key] = Place(ORIENTED[key[0]], x, y)
+                out.append(place)
                 m ^= low
         return out
 
