@@ -20,7 +20,9 @@ def register(sub) -> None:
         "games and moves per second: through the game's fastest playout path (games_per_s) and "
         "through the game protocol (api_games_per_s). When the C speed limit of the game is "
         "found (limit_GAME.c in --limits, $LUDOTECA_LIMITS or ../shared/limits) and a C compiler "
-        "exists, it runs for the same time and the ratio is reported.",
+        "exists, it runs for the same time and the ratio is reported. The game's compiled kernel "
+        "is compiled (or loaded from its cache) first: where a game's states step with it once "
+        "it exists (Kuniumi), the protocol figure is what a searching process gets.",
     )
     add_game_argument(p)
     p.add_argument(
