@@ -209,7 +209,8 @@ def test_fast_playout_from_setup_and_choice():
 
 
 def test_states_step_the_same_with_the_compiled_kernel_underneath():
-    """Once the kernel is compiled the engine's God moves run its ``after_god_move``
+    """Once the kernel is compiled the engine's God moves and set-up run its
+    ``after_god_move`` and ``setup_targets``
     (:func:`ludoteca.games.kuniumi.state.use_compiled`): the same random games, move for
     move, give the same legal moves, undo and results as with the plain function."""
     from ludoteca.games.kuniumi import jit
@@ -231,8 +232,10 @@ def test_states_step_the_same_with_the_compiled_kernel_underneath():
 
     compiled = jit.compiled()  # installs the compiled step
     assert engine._after_god_move is compiled.after_god_move
+    assert engine._setup_targets is compiled.setup_targets
     with_kernel = games(5)
     engine._after_god_move = bits.after_god_move
+    engine._setup_targets = bits.setup_targets
     try:
         assert games(5) == with_kernel
     finally:

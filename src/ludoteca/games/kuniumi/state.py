@@ -64,6 +64,8 @@ def squares_of(board: int) -> tuple[int, ...]:
 _after_god_move = flat.after_god_move
 """The engine's hottest step (:func:`.flat.after_god_move`): the plain function, or its
 compiled twin once this process has compiled the kernel (see :func:`use_compiled`)."""
+_setup_targets = flat.setup_targets
+"""The set-up's legal squares (:func:`.flat.setup_targets`), plain or compiled likewise."""
 
 
 def use_compiled(kernel) -> None:
@@ -71,8 +73,9 @@ def use_compiled(kernel) -> None:
     code, compiled by numba (:mod:`.jit` calls this once it has compiled it), so a process
     that searches or benchmarks steps states at a fraction of the cost. Numba is slow to
     import, so a process that never asks for the kernel keeps the plain function."""
-    global _after_god_move
+    global _after_god_move, _setup_targets
     _after_god_move = kernel.after_god_move
+    _setup_targets = kernel.setup_targets
 
 
 SETUP_PROMPTS = (
@@ -182,7 +185,7 @@ class KuniumiState(State[int]):
         self._targets = 0
         if self.phase == SETUP:
             kind = flat.setup_kind(flat.popcount(self.land | self.sea))
-            self._targets = flat.setup_targets(self.land, self.sea, kind)
+            self._targets = _setup_targets(self.land, self.sea, kind)
             if not self._targets:  # impossible on this board, but the rule is clear
                 self._result = Result(
                     (1,), 2, reason=Text("the first player has no legal placement")
