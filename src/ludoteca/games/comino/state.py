@@ -20,6 +20,7 @@ from ludoteca.core.errors import IllegalMoveError, MalformedError
 from ludoteca.core.messages import Text
 from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State, joined_names
 
+from .actions import remember_id
 from .geometry import (
     COLOUR_CODE,
     COLOUR_NAMES,
@@ -315,6 +316,7 @@ class CominoState(State[CominoMove]):
                 place = known(key)
                 if place is None:
                     place = _PLACES[key] = Place(ORIENTED[key[0]], x, y)
+                    remember_id(place, key[0])
                 out.append(place)
                 m ^= low
         return out
