@@ -66,6 +66,10 @@ def compiled() -> types.SimpleNamespace:
     from .state import use_compiled
 
     kernel = compile_functions((xorshift, flat), HOT)
+    # compiled (or loaded from the cache) here, where warm-ups call this, rather than in the
+    # first timed move whose states call them
+    kernel.after_god_move(1, 0, 1, 1, 1)
+    kernel.setup_targets(0, 0, flat.EARTH_GOD)
     use_compiled(kernel)
     return kernel
 
