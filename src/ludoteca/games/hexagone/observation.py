@@ -8,8 +8,6 @@ pile first, then the next players' in turn order (rows beyond the number of play
 
 from __future__ import annotations
 
-import numpy as np
-
 from ludoteca.env.observation import starts
 
 from .actions import CELLS, COLOUR, SIDE, frame
@@ -38,6 +36,7 @@ def layout(game):
 _BOARD, _SELECTED, _SELECTED_COLOUR, _PHASE, _DICE, _CAPTURED, _POOL, _FEATURES = starts(
     layout(None)
 ).values()
+_R_MASK = STRIDE - 1
 _TAIL = _SELECTED_COLOUR
 """From the selected colour on, every piece is small: written as one list."""
 
@@ -45,11 +44,17 @@ _TAIL = _SELECTED_COLOUR
 def fill_flat(flat, state, player, prefix) -> None:
     cells = state.cells
     if cells:  # each piece's colour plane and frame cell (as actions.cell_id), in one go
-        n = len(cells)
-        dq, dr = np.divmod(np.fromiter(cells, np.int64, n) - frame(state), STRIDE)
-        if not ((dq >= 0) & (dq < SIDE) & (dr >= 0) & (dr < SIDE)).all():
+        corner = frame(state)  # one below the smallest q and r: every offset is positive
+        if (max(cells) - corner) // STRIDE >= SIDE or max(
+            map(_R_MASK.__and__, cells)
+        ) - corner % STRIDE >= SIDE:
             raise ValueError("a piece lies outside the frame")
-        flat[np.fromiter(cells.values(), np.intp, n) * CELLS + dq * SIDE + dr] = 1.0
+        flat[
+            [
+                k * CELLS + (c - corner) // STRIDE * SIDE + (c - corner) % STRIDE
+                for c, k in cells.items()
+            ]
+        ] = 1.0
     tail = [0.0] * (flat.size - _TAIL)
     if prefix:
         first = prefix[0]
