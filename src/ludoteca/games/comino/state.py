@@ -308,8 +308,16 @@ class CominoState(State[CominoMove]):
         hm = self.hand_mask(player)
         out: list[Place] = []
         known = _PLACES.get
+        get = self.points.get
         for x, y in sorted(self.frontier):
-            m = FIT_MASK[self.pattern(x, y)] & hm
+            # self.pattern(x, y), written out: this loop runs over the whole frontier
+            pattern = (
+                get((x, y + 1), 0)
+                | get((x + 1, y + 1), 0) << 2
+                | get((x + 1, y), 0) << 4
+                | get((x, y), 0) << 6
+            )
+            m = FIT_MASK[pattern] & hm
             while m:
                 low = m & -m
                 key = (low.bit_length() - 1, x, y)
