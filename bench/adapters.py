@@ -1,8 +1,8 @@
 """The research adapters' speed: steps and observations per second of each game.
 
-    python bench/adapters.py [--seconds 2] [--game kuniumi] [--json]
+    python bench/adapters.py [--seconds 2] [--game kuniumi] [--cpu] [--json]
 
-For each game (Hexagone with 2 players) three figures, each measured for ``--seconds``:
+For each game (Hexagone with 2 players) four figures, each measured for ``--seconds``:
 
 - ``openspiel_steps_per_s``: actions of uniform random games through OpenSpiel's API
   (``legal_actions``, ``apply_action``, chance drawn from ``chance_outcomes``), as an
@@ -15,10 +15,13 @@ For each game (Hexagone with 2 players) three figures, each measured for ``--sec
   games; ``openspiel_observation_tensor_per_s`` the same through ``observation_tensor``, which
   pyspiel hands back as a Python list of floats.
 
-Needs the ``research`` extra (pettingzoo, open_spiel). Prints one JSON list with ``--json``,
-which ``bench/compare.py`` reads::
+``--cpu`` times in CPU time (``time.process_time``) instead of wall-clock time: steadier when
+other work shares the machine. Needs the ``research`` extra (pettingzoo, open_spiel). Prints
+one JSON list with ``--json``, which ``bench/compare.py`` reads (name this file and the Python
+by absolute paths: an older revision has no ``bench/adapters.py``, and ``compare.py`` runs
+the command in each revision's checkout)::
 
-    python bench/compare.py BEFORE AFTER -- python bench/adapters.py --json
+    python bench/compare.py OLD NEW -- $PWD/.venv/bin/python $PWD/bench/adapters.py --json --cpu
 """
 
 from __future__ import annotations
@@ -35,6 +38,9 @@ import ludoteca.env.openspiel  # noqa: F401  (registers the games)
 from ludoteca.env.observation import Observer
 from ludoteca.env.pettingzoo import env
 
+clock = time.perf_counter
+"""What the figures are timed with (``--cpu``: ``time.process_time``)."""
+
 GAMES = {
     "kuniumi": {},
     "comune": {},
@@ -48,9 +54,9 @@ def openspiel_steps(name: str, options: dict, seconds: float, seed: int = 1) -> 
     game = pyspiel.load_game(f"ludoteca_{name}", options)
     rng = random.Random(seed)
     steps = 0
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
-    while time.perf_counter() < deadline:
+    while clock() < deadline:
         state = game.new_initial_state()
         while not state.is_terminal():
             if state.is_chance_node():
@@ -60,7 +66,7 @@ def openspiel_steps(name: str, options: dict, seconds: float, seed: int = 1) -> 
             else:
                 state.apply_action(rng.choice(state.legal_actions()))
             steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
 
 
 def pettingzoo_steps(name: str, options: dict, seconds: float, seed: int = 1) -> float:
@@ -68,10 +74,10 @@ def pettingzoo_steps(name: str, options: dict, seconds: float, seed: int = 1) ->
     aec = env(name, **options)
     rng = np.random.default_rng(seed)
     steps = 0
-    start = time.perf_counter()
+    start = clock()
     deadline = start + seconds
     episode = 0
-    while time.perf_counter() < deadline:
+    while clock() < deadline:
         aec.reset(seed=seed + episode)
         episode += 1
         for _agent in aec.agent_iter():
@@ -83,7 +89,7 @@ def pettingzoo_steps(name: str, options: dict, seconds: float, seed: int = 1) ->
             legal = np.flatnonzero(observation["action_mask"].view(np.bool_))
             aec.step(int(rng.choice(legal)))
             steps += 1
-    return steps / (time.perf_counter() - start)
+    return steps / (clock() - start)
 
 
 def observations(name: str, options: dict, seconds: float, seed: int = 1) -> dict:
@@ -107,14 +113,14 @@ def observations(name: str, options: dict, seconds: float, seed: int = 1) -> dic
                 continue
             states.append((state.clone(), state.current_player()))
             state.apply_action(rng.choice(state.legal_actions()))
-        start = time.perf_counter()
+        start = clock()
         for one, player in states:
             play = one.play_driver
             observer.encode(play.state, player, play.prefix)
-        middle = time.perf_counter()
+        middle = clock()
         for one, player in states:
             one.observation_tensor(player)
-        listed += time.perf_counter() - middle
+        listed += clock() - middle
         encode += middle - start
         count += len(states)
     return {
@@ -137,8 +143,12 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--seconds", type=float, default=2.0, help="per figure (default 2)")
     parser.add_argument("--game", choices=sorted(GAMES), help="one game (default: all four)")
+    parser.add_argument("--cpu", action="store_true", help="time in CPU time, not wall-clock")
     parser.add_argument("--json", action="store_true", help="print one JSON list")
     args = parser.parse_args()
+    if args.cpu:
+        global clock
+        clock = time.process_time
     names = [args.game] if args.game else list(GAMES)
     rows = [measure(name, GAMES[name], args.seconds) for name in names]
     if args.json:
