@@ -36,6 +36,12 @@ def test_adapters_reports_steps_and_observations_per_second():
         assert rows[0][field] > 0
 
 
+def test_protocol_cpu_reports_cpu_time_a_move():
+    rows = run_json(str(BENCH / "protocol_cpu.py"), "--json", "--game", "comune", "--games", "3")
+    assert rows[0]["game"] == "comune" and rows[0]["moves"] > 3
+    assert rows[0]["cpu_us_per_move"] > 0
+
+
 def test_pages_renders_every_page_for_a_visitor_and_a_member():
     rows = run_json(str(BENCH / "pages.py"), "--json", "--renders", "3")
     pages = {(row["page"], row["who"]) for row in rows}
