@@ -11,6 +11,8 @@ and whether it is met:
   in rounds taking turns (``ludoteca bench``); the figures are the ratios to C;
 - ``hexagone``: Hexagone's two-player games per second, and listing the legal moves of the
   reform positions of a generated corpus (``bench/hexagone_reform.py``);
+- ``adapters``: the research adapters' steps and observations per second of each game
+  (``bench/adapters.py``);
 - ``compact``: what a Comune player is sent when a turn offers thousands of moves
   (``bench/compact_view.py``);
 - ``startup``: time to the first output of every command (``bench/startup.py``);
@@ -64,6 +66,7 @@ def commands(quick: bool) -> dict[str, list[list[str]]]:
             [PY, str(BENCH / "hexagone_reform.py"), "--json"]
             + (["--positions", "1000"] if quick else [])
         ],
+        "adapters": [[PY, str(BENCH / "adapters.py"), "--json", "--seconds", seconds]],
         "compact": [[PY, str(BENCH / "compact_view.py"), "--json"]],
         "startup": [[PY, str(BENCH / "startup.py"), "--json", "--runs", "1" if quick else "3"]],
         "pages": [[PY, str(BENCH / "pages.py"), "--json", "--renders", "100" if quick else "1000"]],
@@ -112,6 +115,12 @@ def figures(results: dict[str, Any]) -> list[dict[str, Any]]:
         if worst is not None:
             add("hexagone: reform listing, worst of corpus", f"{worst:.1f} ms", "<= 10 ms",
                 worst <= 10)  # fmt: skip
+    for r in results.get("adapters", []):
+        add(
+            f"{r['game']}: adapter steps/s (OpenSpiel; PettingZoo); observations/s",
+            f"{r['openspiel_steps_per_s']:,.0f}; {r['pettingzoo_steps_per_s']:,.0f}; "
+            f"{r['observations_per_s']:,.0f}",
+        )
     compact = results.get("compact")
     if compact:
         forms = {row["form"]: row for row in compact["rows"]}

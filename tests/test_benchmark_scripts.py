@@ -28,6 +28,20 @@ def test_compact_view_reports_each_form():
     assert forms["compact"]["kb"] < forms["whole legal list"]["kb"] / 100
 
 
+def test_adapters_reports_steps_and_observations_per_second():
+    rows = run_json(str(BENCH / "adapters.py"), "--json", "--seconds", "0.05", "--game", "comune")
+    assert [row["game"] for row in rows] == ["comune"]
+    for field in ("openspiel_steps_per_s", "pettingzoo_steps_per_s", "observations_per_s",
+                  "openspiel_observation_tensor_per_s"):  # fmt: skip
+        assert rows[0][field] > 0
+
+
+def test_protocol_cpu_reports_cpu_time_a_move():
+    rows = run_json(str(BENCH / "protocol_cpu.py"), "--json", "--game", "comune", "--games", "3")
+    assert rows[0]["game"] == "comune" and rows[0]["moves"] > 3
+    assert rows[0]["cpu_us_per_move"] > 0
+
+
 def test_pages_renders_every_page_for_a_visitor_and_a_member():
     rows = run_json(str(BENCH / "pages.py"), "--json", "--renders", "3")
     pages = {(row["page"], row["who"]) for row in rows}
@@ -66,6 +80,8 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
                  "verify": {"ok": True}},
         "load_http": {"concurrent_games": 200, "moves_per_s": 80.0, "p99_ms": 900.0,
                       "verify": {"ok": True}},
+        "adapters": [{"game": "kuniumi", "openspiel_steps_per_s": 61234.0,
+                      "pettingzoo_steps_per_s": 20000.0, "observations_per_s": 90000.0}],
     }  # fmt: skip
     met = {row["figure"]: row["met"] for row in run_all.figures(results)}
     assert met["comune: protocol / C"] is True and met["kuniumi: protocol / C"] is False
@@ -77,3 +93,4 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
     assert met["load, 200 games, moves over sockets: moves/s; p99"] is True
     assert met["load, 200 games, moves over HTTP: moves/s; p99"] is False
     assert "1/111" in run_all.table(run_all.figures(results))
+    assert "61,234; 20,000; 90,000" in run_all.table(run_all.figures(results))

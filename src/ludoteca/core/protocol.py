@@ -522,8 +522,9 @@ class Game(ABC, Generic[StateT]):
 
     def observation(self) -> Any:
         """The game's observation tensor for the research adapters: an object with
-        ``layout(game)`` and ``fill(views, state, player, prefix)`` (see
-        :mod:`ludoteca.env.observation`), or ``None`` where the game has none."""
+        ``layout(game)`` and ``fill(views, state, player, prefix)`` or, faster,
+        ``fill_flat(flat, state, player, prefix)`` (see :mod:`ludoteca.env.observation`),
+        or ``None`` where the game has none."""
         return None
 
     def playout_kernel(self):  # -> Callable[[int, float], tuple[int, int]] | None

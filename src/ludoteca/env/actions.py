@@ -20,6 +20,8 @@ game, and a game loaded as a plug-in offers the adapters as the built-in ones do
 - ``label(state, action)``: the action in words (notation, or the step it is);
 - optionally ``decision(state)``: a :class:`Decision` built without listing every whole
   move (Comune lists thousands of turns; its steps come from single placements);
+- optionally ``ids_are_moves = True``: the game's moves are ints that are their own ids
+  (Kuniumi), so no move is encoded or looked up;
 - optionally ``max_score``: the best score alone, OpenSpiel's utility bound when a game is
   played by one player (Hexagone's solo puzzle).
 
@@ -64,24 +66,32 @@ class GameSpace(Protocol):
 
 
 class TrieDecision:
-    """A :class:`Decision` from every legal move and its ids, listed once per position."""
+    """A :class:`Decision` from every legal move and its ids, listed once per position.
+
+    Every move is encoded once (the ids of each move are needed to play it); the ids that
+    may follow a prefix are gathered only when that prefix is asked for, and kept: an agent
+    asks for the first ids and for those after the one prefix it chose, not for the rest.
+    """
 
     __slots__ = ("_next", "_moves")
 
     def __init__(self, moves: Sequence[Move], encode: Callable[[Move], Actions]) -> None:
-        following: dict[Actions, set[int]] = {}
-        self._moves: dict[Actions, Move] = {}
-        for move in moves:
-            ids = encode(move)
-            for i in range(len(ids)):
-                following.setdefault(ids[:i], set()).add(ids[i])
-            if ids in self._moves:
-                raise ValueError(f"two moves share the action ids {ids}")
-            self._moves[ids] = move
-        self._next = {prefix: sorted(ids) for prefix, ids in following.items()}
+        ids = list(map(encode, moves))
+        self._moves: dict[Actions, Move] = dict(zip(ids, moves, strict=True))
+        if len(self._moves) != len(ids):
+            raise ValueError("two moves share their action ids")
+        self._next: dict[Actions, list[int]] = {}
 
     def legal(self, prefix: Actions) -> list[int]:
-        return self._next.get(prefix, [])
+        found = self._next.get(prefix)
+        if found is None:
+            n = len(prefix)
+            if n:
+                following = {a[n] for a in self._moves if len(a) > n and a[:n] == prefix}
+            else:
+                following = {a[0] for a in self._moves}
+            found = self._next[prefix] = sorted(following)
+        return found
 
     def complete(self, prefix: Actions) -> Move | None:
         return self._moves.get(prefix)
@@ -96,7 +106,7 @@ class FlatDecision:
     __slots__ = ("_legal", "_moves")
 
     def __init__(self, moves: Sequence[Move], encode: Callable[[Move], Actions]) -> None:
-        self._moves = {encode(move)[0]: move for move in moves}
+        self._moves = {ids[0]: move for ids, move in zip(map(encode, moves), moves, strict=True)}
         if len(self._moves) != len(moves):
             raise ValueError("two moves share an action id")
         self._legal = sorted(self._moves)
@@ -106,6 +116,22 @@ class FlatDecision:
 
     def complete(self, prefix: Actions) -> Move | None:
         return self._moves.get(prefix[0]) if len(prefix) == 1 else None
+
+
+class SameIdDecision:
+    """A :class:`Decision` for a game whose moves are their own ids (ints, one each): the
+    space says so with ``ids_are_moves = True``, and nothing is encoded or mapped."""
+
+    __slots__ = ("_legal",)
+
+    def __init__(self, moves: Sequence[Move]) -> None:
+        self._legal = sorted(moves)  # type: ignore[type-var]
+
+    def legal(self, prefix: Actions) -> list[int]:
+        return [] if prefix else self._legal
+
+    def complete(self, prefix: Actions) -> Move | None:
+        return prefix[0] if len(prefix) == 1 and prefix[0] in self._legal else None
 
 
 def space_for(game: Game) -> GameSpace:
@@ -121,6 +147,8 @@ def decision_for(space: GameSpace, state: State) -> Decision:
     own = getattr(space, "decision", None)
     if own is not None:
         return own(state)
+    if getattr(space, "ids_are_moves", False):
+        return SameIdDecision(state.legal_moves())
     kind = FlatDecision if space.max_steps == 1 else TrieDecision
     return kind(state.legal_moves(), space.encoder(state))
 

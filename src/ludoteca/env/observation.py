@@ -7,7 +7,11 @@ lists the named pieces and their shapes in order, and ``fill(views, state, playe
 writes a position into zeroed views as seen by ``player`` (``prefix``: the steps already
 chosen of the move under way, see :mod:`ludoteca.env.actions`). The flat array is the
 pieces one after the other in C order; :func:`views` gives each piece its shape again
-(OpenSpiel's observer ``dict`` is exactly that). Every value is in [0, 1]
+(OpenSpiel's observer ``dict`` is exactly that). A game may give ``fill_flat(flat, state,
+player, prefix)`` instead, writing straight into the zeroed flat array: its ones in one
+numpy assignment and its features as one slice, which is several times faster than
+writing through the views one element at a time (:func:`starts` gives each piece's
+offset). Every value is in [0, 1]
 (:data:`LOW`, :data:`HIGH`): 0/1 flags, and counts divided by their largest value (Comino's
 scores by 100, read as 1 beyond), so the spaces can say so.
 """
@@ -26,6 +30,16 @@ LOW, HIGH = 0.0, 1.0
 """The bounds of every value of every game's observation."""
 
 
+def starts(layout: Layout) -> dict[str, int]:
+    """Where each named piece of ``layout`` starts in the flat array."""
+    out: dict[str, int] = {}
+    start = 0
+    for name, shape in layout:
+        out[name] = start
+        start += prod(shape)
+    return out
+
+
 class Observer:
     """A game's observation layout and encoder."""
 
@@ -34,27 +48,33 @@ class Observer:
         if module is None:
             raise ValueError(f"{game.title} has no observation for the research adapters")
         self.layout: Layout = tuple(module.layout(game))
-        self._fill = module.fill
+        self._flat_fill = getattr(module, "fill_flat", None)
+        self._fill = getattr(module, "fill", None)
         self.size = sum(prod(shape) for _, shape in self.layout)
+        self._pieces: list[tuple[str, slice, tuple[int, ...]]] = []
+        start = 0
+        for name, shape in self.layout:
+            self._pieces.append((name, slice(start, start + prod(shape)), shape))
+            start += prod(shape)
 
     def views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
         """The named pieces of ``flat``, shaped, sharing its memory."""
-        out: dict[str, np.ndarray] = {}
-        start = 0
-        for name, shape in self.layout:
-            n = prod(shape)
-            out[name] = flat[start : start + n].reshape(shape)
-            start += n
-        return out
+        return {name: flat[where].reshape(shape) for name, where, shape in self._pieces}
 
     def fill(self, flat: np.ndarray, state: State, player: int, prefix: tuple[int, ...]) -> None:
         """Write ``state`` as ``player`` sees it into ``flat`` (zeroed first)."""
         flat.fill(0.0)
-        self._fill(self.views(flat), state, player, prefix)
+        if self._flat_fill is not None:
+            self._flat_fill(flat, state, player, prefix)
+        else:
+            self._fill(self.views(flat), state, player, prefix)
 
     def encode(self, state: State, player: int, prefix: tuple[int, ...] = ()) -> np.ndarray:
         flat = np.zeros(self.size, np.float32)
-        self._fill(self.views(flat), state, player, prefix)
+        if self._flat_fill is not None:
+            self._flat_fill(flat, state, player, prefix)
+        else:
+            self._fill(self.views(flat), state, player, prefix)
         return flat
 
     def describe(self) -> str:

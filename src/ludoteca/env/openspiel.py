@@ -136,12 +136,25 @@ class LudotecaGame(pyspiel.Game):
         return IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
+_CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
+
+
+def _player_id(mover: int) -> int:
+    """OpenSpiel's player id for the engine's ``to_move``."""
+    if mover == CHANCE:
+        return _CHANCE
+    if mover == TERMINAL:
+        return _TERMINAL
+    return mover
+
+
 class LudotecaState(pyspiel.State):
     """An OpenSpiel state over :class:`~ludoteca.env.actions.Play`."""
 
     def __init__(self, game: LudotecaGame, play: Play) -> None:
         super().__init__(game)
         self._play = play
+        self._player = _player_id(play.to_move)
 
     # --- for bots of this project ----------------------------------------------------------
     @property
@@ -163,12 +176,8 @@ class LudotecaState(pyspiel.State):
 
     # --- OpenSpiel's state API -------------------------------------------------------------
     def current_player(self) -> int:
-        mover = self._play.to_move
-        if mover == CHANCE:
-            return pyspiel.PlayerId.CHANCE
-        if mover == TERMINAL:
-            return pyspiel.PlayerId.TERMINAL
-        return mover
+        # kept from the last action: OpenSpiel asks several times for every action it applies
+        return self._player
 
     def _legal_actions(self, player: int) -> list[int]:
         return self._play.legal_actions()
@@ -178,12 +187,13 @@ class LudotecaState(pyspiel.State):
 
     def _apply_action(self, action: int) -> None:
         self._play.apply(action)
+        self._player = _player_id(self._play.to_move)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self._play.label(action)
 
     def is_terminal(self) -> bool:
-        return self._play.is_over
+        return self._player == _TERMINAL
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         """Not provided (the game type says so; use ``observation_tensor``, which for these

@@ -206,3 +206,37 @@ def test_fast_playout_from_setup_and_choice():
     for position in ("6/6/6/6/6/6 setup", "6/6/2S3/2E3/6/ll2ss choose"):
         payoffs = playout(GAME.from_position(position), random.Random(1))
         assert sum(payoffs) == 1.0
+
+
+def test_states_step_the_same_with_the_compiled_kernel_underneath():
+    """Once the kernel is compiled the engine's God moves and set-up run its
+    ``after_god_move`` and ``setup_targets``
+    (:func:`ludoteca.games.kuniumi.state.use_compiled`): the same random games, move for
+    move, give the same legal moves, undo and results as with the plain function."""
+    from ludoteca.games.kuniumi import jit
+    from ludoteca.games.kuniumi import state as engine
+
+    def games(seed: int) -> list:
+        rng = random.Random(seed)
+        seen = []
+        for _ in range(40):
+            s = GAME.new_state()
+            while not s.is_over:
+                moves = s.legal_moves()
+                seen.append(moves)
+                s.play(rng.choice(moves))
+            seen.append((s.position(), s.result))
+            s.undo()
+            seen.append((s.position(), s.legal_moves()))
+        return seen
+
+    compiled = jit.compiled()  # installs the compiled step
+    assert engine._after_god_move is compiled.after_god_move
+    assert engine._setup_targets is compiled.setup_targets
+    with_kernel = games(5)
+    engine._after_god_move = bits.after_god_move
+    engine._setup_targets = bits.setup_targets
+    try:
+        assert games(5) == with_kernel
+    finally:
+        engine.use_compiled(compiled)

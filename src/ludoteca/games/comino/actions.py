@@ -36,7 +36,23 @@ _TILE_INDEX = {name: i for i, name in enumerate(TILES)}
 _DEAL_INDEX = {name: i for i, name in enumerate(DEALT_TILES)}
 
 
+_KNOWN_IDS: dict[int, tuple[int, ...]] = {}
+"""The ids of the placements the engine interns (:data:`.state._PLACES`), by ``id()`` of the
+object: those objects live as long as the process, so an ``id()`` found here is theirs, and
+encoding a position's hundreds of placements is one look-up each."""
+
+
+def remember_id(place: Place, oriented: int) -> None:
+    """Note the ids of an interned placement (the engine calls this as it interns one)."""
+    square = SQUARE_INDEX.get((place.x, place.y))
+    if square is not None:
+        _KNOWN_IDS[id(place)] = (oriented * NUM_SQUARES + square,)
+
+
 def move_id(move) -> tuple[int, ...]:
+    known = _KNOWN_IDS.get(id(move))
+    if known is not None:
+        return known
     if isinstance(move, Place):
         square = SQUARE_INDEX.get((move.x, move.y))
         if square is None:

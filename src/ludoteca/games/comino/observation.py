@@ -9,6 +9,8 @@ bottom-left corner of square ``(px, py)``). Hands are multi-hot over the 23 tile
 
 from __future__ import annotations
 
+from ludoteca.env.observation import starts
+
 from .actions import RADIUS
 from .geometry import TILES
 from .notation import DRAWS, TURNS
@@ -17,6 +19,20 @@ SQUARE_SIDE = 2 * RADIUS + 1
 POINT_SIDE = SQUARE_SIDE + 1
 _TILE_INDEX = {name: i for i, name in enumerate(TILES)}
 SCORE_SCALE = 100.0
+_SQUARE_AT = {
+    (x, y): (x + RADIUS) * SQUARE_SIDE + y + RADIUS
+    for x in range(-RADIUS, RADIUS + 1)
+    for y in range(-RADIUS, RADIUS + 1)
+}
+"""Each square of the grid's index in the flat array (``squares`` comes first)."""
+_POINT_PLANE = POINT_SIDE * POINT_SIDE
+_POINT_AT = {
+    (px, py): SQUARE_SIDE * SQUARE_SIDE + (px + RADIUS) * POINT_SIDE + py + RADIUS - _POINT_PLANE
+    for px in range(-RADIUS, RADIUS + 2)
+    for py in range(-RADIUS, RADIUS + 2)
+}
+"""Each grid point's index in the flat array's ``points`` planes, less one plane (the
+colour codes start at 1)."""
 
 
 def layout(game):
@@ -31,27 +47,26 @@ def layout(game):
     )
 
 
-def fill(views, state, player, prefix) -> None:
-    squares = views["squares"]
-    for x, y in state.board:
-        if abs(x) <= RADIUS and abs(y) <= RADIUS:
-            squares[x + RADIUS, y + RADIUS] = 1.0
-    points = views["points"]
-    for (px, py), code in state.points.items():
-        if code and abs(px) <= RADIUS + 1 and abs(py) <= RADIUS + 1:
-            i, j = px + RADIUS, py + RADIUS
-            if 0 <= i < POINT_SIDE and 0 <= j < POINT_SIDE:
-                points[code - 1, i, j] = 1.0  # codes B 1, R 2, Y 3
-    for name in state.hands[player]:
-        views["own_hand"][_TILE_INDEX[name]] = 1.0
-    for name in state.hands[1 - player]:
-        views["other_hand"][_TILE_INDEX[name]] = 1.0
-    f = views["features"]
+_SQUARES, _POINTS, _OWN, _OTHER, _FEATURES = starts(layout(None)).values()
+
+
+def fill_flat(flat, state, player, prefix) -> None:
+    # one flat index per square, per coloured point on the grid (codes B 1, R 2, Y 3) and
+    # per tile in a hand: the ones, written in one numpy assignment
+    at = _SQUARE_AT
+    ones = [at[xy] for xy in state.board if xy in at]
+    at = _POINT_AT
+    ones += [code * _POINT_PLANE + at[xy] for xy, code in state.points.items() if code and xy in at]
+    ones += [_OWN + _TILE_INDEX[name] for name in state.hands[player]]
+    ones += [_OTHER + _TILE_INDEX[name] for name in state.hands[1 - player]]
+    flat[ones] = 1.0
     # at most 1, as the observation space promises: a score past 100 (never seen in play,
     # possible in principle) reads as 1
-    f[0] = min(1.0, state.score[player] / SCORE_SCALE)
-    f[1] = min(1.0, state.score[1 - player] / SCORE_SCALE)
-    f[2] = float(state.draws < DRAWS)
-    f[3] = state.draws / DRAWS
-    f[4] = state.turns / TURNS
-    f[5] = float(state.to_move == player)
+    flat[_FEATURES:] = (
+        min(1.0, state.score[player] / SCORE_SCALE),
+        min(1.0, state.score[1 - player] / SCORE_SCALE),
+        float(state.draws < DRAWS),
+        state.draws / DRAWS,
+        state.turns / TURNS,
+        float(state.to_move == player),
+    )

@@ -20,6 +20,7 @@ from ludoteca.core.errors import IllegalMoveError, MalformedError
 from ludoteca.core.messages import Text
 from ludoteca.core.protocol import CHANCE, TERMINAL, Result, State, joined_names
 
+from .actions import remember_id
 from .geometry import (
     COLOUR_CODE,
     COLOUR_NAMES,
@@ -53,6 +54,13 @@ from .notation import (
 )
 
 SIDE_NAMES = (Text("first"), Text("second"))
+
+
+_PLACES: dict[tuple[int, int, int], Place] = {}
+"""The placements listed so far, by (oriented tile index, x, y): a placement is an immutable
+value, so :meth:`CominoState.placements` hands out the one made the first time instead of
+building a dataclass per legal move per position. Bounded by the tiles' 80 orientations
+times the squares a game reaches."""
 
 
 class CominoState(State[CominoMove]):
@@ -299,11 +307,25 @@ class CominoState(State[CominoMove]):
             return []
         hm = self.hand_mask(player)
         out: list[Place] = []
+        known = _PLACES.get
+        get = self.points.get
         for x, y in sorted(self.frontier):
-            m = FIT_MASK[self.pattern(x, y)] & hm
+            # self.pattern(x, y), written out: this loop runs over the whole frontier
+            pattern = (
+                get((x, y + 1), 0)
+                | get((x + 1, y + 1), 0) << 2
+                | get((x + 1, y), 0) << 4
+                | get((x, y), 0) << 6
+            )
+            m = FIT_MASK[pattern] & hm
             while m:
                 low = m & -m
-                out.append(Place(ORIENTED[low.bit_length() - 1], x, y))
+                key = (low.bit_length() - 1, x, y)
+                place = known(key)
+                if place is None:
+                    place = _PLACES[key] = Place(ORIENTED[key[0]], x, y)
+                    remember_id(place, key[0])
+                out.append(place)
                 m ^= low
         return out
 

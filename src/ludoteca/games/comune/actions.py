@@ -15,14 +15,14 @@ A turn is PASS; or a placement then END; or two placements, the lower angle firs
 engine's canonical order, so each two-piece turn has exactly one sequence). After the first
 placement the legal steps are END and the second placements the engine allows at a higher
 angle (none in Light's first turn or with one piece left in supply). The steps come from
-the engine's own single placements (``legal_placements``/``place``), never from the list of
+the engine's own single placements (``placement_codes``/``place``), never from the list of
 every whole turn.
 """
 
 from __future__ import annotations
 
 from .geometry import ANGLE_SYMBOLS, CELL_NAMES, NUM_CELLS
-from .notation import decode_turn, encode_turn, placement_code
+from .notation import decode_turn, encode_turn
 
 PLACEMENTS = NUM_CELLS * 3
 END = PLACEMENTS
@@ -56,8 +56,7 @@ class ComuneDecision:
                 if self._root.is_over:
                     self._first = []
                 else:
-                    codes = [placement_code(c, a) for c, a in self._root.legal_placements()]
-                    self._first = sorted(codes) + [PASS]
+                    self._first = self._root.placement_codes() + [PASS]
             return self._first
         if len(prefix) == 1 and prefix[0] < PLACEMENTS:
             first = prefix[0]
@@ -67,7 +66,7 @@ class ComuneDecision:
                 probe.place(*divmod(first, 3))
                 seconds = [END]
                 if probe.mid_turn:  # not the opening, and a piece left for a second
-                    seconds = sorted(placement_code(c, a) for c, a in probe.legal_placements())
+                    seconds = probe.placement_codes()
                     seconds.append(END)
                 self._second[first] = seconds
             return seconds

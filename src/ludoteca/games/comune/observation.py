@@ -8,9 +8,20 @@ player's.
 
 from __future__ import annotations
 
+import numpy as np
+
+from ludoteca.env.observation import starts
+
 from .actions import PLACEMENTS
 from .flat import PASSES, PIECES, SUPPLY, TO_MOVE
-from .geometry import CELLS, PIECES_PER_PLAYER, cells_of
+from .geometry import CELLS, PIECES_PER_PLAYER
+
+_SHIFTS = np.arange(len(CELLS), dtype=np.uint64)
+"""Each cell's bit, to spread six boards over their planes in one numpy expression."""
+_AT = np.array([9 * r + c for c, r in CELLS], np.intp)
+"""Where each cell lies in a flattened 9 x 9 plane."""
+_BOARD = np.zeros(81, np.float32)
+_BOARD[_AT] = 1.0
 
 
 def layout(game):
@@ -24,25 +35,23 @@ def layout(game):
     )
 
 
-def fill(views, state, player, prefix) -> None:
+_PIECES, _PENDING, _BOARD_AT, _FEATURES = starts(layout(None)).values()
+
+
+def fill_flat(flat, state, player, prefix) -> None:
     s = state.slots()
-    pieces = views["pieces"]
-    for side, owner in ((0, player), (1, 1 - player)):
-        for angle in range(3):
-            for cell in cells_of(s[PIECES + 3 * owner + angle]):
-                c, r = CELLS[cell]
-                pieces[3 * side + angle, r, c] = 1.0
-    board = views["board"]
-    for c, r in CELLS:
-        board[r, c] = 1.0
+    own, other = PIECES + 3 * player, PIECES + 3 * (1 - player)
+    boards = np.array(s[own : own + 3] + s[other : other + 3], np.uint64)
+    flat[_PIECES:_PENDING].reshape(6, 81)[:, _AT] = (boards[:, None] >> _SHIFTS) & np.uint64(1)
+    flat[_BOARD_AT:_FEATURES] = _BOARD
     if prefix and prefix[0] < PLACEMENTS:
         cell, angle = divmod(prefix[0], 3)
-        c, r = CELLS[cell]
-        views["pending"][angle, r, c] = 1.0
-    f = views["features"]
-    f[0] = s[SUPPLY + player] / PIECES_PER_PLAYER
-    f[1] = s[SUPPLY + 1 - player] / PIECES_PER_PLAYER
-    f[2] = s[PASSES] / 2
-    f[3] = float(state.is_opening)
-    f[4] = float(not state.is_over and s[TO_MOVE] == player)
-    f[5] = float(bool(prefix))
+        flat[_PENDING + 81 * angle + _AT[cell]] = 1.0
+    flat[_FEATURES:] = (
+        s[SUPPLY + player] / PIECES_PER_PLAYER,
+        s[SUPPLY + 1 - player] / PIECES_PER_PLAYER,
+        s[PASSES] / 2,
+        float(state.is_opening),
+        float(not state.is_over and s[TO_MOVE] == player),
+        float(bool(prefix)),
+    )

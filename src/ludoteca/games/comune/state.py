@@ -151,6 +151,24 @@ class ComuneState(State[int]):
             for cell in cells_of(placement_mask(s, player, angle))
         ]
 
+    def placement_codes(self) -> list[int]:
+        """:meth:`legal_placements` as placement codes (``cell * 3 + angle``), ascending: the
+        research adapters' steps, without a tuple per placement."""
+        s = self._s
+        if s[OVER]:
+            return []
+        if s[PENDING] >= 0:
+            codes = self._second_codes()
+        else:
+            player = s[TO_MOVE]
+            codes = [
+                cell * 3 + angle
+                for angle in range(3)
+                for cell in cells_of(placement_mask(s, player, angle))
+            ]
+        codes.sort()
+        return codes
+
     def _second_codes(self) -> list[int]:
         """Mid-turn: second placements at an angle above the first piece's (canonical order)."""
         s = self._s

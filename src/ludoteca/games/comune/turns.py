@@ -91,21 +91,25 @@ class Turns(Sequence[int]):
         k -= self._singles
         s01, s02, _ = self._sizes
         if k < s01:
-            return self._pair(k, 0, 1)
-        if k < s01 + s02:
-            return self._pair(k - s01, 0, 2)
-        return self._pair(k - s01 - s02, 1, 2)
-
-    def _pair(self, k: int, a: int, b: int) -> int:
-        """The ``k``-th pair of angles ``a`` < ``b``: first piece at ``a``, second at ``b``.
-
-        The first piece on its ``i``-th cell comes after ``i * nb`` pairs, less one for each
-        earlier first cell that is also a ``b`` cell (a cell takes one piece). That count is
-        at most ``k``, so the search starts at ``k // nb`` and moves up a step or two.
-        """
-        cells, masks = self._cells, self._masks
-        lows = cells[a] or self._cells_at(a)
-        highs = cells[b] or self._cells_at(b)
+            a, b = 0, 1
+        elif k < s01 + s02:
+            k -= s01
+            a, b = 0, 2
+        else:
+            k -= s01 + s02
+            a, b = 1, 2
+        # the k-th pair of angles a < b, first piece at a, second at b: written out here, as
+        # a random player asks for one pair of every position it passes through. The first
+        # piece on its i-th cell comes after i * nb pairs, less one for each earlier first
+        # cell that is also a b cell (a cell takes one piece). That count is at most k, so
+        # the search starts at k // nb and moves up a step or two.
+        known, masks = self._cells, self._masks
+        lows = known[a]
+        if lows is None:
+            lows = known[a] = cells_of(masks[a])
+        highs = known[b]
+        if highs is None:
+            highs = known[b] = cells_of(masks[b])
         both = masks[a] & masks[b]
         nb = len(highs)
         i = k // nb

@@ -32,6 +32,7 @@ AGAIN_ID = COLOUR + len(COLOURS)
 STOP_ID = AGAIN_ID + 1
 SIZE = STOP_ID + 1
 _ROLL_INDEX = {roll: i for i, roll in enumerate(ROLLS)}
+_R_MASK = STRIDE - 1
 
 
 def frame(state) -> int:
@@ -40,7 +41,7 @@ def frame(state) -> int:
     if not cells:
         return cell(0, 0)
     q0 = min(cells) // STRIDE - 1
-    r0 = min(c % STRIDE for c in cells) - 1
+    r0 = min(map(_R_MASK.__and__, cells)) - 1  # c % STRIDE: packed cells are never negative
     return q0 * STRIDE + r0
 
 
@@ -68,8 +69,12 @@ class HexagoneActions:
 
         def encode(move: tuple) -> tuple[int, ...]:
             kind = move[0]
-            if kind == SWAP:
-                return (cell_id(corner, move[1]), cell_id(corner, move[2]))
+            if kind == SWAP:  # most moves: both cell_id()s written out
+                dq, dr = divmod(move[1] - corner, STRIDE)
+                eq, er = divmod(move[2] - corner, STRIDE)
+                if 0 <= dq < SIDE and 0 <= dr < SIDE and 0 <= eq < SIDE and 0 <= er < SIDE:
+                    return (dq * SIDE + dr, eq * SIDE + er)
+                return (cell_id(corner, move[1]), cell_id(corner, move[2]))  # raises
             if kind == PLACE:
                 return (COLOUR + move[1], cell_id(corner, move[2]))
             if kind == MAIN:

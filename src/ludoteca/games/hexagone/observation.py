@@ -8,7 +8,10 @@ pile first, then the next players' in turn order (rows beyond the number of play
 
 from __future__ import annotations
 
-from .actions import CELLS, COLOUR, SIDE, cell_id, frame
+from ludoteca.env.observation import starts
+
+from .actions import CELLS, COLOUR, SIDE, frame
+from .geometry import STRIDE
 from .notation import COLOURS, DIE_FACES, PIECES_PER_COLOUR
 from .state import NO_CAPTURE_LIMIT, PHASES, SOLO_ROLLS
 
@@ -30,30 +33,51 @@ def layout(game):
     )
 
 
-def fill(views, state, player, prefix) -> None:
-    corner = frame(state)
-    board = views["board"]
-    for c, k in state.cells.items():
-        i = cell_id(corner, c)
-        board[k, i // SIDE, i % SIDE] = 1.0
+_BOARD, _SELECTED, _SELECTED_COLOUR, _PHASE, _DICE, _CAPTURED, _POOL, _FEATURES = starts(
+    layout(None)
+).values()
+_R_MASK = STRIDE - 1
+_TAIL = _SELECTED_COLOUR
+"""From the selected colour on, every piece is small: written as one list."""
+
+
+def fill_flat(flat, state, player, prefix) -> None:
+    cells = state.cells
+    if cells:  # each piece's colour plane and frame cell (as actions.cell_id), in one go
+        corner = frame(state)  # one below the smallest q and r: every offset is positive
+        if (max(cells) - corner) // STRIDE >= SIDE or max(
+            map(_R_MASK.__and__, cells)
+        ) - corner % STRIDE >= SIDE:
+            raise ValueError("a piece lies outside the frame")
+        flat[
+            [
+                k * CELLS + (c - corner) // STRIDE * SIDE + (c - corner) % STRIDE
+                for c, k in cells.items()
+            ]
+        ] = 1.0
+    tail = [0.0] * (flat.size - _TAIL)
     if prefix:
         first = prefix[0]
         if first < CELLS:
-            views["selected"][first // SIDE, first % SIDE] = 1.0
+            flat[_SELECTED + first] = 1.0
         elif first < COLOUR + len(COLOURS):
-            views["selected_colour"][first - COLOUR] = 1.0
-    views["phase"][PHASES.index(state.phase)] = 1.0
+            tail[_SELECTED_COLOUR - _TAIL + first - COLOUR] = 1.0
+    tail[_PHASE - _TAIL + PHASES.index(state.phase)] = 1.0
     if state.dice is not None:
         for k in state.dice:
-            views["dice"][k] += 0.5
+            tail[_DICE - _TAIL + k] += 0.5
     n = len(state.captured)
-    for row in range(n):
-        pile = state.captured[(player + row) % n]
-        views["captured"][row] = [x / PIECES_PER_COLOUR for x in pile]
-    views["pool"][:] = [x / PIECES_PER_COLOUR for x in state.pool]
-    f = views["features"]
-    f[0] = state.rolled / 2
-    f[1] = (state.rolls_left or 0) / SOLO_ROLLS
-    f[2] = state.since / NO_CAPTURE_LIMIT
-    f[3] = float(state.to_move == player)
-    f[4] = n / MAX_PLAYERS
+    at = _CAPTURED - _TAIL
+    for pile in state.captured[player:] + state.captured[:player]:  # from the observer on
+        tail[at : at + len(pile)] = [x / PIECES_PER_COLOUR for x in pile]
+        at += len(COLOURS)
+    at = _POOL - _TAIL
+    tail[at : at + len(COLOURS)] = [x / PIECES_PER_COLOUR for x in state.pool]
+    tail[_FEATURES - _TAIL :] = [
+        state.rolled / 2,
+        (state.rolls_left or 0) / SOLO_ROLLS,
+        state.since / NO_CAPTURE_LIMIT,
+        float(state.to_move == player),
+        n / MAX_PLAYERS,
+    ]
+    flat[_TAIL:] = tail

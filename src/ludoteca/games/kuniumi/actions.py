@@ -23,6 +23,7 @@ class KuniumiActions:
     size = NUM_ACTIONS
     chance_size = 0
     max_steps = 1
+    ids_are_moves = True
 
     def encoder(self, state):
         return _same

@@ -56,6 +56,8 @@ NUM_ACTIONS = MOVE + SQUARES * SQUARES
 # outcome codes of :func:`outcome` (by side) and :func:`playout` (by player)
 NOT_OVER = -2
 DRAW = -1
+OVER_BASE = -3
+""":func:`after_god_move` returns ``OVER_BASE + outcome`` when the move ended the game."""
 
 
 # --- geometry ---------------------------------------------------------------------------------
@@ -181,6 +183,17 @@ def outcome_after(land: int, sea: int, placed: int) -> int:
             return outcome(land, sea)
         risky &= ~group
     return NOT_OVER
+
+
+def after_god_move(land: int, sea: int, placed: int, god: int, mine: int) -> int:
+    """After a God move filled square ``placed`` on a board with no closed group: where the
+    side to move now may send its God (``god``, its pieces ``mine``), as a board; or, when
+    the move closed a group, ``OVER_BASE + outcome`` (:func:`outcome`'s code, so a negative
+    number). One call for the engine's hottest step, so that compiled it costs one call."""
+    won = outcome_after(land, sea, placed)
+    if won != NOT_OVER:
+        return OVER_BASE + won
+    return lines_of(fill(god, mine)) & ~(land | sea)
 
 
 # --- setup and moves --------------------------------------------------------------------------

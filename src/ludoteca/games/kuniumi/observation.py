@@ -7,7 +7,12 @@ pieces, because the first player builds both sides in the set-up before anyone h
 
 from __future__ import annotations
 
-from .flat import CHOOSE_PHASE, LAND, NO_SIDE, PLAY, SEA, SETUP, SQUARES
+import numpy as np
+
+from .flat import CHOOSE_PHASE, FULL, LAND, NO_SIDE, PLAY, SEA, SETUP, SQUARES
+
+_SHIFTS = np.arange(SQUARES, dtype=np.uint64)
+"""Each square's bit, to spread five boards over their planes in one numpy expression."""
 
 
 def layout(game):
@@ -20,21 +25,20 @@ def layout(game):
     )
 
 
-def _plane(plane, board: int) -> None:
-    for sq in range(SQUARES):
-        if board >> sq & 1:
-            plane[sq // 6, sq % 6] = 1.0
+_PLANES = 5 * SQUARES
+"""The planes come first; the 13 features follow them."""
+_PHASE = {SETUP: 0, CHOOSE_PHASE: 1, PLAY: 2}
 
 
-def fill(views, state, player, prefix) -> None:
-    p = views["pieces"]
-    _plane(p[0], state.earth_god)
-    _plane(p[1], state.sea_god)
-    _plane(p[2], state.land & ~state.earth_god)
-    _plane(p[3], state.sea & ~state.sea_god)
-    _plane(p[4], ~(state.land | state.sea) & ((1 << SQUARES) - 1))
-    f = views["features"]
-    f[(SETUP, CHOOSE_PHASE, PLAY).index(state.phase)] = 1.0
+def fill_flat(flat, state, player, prefix) -> None:
+    land, sea, earth, sea_god = state.land, state.sea, state.earth_god, state.sea_god
+    boards = np.array(
+        [earth, sea_god, land & ~earth, sea & ~sea_god, FULL & ~(land | sea)], np.uint64
+    )
+    # square sq of plane k is bit sq of board k; a plane is [rank][file], sq = 6 * rank + file
+    flat[:_PLANES] = ((boards[:, None] >> _SHIFTS) & np.uint64(1)).ravel()
+    f = [0.0] * 13
+    f[_PHASE[state.phase]] = 1.0
     if state.phase == PLAY:
         f[3 + (LAND, SEA).index(state.side)] = 1.0
     if state.first != NO_SIDE:
@@ -45,3 +49,4 @@ def fill(views, state, player, prefix) -> None:
         f[7 + kind] = 1.0
     f[11] = float(player == 0)
     f[12] = float(state.to_move == player)
+    flat[_PLANES:] = f

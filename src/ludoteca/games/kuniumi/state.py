@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from numbers import Integral
-from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from ludoteca.core.errors import IllegalMoveError, IllegalPositionError, MalformedError
@@ -29,6 +28,7 @@ from .flat import (
     NO_SIDE,
     NOT_OVER,
     NUM_ACTIONS,
+    OVER_BASE,
     PLAY,
     SEA,
     SEA_GOD,
@@ -36,8 +36,6 @@ from .flat import (
     SETUP_PIECES,
     SQUARES,
     fill,
-    lines_of,
-    outcome_after,
 )
 from .notation import PIECE_LETTERS, PIECE_NAMES, SIDE_NAMES, square_name
 
@@ -63,9 +61,21 @@ def squares_of(board: int) -> tuple[int, ...]:
     return _LOW[board & 0xFFF] + _MID[(board >> 12) & 0xFFF] + _HIGH[board >> 24]
 
 
-_SNAPSHOT = ("land", "sea", "earth_god", "sea_god", "phase", "first", "side", "_last")
-"""What a move changes, saved before it so :meth:`KuniumiState.undo` can restore it."""
-_snapshot = attrgetter(*_SNAPSHOT)
+_after_god_move = flat.after_god_move
+"""The engine's hottest step (:func:`.flat.after_god_move`): the plain function, or its
+compiled twin once this process has compiled the kernel (see :func:`use_compiled`)."""
+_setup_targets = flat.setup_targets
+"""The set-up's legal squares (:func:`.flat.setup_targets`), plain or compiled likewise."""
+
+
+def use_compiled(kernel) -> None:
+    """Play God moves with the compiled kernel's :func:`.flat.after_god_move`: the same
+    code, compiled by numba (:mod:`.jit` calls this once it has compiled it), so a process
+    that searches or benchmarks steps states at a fraction of the cost. Numba is slow to
+    import, so a process that never asks for the kernel keeps the plain function."""
+    global _after_god_move, _setup_targets
+    _after_god_move = kernel.after_god_move
+    _setup_targets = kernel.setup_targets
 
 
 SETUP_PROMPTS = (
@@ -98,7 +108,6 @@ class KuniumiState(State[int]):
         "_result",
         "_targets",
         "_history",
-        "_last",
     )
 
     def __init__(
@@ -120,8 +129,9 @@ class KuniumiState(State[int]):
         self.phase = phase
         self.first = first
         self.side = side
-        self._history: list[tuple] = []
-        self._last: int | None = None  # the last action played, for the summary
+        # the actions played, last one last: each is undone from the position after it, so
+        # a move stores one int (the summary and the log read the last one)
+        self._history: list[int] = []
         self._settle()
 
     # --- whose turn ---------------------------------------------------------------------------
@@ -175,7 +185,7 @@ class KuniumiState(State[int]):
         self._targets = 0
         if self.phase == SETUP:
             kind = flat.setup_kind(flat.popcount(self.land | self.sea))
-            self._targets = flat.setup_targets(self.land, self.sea, kind)
+            self._targets = _setup_targets(self.land, self.sea, kind)
             if not self._targets:  # impossible on this board, but the rule is clear
                 self._result = Result(
                     (1,), 2, reason=Text("the first player has no legal placement")
@@ -303,7 +313,8 @@ class KuniumiState(State[int]):
                     origin, dest = divmod(move - MOVE, SQUARES)
                     god = self.earth_god if self.side == LAND else self.sea_god
                     if 1 << origin == god and self._targets >> dest & 1:
-                        self._apply(move)
+                        self._history.append(move)
+                        self._move_god(1 << dest)
                         return
             elif self._fast_legal(move):
                 self._apply(move)
@@ -397,8 +408,7 @@ class KuniumiState(State[int]):
 
     def _apply(self, action: int) -> None:
         """Play a legal action (unchecked: callers check first)."""
-        self._history.append(_snapshot(self))
-        self._last = action
+        self._history.append(action)
         if action < CHOOSE:
             kind, square = divmod(action, SQUARES)
             bit = 1 << square
@@ -418,32 +428,37 @@ class KuniumiState(State[int]):
             self.side = self.first
             self.phase = PLAY
             self._settle()
-        else:  # a God move: _settle(bit), written out for the hottest path of every game
-            bit = 1 << (action - MOVE) % SQUARES
-            if self.side == LAND:
-                land = self.land = self.land | bit
-                sea = self.sea
-                self.earth_god = bit
-                self.side = SEA
-                god, mine = self.sea_god, sea
-            else:
-                sea = self.sea = self.sea | bit
-                land = self.land
-                self.sea_god = bit
-                self.side = LAND
-                god, mine = self.earth_god, land
-            won = outcome_after(land, sea, bit)
-            if won != NOT_OVER:
-                self._targets = 0
-                self._result = self._closure_result(won)
-                return
-            self._targets = lines_of(fill(god, mine)) & ~(land | sea)
-            if not self._targets:
-                self._settle()  # no move for the side to move: _settle words the loss
+        else:
+            self._move_god(1 << (action - MOVE) % SQUARES)
+
+    def _move_god(self, bit: int) -> None:
+        """The God of the side to move goes to square ``bit``, leaving a token behind (legal:
+        callers check first); then :meth:`_settle` around ``bit``, written out for the
+        hottest path of every game."""
+        if self.side == LAND:
+            land = self.land = self.land | bit
+            sea = self.sea
+            self.earth_god = bit
+            self.side = SEA
+            god, mine = self.sea_god, sea
+        else:
+            sea = self.sea = self.sea | bit
+            land = self.land
+            self.sea_god = bit
+            self.side = LAND
+            god, mine = self.earth_god, land
+        targets = _after_god_move(land, sea, bit, god, mine)
+        if targets < 0:
+            self._targets = 0
+            self._result = self._closure_result(targets - OVER_BASE)
+            return
+        self._targets = targets
+        if not targets:
+            self._settle()  # no move for the side to move: _settle words the loss
 
     def _summary(self) -> str | None:
         """The last move in words, worked out when asked (playouts never ask)."""
-        action = self._last
+        action = self._history[-1] if self._history else None
         if action is None:
             return None
         if action < CHOOSE:
@@ -475,7 +490,7 @@ class KuniumiState(State[int]):
         """The last move for the game's log, by the player's name: what was placed where
         in the set-up, who chose which side, where a God went and the token it left, and
         at the end which squares make the closed group that decided the game."""
-        action = self._last
+        action = self._history[-1] if self._history else None
         if action is None:
             return None
         if action < CHOOSE:  # the first player places the whole set-up
@@ -546,8 +561,31 @@ class KuniumiState(State[int]):
         """Take back the last move played on this state (or on the state it was cloned from)."""
         if not self._history:
             raise IllegalMoveError("undo", "no move to take back")
-        for name, value in zip(_SNAPSHOT, self._history.pop(), strict=True):
-            setattr(self, name, value)
+        action = self._history.pop()
+        if action < CHOOSE:  # a set-up piece comes off; the set-up is under way again
+            kind, square = divmod(action, SQUARES)
+            if flat.kind_side(kind) == LAND:
+                self.land &= ~(1 << square)
+            else:
+                self.sea &= ~(1 << square)
+            if kind == EARTH_GOD:
+                self.earth_god = 0
+            elif kind == SEA_GOD:
+                self.sea_god = 0
+            self.phase = SETUP
+        elif action < MOVE:  # the choice is taken back
+            self.phase = CHOOSE_PHASE
+            self.first = self.side = NO_SIDE
+        else:  # the God that moved (the side not to move now) goes back to its square
+            origin, dest = divmod(action - MOVE, SQUARES)
+            moved = 1 - self.side
+            if moved == LAND:
+                self.land &= ~(1 << dest)
+                self.earth_god = 1 << origin
+            else:
+                self.sea &= ~(1 << dest)
+                self.sea_god = 1 << origin
+            self.side = moved
         self._settle()
 
     def clone(self) -> KuniumiState:
@@ -562,8 +600,7 @@ class KuniumiState(State[int]):
         other.side = self.side
         other._result = self._result
         other._targets = self._targets
-        other._history = list(self._history)
-        other._last = self._last
+        other._history = self._history.copy()
         return other
 
     def last_move_summary(self) -> str | None:
