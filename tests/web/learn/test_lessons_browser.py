@@ -1,16 +1,18 @@
 """A newcomer in Chromium: opens a course, taps a square the rules forbid and reads why, then
 solves the step by pointer; the browser keeps a visitor's progress. On a phone and a desktop,
-axe-clean, in the three languages (the page's sentence is the catalog's)."""
+axe-clean, in the three languages (the page's sentence is the catalog's). A member plays the
+daily solo challenge by pointer and enters the score."""
 
 from __future__ import annotations
 
+import json
 from urllib.parse import quote
 
 import pytest
 
 from tests.web.a11y import violations
 from tests.web.helpers import started_club
-from tests.web.pointer_play import cell_box, centre, press
+from tests.web.pointer_play import cell_box, centre, press, quoted
 
 
 @pytest.fixture(scope="module")
@@ -116,4 +118,105 @@ def test_the_analysis_board_marks_its_best_moves_and_shows_an_evaluation_bar(
     assert fill is not None and box is not None and 0 < fill["height"] <= box["height"] + 0.5
     page.screenshot(path=str(tmp_path / "analysis-marks.png"))
     assert violations(page) == []
+    context.close()
+
+
+def _greedy(state):
+    """The legal move that captures most (the first such), as a player chasing the bar would."""
+    from ludoteca.web.learn import solo
+
+    def captured_after(move) -> int:
+        probe = state.clone()
+        probe.play(move)
+        return solo.captured(probe)
+
+    return max(state.legal_moves(), key=captured_after)
+
+
+SENT_OR_OFFERED = """([k, n, text]) =>
+  JSON.parse(localStorage.getItem(k) || '[]').length > n
+  || !!text && !!document.querySelector(`#choices [data-move="${CSS.escape(text)}"]`)"""
+"""The page has taken the move (the browser keeps the moves) or offers it as a button."""
+
+
+SMALLEST_CELL = """() => Math.min(...[...document.querySelectorAll('#board .cell[data-cell]')]
+  .map((c) => c.getBoundingClientRect()).filter((r) => r.width)
+  .map((r) => Math.min(r.width, r.height)))"""
+
+
+def _moves_on_page(page, key: str) -> list[str]:
+    return page.evaluate(f"JSON.parse(localStorage.getItem('{key}') || '[]')")
+
+
+@pytest.mark.parametrize(
+    ("viewport", "touch", "reform"),
+    [({"width": 1280, "height": 800}, False, True), ({"width": 390, "height": 844}, True, False)],
+)
+def test_a_member_plays_and_enters_the_daily_challenge_by_pointer(
+    browser, club, tmp_path, viewport, touch, reform
+):
+    """The end of the day's solo game played by pointer (the moves before it restored from
+    the browser, as a returning player's are): the last three moves, or on the desktop from
+    the swap before the last reform on (a capture, then pieces put back, choosing a colour
+    where a cell takes several), then entered with the pointer: the entry is the server's
+    replay of those moves, on the leaderboard."""
+    from ludoteca.web.learn import solo
+    from tests.web.browser import register_in_browser
+
+    day = solo.today()
+    key = f"ludoteca.challenge.{day.isoformat()}"
+    name = f"solo{viewport['width']}"
+    context = browser.new_context(
+        viewport=viewport, has_touch=touch, is_mobile=touch, bypass_csp=True
+    )
+    page = context.new_page()
+    register_in_browser(page, club.base, name)
+    state, _ = solo.replay(day, [])
+    whole: list[str] = []
+    while not state.is_over:
+        whole.append(state.move_to_str(_greedy(state)))
+        state, _ = solo.replay(day, whole)
+    start = len(whole) - 3
+    if reform:
+        placed = [n for n, text in enumerate(whole) if text.startswith("place")]
+        assert placed, "the day's greedy game puts no piece back"
+        start = max(n for n in range(placed[-1]) if whole[n].startswith("swap"))
+    page.goto(f"{club.base}/challenge")
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, json.dumps(whole[:start])])
+    page.goto(f"{club.base}/challenge")
+    page.wait_for_selector("#challenge[data-ready='1'] #board svg")
+    page.screenshot(path=str(tmp_path / f"challenge-{viewport['width']}-playing.png"))
+    if touch:  # the cells are drawn a finger's size (44 px), as on the game page
+        least = page.evaluate(SMALLEST_CELL)
+        assert least >= 44, f"cells of {least:.0f} px on a phone"
+    for _ in range(solo.MAX_MOVES):
+        moves = _moves_on_page(page, key)
+        state, _ = solo.replay(day, moves)
+        if state.is_over:
+            break
+        move = _greedy(state)
+        text = state.move_to_str(move)
+        for cell in state.move_cells(move):
+            press(page, *centre(cell_box(page, cell)), touch)
+        page.wait_for_function(SENT_OR_OFFERED, arg=[key, len(moves), text])
+        if len(_moves_on_page(page, key)) == len(moves):  # a cell of several moves: its button
+            button = page.locator(f"#choices [data-move={quoted(text)}]")
+            press(page, *centre(button.bounding_box()), touch)
+            page.wait_for_function(SENT_OR_OFFERED, arg=[key, len(moves), None])
+    assert state.is_over and page.get_attribute("#challenge", "data-over") == "1"
+    score = solo.captured(state)
+    assert page.get_attribute("#challenge", "data-captured") == str(score)
+    enter = page.locator("#enter")
+    enter.scroll_into_view_if_needed()
+    press(page, *centre(enter.bounding_box()), touch)
+    page.wait_for_function("() => document.getElementById('challenge').dataset.entered !== ''")
+    assert page.get_attribute("#challenge", "data-entered") == str(score)
+    assert f"{name}: {score}" in page.inner_text("#entries")
+    page.screenshot(path=str(tmp_path / f"challenge-{viewport['width']}.png"), full_page=True)
+    box = page.locator("#board").bounding_box()  # a larger drawing pans inside it
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 1
+    if touch:  # the page with its game over and the entry made (its start: the test above)
+        assert violations(page) == []
+    page.reload()  # the entry is the club's, not the page's
+    assert f"{name}: {score}" in page.inner_text("#entries")
     context.close()

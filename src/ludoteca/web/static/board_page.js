@@ -4,6 +4,7 @@
 // rule lives here. Each page says what a finished move and a refused click do.
 import { movePaths, sameCells } from "./moves.js";
 import { interactionFor } from "./interactions.js";
+import { fingerFit } from "./finger_fit.js";
 
 export function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -33,6 +34,7 @@ export async function postJson(url, body, csrf, refused) {
 export function boardPage(options) {
   const { boardBox, choices, controls, sendMove, showMessage } = options;
   const state = { view: null, selected: [], interaction: null };
+  const fit = fingerFit(boardBox); // on a phone, cells a finger can take, as on the game page
 
   function mark() {
     const { view, selected } = state;
@@ -57,7 +59,9 @@ export function boardPage(options) {
   function show(view, { playable = true, lastCells = true, turn = view.legal.length > 0, before = null } = {}) {
     state.view = view;
     state.selected = [];
+    const panned = [boardBox.scrollLeft, boardBox.scrollTop];
     boardBox.innerHTML = view.svg;
+    fit(panned);
     for (const cell of (lastCells && view.last_cells) || []) {
       for (const node of boardBox.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move");
     }
