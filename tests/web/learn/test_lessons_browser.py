@@ -149,11 +149,14 @@ def _moves_on_page(page, key: str) -> list[str]:
 
 
 @pytest.mark.parametrize(
-    ("viewport", "touch", "reform"),
-    [({"width": 1280, "height": 800}, False, True), ({"width": 390, "height": 844}, True, False)],
+    ("viewport", "touch", "reform", "lang"),
+    [
+        ({"width": 1280, "height": 800}, False, True, "en"),
+        ({"width": 390, "height": 844}, True, False, "ja"),
+    ],
 )
 def test_a_member_plays_and_enters_the_daily_challenge_by_pointer(
-    browser, club, tmp_path, viewport, touch, reform
+    browser, club, tmp_path, viewport, touch, reform, lang
 ):
     """The end of the day's solo game played by pointer (the moves before it restored from
     the browser, as a returning player's are): the last three moves, or on the desktop from
@@ -181,9 +184,9 @@ def test_a_member_plays_and_enters_the_daily_challenge_by_pointer(
         placed = [n for n, text in enumerate(whole) if text.startswith("place")]
         assert placed, "the day's greedy game puts no piece back"
         start = max(n for n in range(placed[-1]) if whole[n].startswith("swap"))
-    page.goto(f"{club.base}/challenge")
+    page.goto(f"{club.base}/challenge?lang={lang}")
     page.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, json.dumps(whole[:start])])
-    page.goto(f"{club.base}/challenge")
+    page.reload()
     page.wait_for_selector("#challenge[data-ready='1'] #board svg")
     page.screenshot(path=str(tmp_path / f"challenge-{viewport['width']}-playing.png"))
     if touch:  # the cells are drawn a finger's size (44 px), as on the game page
@@ -206,6 +209,8 @@ def test_a_member_plays_and_enters_the_daily_challenge_by_pointer(
     assert state.is_over and page.get_attribute("#challenge", "data-over") == "1"
     score = solo.captured(state)
     assert page.get_attribute("#challenge", "data-captured") == str(score)
+    said = page.inner_text("#status")  # in the page's language
+    assert str(score) in said and ("Game over" in said) == (lang == "en")
     enter = page.locator("#enter")
     enter.scroll_into_view_if_needed()
     press(page, *centre(enter.bounding_box()), touch)
