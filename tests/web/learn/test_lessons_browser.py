@@ -225,3 +225,34 @@ def test_a_member_plays_and_enters_the_daily_challenge_by_pointer(
     page.reload()  # the entry is the club's, not the page's
     assert f"{name}: {score}" in page.inner_text("#entries")
     context.close()
+
+
+def test_comune_positions_of_many_turns_are_played_by_pointer(browser, club, tmp_path):
+    """A Comune position of hundreds of turns comes to the page compact (the cells a first
+    click may take): a clicked cell's moves are asked of the server, so a lesson step and a
+    puzzle of such positions are solved by pointer, a button choosing among the moves of the
+    same cells."""
+    from ludoteca.core.registry import get as get_game
+    from ludoteca.puzzles.shipped import puzzles
+    from ludoteca.web.round.view import COMPACT_OVER
+
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{club.base}/learn/comune")
+    page.locator('.step-link[data-step="3"]').click()  # place d4/ (710 turns)
+    page.wait_for_function("document.getElementById('learn').dataset.step === '3'")
+    press(page, *centre(cell_box(page, "d4")), False)
+    page.locator('#choices [data-move="d4/"]').click()
+    page.wait_for_selector("#verdict.right")
+    p = next(p for p in puzzles("comune") if p.proof["turns"] > COMPACT_OVER)
+    state = get_game("comune").from_position(p.position)
+    assert len(state.legal_moves()) > COMPACT_OVER
+    page.goto(f"{club.base}/puzzles/comune?id={p.id}")
+    page.wait_for_selector("#puzzle[data-ready='1']")
+    for token in p.answer.split():
+        press(page, *centre(cell_box(page, token[:-1])), False)
+    page.wait_for_selector(f"#choices [data-move={quoted(p.answer)}]")
+    page.screenshot(path=str(tmp_path / "comune-puzzle.png"))
+    page.locator(f"#choices [data-move={quoted(p.answer)}]").click()
+    page.wait_for_selector("#puzzle[data-result='solved']")
+    context.close()
