@@ -256,3 +256,33 @@ def test_comune_positions_of_many_turns_are_played_by_pointer(browser, club, tmp
     page.locator(f"#choices [data-move={quoted(p.answer)}]").click()
     page.wait_for_selector("#puzzle[data-result='solved']")
     context.close()
+
+
+def test_a_hexagone_and_a_comino_step_by_finger_on_a_phone(browser, club, tmp_path):
+    """On a phone the lesson's board is drawn finger-sized (as the game page's): a Hexagone
+    swap is two taps, a Comino tile is picked up, turned and put down by taps."""
+    from tests.web.pointer_play import play_comino
+
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, bypass_csp=True
+    )
+    page = context.new_page()
+    page.goto(f"{club.base}/learn/hexagone")
+    page.locator('.step-link[data-step="4"]').click()  # white as the swap's other piece
+    page.wait_for_function("document.getElementById('learn').dataset.step === '4'")
+    page.wait_for_selector('#board [data-cell="1,1"]', state="attached")
+    assert page.evaluate(SMALLEST_CELL) >= 44
+    for cell in ("1,1", "2,0"):
+        press(page, *centre(cell_box(page, cell)), True)
+    page.wait_for_selector("#verdict.right")
+    page.screenshot(path=str(tmp_path / "hexagone-step.png"))
+    page.goto(f"{club.base}/learn/comino")
+    page.locator('.step-link[data-step="4"]').click()  # the all-yellow tile
+    page.wait_for_function("document.getElementById('learn').dataset.step === '4'")
+    legal = page.evaluate("fetch('/api/learn/comino/4').then((r) => r.json())")["legal"]
+    move = next(m for m in legal if m["text"] == "YYYY@0,2")
+    play_comino(page, move, True)
+    page.wait_for_selector("#verdict.right")
+    page.screenshot(path=str(tmp_path / "comino-step.png"))
+    assert violations(page) == []
+    context.close()
