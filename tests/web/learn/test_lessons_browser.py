@@ -279,6 +279,8 @@ def test_a_hexagone_and_a_comino_step_by_finger_on_a_phone(browser, club, tmp_pa
     page.goto(f"{club.base}/learn/comino")
     page.locator('.step-link[data-step="4"]').click()  # the all-yellow tile
     page.wait_for_function("document.getElementById('learn').dataset.step === '4'")
+    page.wait_for_selector("#module-controls .hint")
+    assert "Tap a rack tile" in page.inner_text("#module-controls .hint")  # not "clicking"
     legal = page.evaluate("fetch('/api/learn/comino/4').then((r) => r.json())")["legal"]
     move = next(m for m in legal if m["text"] == "YYYY@0,2")
     play_comino(page, move, True)

@@ -59,10 +59,15 @@ const board = boardPage({
   progress: () => say(""),
 });
 
+// A finger is told what a finger does (Comino: a tap picks a tile up), as on the game page.
+const TOUCH = matchMedia("(pointer: coarse)");
+
 function show(next, playable = true) {
+  const hints = next.hints || {};
+  const prompt = (TOUCH.matches && hints.prompt_touch) || hints.prompt;
   board.show(next, {
     playable,
-    before: () => { if (next.hints && next.hints.prompt) moduleControls.append(el("p", { class: "hint" }, next.hints.prompt)); },
+    before: () => { if (prompt) moduleControls.append(el("p", { class: "hint" }, prompt)); },
   });
 }
 
