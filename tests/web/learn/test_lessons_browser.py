@@ -260,7 +260,8 @@ def test_comune_positions_of_many_turns_are_played_by_pointer(browser, club, tmp
 
 def test_a_hexagone_and_a_comino_step_by_finger_on_a_phone(browser, club, tmp_path):
     """On a phone the lesson's board is drawn finger-sized (as the game page's): a Hexagone
-    swap is two taps, a Comino tile is picked up, turned and put down by taps."""
+    swap is two taps, a Comino tile is picked up, turned and put down by taps; the analysis
+    board is finger-sized too."""
     from tests.web.pointer_play import play_comino
 
     context = browser.new_context(
@@ -287,4 +288,11 @@ def test_a_hexagone_and_a_comino_step_by_finger_on_a_phone(browser, club, tmp_pa
     page.wait_for_selector("#verdict.right")
     page.screenshot(path=str(tmp_path / "comino-step.png"))
     assert violations(page) == []
+    from ludoteca.puzzles.shipped import puzzles
+
+    dealt = quote(puzzles("comino")[0].position)
+    page.goto(f"{club.base}/analysis/comino?position={dealt}")  # finger-sized there too
+    page.wait_for_function("() => document.getElementById('analysis')?.dataset.position")
+    assert page.evaluate(SMALLEST_CELL) >= 44
+    assert "Tap a rack tile" in page.inner_text("#module-controls .hint")
     context.close()
