@@ -227,23 +227,17 @@ def test_a_member_plays_and_enters_the_daily_challenge_by_pointer(
     context.close()
 
 
-def test_comune_positions_of_many_turns_are_played_by_pointer(browser, club, tmp_path):
+def test_a_comune_puzzle_of_many_turns_is_solved_by_pointer(browser, club, tmp_path):
     """A Comune position of hundreds of turns comes to the page compact (the cells a first
-    click may take): a clicked cell's moves are asked of the server, so a lesson step and a
-    puzzle of such positions are solved by pointer, a button choosing among the moves of the
-    same cells."""
+    click may take): a clicked cell's moves are asked of the server, so a puzzle (and a lesson
+    step, below) of such a position is solved by pointer, a button choosing among the moves of
+    the same cells."""
     from ludoteca.core.registry import get as get_game
     from ludoteca.puzzles.shipped import puzzles
     from ludoteca.web.round.view import COMPACT_OVER
 
     context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
     page = context.new_page()
-    page.goto(f"{club.base}/learn/comune")
-    page.locator('.step-link[data-step="3"]').click()  # place d4/ (710 turns)
-    page.wait_for_function("document.getElementById('learn').dataset.step === '3'")
-    press(page, *centre(cell_box(page, "d4")), False)
-    page.locator('#choices [data-move="d4/"]').click()
-    page.wait_for_selector("#verdict.right")
     p = next(p for p in puzzles("comune") if p.proof["turns"] > COMPACT_OVER)
     state = get_game("comune").from_position(p.position)
     assert len(state.legal_moves()) > COMPACT_OVER
@@ -258,41 +252,54 @@ def test_comune_positions_of_many_turns_are_played_by_pointer(browser, club, tmp
     context.close()
 
 
-def test_a_hexagone_and_a_comino_step_by_finger_on_a_phone(browser, club, tmp_path):
-    """On a phone the lesson's board is drawn finger-sized (as the game page's): a Hexagone
-    swap is two taps, a Comino tile is picked up, turned and put down by taps; the analysis
-    board is finger-sized too."""
+@pytest.mark.parametrize(
+    ("viewport", "touch"),
+    [({"width": 1280, "height": 800}, False), ({"width": 390, "height": 844}, True)],
+)
+def test_a_step_of_hexagone_comino_and_comune_by_pointer(browser, club, tmp_path, viewport, touch):
+    """A Hexagone swap (two clicks or taps), a Comino tile (turned and dragged, or on a phone
+    picked up, turned and put down by taps) and a Comune placement of a position of hundreds
+    of turns (its cell, then the angle's button). On a phone the boards are drawn
+    finger-sized, as the game page's, the analysis board's too, and a finger is told to tap."""
+    from ludoteca.puzzles.shipped import puzzles
     from tests.web.pointer_play import play_comino
 
     context = browser.new_context(
-        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, bypass_csp=True
+        viewport=viewport, has_touch=touch, is_mobile=touch, bypass_csp=True
     )
     page = context.new_page()
-    page.goto(f"{club.base}/learn/hexagone")
-    page.locator('.step-link[data-step="4"]').click()  # white as the swap's other piece
-    page.wait_for_function("document.getElementById('learn').dataset.step === '4'")
-    page.wait_for_selector('#board [data-cell="1,1"]', state="attached")
-    assert page.evaluate(SMALLEST_CELL) >= 44
+
+    def open_step(game: str, n: int) -> None:
+        page.goto(f"{club.base}/learn/{game}")
+        page.locator(f'.step-link[data-step="{n}"]').click()
+        page.wait_for_function(f"document.getElementById('learn').dataset.step === '{n}'")
+        page.wait_for_selector("#board .cell[data-cell]", state="attached")
+        if touch:
+            assert page.evaluate(SMALLEST_CELL) >= 44, game
+
+    open_step("hexagone", 4)  # white as the swap's other piece
     for cell in ("1,1", "2,0"):
-        press(page, *centre(cell_box(page, cell)), True)
+        press(page, *centre(cell_box(page, cell)), touch)
     page.wait_for_selector("#verdict.right")
     page.screenshot(path=str(tmp_path / "hexagone-step.png"))
-    page.goto(f"{club.base}/learn/comino")
-    page.locator('.step-link[data-step="4"]').click()  # the all-yellow tile
-    page.wait_for_function("document.getElementById('learn').dataset.step === '4'")
-    page.wait_for_selector("#module-controls .hint")
-    assert "Tap a rack tile" in page.inner_text("#module-controls .hint")  # not "clicking"
+    open_step("comino", 4)  # the all-yellow tile
+    hint = page.inner_text("#module-controls .hint")
+    assert ("Tap a rack tile" in hint) == touch, hint
     legal = page.evaluate("fetch('/api/learn/comino/4').then((r) => r.json())")["legal"]
-    move = next(m for m in legal if m["text"] == "YYYY@0,2")
-    play_comino(page, move, True)
+    play_comino(page, next(m for m in legal if m["text"] == "YYYY@0,2"), touch)
     page.wait_for_selector("#verdict.right")
     page.screenshot(path=str(tmp_path / "comino-step.png"))
-    assert violations(page) == []
-    from ludoteca.puzzles.shipped import puzzles
-
-    dealt = quote(puzzles("comino")[0].position)
-    page.goto(f"{club.base}/analysis/comino?position={dealt}")  # finger-sized there too
-    page.wait_for_function("() => document.getElementById('analysis')?.dataset.position")
-    assert page.evaluate(SMALLEST_CELL) >= 44
-    assert "Tap a rack tile" in page.inner_text("#module-controls .hint")
+    open_step("comune", 3)  # place d4/ (710 turns: sent compact)
+    press(page, *centre(cell_box(page, "d4")), touch)
+    button = page.locator('#choices [data-move="d4/"]')
+    button.scroll_into_view_if_needed()
+    press(page, *centre(button.bounding_box()), touch)
+    page.wait_for_selector("#verdict.right")
+    if touch:
+        assert violations(page) == []
+        dealt = quote(puzzles("comino")[0].position)
+        page.goto(f"{club.base}/analysis/comino?position={dealt}")  # finger-sized there too
+        page.wait_for_function("() => document.getElementById('analysis')?.dataset.position")
+        assert page.evaluate(SMALLEST_CELL) >= 44
+        assert "Tap a rack tile" in page.inner_text("#module-controls .hint")
     context.close()
