@@ -3,11 +3,18 @@
 - **Kuniumi**: the exact endgame solver (``games.kuniumi.ai.solved``) proves that the answer
   wins and that every other move does not (it draws or loses); each wrong move is stored
   with the opponent's reply that refutes it. Only positions the solver finishes are kept.
-- **Comune, Comino, Hexagone**: the answer must (1) gain more than every other legal move,
-  counted exactly by the engine over all of them, by at least :data:`GAIN_MARGIN` (Comune:
-  the mover's score; Comino: the points the placement scores; Hexagone: pieces captured),
-  and (2) be the move both of two deep searches (the analysis board's, at the strongest
-  level's settings, :data:`SEARCH_ITERATIONS` simulations each, seeds 1 and 2) visit most,
+- **Comune**: counted exactly over two turns (``games.comune.two_turns``: every turn, and
+  the opponent's best answer to each), the answer (1) scores at least :data:`GAIN_MARGIN`
+  more than every other turn, (2) leaves the mover's lead after the opponent's best answer
+  at least :data:`NET_MARGIN` above every other turn's, and (3) leaves the mover level or
+  ahead after that answer (a game already lost has no best move worth a puzzle); positions
+  with fewer than :data:`MIN_TURNS` legal turns are not tried. Comune's
+  searches cannot prove it: its product scores make their values flat (docs/puzzles.md).
+- **Comino, Hexagone**: the answer must (1) gain more than every other legal move,
+  counted exactly by the engine over all of them, by at least :data:`GAIN_MARGIN` (Comino:
+  the points the placement scores; Hexagone: pieces captured), and (2) be the move both of
+  two deep searches (the analysis board's, at the strongest level's settings,
+  :data:`SEARCH_ITERATIONS` simulations each, seeds 1 and 2) visit most,
   with an expected result at least :data:`VALUE_MARGIN` above every alternative either
   search visited :data:`MIN_VISITS` times or more or proved; a search that compared the
   answer with no alternative proves nothing. A position that fails is dropped.
@@ -22,6 +29,11 @@ from ludoteca.core.protocol import CHANCE, State
 
 GAIN_MARGIN = {"comune": 2.0, "comino": 2.0, "hexagone": 2.0}
 """How much more the answer must gain than the next best move (points; pieces)."""
+NET_MARGIN = 2
+"""Comune: how much more the answer's lead after the opponent's best answer must be."""
+MIN_TURNS = 20
+"""Comune: a position with fewer legal turns is too small a choice to be a puzzle (late in a
+game a full board leaves a handful)."""
 SEARCH_ITERATIONS = 1500
 VALUE_MARGIN = 0.02
 MIN_VISITS = 20
@@ -189,7 +201,57 @@ def prove_kuniumi(state: State) -> Puzzle | None:
     return Puzzle("kuniumi", state.position(), state.move_to_str(answer), theme, proof, refutations)
 
 
-# --- the other games: exact gain, then two searches ---------------------------------------
+# --- Comune: every turn and every answer, counted exactly ---------------------------------
+def two_turn_counts(state: State) -> list[Any]:
+    """Comune's turns counted over two turns (``games.comune.two_turns.TurnCount``)."""
+    from ludoteca.games.comune.two_turns import count_turns
+
+    return count_turns(state)  # type: ignore[arg-type]
+
+
+def prove_two_turns(state: State, options: dict[str, Any]) -> Puzzle | None:
+    """A Comune puzzle whose answer is best over two turns, counted exactly (module doc)."""
+    counted = two_turn_counts(state)
+    if len(counted) < MIN_TURNS:
+        return None
+    ranked = sorted(counted, key=lambda c: c.score, reverse=True)
+    best, second = ranked[0], ranked[1]
+    if best.score <= 0 or best.score - second.score < GAIN_MARGIN["comune"]:
+        return None
+    next_net = max(c.net for c in counted if c is not best)
+    if best.net - next_net < NET_MARGIN or best.net < 0:
+        return None
+    proof = {
+        "method": "exact two turns",
+        "gain": best.score,
+        "next_gain": second.score,
+        "net": best.net,
+        "next_net": next_net,
+        "reply": state.move_to_str(best.reply) if not _ends(state, best.move) else "",
+        "turns": len(counted),
+    }
+    return Puzzle(
+        "comune", state.position(), state.move_to_str(best.move), "most-score", proof, {}, options
+    )
+
+
+def two_turn_line(state: State, move: Any) -> tuple[float, float, list[str]]:
+    """What a Comune turn scores, the opponent's best score after their best answer, and that
+    answer (none if the turn ends the game): the line that shows why a wrong move is not best."""
+    for c in two_turn_counts(state):
+        if c.move == move:
+            line = [] if _ends(state, move) else [state.move_to_str(c.reply)]
+            return float(c.score), float(c.reply_score), line
+    raise ValueError(f"{state.move_to_str(move)} is not a legal move here")
+
+
+def _ends(state: State, move: Any) -> bool:
+    after = state.clone()
+    after.play(move)
+    return after.is_over
+
+
+# --- Comino and Hexagone: exact gain, then two searches ---------------------------------------
 def _search(state: State, seed: int, iterations: int) -> dict[str, Any]:
     from ludoteca.bots import position_analysis as pa
 
@@ -269,4 +331,6 @@ def prove(
         return None
     if state.game.id == "kuniumi":
         return prove_kuniumi(state)
+    if state.game.id == "comune":
+        return prove_two_turns(state, dict(options or {}))
     return prove_by_search(state, dict(options or {}), iterations)

@@ -16,7 +16,7 @@ from tests.web.inprocess import club_in_process
 @pytest.mark.parametrize("game", GAMES)
 def test_every_step_parses_has_answers_and_teaches_only_legal_moves(game):
     c = course(game)
-    assert 5 <= len(c.steps) <= 12
+    assert 8 <= len(c.steps) <= 12  # the issue: a short course of about 8-12 steps
     for n, step in enumerate(c.steps, 1):
         state = c.state(n - 1)
         assert state.position()  # the position parses and prints

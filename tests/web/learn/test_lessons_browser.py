@@ -1,16 +1,18 @@
 """A newcomer in Chromium: opens a course, taps a square the rules forbid and reads why, then
 solves the step by pointer; the browser keeps a visitor's progress. On a phone and a desktop,
-axe-clean, in the three languages (the page's sentence is the catalog's)."""
+axe-clean, in the three languages (the page's sentence is the catalog's). A member plays the
+daily solo challenge by pointer and enters the score."""
 
 from __future__ import annotations
 
+import json
 from urllib.parse import quote
 
 import pytest
 
 from tests.web.a11y import violations
 from tests.web.helpers import started_club
-from tests.web.pointer_play import cell_box, centre, press
+from tests.web.pointer_play import cell_box, centre, press, quoted
 
 
 @pytest.fixture(scope="module")
@@ -116,4 +118,188 @@ def test_the_analysis_board_marks_its_best_moves_and_shows_an_evaluation_bar(
     assert fill is not None and box is not None and 0 < fill["height"] <= box["height"] + 0.5
     page.screenshot(path=str(tmp_path / "analysis-marks.png"))
     assert violations(page) == []
+    context.close()
+
+
+def _greedy(state):
+    """The legal move that captures most (the first such), as a player chasing the bar would."""
+    from ludoteca.web.learn import solo
+
+    def captured_after(move) -> int:
+        probe = state.clone()
+        probe.play(move)
+        return solo.captured(probe)
+
+    return max(state.legal_moves(), key=captured_after)
+
+
+SENT_OR_OFFERED = """([k, n, text]) =>
+  JSON.parse(localStorage.getItem(k) || '[]').length > n
+  || !!text && !!document.querySelector(`#choices [data-move="${CSS.escape(text)}"]`)"""
+"""The page has taken the move (the browser keeps the moves) or offers it as a button."""
+
+
+SMALLEST_CELL = """() => Math.min(...[...document.querySelectorAll('#board .cell[data-cell]')]
+  .map((c) => c.getBoundingClientRect()).filter((r) => r.width)
+  .map((r) => Math.min(r.width, r.height)))"""
+
+
+def _moves_on_page(page, key: str) -> list[str]:
+    return page.evaluate(f"JSON.parse(localStorage.getItem('{key}') || '[]')")
+
+
+@pytest.mark.parametrize(
+    ("viewport", "touch", "reform", "lang"),
+    [
+        ({"width": 1280, "height": 800}, False, True, "en"),
+        ({"width": 390, "height": 844}, True, False, "ja"),
+    ],
+)
+def test_a_member_plays_and_enters_the_daily_challenge_by_pointer(
+    browser, club, tmp_path, viewport, touch, reform, lang
+):
+    """The end of the day's solo game played by pointer (the moves before it restored from
+    the browser, as a returning player's are): the last three moves, or on the desktop from
+    the swap before the last reform on (a capture, then pieces put back, choosing a colour
+    where a cell takes several), then entered with the pointer: the entry is the server's
+    replay of those moves, on the leaderboard."""
+    from ludoteca.web.learn import solo
+    from tests.web.browser import register_in_browser
+
+    day = solo.today()
+    key = f"ludoteca.challenge.{day.isoformat()}"
+    name = f"solo{viewport['width']}"
+    context = browser.new_context(
+        viewport=viewport, has_touch=touch, is_mobile=touch, bypass_csp=True
+    )
+    page = context.new_page()
+    register_in_browser(page, club.base, name)
+    state, _ = solo.replay(day, [])
+    whole: list[str] = []
+    while not state.is_over:
+        whole.append(state.move_to_str(_greedy(state)))
+        state, _ = solo.replay(day, whole)
+    start = len(whole) - 3
+    if reform:
+        placed = [n for n, text in enumerate(whole) if text.startswith("place")]
+        assert placed, "the day's greedy game puts no piece back"
+        start = max(n for n in range(placed[-1]) if whole[n].startswith("swap"))
+    page.goto(f"{club.base}/challenge?lang={lang}")
+    page.evaluate("([k, v]) => localStorage.setItem(k, v)", [key, json.dumps(whole[:start])])
+    page.reload()
+    page.wait_for_selector("#challenge[data-ready='1'] #board svg")
+    page.screenshot(path=str(tmp_path / f"challenge-{viewport['width']}-playing.png"))
+    if touch:  # the cells are drawn a finger's size (44 px), as on the game page
+        least = page.evaluate(SMALLEST_CELL)
+        assert least >= 44, f"cells of {least:.0f} px on a phone"
+    for _ in range(solo.MAX_MOVES):
+        moves = _moves_on_page(page, key)
+        state, _ = solo.replay(day, moves)
+        if state.is_over:
+            break
+        move = _greedy(state)
+        text = state.move_to_str(move)
+        for cell in state.move_cells(move):
+            press(page, *centre(cell_box(page, cell)), touch)
+        page.wait_for_function(SENT_OR_OFFERED, arg=[key, len(moves), text])
+        if len(_moves_on_page(page, key)) == len(moves):  # a cell of several moves: its button
+            button = page.locator(f"#choices [data-move={quoted(text)}]")
+            press(page, *centre(button.bounding_box()), touch)
+            page.wait_for_function(SENT_OR_OFFERED, arg=[key, len(moves), None])
+    assert state.is_over and page.get_attribute("#challenge", "data-over") == "1"
+    score = solo.captured(state)
+    assert page.get_attribute("#challenge", "data-captured") == str(score)
+    said = page.inner_text("#status")  # in the page's language
+    assert str(score) in said and ("Game over" in said) == (lang == "en")
+    enter = page.locator("#enter")
+    enter.scroll_into_view_if_needed()
+    press(page, *centre(enter.bounding_box()), touch)
+    page.wait_for_function("() => document.getElementById('challenge').dataset.entered !== ''")
+    assert page.get_attribute("#challenge", "data-entered") == str(score)
+    assert f"{name}: {score}" in page.inner_text("#entries")
+    page.screenshot(path=str(tmp_path / f"challenge-{viewport['width']}.png"), full_page=True)
+    box = page.locator("#board").bounding_box()  # a larger drawing pans inside it
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= viewport["width"] + 1
+    if touch:  # the page with its game over and the entry made (its start: the test above)
+        assert violations(page) == []
+    page.reload()  # the entry is the club's, not the page's
+    assert f"{name}: {score}" in page.inner_text("#entries")
+    context.close()
+
+
+def test_a_comune_puzzle_of_many_turns_is_solved_by_pointer(browser, club, tmp_path):
+    """A Comune position of hundreds of turns comes to the page compact (the cells a first
+    click may take): a clicked cell's moves are asked of the server, so a puzzle (and a lesson
+    step, below) of such a position is solved by pointer, a button choosing among the moves of
+    the same cells."""
+    from ludoteca.core.registry import get as get_game
+    from ludoteca.puzzles.shipped import puzzles
+    from ludoteca.web.round.view import COMPACT_OVER
+
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, bypass_csp=True)
+    page = context.new_page()
+    p = next(p for p in puzzles("comune") if p.proof["turns"] > COMPACT_OVER)
+    state = get_game("comune").from_position(p.position)
+    assert len(state.legal_moves()) > COMPACT_OVER
+    page.goto(f"{club.base}/puzzles/comune?id={p.id}")
+    page.wait_for_selector("#puzzle[data-ready='1']")
+    for token in p.answer.split():
+        press(page, *centre(cell_box(page, token[:-1])), False)
+    page.wait_for_selector(f"#choices [data-move={quoted(p.answer)}]")
+    page.screenshot(path=str(tmp_path / "comune-puzzle.png"))
+    page.locator(f"#choices [data-move={quoted(p.answer)}]").click()
+    page.wait_for_selector("#puzzle[data-result='solved']")
+    context.close()
+
+
+@pytest.mark.parametrize(
+    ("viewport", "touch"),
+    [({"width": 1280, "height": 800}, False), ({"width": 390, "height": 844}, True)],
+)
+def test_a_step_of_hexagone_comino_and_comune_by_pointer(browser, club, tmp_path, viewport, touch):
+    """A Hexagone swap (two clicks or taps), a Comino tile (turned and dragged, or on a phone
+    picked up, turned and put down by taps) and a Comune placement of a position of hundreds
+    of turns (its cell, then the angle's button). On a phone the boards are drawn
+    finger-sized, as the game page's, the analysis board's too, and a finger is told to tap."""
+    from ludoteca.puzzles.shipped import puzzles
+    from tests.web.pointer_play import play_comino
+
+    context = browser.new_context(
+        viewport=viewport, has_touch=touch, is_mobile=touch, bypass_csp=True
+    )
+    page = context.new_page()
+
+    def open_step(game: str, n: int) -> None:
+        page.goto(f"{club.base}/learn/{game}")
+        page.locator(f'.step-link[data-step="{n}"]').click()
+        page.wait_for_function(f"document.getElementById('learn').dataset.step === '{n}'")
+        page.wait_for_selector("#board .cell[data-cell]", state="attached")
+        if touch:
+            assert page.evaluate(SMALLEST_CELL) >= 44, game
+
+    open_step("hexagone", 4)  # white as the swap's other piece
+    for cell in ("1,1", "2,0"):
+        press(page, *centre(cell_box(page, cell)), touch)
+    page.wait_for_selector("#verdict.right")
+    page.screenshot(path=str(tmp_path / "hexagone-step.png"))
+    open_step("comino", 4)  # the all-yellow tile
+    hint = page.inner_text("#module-controls .hint")
+    assert ("Tap a rack tile" in hint) == touch, hint
+    legal = page.evaluate("fetch('/api/learn/comino/4').then((r) => r.json())")["legal"]
+    play_comino(page, next(m for m in legal if m["text"] == "YYYY@0,2"), touch)
+    page.wait_for_selector("#verdict.right")
+    page.screenshot(path=str(tmp_path / "comino-step.png"))
+    open_step("comune", 3)  # place d4/ (710 turns: sent compact)
+    press(page, *centre(cell_box(page, "d4")), touch)
+    button = page.locator('#choices [data-move="d4/"]')
+    button.scroll_into_view_if_needed()
+    press(page, *centre(button.bounding_box()), touch)
+    page.wait_for_selector("#verdict.right")
+    if touch:
+        assert violations(page) == []
+        dealt = quote(puzzles("comino")[0].position)
+        page.goto(f"{club.base}/analysis/comino?position={dealt}")  # finger-sized there too
+        page.wait_for_function("() => document.getElementById('analysis')?.dataset.position")
+        assert page.evaluate(SMALLEST_CELL) >= 44
+        assert "Tap a rack tile" in page.inner_text("#module-controls .hint")
     context.close()

@@ -73,3 +73,26 @@ def test_find_the_better_move_compares_with_the_games_move(tmp_path):
         assert found["better"] is True and found["mine"] > found["theirs"]
         same = {**body, "move": losing[0], "csrf": token}
         assert client.post("/api/analysis/kuniumi/compare", json=same).json()["better"] is False
+
+
+def test_a_wrong_comune_move_is_answered_with_the_opponents_best_reply(tmp_path):
+    """Comune's puzzles are proven over two turns: a wrong move is told what it scores, the
+    opponent's best answer to it (the line), and what the answer and its best reply score."""
+    from ludoteca.core.registry import get as get_game
+    from ludoteca.puzzles.prove import two_turn_line
+
+    p = puzzles("comune")[0]
+    state = get_game("comune").from_position(p.position)
+    wrong = next(m for m in state.legal_moves() if state.move_to_str(m) != p.answer and m != 0)
+    mine, theirs, line = two_turn_line(state, wrong)
+    with club_in_process(f"sqlite:///{tmp_path / 'club.sqlite3'}") as client:
+        failed = client.post(f"/api/puzzles/{p.id}", json={"move": state.move_to_str(wrong)})
+        data = failed.json()
+        assert data["ok"] is False and data["line"] == line and line
+        assert f"scores {mine:g}" in data["reason"] and line[0] in data["reason"]
+        assert f"scoring {theirs:g}" in data["reason"]
+        assert f"best move scores {p.proof['gain']:g}" in data["reason"]
+        german = client.post(
+            f"/api/puzzles/{p.id}?lang=de", json={"move": state.move_to_str(wrong)}
+        ).json()
+        assert german["reason"] != data["reason"] and line[0] in german["reason"]

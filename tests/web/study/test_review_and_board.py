@@ -78,6 +78,11 @@ def test_a_thrown_win_is_marked_a_blunder(club):
     thrown = [m for m in data["marks"] if m["move"] == "c3"]
     assert thrown and thrown[0]["kind"] == "blunder", data["marks"]
     assert "<svg" in data["svg"] and 'data-ply="' in data["svg"]
+    # the mark's "find the better move" (replay.js's link): the position before it, to solve
+    before = thrown[0]["ply"] - 1
+    found = alice.get(f"/analysis/toy?game={pk}&ply={before}&find=c3", follow_redirects=True)
+    assert found.status_code == 200 and "in the game, c3 was played" in found.text
+    assert 'id="find" data-played="c3"' in found.text
 
 
 @pytest.mark.parametrize("game", ["comune", "comino", "kuniumi", "hexagone"])

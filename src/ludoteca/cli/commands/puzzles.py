@@ -18,8 +18,9 @@ def register(sub) -> None:
         "puzzles",
         help="make puzzles whose answers the engine proves",
         description="Make puzzles: positions where one move is clearly best, proven by the "
-        "engine (Kuniumi by its exact solver; the other games by an exact count and two "
-        "deep searches). Each run prints the puzzles proven per minute per job.",
+        "engine (Kuniumi by its exact solver; Comune by an exact count over two turns; "
+        "Comino and Hexagone by an exact count and two deep searches). Each run prints the "
+        "puzzles proven per minute per job.",
     )
     actions = p.add_subparsers(dest="action", metavar="ACTION", required=True)
     g = actions.add_parser("generate", help="generate puzzles of one game")
@@ -32,7 +33,7 @@ def register(sub) -> None:
         "--iterations",
         type=whole_number(10, 10**7),
         default=None,
-        help="simulations per proving search (default: the proof's)",
+        help="simulations per proving search, Comino and Hexagone (default: the proof's)",
     )
     g.add_argument(
         "--from-records",

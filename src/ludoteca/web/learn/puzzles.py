@@ -17,7 +17,7 @@ from fastapi.responses import JSONResponse, RedirectResponse
 from ludoteca.core.errors import GameError
 from ludoteca.core.messages import Text
 from ludoteca.core.registry import get as get_game
-from ludoteca.puzzles.prove import Puzzle, gain
+from ludoteca.puzzles.prove import Puzzle, gain, two_turn_line
 from ludoteca.puzzles.shipped import GAMES, by_id, puzzles
 from ludoteca.web.analysis.positions import board_view
 from ludoteca.web.infra.inputs import json_object
@@ -151,6 +151,25 @@ def _words_for_wrong(p: Puzzle, state, move_text: str, words) -> tuple[str, list
             )
             if line
             else Text("That does not win.")
+        )
+        return words.text(why), line
+    if p.proof.get("method") == "exact two turns":
+        mine, theirs, line = two_turn_line(state, state.str_to_move(move_text))
+        best = p.proof["gain"]
+        reply = p.proof["gain"] - p.proof["net"]
+        why = (
+            Text(
+                "That scores {mine:g}, and the opponent answers {line}, scoring {theirs:g}. The"
+                " best move scores {best:g}; the opponent's best answer to it scores {reply:g}.",
+                {"mine": mine, "line": " ".join(line), "theirs": theirs}
+                | {"best": best, "reply": reply},
+            )
+            if line
+            else Text(
+                "That scores {mine:g} and ends the game. The best move scores {best:g}; the"
+                " opponent's best answer to it scores {reply:g}.",
+                {"mine": mine, "best": best, "reply": reply},
+            )
         )
         return words.text(why), line
     mine = gain(state, state.str_to_move(move_text))

@@ -3,6 +3,7 @@
 import { movePaths, sameCells } from "./moves.js";
 import { interactionFor, preload } from "./interactions.js";
 import { language, t } from "./i18n.js";
+import { fingerFit } from "./finger_fit.js";
 
 const root = document.getElementById("analysis");
 const game = root.dataset.game;
@@ -37,10 +38,15 @@ function link(position) {
   return `/analysis/${game}?${q}`;
 }
 
+const fitFinger = fingerFit(boardBox); // on a phone, cells a finger can take (finger_fit.js)
+const TOUCH = matchMedia("(pointer: coarse)");
+
 function show(next) {
   view = next;
   selected = [];
+  const panned = [boardBox.scrollLeft, boardBox.scrollTop];
   boardBox.innerHTML = view.svg;
+  fitFinger(panned);
   for (const cell of view.last_cells || []) {
     for (const node of boardBox.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move");
   }
@@ -56,7 +62,8 @@ function show(next) {
   if (interaction && interaction.destroy) interaction.destroy();
   moduleControls.replaceChildren();
   const moduleView = { ...view, your_turn: view.legal.length > 0 }; // here one plays every side
-  if (moduleView.your_turn && view.hints && view.hints.prompt) moduleControls.append(el("p", { class: "hint" }, view.hints.prompt));
+  const prompt = view.hints && ((TOUCH.matches && view.hints.prompt_touch) || view.hints.prompt);
+  if (moduleView.your_turn && prompt) moduleControls.append(el("p", { class: "hint" }, prompt));
   interaction = interactionFor(moduleView, { boardBox, controls: moduleControls, sendMove: play, showMessage: say, el, paths: movePaths(view.legal) }, () => show(view));
   pool = view.legal;
   narrowedTo = null;

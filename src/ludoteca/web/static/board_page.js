@@ -4,6 +4,7 @@
 // rule lives here. Each page says what a finished move and a refused click do.
 import { movePaths, sameCells } from "./moves.js";
 import { interactionFor } from "./interactions.js";
+import { fingerFit } from "./finger_fit.js";
 
 export function el(tag, attrs = {}, text = "") {
   const node = document.createElement(tag);
@@ -32,13 +33,34 @@ export async function postJson(url, body, csrf, refused) {
 // completeOnDeselect lets a removed cell finish a move too.
 export function boardPage(options) {
   const { boardBox, choices, controls, sendMove, showMessage } = options;
-  const state = { view: null, selected: [], interaction: null };
+  // pool: the legal moves the clicks choose among. A position of very many moves (Comune's
+  // thousands of turns) comes compact: the moves naming no cell, and the cells a first click
+  // may take (view.targets); that cell's moves are then asked of the server, as on the
+  // analysis board.
+  const state = { view: null, selected: [], interaction: null, pool: [], narrowedTo: null };
+  const fit = fingerFit(boardBox); // on a phone, cells a finger can take, as on the game page
+
+  async function narrowTo(cell) {
+    const { view } = state;
+    if (!view.legal_partial || cell === state.narrowedTo) return true;
+    if (!cell) { state.pool = view.legal; state.narrowedTo = null; return true; }
+    const q = new URLSearchParams({ position: view.position, cell });
+    if (view.options && view.options.players) q.set("players", view.options.players);
+    const r = await fetch(`/api/analysis/${view.game}/moves?${q}`).catch(() => null);
+    const data = r ? await r.json().catch(() => ({})) : {};
+    if (!r || !r.ok) { if (showMessage) showMessage(data.error || ""); return false; }
+    if (state.view !== view) return false; // a new position came meanwhile
+    state.pool = [...view.legal, ...(data.moves || [])];
+    state.narrowedTo = cell;
+    return true;
+  }
 
   function mark() {
-    const { view, selected } = state;
-    const cands = view.legal.filter((m) => selected.every((c) => m.cells.includes(c)));
+    const { view, selected, pool } = state;
+    const cands = pool.filter((m) => selected.every((c) => m.cells.includes(c)));
     const targets = new Set();
-    for (const m of cands) for (const c of m.cells) if (!selected.includes(c)) targets.add(c);
+    if (view.legal_partial && !selected.length) for (const c of view.targets || []) targets.add(c);
+    else for (const m of cands) for (const c of m.cells) if (!selected.includes(c)) targets.add(c);
     for (const node of boardBox.querySelectorAll("[data-cell]")) {
       node.classList.toggle("target", targets.has(node.dataset.cell) && node.classList.contains("cell"));
       node.classList.toggle("selected", selected.includes(node.dataset.cell));
@@ -57,7 +79,11 @@ export function boardPage(options) {
   function show(view, { playable = true, lastCells = true, turn = view.legal.length > 0, before = null } = {}) {
     state.view = view;
     state.selected = [];
+    state.pool = view.legal;
+    state.narrowedTo = null;
+    const panned = [boardBox.scrollLeft, boardBox.scrollTop];
     boardBox.innerHTML = view.svg;
+    fit(panned);
     for (const cell of (lastCells && view.last_cells) || []) {
       for (const node of boardBox.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move");
     }
@@ -68,7 +94,8 @@ export function boardPage(options) {
       if (before) before();
       state.interaction = interactionFor({ ...view, your_turn: turn }, { boardBox, controls, sendMove, showMessage, el, paths: movePaths(view.legal) }, options.redraw);
     } else {
-      state.view = { ...view, legal: [] };
+      state.view = { ...view, legal: [], legal_partial: false };
+      state.pool = [];
     }
     mark();
   }
@@ -78,14 +105,20 @@ export function boardPage(options) {
     mark();
   }
 
-  boardBox.addEventListener("click", (e) => {
+  boardBox.addEventListener("click", async (e) => {
     const { view, interaction } = state;
     if (!view || !options.open(view)) return;
     if (interaction && interaction.click && view.legal.length && interaction.click(e)) return;
     const node = e.target.closest("[data-cell]");
     if (!node) return;
     const cell = node.dataset.cell;
-    const fits = (c) => view.legal.some((m) => m.cells.includes(c) && state.selected.every((s) => m.cells.includes(s)));
+    // a first cell of a compact position: its moves are asked for before it is judged
+    const first = view.legal_partial && (!state.selected.length || !state.pool.some((m) => m.cells.includes(cell) && state.selected.every((s) => m.cells.includes(s))));
+    if (first && (view.targets || []).includes(cell)) {
+      if (!(await narrowTo(cell)) || state.view !== view) return;
+      state.selected = [];
+    }
+    const fits = (c) => state.pool.some((m) => m.cells.includes(c) && state.selected.every((s) => m.cells.includes(s)));
     if (state.selected.includes(cell)) {
       state.selected = state.selected.filter((c) => c !== cell);
       if (!options.completeOnDeselect) { mark(); return; }
@@ -96,7 +129,8 @@ export function boardPage(options) {
       if (!Array.isArray(kept)) return;
       state.selected = kept;
     }
-    const cands = view.legal.filter((m) => state.selected.every((c) => m.cells.includes(c)));
+    if (!state.selected.length && view.legal_partial) await narrowTo(null);
+    const cands = state.pool.filter((m) => state.selected.every((c) => m.cells.includes(c)));
     const complete = cands.filter((m) => sameCells(m.cells, state.selected));
     if (complete.length === 1 && cands.length === 1) { sendMove(complete[0].text); return; }
     if (options.progress) options.progress();

@@ -33,13 +33,19 @@ function markSteps() {
   }
 }
 
+// Only the step asked for last is shown: a step picked while an earlier one (the page's first)
+// is still on its way is not overwritten when that one arrives.
+let asked = 0;
 async function load(n) {
+  const ticket = ++asked;
   step = n;
   solved = false;
   say("");
   document.getElementById("next").hidden = true;
   const r = await fetch(`/api/learn/${game}/${n}${lang}`);
   const data = await r.json();
+  await modulesReady; // the game's page module draws the step (Comino's rack)
+  if (ticket !== asked) return;
   if (!r.ok) { say(data.error || ""); return; }
   document.getElementById("lesson-text").textContent = `${t("Step {n} of {total}", { n, total })}: ${data.text}`;
   root.dataset.step = String(n);
@@ -59,10 +65,15 @@ const board = boardPage({
   progress: () => say(""),
 });
 
+// A finger is told what a finger does (Comino: a tap picks a tile up), as on the game page.
+const TOUCH = matchMedia("(pointer: coarse)");
+
 function show(next, playable = true) {
+  const hints = next.hints || {};
+  const prompt = (TOUCH.matches && hints.prompt_touch) || hints.prompt;
   board.show(next, {
     playable,
-    before: () => { if (next.hints && next.hints.prompt) moduleControls.append(el("p", { class: "hint" }, next.hints.prompt)); },
+    before: () => { if (prompt) moduleControls.append(el("p", { class: "hint" }, prompt)); },
   });
 }
 
@@ -94,9 +105,9 @@ async function tryMove(text) {
   else document.getElementById("finished").hidden = false;
 }
 
+const modulesReady = fetch(`/api/learn/${game}/1${lang}`).then((r) => r.json()).catch(() => ({}))
+  .then((first) => preload(first.hints && first.hints.module));
 document.getElementById("next").addEventListener("click", () => load(step + 1));
 document.getElementById("retry").addEventListener("click", () => load(step));
 for (const b of document.querySelectorAll(".step-link")) b.addEventListener("click", () => load(Number(b.dataset.step)));
-const first = await fetch(`/api/learn/${game}/1${lang}`).then((r) => r.json()).catch(() => ({}));
-await preload(first.hints && first.hints.module);
 load(step);
