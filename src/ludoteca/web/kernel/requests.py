@@ -40,12 +40,15 @@ __all__ = [
     "current_user",
     "in_transaction",
     "language",
+    "mover",
     "render",
     "require_user",
     "tr",
     "unread_notifications",
 ]
 
+READS = frozenset({"GET", "HEAD"})
+"""Requests that change nothing: they may go by a session read a moment ago."""
 MEMBER_AND_BELL = SESSION_USER.add_columns(BELL)
 """A request's member and their bell's count, in one statement (see :func:`current_user`)."""
 
@@ -75,16 +78,38 @@ def cookie_token(request: Request) -> str:
 def current_user(request: Request) -> User | None:
     """The member whose session the request's cookie names, read once per request, with
     their bell's count (``request.state.unread``) in the same statement: every page shows
-    it, and two reads were two round trips to the database."""
+    it, and two reads were two round trips to the database.
+
+    A request that changes nothing (``GET``, ``HEAD``) may go by a read of the session made
+    for an earlier request a moment ago (:mod:`ludoteca.web.accounts.session_cache`); the
+    bell's count is then read when a page shows it."""
+    return _member(request, request.method in READS)
+
+
+def mover(request: Request) -> User:
+    """The signed-in member sending a move (else 401), who may be known from a read of their
+    session a moment ago: the move's claim on its game checks that the session is still
+    open in the same statement (``Playing.submit``'s ``session``)."""
+    user = _member(request, True)
+    if user is None:
+        raise ClubError("Please log in first.", 401)
+    return user
+
+
+def _member(request: Request, recent: bool) -> User | None:
     if not hasattr(request.state, "user"):
-        found = club(request).accounts.session_user_with(
-            request.cookies.get(SESSION_COOKIE), MEMBER_AND_BELL
-        )
-        request.state.user, request.state.unread = (
-            (found[0], found[1].unread) if found else (None, None)
-        )
-        if found:
-            bind_user(found[0].id)  # the member's id in this request's later log records
+        accounts = club(request).accounts
+        token = request.cookies.get(SESSION_COOKIE)
+        user = accounts.cached_session_user(token) if recent and token else None
+        if user is not None:
+            request.state.user, request.state.unread = user, None
+        else:
+            found = accounts.session_user_with(token, MEMBER_AND_BELL)
+            request.state.user, request.state.unread = (
+                (found[0], found[1].unread) if found else (None, None)
+            )
+        if request.state.user is not None:
+            bind_user(request.state.user.id)  # the member's id in later log records
     return request.state.user
 
 

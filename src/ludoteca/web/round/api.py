@@ -12,10 +12,10 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from ludoteca.web.accounts.service import SESSION_COOKIE
+from ludoteca.web.accounts.service import SESSION_COOKIE, hash_token
 from ludoteca.web.infra.inputs import json_object
 from ludoteca.web.kernel.errors import ClubError
-from ludoteca.web.kernel.requests import SignedIn, Visitor, check_csrf, club, language, require_user
+from ludoteca.web.kernel.requests import SignedIn, Visitor, check_csrf, club, language, mover
 from ludoteca.web.round.access import check_may_watch, is_to_move
 from ludoteca.web.round.messages import seen_ply
 from ludoteca.web.round.view import completions, localized
@@ -64,12 +64,15 @@ async def api_move(pk: int, request: Request) -> Response:
     compact = request.query_params.get("compact") == "1"
 
     def move_then_view() -> tuple[int, str | None]:
-        # One trip to play's threads, not three: whose session it is (a read), the move and
-        # the view. A signed-in dependency would make its read in a thread of its own first.
-        user = require_user(request)
+        # One trip to play's threads, not three: whose session it is (a read, unless this
+        # process read it a moment ago), the move and the view. A signed-in dependency would
+        # make its read in a thread of its own first. The move's claim checks that the
+        # session is still open, whichever process closed it.
+        user = mover(request)
         check_csrf(request, request.headers.get("x-csrf-token"))
         ply = seen_ply(data, required=True)
-        new_ply = games.submit(pk, user, data.get("move"), expected_ply=ply)
+        session = hash_token(request.cookies[SESSION_COOKIE])
+        new_ply = games.submit(pk, user, data.get("move"), expected_ply=ply, session=session)
         lang = language(request).code
         if not want_view:
             return new_ply, None
