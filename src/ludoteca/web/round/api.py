@@ -15,7 +15,15 @@ from fastapi.responses import JSONResponse, Response
 from ludoteca.web.accounts.service import SESSION_COOKIE, hash_token
 from ludoteca.web.infra.inputs import json_object
 from ludoteca.web.kernel.errors import ClubError
-from ludoteca.web.kernel.requests import SignedIn, Visitor, check_csrf, club, language, mover
+from ludoteca.web.kernel.requests import (
+    SignedIn,
+    Visitor,
+    check_csrf,
+    club,
+    current_user,
+    language,
+    mover,
+)
 from ludoteca.web.round.access import check_may_watch, is_to_move
 from ludoteca.web.round.messages import seen_ply
 from ludoteca.web.round.view import completions, localized
@@ -24,9 +32,17 @@ router = APIRouter()
 
 
 @router.get("/api/games/{pk:id}")
-def api_game(pk: int, request: Request, user: Visitor) -> Response:
+async def api_game(pk: int, request: Request) -> Response:
+    """The game as the asker sees it. Whose session it is and the view are found in one
+    trip to a worker thread (a dependency would make a trip of its own first): an API
+    client, or a page without a socket, asks before every move."""
     compact = request.query_params.get("compact") == "1"
-    text = club(request).hub.view(pk, user, language(request).code, compact)
+
+    def read() -> str:
+        user = current_user(request)
+        return club(request).hub.view(pk, user, language(request).code, compact)
+
+    text = await anyio.to_thread.run_sync(read)
     return Response(text, media_type="application/json")
 
 
