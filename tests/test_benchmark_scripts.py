@@ -66,6 +66,9 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
                  "verify": {"ok": True}},
         "load_http": {"concurrent_games": 200, "moves_per_s": 80.0, "p99_ms": 900.0,
                       "verify": {"ok": True}},
+        "load_api": {"concurrent_games": 200, "moves_per_s": 90.0, "p99_ms": 60.0,
+                     "verify": {"ok": True}},
+        "http_path": [{"request": "GET view", "statements_mean": 1.3, "p50_ms": 1.1}],
     }  # fmt: skip
     met = {row["figure"]: row["met"] for row in run_all.figures(results)}
     assert met["comune: protocol / C"] is True and met["kuniumi: protocol / C"] is False
@@ -76,4 +79,6 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
     assert met["game page DOMContentLoaded p50, worst (comune)"] is True
     assert met["load, 200 games, moves over sockets: moves/s; p99"] is True
     assert met["load, 200 games, moves over HTTP: moves/s; p99"] is False
+    assert met["load, 200 games, API clients: moves/s; p99"] is False  # 90 < 95 moves/s
+    assert "1.30; 1.10 ms" in run_all.table(run_all.figures(results))
     assert "1/111" in run_all.table(run_all.figures(results))
