@@ -6,6 +6,7 @@ so any feature's routes can use them without an import cycle."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import anyio
 from fastapi import Depends, Request
 from fastapi.templating import Jinja2Templates
+from jinja2 import FileSystemBytecodeCache
 
 from ludoteca.core.messages import Text
 from ludoteca.web.accounts.service import ANON_COOKIE, SESSION_COOKIE, SESSION_USER
@@ -45,8 +47,10 @@ __all__ = [
     "require_user",
     "tr",
     "unread_notifications",
+    "warm_templates",
 ]
 
+log = logging.getLogger("ludoteca.web")
 READS = frozenset({"GET", "HEAD"})
 """Requests that change nothing: they may go by a session read a moment ago."""
 MEMBER_AND_BELL = SESSION_USER.add_columns(BELL)
@@ -57,6 +61,23 @@ i18n_templates.install(TEMPLATES.env)
 # The templates ship with the package and change only with it, when the server restarts:
 # Jinja's default looked at each template file's time on every page (about 1% of a game page).
 TEMPLATES.env.auto_reload = False
+# Compiling the sixty templates took 1.4 s of a busy core, paid by the first visit to each
+# page after every start: Jinja keeps their compiled form on disk (a folder of this user's
+# in the temporary directory, each entry checked against its template's source), and
+# :func:`warm_templates` loads them all once the server has started.
+TEMPLATES.env.bytecode_cache = FileSystemBytecodeCache()
+
+
+def warm_templates() -> None:
+    """Load every template once (from Jinja's cache on disk, or compiled into it), so that
+    no page's first visit after a start waits for it. The server runs this in a thread of
+    its own when it starts; a page asked before it is done loads its own as before."""
+    env = TEMPLATES.env
+    for name in env.list_templates(filter_func=lambda n: n.endswith(".html")):
+        try:
+            env.get_template(name)
+        except Exception:  # a template that does not compile fails on its page, as before
+            log.exception("template %s could not be loaded", name)
 
 
 def club(request: Request) -> Club:
