@@ -199,7 +199,9 @@ def create_app(
         club.analysis_pool = make_pool(bot_pool, workers=1)
         # What pages make once a process, made before their first visit (ludoteca.web.warm),
         # without holding up the start.
-        threading.Thread(target=warm_up, name="warm-up", daemon=True).start()
+        threading.Thread(
+            target=warm_up, args=(club.stats.snapshot,), name="warm-up", daemon=True
+        ).start()
         await hub.start()
         # A restarted server picks up every game waiting for a computer move.
         for pk in await anyio.to_thread.run_sync(club.games.games_waiting_for_bots):
