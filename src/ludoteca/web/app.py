@@ -200,7 +200,7 @@ def create_app(
         # What pages make once a process, made before their first visit (ludoteca.web.warm),
         # without holding up the start.
         threading.Thread(
-            target=warm_up, args=(club.stats.snapshot,), name="warm-up", daemon=True
+            target=warm_up, args=(Stats(store).snapshot,), name="warm-up", daemon=True
         ).start()
         await hub.start()
         # A restarted server picks up every game waiting for a computer move.

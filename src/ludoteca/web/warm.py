@@ -3,7 +3,7 @@
 A first visit after a start paid for things made once a process: compiling its template
 (1.4 s for all sixty on a busy core), the scripts' messages (read from the JavaScript files
 with Babel's extractor), the games' modules, the day's challenge (a whole game played by
-the computer's planner) and the numbers and plots of ``/stats``. :func:`warm_up` makes
+the computer's planner) and the first numbers and plots of ``/stats``. :func:`warm_up` makes
 them in a thread of its own once the server has started (``bench/first_visits.py``
 measures every page's first visit); a page asked for meanwhile makes what it needs itself,
 as before.
@@ -35,8 +35,10 @@ def _steps(stats: Callable[[], object] | None) -> list[tuple[str, Callable[[], o
 
 def warm_up(stats: Callable[[], object] | None = None) -> None:
     """Each step in turn; one that fails is logged and left to its page, as before.
-    ``stats``: what makes the numbers of ``/stats`` (computed from the tallies and drawn:
-    0.9 s on a club with a million finished games)."""
+    ``stats``: makes the numbers and plots of ``/stats`` once, to be thrown away (the page
+    shows numbers as fresh as its first visit): that visit then finds the code loaded and
+    the database's pages read, and makes its own in 55 ms instead of 0.45 s on a club with
+    a million finished games."""
     for name, step in _steps(stats):
         try:
             step()
