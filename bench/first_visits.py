@@ -4,8 +4,9 @@
                                  [--target-ms 200] [--target-kb 100]
 
 It starts the club in process (the application with its lifespan, as ``ludoteca serve``
-runs it; then ``--settle`` seconds pass) on ``--database`` (a SQLite file: e.g. the million-game club ``python -m
-bench.stats_page`` fills and leaves, with ``--database``), or on a fresh one, and then asks
+runs it; then ``--settle`` seconds pass) on ``--database`` (a SQLite file: e.g. the
+million-game club ``python -m bench.stats_page`` fills and leaves, with ``--database``), or
+on a fresh one, and then asks
 each page once as a visitor who has not logged in, in order: every ``GET`` route of the
 application without a parameter, and those with a game (``/rules/GAME``,
 ``/analysis/GAME``, ...), a finished game's number or a member's name filled in. It reports
