@@ -42,7 +42,7 @@ MIN_THINK_SHARE = 0.1
 a reply never degrades to no search at all."""
 INSTANT_SECONDS = 0.25
 """The time a level that does not search (``easy``: the best-looking move now) is allowed:
-it weighs every legal move, and Comune's thousands of them took 0.1 to 0.3 s of a busy
+it weighs every legal move, and a game's thousands of them took 0.1 to 0.3 s of a busy
 core, several seconds when the workers were shared; past this it takes the best of those
 it weighed (in a seeded random order)."""
 
