@@ -34,15 +34,18 @@ router = APIRouter()
 @router.get("/api/games/{pk:id}")
 async def api_game(pk: int, request: Request) -> Response:
     """The game as the asker sees it. Whose session it is and the view are found in one
-    trip to a worker thread (a dependency would make a trip of its own first): an API
-    client, or a page without a socket, asks before every move."""
+    trip to play's threads, where the views after moves are made (a dependency would make
+    a trip of its own first, in the default pool's forty threads, which all take turns at
+    the interpreter while a move holds the write lock): an API client, or a page without
+    a socket, asks before every move."""
     compact = request.query_params.get("compact") == "1"
+    hub = club(request).hub
 
     def read() -> str:
         user = current_user(request)
-        return club(request).hub.view(pk, user, language(request).code, compact)
+        return hub.view(pk, user, language(request).code, compact)
 
-    text = await anyio.to_thread.run_sync(read)
+    text = await hub.play(read)
     return Response(text, media_type="application/json")
 
 
