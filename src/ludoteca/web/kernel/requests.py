@@ -50,12 +50,12 @@ __all__ = [
     "warm_templates",
 ]
 
-log = logging.getLogger("ludoteca.web")
 READS = frozenset({"GET", "HEAD"})
 """Requests that change nothing: they may go by a session read a moment ago."""
 MEMBER_AND_BELL = SESSION_USER.add_columns(BELL)
 """A request's member and their bell's count, in one statement (see :func:`current_user`)."""
 
+log = logging.getLogger("ludoteca.web")
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent.parent / "templates"))
 i18n_templates.install(TEMPLATES.env)
 # The templates ship with the package and change only with it, when the server restarts:
@@ -65,7 +65,10 @@ TEMPLATES.env.auto_reload = False
 # page after every start: Jinja keeps their compiled form on disk (a folder of this user's
 # in the temporary directory, each entry checked against its template's source), and
 # :func:`warm_templates` loads them all once the server has started.
-TEMPLATES.env.bytecode_cache = FileSystemBytecodeCache()
+try:
+    TEMPLATES.env.bytecode_cache = FileSystemBytecodeCache()
+except (OSError, RuntimeError):  # no safe temporary folder (a locked-down service): compile
+    log.warning("no folder for the compiled templates: each is compiled once a start")
 
 
 def warm_templates() -> None:
