@@ -127,3 +127,19 @@ def test_a_computer_turn_that_waited_for_a_worker_thinks_only_what_is_left_of_it
     started = time.perf_counter()
     assert choose_move(job) in {table.state.move_to_str(m) for m in table.state.legal_moves()}
     assert time.perf_counter() - started < 0.6  # hard searches 1 s; this turn only 0.1 s
+
+
+def test_the_warm_up_at_start_makes_every_step_without_an_error(caplog):
+    """What the server makes as it starts so that no first visit waits (``web/warm.py``):
+    every step runs, none fails (a failure is only logged, and its page would pay again)."""
+    import logging
+
+    from ludoteca.web.kernel.requests import TEMPLATES
+    from ludoteca.web.warm import warm_up
+
+    made = []
+    with caplog.at_level(logging.WARNING, logger="ludoteca.web"):
+        warm_up(lambda: made.append("stats"))
+    assert [r.getMessage() for r in caplog.records] == []
+    assert made == ["stats"]
+    assert TEMPLATES.env.cache is not None and len(TEMPLATES.env.cache) >= 30
