@@ -7,7 +7,10 @@
 For each set-up (``sqlite1``: one server process on SQLite; ``postgres2``: two processes on
 a throw-away PostgreSQL, the seats of each game on different processes;
 ``postgres2-by-game``: the same with every connection of a game on one process, as a load
-balancer routing by game puts them; also ``postgres1``) and each number of games, it runs
+balancer routing by game puts them; also ``postgres1``; ``sqlite1-api``: one process on
+SQLite whose players are API clients without sockets, each reading the position with
+``GET /api/games/N`` before sending ``POST /api/games/N/move``, the watchers on sockets)
+and each number of games, it runs
 ``bench/load.py --page-like`` (pages' behaviour: moves sent over the page's socket,
 compressed sockets, a watcher on every game; with ``--http-moves`` each move is a POST
 answered with the new view, as a page whose socket is down sends it; 2 s mean think time, so
@@ -30,7 +33,8 @@ from typing import Any
 BENCH = Path(__file__).resolve().parent
 SETUPS = {"sqlite1": [], "sqlite2": None, "postgres1": ["--postgres"],
           "postgres2": ["--postgres", "--servers", "2"],
-          "postgres2-by-game": ["--postgres", "--servers", "2", "--game-affinity"]}  # fmt: skip
+          "postgres2-by-game": ["--postgres", "--servers", "2", "--game-affinity"],
+          "sqlite1-api": ["--api-players"]}  # fmt: skip
 LIMIT_MS = 100.0
 
 
@@ -39,7 +43,7 @@ def point(
 ) -> dict[str, Any]:
     extra = SETUPS[setup]
     assert extra is not None, "SQLite takes one server process (see load.py)"
-    if http_moves:
+    if http_moves and "--api-players" not in extra:
         extra = [*extra, "--http-moves"]
     command = [sys.executable, str(BENCH / "load.py"), "--page-like", "--json",
                "--games", str(games), "--seconds", str(seconds), "--think", str(think),
@@ -55,6 +59,7 @@ def point(
         "moves_per_s": r["moves_per_s"],
         "p99_ms": r["p99_ms"],
         "p50_ms": r["watcher_latency"]["p50_ms"],
+        "http_move_p99_ms": r["http_move_latency"]["p99_ms"],
         "server_cpu_percent": r["server_cpu_percent"],
         "client_cpu_percent": r["client_cpu_percent"],
         "nothing_lost": r["verify"]["ok"],
@@ -94,7 +99,7 @@ def main() -> int:
     parser.add_argument("--games", default="50,100,200,300,400,500")
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--think", type=float, default=2.0)
-    parser.add_argument("--setups", default="sqlite1,postgres2")
+    parser.add_argument("--setups", default="sqlite1,sqlite1-api,postgres2")
     parser.add_argument(
         "--http-moves", action="store_true", help="moves as POSTs, as a page without a socket"
     )

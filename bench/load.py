@@ -81,6 +81,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "whose answer holds the new view",
     )
     p.add_argument(
+        "--api-players",
+        action="store_true",
+        help="with --page-like: the players have no socket, as API clients: the player to "
+        "move reads the position (GET /api/games/N), thinks and posts the move (POST "
+        "/api/games/N/move); only the watchers use sockets",
+    )
+    p.add_argument(
         "--game-affinity",
         action="store_true",
         help="with several servers: every connection of a game on one server, as a load "
@@ -122,8 +129,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         p.error("--think must be 0 to 60 seconds")
     if args.servers > 1 and not args.postgres and not (args.database or "").startswith("postgres"):
         p.error("several servers share one club through PostgreSQL: add --postgres")
-    if args.http_moves and not args.page_like:
-        p.error("--http-moves goes with --page-like")
+    if (args.http_moves or args.api_players) and not args.page_like:
+        p.error("--http-moves and --api-players go with --page-like")
+    if args.http_moves and args.api_players:
+        p.error("--http-moves or --api-players, not both")
     if args.server_src is not None:
         args.server_src = args.server_src.resolve()
         if not (args.server_src / "ludoteca" / "cli" / "main.py").is_file():
@@ -168,7 +177,7 @@ def table(result: dict) -> str:
                 ("watcher p50/p99/max", lat("watcher_latency")),
                 *(
                     [("HTTP move p50/p99/max", lat("http_move_latency"))]
-                    if result["moves_over"] == "http"
+                    if result["moves_over"] in ("http", "api")
                     else []
                 ),
             ]
@@ -231,6 +240,7 @@ def run(args: argparse.Namespace) -> int:
             progress_every=args.progress or 5.0,
             page_like=args.page_like,
             http_moves=args.http_moves,
+            api_players=args.api_players,
             accounts_in=None if args.register_over_http else url,
             game_affinity=args.game_affinity,
         )

@@ -380,6 +380,7 @@ class Load:
         http_moves: bool = False,
         accounts_in: str | None = None,
         game_affinity: bool = False,
+        api_players: bool = False,
     ) -> None:
         if games < 1 or seconds <= 0 or think < 0:
             raise ValueError("games must be at least 1, seconds positive and think not negative")
@@ -412,6 +413,11 @@ class Load:
         self.game_affinity = game_affinity
         """Every connection of a game on one server: the seats of a group of players, and the
         watcher of their game, share their server instead of being spread over the servers."""
+        self.api_players = api_players
+        """With ``page_like``: the players have no socket at all, as an API client (or a page
+        whose socket stays down): the player to move reads the position with ``GET
+        /api/games/PK``, thinks, and sends ``POST /api/games/PK/move``; the load client
+        knows from its own answers whose turn comes next. Only the watchers use sockets."""
         self._tokens: list[str] = []
         self.metrics = Metrics()
         self.seen: dict[int, GameSeen] = {}
@@ -637,6 +643,89 @@ class Load:
             player.fail_over()
             await asyncio.sleep(min(0.1 * failures, 1.0))
 
+    async def play_over_api(self, players: list[Player], pk: int) -> None:
+        """Play ``pk`` as API clients do (:attr:`api_players`): the player to move reads the
+        position (``GET /api/games/PK``), thinks, then posts a random legal move; whose turn
+        comes next is in the view (``to_move``, the seat; ``players`` in seat order). Until
+        the game ends."""
+        gs = self.seen[pk]
+        mover = players[0]
+        first = True
+        while True:
+            data = await self._api_view(mover, pk)
+            if data is None:
+                return
+            if first:
+                first = False
+                self.connected += len(players)
+            texts = [m["text"] for m in data["moves"]]
+            gs.observe(texts)
+            if data["status"] == "finished":
+                if not gs.finished:
+                    gs.finished = True
+                    self.metrics.games_finished += 1
+                return
+            if not data["your_turn"] or data["status"] != "active":
+                # Another seat is to move: its player reads the position next.
+                seat = data.get("to_move")
+                if not isinstance(seat, int) or not 0 <= seat < len(players):
+                    self.metrics.error("api view: no seat to move")
+                    return
+                mover = players[seat]
+                continue
+            await self.go.wait()
+            ramp_left = self._go_at + self._first_move_at.get(pk, 0.0) - time.perf_counter()
+            await asyncio.sleep(max(0.0, ramp_left) + self._think())
+            if self.stop_moving:
+                return
+            data = await self._api_view(mover, pk)  # the position just before moving
+            if data is None:
+                return
+            legal = [m["text"] for m in data["legal"]]
+            if not data["your_turn"] or not legal:
+                continue
+            ply = int(data["ply"])
+            text = self.rng.choice(legal)
+            gs.sent[ply] = Sent(time.perf_counter(), text, mover.name)
+            self.metrics.sent += 1
+            started = time.perf_counter()
+            try:
+                r = await self._request(
+                    mover,
+                    "POST",
+                    f"/api/games/{pk}/move",
+                    json={"move": text, "ply": ply},
+                    headers={"X-CSRF-Token": mover.csrf},
+                )
+            except LoadError as exc:
+                self.metrics.error(f"api move: {str(exc)[:60]}")
+                return
+            took = time.perf_counter() - started
+            self.metrics.http_move.append(took)
+            if r.status_code != 200:
+                self.metrics.refusal(str(r.json().get("error", r.status_code)))
+                continue
+            gs.accepted[ply] = text
+            self.metrics.accepted += 1
+            self.metrics.mover.append(took)
+
+    async def _api_view(self, player: Player, pk: int) -> dict[str, Any] | None:
+        """``GET /api/games/PK`` as ``player`` (the whole view, as an API client asks), or
+        None after an error (counted)."""
+        try:
+            r = await self._request(player, "GET", f"/api/games/{pk}")
+        except LoadError as exc:
+            self.metrics.error(f"api view: {str(exc)[:60]}")
+            return None
+        if r.status_code != 200:
+            self.metrics.error(f"api view: {r.status_code}")
+            return None
+        data = r.json()
+        if data.get("type") != "state":
+            self.metrics.error("api view: not a state")
+            return None
+        return data
+
     async def watch(self, near: Player, pk: int) -> None:
         """An anonymous spectator of ``pk`` (compressed socket, as a browser's): how long each
         move takes to reach a page that only watches."""
@@ -671,11 +760,15 @@ class Load:
     async def _group(self, players: list[Player], first: int) -> None:
         round_ = 0
         pk = first
+        order = players
         while True:
             self.active += 1
             watcher = asyncio.create_task(self.watch(players[0], pk)) if self.page_like else None
             try:
-                await asyncio.gather(*(self.play_seat(p, pk) for p in players))
+                if self.api_players:
+                    await self.play_over_api(order, pk)
+                else:
+                    await asyncio.gather(*(self.play_seat(p, pk) for p in players))
             finally:
                 self.active -= 1
                 if watcher is not None:
@@ -778,9 +871,8 @@ class Load:
                 # (and new ones start) together; measuring begins once all are going.
                 await asyncio.sleep(self.ramp)
                 m = self.metrics
-                m.mover.clear()
-                m.opponent.clear()
-                m.loop_lag.clear()
+                for measured in (m.mover, m.opponent, m.watcher, m.http_move, m.loop_lag):
+                    measured.clear()
                 self._counted_before = (m.sent, m.accepted)
                 self.started_at = time.perf_counter()
                 if self.progress:
@@ -835,7 +927,9 @@ class Load:
             **(
                 {
                     "page_like": True,
-                    "moves_over": "http" if self.http_moves else "socket",
+                    "moves_over": "api"
+                    if self.api_players
+                    else ("http" if self.http_moves else "socket"),
                     "watcher_latency": latency_summary(m.watcher),
                     "http_move_latency": latency_summary(m.http_move),
                 }

@@ -19,9 +19,14 @@ and whether it is met:
 - ``pages``: server time of the lobby, rules, leaderboard and game pages, in process
   (``bench/pages.py``);
 - ``browser``: a game page's DOMContentLoaded in Chromium on loopback (``bench/page_load.py``);
-- ``load``: the club under 200 live games as pages behave (``bench/load.py --page-like``), and
+- ``first_visits``: every page's first visit after the club starts, server time and compressed
+  size (``bench/first_visits.py``, on a fresh club);
+- ``http_path``: the SQL statements and server time of an API client's requests, in process
+  (``bench/http_path.py``);
+- ``load``: the club under 200 live games as pages behave (``bench/load.py --page-like``),
   ``load_http`` the same with every move sent as a page without a socket sends it
-  (``--http-moves``).
+  (``--http-moves``), and ``load_api`` with players that are API clients without sockets
+  (``--api-players``: ``GET /api/games/N`` before each ``POST /api/games/N/move``).
 
 ``--quick`` shortens every measurement (for a look, not for a release note). Figures on a
 shared machine are noisy: ratios measured in one run are the figures to quote. Exit status
@@ -70,9 +75,13 @@ def commands(quick: bool) -> dict[str, list[list[str]]]:
         "compact": [[PY, str(BENCH / "compact_view.py"), "--json"]],
         "startup": [[PY, str(BENCH / "startup.py"), "--json", "--runs", "1" if quick else "3"]],
         "pages": [[PY, str(BENCH / "pages.py"), "--json", "--renders", "100" if quick else "1000"]],
+        "first_visits": [[PY, str(BENCH / "first_visits.py"), "--json"]],
+        "http_path": [[PY, str(BENCH / "http_path.py"), "--json",
+                       "--moves", "100" if quick else "400"]],
         "browser": [[PY, str(BENCH / "page_load.py"), "--json", "--loads", "5" if quick else "20"]],
         "load": [load_command(quick)],
         "load_http": [[*load_command(quick), "--http-moves"]],
+        "load_api": [[*load_command(quick), "--api-players"]],
     }  # fmt: skip
 
 
@@ -152,15 +161,34 @@ def figures(results: dict[str, Any]) -> list[dict[str, Any]]:
         worst = max(browser, key=lambda row: row["dcl_p50_ms"])
         add(f"game page DOMContentLoaded p50, worst ({worst['game']})",
             f"{worst['dcl_p50_ms']:.0f} ms", "< 150 ms", worst["dcl_p50_ms"] < 150)  # fmt: skip
-    for key, how in (("load", "moves over sockets"), ("load_http", "moves over HTTP")):
+    visits = results.get("first_visits")
+    if visits:
+        slow = max(visits, key=lambda row: row["ms"])
+        big = max(visits, key=lambda row: row["kb_gzip"])
+        add(f"first visit after start, slowest ({slow['page']})", f"{slow['ms']:.0f} ms",
+            "<= 200 ms", slow["ms"] <= 200)  # fmt: skip
+        add(f"page HTML compressed, largest ({big['page']})", f"{big['kb_gzip']:.1f} KB",
+            "< 100 KB", big["kb_gzip"] < 100)  # fmt: skip
+    for row in results.get("http_path", []):
+        add(f"API client's {row['request']}: statements; p50",
+            f"{row['statements_mean']:.2f}; {row['p50_ms']:.2f} ms")  # fmt: skip
+    for key, how in (
+        ("load", "moves over sockets"),
+        ("load_http", "moves over HTTP"),
+        ("load_api", "API clients"),
+    ):
         load = results.get(key)
         if load:
             p99 = load["p99_ms"]  # the worst of mover, opponent and watcher
+            # Issue 46: API clients at 200 games are to make >= 95 of the ~100 moves offered.
+            full = key == "load_api" and load["concurrent_games"] >= 200
             add(
                 f"load, {load['concurrent_games']} games, {how}: moves/s; p99",
                 f"{load['moves_per_s']:.0f}; {p99:.0f} ms",
-                "p99 < 100 ms, nothing lost",
-                p99 < 100 and bool(load["verify"]["ok"]),
+                ">= 95/s, p99 < 100 ms, nothing lost" if full else "p99 < 100 ms, nothing lost",
+                p99 < 100
+                and bool(load["verify"]["ok"])
+                and (not full or load["moves_per_s"] >= 95),
             )
     return rows
 

@@ -82,6 +82,11 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
                       "verify": {"ok": True}},
         "adapters": [{"game": "kuniumi", "openspiel_steps_per_s": 61234.0,
                       "pettingzoo_steps_per_s": 20000.0, "observations_per_s": 90000.0}],
+        "load_api": {"concurrent_games": 200, "moves_per_s": 90.0, "p99_ms": 60.0,
+                     "verify": {"ok": True}},
+        "http_path": [{"request": "GET view", "statements_mean": 1.3, "p50_ms": 1.1}],
+        "first_visits": [{"page": "/", "ms": 30.0, "kb_gzip": 2.0},
+                         {"page": "/stats", "ms": 250.0, "kb_gzip": 5.0}],
     }  # fmt: skip
     met = {row["figure"]: row["met"] for row in run_all.figures(results)}
     assert met["comune: protocol / C"] is True and met["kuniumi: protocol / C"] is False
@@ -92,5 +97,9 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
     assert met["game page DOMContentLoaded p50, worst (comune)"] is True
     assert met["load, 200 games, moves over sockets: moves/s; p99"] is True
     assert met["load, 200 games, moves over HTTP: moves/s; p99"] is False
+    assert met["load, 200 games, API clients: moves/s; p99"] is False  # 90 < 95 moves/s
+    assert met["first visit after start, slowest (/stats)"] is False
+    assert met["page HTML compressed, largest (/stats)"] is True
+    assert "1.30; 1.10 ms" in run_all.table(run_all.figures(results))
     assert "1/111" in run_all.table(run_all.figures(results))
     assert "61,234; 20,000; 90,000" in run_all.table(run_all.figures(results))

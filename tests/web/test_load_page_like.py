@@ -1,7 +1,8 @@
 """The load benchmark's page-like players send their moves as ``static/game.js`` does.
 
 A page whose socket is open sends each move over it; a page without one POSTs it and shows
-the view in the answer (``--http-moves``). Both run here against a real ``ludoteca serve``
+the view in the answer (``--http-moves``); an API client reads the position and POSTs its
+move without any socket (``--api-players``). Both run here against a real ``ludoteca serve``
 on SQLite, with a watcher on every game, and every stored record must hold every move a
 client saw accepted."""
 
@@ -31,20 +32,24 @@ def page_like_run(url: str, servers: int, tmp_path, **options) -> tuple[dict, di
     return result, checked, "".join(club.log_tail(i) for i in range(servers))
 
 
-@pytest.mark.parametrize("http_moves", [False, True], ids=["socket", "http"])
-def test_page_like_players_move_as_the_page_does(tmp_path, http_moves):
+@pytest.mark.parametrize("how", ["socket", "http", "api"])
+def test_page_like_players_move_as_the_page_does(tmp_path, how):
+    """``api``: players without sockets, as API clients, who read the position before each
+    move (``--api-players``)."""
     url = f"sqlite:///{tmp_path / 'club.sqlite3'}"
     result, checked, logs = page_like_run(
-        url, 1, tmp_path, games=GAMES, seed=3, http_moves=http_moves
+        url, 1, tmp_path, games=GAMES, seed=3, http_moves=how == "http", api_players=how == "api"
     )
     assert checked["problems"] == [], logs
     assert result["moves_accepted"] > 2 * GAMES, result
-    assert result["moves_over"] == ("http" if http_moves else "socket")
+    assert result["moves_over"] == how
     http_moves_sent = result["http_move_latency"]["count"]
-    if http_moves:
-        assert http_moves_sent >= result["moves_accepted"] - GAMES
-    else:
+    if how == "socket":
         assert http_moves_sent == 0
+    else:
+        assert http_moves_sent >= result["moves_accepted"] - GAMES
+    if how == "api":
+        assert result["opponent_latency"]["count"] == 0  # nobody but the watcher has a socket
     assert result["watcher_latency"]["count"] > 0
     assert not result["errors"] and result["refused"] == 0, result
 

@@ -102,3 +102,44 @@ def test_a_bot_worker_is_handed_the_game_as_a_record_and_checks_it():
     broken.moves[1] = "S@c3"  # on the Earth God's square
     with pytest.raises(RecordError):
         choose_move(BotJob(record=broken, level="random", bot_seed=1))
+
+
+def test_a_computer_turn_that_waited_for_a_worker_thinks_only_what_is_left_of_its_time():
+    """A level's time counts from the move that made it the computer's turn: a turn that
+    waited in the worker queue searches for what is left of it (at least a tenth), so the
+    reply still comes within the level's time when the workers are busy."""
+    import time
+
+    from ludoteca.bots.mcts import warm_up
+    from ludoteca.core.registry import get
+    from ludoteca.core.table import Table
+    from ludoteca.web.round.seats import MIN_THINK_SHARE, BotJob, choose_move, think_seconds
+
+    assert think_seconds(1.0, None, 100.0) == 1.0
+    assert think_seconds(1.0, 100.0, 100.25) == 0.75
+    assert think_seconds(1.0, 100.0, 105.0) == MIN_THINK_SHARE
+    assert think_seconds(1.0, 100.0, 99.0) == 1.0  # a clock a little behind gives no more
+    table = Table.new(get("kuniumi"), seed=3, players=["ann", "computer:hard"])
+    for text in ("E@c3", "S@d4", "l@a1"):
+        table.play(text)
+    warm_up(table.state)  # compiling the search's playout is not thinking
+    job = BotJob(record=from_table(table), level="hard", bot_seed=1, asked_at=time.time() - 30)
+    started = time.perf_counter()
+    assert choose_move(job) in {table.state.move_to_str(m) for m in table.state.legal_moves()}
+    assert time.perf_counter() - started < 0.6  # hard searches 1 s; this turn only 0.1 s
+
+
+def test_the_warm_up_at_start_makes_every_step_without_an_error(caplog):
+    """What the server makes as it starts so that no first visit waits (``web/warm.py``):
+    every step runs, none fails (a failure is only logged, and its page would pay again)."""
+    import logging
+
+    from ludoteca.web.kernel.requests import TEMPLATES
+    from ludoteca.web.warm import warm_up
+
+    made = []
+    with caplog.at_level(logging.WARNING, logger="ludoteca.web"):
+        warm_up(lambda: made.append("stats"))
+    assert [r.getMessage() for r in caplog.records] == []
+    assert made == ["stats"]
+    assert TEMPLATES.env.cache is not None and len(TEMPLATES.env.cache) >= 30

@@ -12,6 +12,7 @@ import gc
 import logging
 import secrets
 import sys
+import threading
 from contextlib import asynccontextmanager
 from pathlib import Path
 
@@ -102,6 +103,7 @@ from ludoteca.web.stats.tallies import tally_finished
 from ludoteca.web.tournaments.director import Director, finish_hook
 from ludoteca.web.tournaments.routes import router as tournaments_router
 from ludoteca.web.tournaments.service import Tournaments
+from ludoteca.web.warm import warm_up
 
 log = logging.getLogger("ludoteca.web")
 STATIC = Path(__file__).with_name("static")
@@ -216,6 +218,11 @@ def create_app(
     async def lifespan(app: FastAPI):
         club.bot_pool = bots.pool = make_pool(bot_pool)
         club.analysis_pool = make_pool(bot_pool, workers=1)
+        # What pages make once a process, made before their first visit (ludoteca.web.warm),
+        # without holding up the start.
+        threading.Thread(
+            target=warm_up, args=(Stats(store).snapshot,), name="warm-up", daemon=True
+        ).start()
         await hub.start()
         # A restarted server picks up every game waiting for a computer move.
         for pk in await anyio.to_thread.run_sync(club.games.games_waiting_for_bots):

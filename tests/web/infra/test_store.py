@@ -434,6 +434,7 @@ def test_the_migrations_make_the_indexes_the_models_declare(url):
     from alembic.autogenerate import compare_metadata
     from alembic.migration import MigrationContext
 
+    import ludoteca.web.app  # noqa: F401  (every feature's tables, whatever this run imported)
     from ludoteca.web.infra.store import Base
 
     store = Store(url)

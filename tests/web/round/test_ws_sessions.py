@@ -158,3 +158,30 @@ def test_sockets_of_sessions_ended_elsewhere_are_closed_without_a_message(tmp_pa
     finally:
         server.should_exit = True
         thread.join(15)
+
+
+def test_a_move_over_http_in_a_session_ended_elsewhere_is_refused(server, game):
+    """This process has just read the session for the player's own view (and keeps that
+    read a few seconds for the next requests); the session then ends through another
+    process. The move over HTTP is refused all the same (its claim checks the session), the
+    game is unchanged, and the view no longer shows the game as theirs once the session is
+    forgotten here."""
+    first, second, pk = game
+    csrf = page_csrf(first, f"/games/{pk}")
+    before = view(first, pk)
+    assert before["your_turn"]
+    token_hash = hash_token(first.cookies[SESSION_COOKIE])
+    store = Store(server.url, migrate_schema=False)
+    try:
+        with store.session() as db:
+            db.execute(delete(Session).where(Session.token_hash == token_hash))
+            db.commit()
+    finally:
+        store.dispose()
+    r = first.post(
+        f"/api/games/{pk}/move",
+        json={"move": before["legal"][0]["text"], "ply": before["ply"]},
+        headers={"X-CSRF-Token": csrf},
+    )
+    assert r.status_code == 401, r.text
+    assert view(second, pk)["ply"] == before["ply"]

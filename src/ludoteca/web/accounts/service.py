@@ -21,6 +21,7 @@ import hashlib
 import hmac
 import re
 import secrets
+import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import timedelta
@@ -35,6 +36,7 @@ from sqlalchemy.orm import make_transient_to_detached
 from ludoteca.core.messages import Text
 from ludoteca.web.accounts.devices import remember_device, trusted_device
 from ludoteca.web.accounts.names import reserved, skeleton
+from ludoteca.web.accounts.session_cache import SessionCache
 from ludoteca.web.infra.store import Session, Store, User, utcnow
 from ludoteca.web.infra.throttle import Throttle
 
@@ -142,6 +144,9 @@ class Accounts:
     on_session_closed: list[Callable[[str], None]] = field(default_factory=list, repr=False)
     """Called with the hash of a session's token when it is closed (the live hub closes
     that session's open sockets); may be called from any thread."""
+    sessions: SessionCache = field(default_factory=SessionCache, repr=False)
+    """The sessions read lately, for the requests that may trust one read a moment ago
+    (:meth:`cached_session_user`)."""
 
     def __post_init__(self) -> None:
         if self.throttle is None:
@@ -270,6 +275,7 @@ class Accounts:
             if closed:
                 db.execute(delete(Session).where(Session.token_hash.in_(closed)))
             db.commit()
+        self.sessions.drop_user(user_id)
         for token_hash in closed:
             for hook in self.on_session_closed:
                 hook(token_hash)
@@ -296,6 +302,11 @@ class Accounts:
                 .values(language=code)
             )
             db.commit()
+        self.forget_user(user_id)
+
+    def forget_user(self, user_id: int) -> None:
+        """The member's row changed (their language): requests read it afresh from now on."""
+        self.sessions.drop_user(user_id)
 
     def user_by_name(self, name: str) -> User | None:
         with self.store.session() as db:
@@ -326,14 +337,24 @@ class Accounts:
         """:meth:`session_user` by ``statement``, :data:`SESSION_USER` with columns added
         (``add_columns``), and the row it read: what else a request needs of its member in
         the same round trip (a page, their bell's count)."""
+        read_at = time.monotonic()
         found = self._open_session_row(statement, token)
         if found is None:
             return None
-        # The same detached User a closed ORM session would hand back, without the ORM's
-        # query machinery.
-        user = User(**{column.name: found._mapping[column] for column in _USERS.c})
-        make_transient_to_detached(user)
-        return user, found
+        assert token is not None
+        columns = {column.name: found._mapping[column] for column in _USERS.c}
+        self.sessions.put(hash_token(token), columns, found.expires, read_at)
+        return _detached_user(columns), found
+
+    def cached_session_user(self, token: str | None) -> User | None:
+        """The member a session cookie belongs to as read for an earlier request of this
+        process a moment ago (see :mod:`ludoteca.web.accounts.session_cache` for when that
+        may be trusted), or None when there is no such recent read: then the caller reads
+        it afresh (:meth:`session_user_with`), which keeps it for the next request."""
+        if not token or len(token) > 128:
+            return None
+        columns = self.sessions.get(hash_token(token), utcnow())
+        return None if columns is None else _detached_user(columns)
 
     def session_user_id(self, token: str | None) -> int | None:
         """The id of the user a session cookie belongs to, or None: :meth:`session_user`
@@ -359,6 +380,7 @@ class Accounts:
         return None
 
     def _remove_expired(self, key: str) -> None:
+        self.sessions.drop(key)
         with self.store.session() as db:  # expired: removed, as log-out would
             db.execute(delete(Session).where(Session.token_hash == key))
             db.commit()
@@ -370,6 +392,7 @@ class Accounts:
         with self.store.session() as db:
             db.execute(delete(Session).where(Session.token_hash == token_hash))
             db.commit()
+        self.sessions.drop(token_hash)
         for hook in self.on_session_closed:
             hook(token_hash)
 
@@ -397,3 +420,11 @@ class Accounts:
         if not cookie_token or not isinstance(supplied, str) or len(supplied) != 64:
             return False
         return hmac.compare_digest(self.csrf_token(cookie_token), supplied)
+
+
+def _detached_user(columns: dict[str, Any]) -> User:
+    """The same detached ``User`` a closed ORM session would hand back, without the ORM's
+    query machinery: a new one for each request, so none changes another's."""
+    user = User(**columns)
+    make_transient_to_detached(user)
+    return user

@@ -10,7 +10,7 @@ from ludoteca.web.i18n.languages import LANG_COOKIE, supported
 from ludoteca.web.infra.store import User
 from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.kernel.forms import form
-from ludoteca.web.kernel.requests import back_to, current_user, in_transaction
+from ludoteca.web.kernel.requests import back_to, club, current_user, in_transaction
 
 router = APIRouter()
 
@@ -31,6 +31,7 @@ async def choose_language(request: Request):
             request,
             lambda db: db.execute(update(User).where(User.id == user.id).values(language=lang)),
         )
+        club(request).accounts.forget_user(user.id)  # its pages speak the new language now
     response = RedirectResponse(back_to(data, "/"), status_code=303)
     response.set_cookie(LANG_COOKIE, lang, max_age=YEAR, samesite="lax", httponly=True)
     return response

@@ -122,7 +122,11 @@ class GameRow(Base):
     seats: Mapped[list[Seat]] = relationship(
         order_by="Seat.index", lazy="selectin", cascade="all, delete-orphan"
     )
-    __table_args__ = (Index("ux_games_rematch_of", "rematch_of", unique=True),)
+    __table_args__ = (
+        Index("ux_games_rematch_of", "rematch_of", unique=True),
+        # The last finished games in order, for the lobby (migration 0016).
+        Index("ix_games_status_finished", "status", "finished"),
+    )
 
 
 class Seat(Base):

@@ -6,6 +6,7 @@ so any feature's routes can use them without an import cycle."""
 
 from __future__ import annotations
 
+import logging
 import secrets
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -13,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import anyio
 from fastapi import Depends, Request
 from fastapi.templating import Jinja2Templates
+from jinja2 import FileSystemBytecodeCache
 
 from ludoteca.core.messages import Text
 from ludoteca.web.accounts.service import ANON_COOKIE, SESSION_COOKIE, SESSION_USER
@@ -40,20 +42,45 @@ __all__ = [
     "current_user",
     "in_transaction",
     "language",
+    "mover",
     "render",
     "require_user",
     "tr",
     "unread_notifications",
+    "warm_templates",
 ]
 
+READS = frozenset({"GET", "HEAD"})
+"""Requests that change nothing: they may go by a session read a moment ago."""
 MEMBER_AND_BELL = SESSION_USER.add_columns(BELL)
 """A request's member and their bell's count, in one statement (see :func:`current_user`)."""
 
+log = logging.getLogger("ludoteca.web")
 TEMPLATES = Jinja2Templates(directory=str(Path(__file__).parent.parent / "templates"))
 i18n_templates.install(TEMPLATES.env)
 # The templates ship with the package and change only with it, when the server restarts:
 # Jinja's default looked at each template file's time on every page (about 1% of a game page).
 TEMPLATES.env.auto_reload = False
+# Compiling the sixty templates took 1.4 s of a busy core, paid by the first visit to each
+# page after every start: Jinja keeps their compiled form on disk (a folder of this user's
+# in the temporary directory, each entry checked against its template's source), and
+# :func:`warm_templates` loads them all once the server has started.
+try:
+    TEMPLATES.env.bytecode_cache = FileSystemBytecodeCache()
+except (OSError, RuntimeError):  # no safe temporary folder (a locked-down service): compile
+    log.warning("no folder for the compiled templates: each is compiled once a start")
+
+
+def warm_templates() -> None:
+    """Load every template once (from Jinja's cache on disk, or compiled into it), so that
+    no page's first visit after a start waits for it. The server runs this in a thread of
+    its own when it starts; a page asked before it is done loads its own as before."""
+    env = TEMPLATES.env
+    for name in env.list_templates(filter_func=lambda n: n.endswith(".html")):
+        try:
+            env.get_template(name)
+        except Exception:  # a template that does not compile fails on its page, as before
+            log.exception("template %s could not be loaded", name)
 
 
 def club(request: Request) -> Club:
@@ -75,16 +102,38 @@ def cookie_token(request: Request) -> str:
 def current_user(request: Request) -> User | None:
     """The member whose session the request's cookie names, read once per request, with
     their bell's count (``request.state.unread``) in the same statement: every page shows
-    it, and two reads were two round trips to the database."""
+    it, and two reads were two round trips to the database.
+
+    A request that changes nothing (``GET``, ``HEAD``) may go by a read of the session made
+    for an earlier request a moment ago (:mod:`ludoteca.web.accounts.session_cache`); the
+    bell's count is then read when a page shows it."""
+    return _member(request, request.method in READS)
+
+
+def mover(request: Request) -> User:
+    """The signed-in member sending a move (else 401), who may be known from a read of their
+    session a moment ago: the move's claim on its game checks that the session is still
+    open in the same statement (``Playing.submit``'s ``session``)."""
+    user = _member(request, True)
+    if user is None:
+        raise ClubError("Please log in first.", 401)
+    return user
+
+
+def _member(request: Request, recent: bool) -> User | None:
     if not hasattr(request.state, "user"):
-        found = club(request).accounts.session_user_with(
-            request.cookies.get(SESSION_COOKIE), MEMBER_AND_BELL
-        )
-        request.state.user, request.state.unread = (
-            (found[0], found[1].unread) if found else (None, None)
-        )
-        if found:
-            bind_user(found[0].id)  # the member's id in this request's later log records
+        accounts = club(request).accounts
+        token = request.cookies.get(SESSION_COOKIE)
+        user = accounts.cached_session_user(token) if recent and token else None
+        if user is not None:
+            request.state.user, request.state.unread = user, None
+        else:
+            found = accounts.session_user_with(token, MEMBER_AND_BELL)
+            request.state.user, request.state.unread = (
+                (found[0], found[1].unread) if found else (None, None)
+            )
+        if request.state.user is not None:
+            bind_user(request.state.user.id)  # the member's id in later log records
     return request.state.user
 
 

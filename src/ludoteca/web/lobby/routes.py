@@ -59,6 +59,17 @@ class Listed:
         return joinable(self.row.seats, user)
 
 
+LAST_FINISHED = (
+    select(GameRow)
+    .where(GameRow.status == "finished", GameRow.private.is_(False))
+    .order_by(GameRow.finished.desc())
+    .limit(10)
+)
+"""The last finished public games, read in order through ``ix_games_status_finished``
+(migration 0016): through the index on the status alone, a club with a million finished
+games sorted them all for every lobby (470 ms)."""
+
+
 def public_lists(store) -> tuple[list[Listed], list[Listed], list[Listed]]:
     """What the lobby shows every visitor: open public games, the last finished ones and the
     games in progress, each with its seats (kept a second: see ``Club.lists``).
@@ -74,12 +85,7 @@ def public_lists(store) -> tuple[list[Listed], list[Listed], list[Listed]]:
             .limit(OPEN_READ)
         ).all()
         open_rows = fairly(waiting, OPEN_SHOWN)
-        recent = db.scalars(
-            select(GameRow)
-            .where(GameRow.status == "finished", GameRow.private.is_(False))
-            .order_by(GameRow.finished.desc())
-            .limit(10)
-        ).all()
+        recent = db.scalars(LAST_FINISHED).all()
         watchable = db.scalars(
             select(GameRow)
             .where(GameRow.status == "active", GameRow.private.is_(False))

@@ -12,10 +12,18 @@ import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import JSONResponse, Response
 
-from ludoteca.web.accounts.service import SESSION_COOKIE
+from ludoteca.web.accounts.service import SESSION_COOKIE, hash_token
 from ludoteca.web.infra.inputs import json_object
 from ludoteca.web.kernel.errors import ClubError
-from ludoteca.web.kernel.requests import SignedIn, Visitor, check_csrf, club, language, require_user
+from ludoteca.web.kernel.requests import (
+    SignedIn,
+    Visitor,
+    check_csrf,
+    club,
+    current_user,
+    language,
+    mover,
+)
 from ludoteca.web.round.access import check_may_watch, is_to_move
 from ludoteca.web.round.messages import seen_ply
 from ludoteca.web.round.view import completions, localized
@@ -24,9 +32,20 @@ router = APIRouter()
 
 
 @router.get("/api/games/{pk:id}")
-def api_game(pk: int, request: Request, user: Visitor) -> Response:
+async def api_game(pk: int, request: Request) -> Response:
+    """The game as the asker sees it. Whose session it is and the view are found in one
+    trip to play's threads, where the views after moves are made (a dependency would make
+    a trip of its own first, in the default pool's forty threads, which all take turns at
+    the interpreter while a move holds the write lock): an API client, or a page without
+    a socket, asks before every move."""
     compact = request.query_params.get("compact") == "1"
-    text = club(request).hub.view(pk, user, language(request).code, compact)
+    hub = club(request).hub
+
+    def read() -> str:
+        user = current_user(request)
+        return hub.view(pk, user, language(request).code, compact)
+
+    text = await hub.play(read)
     return Response(text, media_type="application/json")
 
 
@@ -64,12 +83,15 @@ async def api_move(pk: int, request: Request) -> Response:
     compact = request.query_params.get("compact") == "1"
 
     def move_then_view() -> tuple[int, str | None]:
-        # One trip to play's threads, not three: whose session it is (a read), the move and
-        # the view. A signed-in dependency would make its read in a thread of its own first.
-        user = require_user(request)
+        # One trip to play's threads, not three: whose session it is (a read, unless this
+        # process read it a moment ago), the move and the view. A signed-in dependency would
+        # make its read in a thread of its own first. The move's claim checks that the
+        # session is still open, whichever process closed it.
+        user = mover(request)
         check_csrf(request, request.headers.get("x-csrf-token"))
         ply = seen_ply(data, required=True)
-        new_ply = games.submit(pk, user, data.get("move"), expected_ply=ply)
+        session = hash_token(request.cookies[SESSION_COOKIE])
+        new_ply = games.submit(pk, user, data.get("move"), expected_ply=ply, session=session)
         lang = language(request).code
         if not want_view:
             return new_ply, None

@@ -5,6 +5,7 @@ since the computer's moves are written in them as people's are (:class:`PlayThre
 from __future__ import annotations
 
 import asyncio
+import dataclasses
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -98,10 +99,12 @@ class BotRunner:
         games = self.games
         loop = asyncio.get_running_loop()
         while True:
+            asked_at = time.time()  # the move that made it the computer's turn is stored
             turn = await anyio.to_thread.run_sync(games.bot_turn, pk)
             if turn is None:
                 return
             job, ply = turn
+            job = dataclasses.replace(job, asked_at=asked_at)
             try:
                 async with self.queue.turn(job.owner):
                     thinking = time.perf_counter()

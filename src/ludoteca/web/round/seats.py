@@ -10,9 +10,12 @@ submitted like a person's move, so the engine checks it again before it is commi
 from __future__ import annotations
 
 import multiprocessing
+import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from dataclasses import dataclass
 
+from ludoteca.bots.base import Bot
+from ludoteca.core.protocol import State
 from ludoteca.record import Record, to_table
 from ludoteca.web.infra.orphans import die_with_parent, start_forkserver
 from ludoteca.web.round.botqueue import BOT_WORKERS
@@ -28,15 +31,54 @@ class BotJob:
     owner: int | None = None
     """Whose account the thinking is charged to: the game's creator. Turns share the
     workers fairly between owners (:mod:`ludoteca.web.round.botqueue`)."""
+    asked_at: float | None = None
+    """When the move that made it the computer's turn was made (``time.time()``): the
+    level's time counts from then, so a turn that waited for a worker thinks less and the
+    reply still comes within the level's time (:func:`think_seconds`)."""
+
+
+MIN_THINK_SHARE = 0.1
+"""The least share of its level's time a search is given, however long its turn waited:
+a reply never degrades to no search at all."""
+INSTANT_SECONDS = 0.25
+"""The time a level that does not search (``easy``: the best-looking move now) is allowed:
+it weighs every legal move, and a game's thousands of them took 0.1 to 0.3 s of a busy
+core, several seconds when the workers were shared; past this it takes the best of those
+it weighed (in a seeded random order)."""
+
+
+def level_seconds(state: State, bot: Bot) -> float:
+    """The time ``bot`` (a level's) is allowed for a move in ``state``'s game: its search's,
+    else :data:`INSTANT_SECONDS`."""
+    from ludoteca.bots.levels import LevelBot
+
+    inner = bot.bot_for(state) if isinstance(bot, LevelBot) else bot
+    return inner.budget.seconds or inner.default_budget.seconds or INSTANT_SECONDS
+
+
+def think_seconds(level_seconds: float, asked_at: float | None, now: float) -> float:
+    """How long a search with ``level_seconds`` of time may think when its turn was asked
+    for at ``asked_at`` and the worker starts at ``now``: what is left of the level's time
+    since the move was made, and at least :data:`MIN_THINK_SHARE` of it."""
+    if asked_at is None:
+        return level_seconds
+    left = level_seconds - max(0.0, now - asked_at)
+    return min(level_seconds, max(level_seconds * MIN_THINK_SHARE, left))
 
 
 def choose_move(job: BotJob) -> str:
-    """Replay the game and return the bot's move in notation (runs in a worker)."""
+    """Replay the game and return the bot's move in notation (runs in a worker), within
+    what is left of the level's time since the move before (:func:`think_seconds`)."""
     from ludoteca.bots import make_bot
 
     state = to_table(job.record).state
     bot = make_bot(job.level, seed=job.bot_seed)
-    move = bot.choose(state)  # a level bot carries its own time budget
+    allowed = level_seconds(state, bot)
+    seconds = think_seconds(allowed, job.asked_at, time.time())
+    if seconds < allowed or allowed == INSTANT_SECONDS:
+        move = bot.choose(state, seconds=seconds)
+    else:
+        move = bot.choose(state)  # a level bot carries its own time budget
     return state.move_to_str(move)
 
 

@@ -1,0 +1,245 @@
+"""The computer's reply time in a busy club: queueing for the bot workers counts.
+
+    python bench/club_budgets.py [--games 50] [--game comune] [--levels easy,medium]
+                                 [--seconds 40] [--think 3] [--settle 15] [--load N] [--json]
+
+It starts ``ludoteca serve`` on a fresh SQLite file with its bot workers in processes (as a
+club runs), and ``--load`` processes that burn processor time (default: one per core, so no
+core is idle), then ``--games`` members each play a game against the computer at one level
+at a time, through the game's socket as the page does: a random legal move after a think
+time of ``--think`` seconds on average (the compact form of the moves, as the page asks,
+and the moves of a clicked cell). A reply's time runs from the view that shows the
+member's own move (it is stored) to the view that gives them the turn again (the computer
+moved): the wait for a worker, the replay of the game in it, the search, and storing and
+telling the move. For each level it reports the level's time in the game (its budget), the
+replies' p50, p99 and max, and whether the p99 is within the budget + 10%.
+
+The first ``--settle`` seconds of each level are not measured: the worker processes load
+the game's compiled search there once, which a club does once in its life. A level that
+does not search (easy) is allowed ``INSTANT_SECONDS`` (``ludoteca.web.round.seats``). Exit
+status 1 when a level misses that target; loopback only, everything is removed at the end.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from budgets import start_load, stop_load  # noqa: E402
+from loadclient import (  # noqa: E402
+    CSRF_RE,
+    SESSION_COOKIE,
+    ClubProcesses,
+    clean_up_workdir,
+    latency_summary,
+    loopback_address,
+    open_accounts,
+)
+
+MARGIN = 0.10
+"""The share of its level's time a reply may take beyond it (issue 46)."""
+
+
+def _cpu_by_process() -> dict[int, tuple[int, float]]:
+    """Every process's parent and CPU seconds so far (Linux /proc)."""
+    tick = os.sysconf("SC_CLK_TCK")
+    out = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        out[int(stat.parent.name)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / tick)
+    return out
+
+
+def cpu_seconds(root: int) -> tuple[float, float]:
+    """CPU seconds so far of the server ``root`` and of all its descendants (the bot
+    workers, under the forkserver)."""
+    table = _cpu_by_process()
+    below, todo = 0.0, [root]
+    while todo:
+        parent = todo.pop()
+        for pid, (ppid, _) in table.items():
+            if ppid == parent:
+                below += table[pid][1]
+                todo.append(pid)
+    return table.get(root, (0, 0.0))[1], below
+
+
+def level_seconds(game_id: str, level: str) -> float:
+    """The time the club allows ``level`` for a move in ``game_id``."""
+    from ludoteca.bots import make_bot
+    from ludoteca.core import get
+    from ludoteca.web.round import seats
+
+    return seats.level_seconds(get(game_id).new_state(seed=1), make_bot(level))
+
+
+async def _pick(http, base: str, pk: int, view: dict[str, Any], rng: random.Random) -> str:
+    """A random legal move as the page finds one in the compact form (Comune's thousands of
+    moves): the moves naming no cell, or those naming a clicked cell, asked of the club."""
+    texts = [m["text"] for m in view["legal"]]
+    targets = view.get("targets") or []
+    if targets and (not texts or rng.random() < 0.9):
+        r = await http.get(base + f"/api/games/{pk}/moves", params={"cell": rng.choice(targets)})
+        texts = [m["text"] for m in r.json().get("moves", [])] or texts
+    return rng.choice(texts)
+
+
+async def _one_game(base: str, token: str, index: int, game: str, level: str, run) -> None:
+    """One member against the computer until the run stops (a new game when one ends)."""
+    import httpx
+    from websockets.asyncio.client import connect
+
+    rng = random.Random(index)
+    cookies = {SESSION_COOKIE: token}
+    address = loopback_address(index)
+    transport = httpx.AsyncHTTPTransport(local_address=address)
+    # No kept-alive connections: one idle past the server's keep-alive time may be closed
+    # just as it is used again.
+    limits = httpx.Limits(max_keepalive_connections=0)
+    async with httpx.AsyncClient(
+        cookies=cookies, transport=transport, timeout=60, limits=limits
+    ) as http:
+        while not run["stop"]:
+            page = await http.get(base + "/games/new")
+            csrf = CSRF_RE.search(page.text)
+            assert csrf, page.status_code
+            data = {"csrf": csrf.group(1) or csrf.group(2), "game": game, "players": "2",
+                    "seat0": "me", "seat1": "bot", "seat1_bot": level}  # fmt: skip
+            r = await http.post(base + "/games", data=data)
+            if r.status_code != 303:
+                run["errors"].append(f"new game: {r.status_code}")
+                return
+            pk = int(r.headers["location"].rsplit("/", 1)[1])
+            page = await http.get(base + f"/games/{pk}")
+            found = CSRF_RE.search(page.text)
+            assert found
+            csrf = found.group(1) or found.group(2)
+            url = base.replace("http://", "ws://") + f"/ws/games/{pk}?compact=1"
+            stored_at: float | None = None
+            async with connect(url, additional_headers={"Cookie": f"{SESSION_COOKIE}={token}"},
+                               local_addr=(address, 0), max_size=2**22) as ws:  # fmt: skip
+                async for raw in ws:
+                    view = json.loads(raw)
+                    if view.get("type") != "state":
+                        continue
+                    if view["status"] != "active":
+                        break
+                    now = time.perf_counter()
+                    if not view["your_turn"]:
+                        if stored_at is None:
+                            stored_at = now  # my move is stored: the computer's turn
+                        continue
+                    if stored_at is not None and run["measuring"]:
+                        run["replies"].append(now - stored_at)
+                    stored_at = None
+                    if run["stop"]:
+                        return
+                    await asyncio.sleep(rng.gammavariate(2.0, run["think"] / 2))
+                    move = await _pick(http, base, pk, view, rng)
+                    await ws.send(json.dumps({"type": "move", "move": move,
+                                              "ply": view["ply"], "csrf": csrf}))  # fmt: skip
+
+
+async def _play(base: str, tokens: list[str], game: str, level: str, seconds: float,
+                think: float, settle: float) -> dict[str, Any]:  # fmt: skip
+    run: dict[str, Any] = {"stop": False, "measuring": False, "replies": [], "errors": [],
+                           "think": think}  # fmt: skip
+    tasks = [
+        asyncio.create_task(_one_game(base, token, i, game, level, run))
+        for i, token in enumerate(tokens)
+    ]
+    await asyncio.sleep(settle)  # every game under way, the workers' searches loaded
+    run["measuring"] = True
+    await asyncio.sleep(seconds)
+    run["stop"] = True
+    run["measuring"] = False
+    for task in tasks:
+        task.cancel()
+    outcomes = await asyncio.gather(*tasks, return_exceptions=True)
+    errors = run["errors"] + [
+        repr(o)
+        for o in outcomes
+        if isinstance(o, Exception) and not isinstance(o, asyncio.CancelledError)
+    ]
+    return {"replies": latency_summary(run["replies"]), "errors": errors[:5]}
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=50)
+    parser.add_argument("--game", default="comune")
+    parser.add_argument("--levels", default="easy,medium")
+    parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--think", type=float, default=3.0)
+    parser.add_argument("--settle", type=float, default=15.0)
+    parser.add_argument("--load", type=int, default=os.cpu_count() or 2)
+    parser.add_argument("--keep", action="store_true")
+    parser.add_argument("--server-src", type=Path, help="run the server from this source tree")
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    if not 1 <= args.games <= 500 or args.seconds <= 0 or args.think < 0:
+        parser.error("--games 1 to 500, --seconds above 0, --think not negative")
+    levels = [level for level in args.levels.split(",") if level]
+    tmp = Path(tempfile.mkdtemp(prefix="ludoteca-club-budgets-"))
+    url = f"sqlite:///{tmp / 'club.sqlite3'}"
+    club = ClubProcesses(url, 1, tmp, ("--bot-pool", "process"), server_src=args.server_src)
+    load: list = []
+    rows = []
+    try:
+        club.start()
+        load = start_load(args.load)
+        for level in levels:
+            names = [f"{level}{i}" for i in range(args.games)]
+            tokens = open_accounts(url, names)
+            budget = level_seconds(args.game, level)
+            print(f"{level}: {args.games} games for {args.seconds:g} s …", file=sys.stderr)
+            pid = club.pid(0)
+            assert pid is not None
+            before, began = cpu_seconds(pid), time.perf_counter()
+            result = asyncio.run(
+                _play(
+                    club.bases[0], tokens, args.game, level, args.seconds, args.think, args.settle
+                )  # fmt: skip
+            )
+            after, span = cpu_seconds(pid), time.perf_counter() - began
+            result["server_cpu_percent"] = round(100 * (after[0] - before[0]) / span)
+            result["workers_cpu_percent"] = round(100 * (after[1] - before[1]) / span)
+            p99 = result["replies"]["p99_ms"]
+            met = p99 is not None and p99 <= 1000 * budget * (1 + MARGIN)
+            rows.append({"level": level, "budget_s": budget, **result, "met": met})
+    finally:
+        stop_load(load)
+        club.stop()
+        clean_up_workdir(tmp, args.keep)
+    out = {"game": args.game, "games": args.games, "load": args.load, "think_s": args.think,
+           "rows": rows}  # fmt: skip
+    if args.json:
+        print(json.dumps(out, indent=2))
+    else:
+        print(f"{args.game}, {args.games} live games, {args.load} processes burning alongside")
+        for r in rows:
+            s = r["replies"]
+            budget = f"{r['budget_s']:g} s"
+            verdict = "within +10%" if r["met"] else "OVER +10%"
+            print(f"{r['level']:8} budget {budget:>7}  replies p50 {s['p50_ms']} / p99 "
+                  f"{s['p99_ms']} / max {s['max_ms']} ms ({s['count']})  {verdict}  CPU server "
+                  f"{r['server_cpu_percent']}%, workers {r['workers_cpu_percent']}%  "
+                  f"{'; '.join(r['errors'])}")  # fmt: skip
+    return int(any(not r["met"] or r["errors"] for r in rows))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
