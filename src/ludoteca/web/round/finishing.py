@@ -115,7 +115,14 @@ class Finishing(GameReader):
         state = self._state(db, row)
         claimed = db.execute(
             update(GameRow)
-            .where(GameRow.id == row.id, GameRow.status == "active", GameRow.ply == row.ply)
+            .where(
+                GameRow.id == row.id,
+                GameRow.status == "active",
+                GameRow.ply == row.ply,
+                GameRow.takebacks == row.takebacks,
+                # as stored: a vacation taken in another process may have pushed it back
+                GameRow.deadline <= now,
+            )
             .values(status="finished"),
             execution_options={"synchronize_session": False},
         )

@@ -173,7 +173,7 @@ class Playing(Finishing):
         new = list(new)
         first_ply = row.ply
         mover = next((player for _, player, _ in new if player >= 0), None)
-        clocks.after_moves(row, mover, state.to_move, utcnow())
+        self.run_clocks(db, row, mover, state.to_move, utcnow())
         moved = {
             "ply": first_ply + len(new),
             "to_move": state.to_move,
@@ -198,6 +198,7 @@ class Playing(Finishing):
             for ply, (text, player, note) in enumerate(new, start=first_ply)
         ]
         claim, params = CLAIM, {**moved, "claim_id": row.id, "claim_ply": first_ply}
+        params["claim_takebacks"] = row.takebacks
         if in_session is not None:
             claim = CLAIM_IN_SESSION
             params.update(session_hash=in_session[0], session_user=in_session[1])
@@ -207,7 +208,7 @@ class Playing(Finishing):
         # changed a seat).
         news = None
         if self._tells_news and not state.is_over and not clocks.live(row):
-            news = news_text(first_ply, moved, added)
+            news = news_text(first_ply, moved, added, takebacks=row.takebacks)
         told = notice(self.store, db, row.id, news)
         if told is not None:
             claim = claim.returning(told)
@@ -240,7 +241,7 @@ class Playing(Finishing):
             db.rollback()
             self.cache.drop_state(row.id)
             raise ClubError("Another move was made at the same time; look again.", 409) from None
-        known = self.cache.get(row.id).moves
+        known = self.cache.of_line(row.id, row.takebacks).moves
         if known is not None and len(known) == first_ply:
             known = (
                 *known,
@@ -252,6 +253,7 @@ class Playing(Finishing):
             self.cache.drop_row(row.id)
         self.cache.keep(
             row.id,
+            takebacks=row.takebacks,
             live=Live(ply, state),
             moves=known,
             row=row if row.status == "active" else None,
