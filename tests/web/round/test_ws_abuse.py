@@ -313,3 +313,28 @@ def test_refreshes_are_limited_per_connection_and_per_address(club):
     finally:
         for ws in sockets:
             ws.close()
+
+
+def test_the_lobby_sockets_close_a_flooding_client_saying_why(club):
+    """``/ws/seek`` (quick pairing) and ``/ws/me`` (the bell, presence) of a signed-in page
+    answer a ping or two, and close a client sending more than ten messages a second with
+    code 1008 after what was queued for it, the seek socket's error saying why: a closing
+    frame, not a cut connection, which a page would take for a network gone and reopen."""
+    client = member(club)
+    cookie = "; ".join(f"{name}={value}" for name, value in client.cookies.items())
+    for path in ("/ws/seek", "/ws/me"):
+        with connect(
+            f"ws://127.0.0.1:{club.port}{path}",
+            additional_headers={"Cookie": cookie},
+            open_timeout=10,
+        ) as ws:
+            ws.send('{"type":"ping"}')
+            assert json.loads(ws.recv(timeout=10))["type"] in ("pong", "unread")
+            for _ in range(40):
+                ws.send('{"type":"ping"}')
+            seen, code = until_closed(ws)
+        assert code == 1008, (path, seen)
+        assert 1 <= sum(m["type"] == "pong" for m in seen) <= 10, (path, seen)
+        if path == "/ws/seek":
+            assert seen[-1]["type"] == "error" and "Too many messages" in seen[-1]["message"]
+    client.close()
