@@ -73,7 +73,8 @@ def test_pressing_the_same_cell_pairs_two_people_and_not_one_who_left(server, br
         assert not found, found
         # In every language a table size's cells make one row on the phone (short labels,
         # the whole control in each cell's title and accessible name), so the grid stays short.
-        for lang, words in (("en", "3 days a move"), ("de", "3 Tage pro Zug"), ("ja", "1手につき3日")):
+        three_days = {"en": "3 days a move", "de": "3 Tage pro Zug", "ja": "1手につき3日"}
+        for lang, words in three_days.items():
             cy.goto(f"{server.base}/?lang={lang}")
             tops = cy.eval_on_selector_all(
                 ".pairing-row",
