@@ -338,3 +338,43 @@ def test_the_lobby_sockets_close_a_flooding_client_saying_why(club):
         if path == "/ws/seek":
             assert seen[-1]["type"] == "error" and "Too many messages" in seen[-1]["message"]
     client.close()
+
+
+def test_a_vacation_shows_its_new_deadline_on_the_open_game_pages_at_once(club):
+    """A member takes a vacation while their opponent watches a correspondence game waiting
+    for them: the opponent's page is sent the game with the pushed-back deadline at once,
+    not at the game's next move."""
+    ann, bob = member(club), member(club)
+    r = ann.post(
+        "/games",
+        data={
+            "csrf": csrf_of(ann.get("/games/new").text),
+            "game": "toy",
+            "seat0": "me",
+            "seat1": "user",
+            "seat1_user": bob.name,  # type: ignore[attr-defined]
+            "clock": "correspondence",
+            "clock_days": "3",
+        },
+        follow_redirects=False,
+    )
+    assert r.status_code == 303, r.text
+    pk = int(r.headers["location"].rsplit("/", 1)[1])
+    assert join(bob, pk).status_code == 303
+    seats, to_move = view(ann, pk)["seats"], view(ann, pk)["to_move"]
+    away, watcher = (ann, bob) if seats[to_move]["you"] else (bob, ann)
+    cookie = "; ".join(f"{name}={value}" for name, value in watcher.cookies.items())
+    with connect(
+        f"ws://127.0.0.1:{club.port}/ws/games/{pk}",
+        additional_headers={"Cookie": cookie},
+        open_timeout=10,
+    ) as ws:
+        before = json.loads(ws.recv(timeout=10))["clock"]["deadline"]
+        page = away.get(f"/users/{away.name}").text  # type: ignore[attr-defined]
+        r = away.post("/vacation", data={"days": "5", "csrf": csrf_of(page)}, follow_redirects=True)
+        assert r.status_code == 200 and "on-vacation" in r.text
+        seen = json.loads(ws.recv(timeout=10))
+    assert seen["type"] == "state"
+    assert seen["clock"]["deadline"] - before == 5 * 24 * 3600 * 1000
+    for client in (ann, bob):
+        client.close()

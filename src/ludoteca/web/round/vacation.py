@@ -22,7 +22,7 @@ Live games are not paused: their clocks run while people watch the board.
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import quote
 
 import anyio
@@ -81,7 +81,15 @@ def _turn_time(row: GameRow) -> timedelta | None:
     return None
 
 
-def start(games: GameService, user: User, days: Any, *, now: datetime | None = None) -> Vacation:
+class Started(NamedTuple):
+    """A vacation just taken, and the games whose deadlines it pushed back (their watchers in
+    this process are to be shown them: the other processes hear of them by themselves)."""
+
+    vacation: Vacation
+    games: list[int]
+
+
+def start(games: GameService, user: User, days: Any, *, now: datetime | None = None) -> Started:
     """Start ``user``'s vacation of ``days`` days now; refused with why if they have not
     that many left, or are on vacation already."""
     if isinstance(days, str) and days.strip().isdigit() and len(days.strip()) < 4:
@@ -116,7 +124,7 @@ def start(games: GameService, user: User, days: Any, *, now: datetime | None = N
         db.refresh(vacation)
     for pk in changed:  # the kept rows hold the old deadlines
         games.cache.drop_row(pk)
-    return vacation
+    return Started(vacation, changed)
 
 
 def turn_hook(db, row: GameRow, to_move: int, now: datetime) -> None:
@@ -154,6 +162,8 @@ router = APIRouter()
 @router.post("/vacation")
 async def take_vacation(request: Request, user: SignedIn):
     data = await form(request)
-    games = club(request).games
-    await anyio.to_thread.run_sync(lambda: start(games, user, data.get("days", "")))
+    hub = club(request).hub
+    started = await anyio.to_thread.run_sync(lambda: start(hub.games, user, data.get("days", "")))
+    for pk in started.games:  # the pages open on them show the new deadline at once
+        await hub.publish(pk)
     return RedirectResponse(f"/users/{quote(user.name)}#vacation", status_code=303)
