@@ -255,3 +255,26 @@ def test_a_takeback_in_another_process_is_seen_when_later_moves_bring_back_its_p
     finally:
         store.dispose()
         other_store.dispose()
+
+
+def test_a_computer_move_found_before_a_takeback_is_not_played_after_it(games):
+    """The computer thinks on a position; meanwhile its opponent takes their move back (granted
+    at once) and plays another: the game is at the same ply again, on another board. The
+    move found for the old board is refused, and the computer thinks again."""
+    pk, users = start(games, bot=True)
+    me = users[0]
+    row = games.row(pk)
+    if row.seats[row.to_move].kind == "bot":
+        games.submit(pk, None, "a1", bot=True)
+    play(games, pk, [me], "b2")
+    turn = games.bot_turn(pk)
+    assert turn is not None
+    _, ply, takebacks = turn
+    assert offers.make(games, pk, me, "takeback") == "agreed"
+    play(games, pk, [me], "c3")
+    assert games.row(pk).ply == ply
+    with pytest.raises(ClubError, match="moved on"):
+        games.submit(pk, None, "b1", bot=True, expected_ply=ply, expected_takebacks=takebacks)
+    again = games.bot_turn(pk)
+    assert again is not None and again[1:] == (ply, takebacks + 1)
+    assert games.submit(pk, None, "b1", bot=True, expected_ply=ply, expected_takebacks=again[2])

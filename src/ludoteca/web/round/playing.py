@@ -62,13 +62,16 @@ class Playing(Finishing):
         bot: bool = False,
         expected_ply: int | None = None,
         session: str | None = None,
+        expected_takebacks: int | None = None,
     ) -> int:
         """Validate and commit one move (and the chance outcomes after it); return the ply.
 
         ``user`` must hold the seat to move (``bot=True`` plays for a computer seat instead).
         Nothing is changed if anything is refused. ``session``: the hash of the session the
         move was sent in, which must still be open (else :class:`SessionEnded`), checked
-        by the move's claim itself.
+        by the move's claim itself. ``expected_ply`` and ``expected_takebacks``: the game
+        the move was decided on (a computer's move found for a position that a takeback and
+        a move since have replaced, at the same ply, is refused).
         """
         if not isinstance(text, str) or not text.strip():
             raise ClubError("A move is a non-empty text in the game's notation.")
@@ -82,7 +85,9 @@ class Playing(Finishing):
             try:
                 with self.lock(pk), self.store.session() as db:
                     row, trusted = self._row_to_move(db, pk, trust_kept)
-                    self._validate_and_commit(db, row, user, text, bot, expected_ply, session)
+                    self._validate_and_commit(
+                        db, row, user, text, bot, (expected_ply, expected_takebacks), session
+                    )
                     return row.ply
             except ClubError as exc:
                 # Refused on the kept row, which may be behind another process's move:
@@ -99,7 +104,7 @@ class Playing(Finishing):
         user: User | None,
         text: str,
         bot: bool,
-        expected_ply: int | None,
+        expected: tuple[int | None, int | None],
         session: str | None,
     ) -> None:
         """The body of :meth:`submit` once the game is read: refuse with why, or commit."""
@@ -115,7 +120,12 @@ class Playing(Finishing):
                 text=text,
             )
         self._refuse_if_stale(
-            db, row, Text("Move {text!r} refused", {"text": text}), expected_ply, Text("look again")
+            db,
+            row,
+            Text("Move {text!r} refused", {"text": text}),
+            expected[0],
+            Text("look again"),
+            expected[1],
         )
         state = self._state(db, row)
         player = state.to_move

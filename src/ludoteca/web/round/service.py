@@ -42,8 +42,9 @@ class GameService(SetUp):
     """Every role of the round over one store; what the routes and the hub are handed."""
 
     # --- computer seats -------------------------------------------------------------------------
-    def bot_turn(self, pk: int) -> tuple[BotJob, int] | None:
-        """If a computer seat is to move: the job for a bot worker and the ply it answers."""
+    def bot_turn(self, pk: int) -> tuple[BotJob, int, int] | None:
+        """If a computer seat is to move: the job for a bot worker, and the ply and count of
+        takebacks of the position it answers."""
         with self.lock(pk), self.store.session() as db:
             row = db.get(GameRow, pk)
             if row is None or row.status != "active":
@@ -61,7 +62,7 @@ class GameService(SetUp):
                 bot_seed=ply_rng(row.seed, row.ply, "bot").getrandbits(62),
                 owner=row.created_by,
             )
-            return job, row.ply
+            return job, row.ply, row.takebacks
 
     def games_waiting_for_bots(self, idle_seconds: float | None = None) -> list[int]:
         """Active games whose player to move is a computer seat.
