@@ -199,7 +199,7 @@ def create_app(
     register_event(offers_live.event_of)
     hub.event_handlers["offer"] = lambda ident: offers_live.deliver(hub, ident)
     hub.on_message("offer", offers_live.validate, offers_live.on_message)
-    club.games.on_moves.append(vacation.turn_hook)  # a turn passed to someone away waits
+    club.games.on_turn.append(vacation.turn_hook)  # a turn reaching someone away waits
     club.accounts.on_session_closed.append(hub.session_closed)  # log-out closes its sockets
     club.games.on_finish.append(update_ratings)  # rated games change ratings as they end
     # A tournament's game gives its pairing the points as it ends (same transaction).

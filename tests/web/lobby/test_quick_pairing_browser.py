@@ -71,6 +71,21 @@ def test_pressing_the_same_cell_pairs_two_people_and_not_one_who_left(server, br
         assert int(cy.locator("#online-count").inner_text()) >= 1
         found = violations(cy)
         assert not found, found
+        # In every language a table size's cells make one row on the phone (short labels,
+        # the whole control in each cell's title and accessible name), so the grid stays short.
+        three_days = {"en": "3 days a move", "de": "3 Tage pro Zug", "ja": "1手につき3日"}
+        for lang, words in three_days.items():
+            cy.goto(f"{server.base}/?lang={lang}")
+            tops = cy.eval_on_selector_all(
+                ".pairing-row",
+                "rows => rows.map(r => [...r.querySelectorAll('.seek-cell')]"
+                ".map(c => Math.round(c.getBoundingClientRect().top)))",
+            )
+            assert tops and all(len(set(row)) == 1 for row in tops), (lang, tops)
+            days = cy.locator('.seek-cell[data-control="3d"]').first
+            assert days.get_attribute("title") == words
+            assert words in days.inner_text() or words in (days.text_content() or "")
+            assert cy.evaluate("() => document.documentElement.scrollWidth") <= PHONE["width"]
 
         # The computer's level: described, and remembered for the next visit.
         cy.select_option("#computer-level", "medium")

@@ -4,6 +4,7 @@ on the row a process keeps without a query to check it, the claim checking it in
 
 from __future__ import annotations
 
+from contextlib import contextmanager
 from datetime import datetime
 
 import pytest
@@ -26,15 +27,16 @@ def test_news_reads_back_as_it_was_written_and_nothing_else_is_news():
         {"ply": 3, "text": "b2", "player": 0, "note": "scores 2 — «ok»"},
         {"ply": 4, "text": "x", "player": -1, "note": None},
     ]
-    news = read_news(news_text(3, moved, added) or "")
+    news = read_news(news_text(3, moved, added, takebacks=1) or "")
     assert news is not None
     assert (news.first_ply, news.ply, news.to_move) == (3, 5, 1)
     assert (news.turn_started, news.deadline) == (when, None)
     assert news.moves == ((3, "b2", 0, "scores 2 — «ok»"), (4, "x", -1, None))
-    for garbage in ("", "[]", "{}", "[1,2,3]", "not json", '[3,9,1,null,null,[[3,"b2",0,null]]]'):
+    assert news.takebacks == 1
+    for garbage in ("", "[]", "{}", "[1,2,3]", "not json", '[3,9,1,null,null,[[3,"b2",0,null]],0]'):
         assert read_news(garbage) is None, garbage  # the last: its plies do not add up
     long_note = [{"ply": 3, "text": "b2", "player": 0, "note": "n" * MAX_BYTES}]
-    assert news_text(3, {**moved, "ply": 4}, long_note) is None  # too long to notify
+    assert news_text(3, {**moved, "ply": 4}, long_note, takebacks=0) is None  # too long to notify
 
 
 @pytest.fixture
@@ -62,6 +64,22 @@ def told(postgres):
 
 
 _numbers = iter(range(10**6))
+
+
+@contextmanager
+def collected(store: Store):
+    """The payloads of the notifications ``store``'s sessions send meanwhile."""
+    payloads: list[str] = []
+
+    def collect(_conn, _cursor, statement, parameters, *_args) -> None:
+        if "pg_notify" in statement:
+            payloads.append(parameters["payload"])
+
+    event.listen(store.engine, "before_cursor_execute", collect)
+    try:
+        yield payloads
+    finally:
+        event.remove(store.engine, "before_cursor_execute", collect)
 
 
 def _news(payload: str) -> str | None:

@@ -222,3 +222,59 @@ def test_an_offer_after_the_player_to_move_ran_out_of_time_ends_the_game_on_time
     games.cache.forget(pk)
     refused(offers.make, games, pk, users[0], "draw", words="ran out of time")
     assert games.row(pk).result["ended"] == "timeout"
+
+
+def test_a_takeback_in_another_process_is_seen_when_later_moves_bring_back_its_ply(tmp_path):
+    """Two server processes on one database: ``here`` keeps the game at a ply; ``there`` takes
+    a move back and another move brings the game back to that ply, along another line. Here
+    must show the stored moves, and judge a move on the stored board: the one it kept would
+    take a cell that is no longer free."""
+    url = f"sqlite:///{tmp_path / 'two.sqlite3'}"
+    store, other_store = Store(url), Store(url)
+    here, there = GameService(store), GameService(other_store)
+    try:
+        users = people(store, 2)
+        seats = [SeatSpec("me"), SeatSpec("user", user=users[1].name)]
+        pk = here.create(users[0], "toy", {}, seats)
+        here.join(pk, users[1])
+        first = mover(here, pk, users)
+        second = other(users, first)
+        here.submit(pk, first, "a1")  # here keeps the game as its moves leave it
+        there.submit(pk, second, "b2")
+        ply = here.snapshot(pk)[0].ply
+        assert offers.make(there, pk, second, "takeback") == "offered"
+        assert offers.answer(there, pk, first, "takeback", True) == "agreed"
+        there.submit(pk, second, "c3")  # instead of b2: the same ply, another line
+        with pytest.raises(ClubError, match="c3"):
+            here.submit(pk, first, "c3")  # free on the kept board, taken on the stored one
+        row, state, moves = here.snapshot(pk)
+        assert row.ply == ply and [m.text for m in moves][1:] == ["a1", "c3"]
+        assert state.position() == there.state(pk)[1].position()
+        here.submit(pk, first, "b2")  # free again on it
+        assert [m.text for m in there.moves(pk)][1:] == ["a1", "c3", "b2"]
+    finally:
+        store.dispose()
+        other_store.dispose()
+
+
+def test_a_computer_move_found_before_a_takeback_is_not_played_after_it(games):
+    """The computer thinks on a position; meanwhile its opponent takes their move back (granted
+    at once) and plays another: the game is at the same ply again, on another board. The
+    move found for the old board is refused, and the computer thinks again."""
+    pk, users = start(games, bot=True)
+    me = users[0]
+    row = games.row(pk)
+    if row.seats[row.to_move].kind == "bot":
+        games.submit(pk, None, "a1", bot=True)
+    play(games, pk, [me], "b2")
+    turn = games.bot_turn(pk)
+    assert turn is not None
+    _, ply, takebacks = turn
+    assert offers.make(games, pk, me, "takeback") == "agreed"
+    play(games, pk, [me], "c3")
+    assert games.row(pk).ply == ply
+    with pytest.raises(ClubError, match="moved on"):
+        games.submit(pk, None, "b1", bot=True, expected_ply=ply, expected_takebacks=takebacks)
+    again = games.bot_turn(pk)
+    assert again is not None and again[1:] == (ply, takebacks + 1)
+    assert games.submit(pk, None, "b1", bot=True, expected_ply=ply, expected_takebacks=again[2])

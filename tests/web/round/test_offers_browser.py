@@ -13,6 +13,13 @@ from tests.web.helpers import create_game, join, member, move, view
 _names = itertools.count(1)
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
+CUT_WORDS = """() => [...document.querySelectorAll('table th, table td')].filter(cell => {
+  const text = cell.textContent.trim();
+  if (!text || /\\s/.test(text)) return false;  // one word: it must take one line
+  const range = document.createRange();
+  range.selectNodeContents(cell);
+  return new Set([...range.getClientRects()].map(r => Math.round(r.top))).size > 1;
+}).map(cell => cell.textContent.trim())"""
 
 
 def _page(browser, base: str, client, viewport):
@@ -101,6 +108,11 @@ def test_abort_takeback_and_draw_are_offered_and_answered_live(server, browser, 
             width = page.evaluate("document.documentElement.scrollWidth")
             assert width <= size["width"], width  # nothing wider than the screen
             assert violations(page) == []
+        # the profile's tables on a phone in German (long words): none cut in two
+        b.goto(f"{base}/users/{bob.name}?lang=de")
+        assert b.locator("#profile-counts th").count() == 5
+        assert b.evaluate(CUT_WORDS) == []
+        assert b.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
         b.locator("#games").scroll_into_view_if_needed()
         b.screenshot(path=str(tmp_path / "history-phone.png"), full_page=True)
         a.screenshot(path=str(tmp_path / "history-desktop.png"), full_page=False)

@@ -26,7 +26,7 @@ def start_game(games, users, clock):
 def test_a_vacation_pauses_the_correspondence_clocks_of_its_member(tmp_path):
     store = Store(f"sqlite:///{tmp_path / 'away.sqlite3'}")
     games = GameService(store)
-    games.on_moves.append(vacation.turn_hook)
+    games.on_turn.append(vacation.turn_hook)
     try:
         users = people(store, 2)
         waiting = start_game(games, users, CORRESPONDENCE)  # someone is to move here
@@ -63,3 +63,88 @@ def test_a_vacation_pauses_the_correspondence_clocks_of_its_member(tmp_path):
         assert shown["until"] == ends and shown["left"] == 20
     finally:
         store.dispose()
+
+
+def test_a_vacation_pauses_untimed_games_and_the_first_turn_of_a_game_started_during_it(tmp_path):
+    """An untimed game is ended as abandoned after 14 days of its person to move's absence:
+    a vacation pauses that watch as it pauses correspondence clocks, for the turns waiting
+    when it starts and the turns reaching the member during it, a game's first one too."""
+    store = Store(f"sqlite:///{tmp_path / 'untimed.sqlite3'}")
+    games = GameService(store)
+    games.on_turn.append(vacation.turn_hook)
+    try:
+        users = people(store, 2)
+        waiting = start_game(games, users, None)
+        away = mover(games, waiting, users)
+        passing = start_game(games, [other(users, away), away], None)
+        if games.row(passing).seats[games.row(passing).to_move].user_id == away.id:
+            games.submit(passing, away, "a1")
+        before = games.row(waiting).deadline
+        now = utcnow()
+        vacation.start(games, away, 10, now=now)
+        ends = now + timedelta(days=10)
+        assert games.row(waiting).deadline == before + timedelta(days=10)
+        games.submit(passing, other(users, away), "b2")  # the turn reaches them while away
+        assert games.row(passing).deadline == ends + clocks.ABANDONED_AFTER
+        for clock, turn in ((CORRESPONDENCE, timedelta(days=2)), (None, clocks.ABANDONED_AFTER)):
+            for seats in ([away, other(users, away)], [other(users, away), away]):
+                pk = start_game(games, seats, clock)
+                row = games.row(pk)
+                if row.seats[row.to_move].user_id == away.id:  # their first turn waits
+                    assert row.deadline == ends + turn
+                else:  # someone else's turn: not paused
+                    assert row.deadline <= utcnow() + turn
+    finally:
+        store.dispose()
+
+
+def test_another_process_shows_the_deadline_a_vacation_pushed_back(tmp_path):
+    """A server process that kept the game (its last move was made there) shows the deadline
+    a vacation taken through another process pushed back, not the one it kept."""
+    url = f"sqlite:///{tmp_path / 'two.sqlite3'}"
+    store, other_store = Store(url), Store(url)
+    here, there = GameService(store), GameService(other_store)
+    try:
+        users = people(store, 2)
+        pk = start_game(here, users, CORRESPONDENCE)
+        first = mover(here, pk, users)
+        here.submit(pk, first, "a1")  # here keeps the game as this move left it
+        away = other(users, first)
+        before = here.snapshot(pk)[0].deadline
+        vacation.start(there, away, 7)
+        row, _, _ = here.snapshot(pk)  # as after hearing that the game changed
+        assert row.deadline == before + timedelta(days=7)
+        assert row.deadline == there.row(pk).deadline
+    finally:
+        store.dispose()
+        other_store.dispose()
+
+
+def test_the_news_of_a_turn_reaching_someone_away_carries_the_paused_deadline(postgres):
+    """The move's notification tells the other processes the deadline the vacation set, not
+    the one the clock set before it: they show the game from the news without reading it."""
+    from ludoteca.web.infra.fanout import notify_on_commit
+    from tests.web.round.test_move_news import _news, collected
+
+    url = postgres.fresh_database("vacationnews")
+    store, other_store = Store(url), Store(url)
+    notify_on_commit(other_store, "there")
+    here, there = GameService(store), GameService(other_store)
+    there.on_turn.append(vacation.turn_hook)
+    try:
+        users = people(store, 2)
+        pk = start_game(here, users, CORRESPONDENCE)
+        first = mover(here, pk, users)
+        away = other(users, first)
+        here.snapshot(pk)
+        now = utcnow()
+        vacation.start(there, away, 4, now=now)
+        with collected(other_store) as payloads:
+            there.submit(pk, first, "a1")
+        news = _news(payloads[-1])
+        assert news is not None
+        row, _, _ = here.snapshot(pk, news=[news])
+        assert row.deadline == there.row(pk).deadline == now + timedelta(days=4 + 2)
+    finally:
+        store.dispose()
+        other_store.dispose()

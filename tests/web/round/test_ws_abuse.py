@@ -313,3 +313,68 @@ def test_refreshes_are_limited_per_connection_and_per_address(club):
     finally:
         for ws in sockets:
             ws.close()
+
+
+def test_the_lobby_sockets_close_a_flooding_client_saying_why(club):
+    """``/ws/seek`` (quick pairing) and ``/ws/me`` (the bell, presence) of a signed-in page
+    answer a ping or two, and close a client sending more than ten messages a second with
+    code 1008 after what was queued for it, the seek socket's error saying why: a closing
+    frame, not a cut connection, which a page would take for a network gone and reopen."""
+    client = member(club)
+    cookie = "; ".join(f"{name}={value}" for name, value in client.cookies.items())
+    for path in ("/ws/seek", "/ws/me"):
+        with connect(
+            f"ws://127.0.0.1:{club.port}{path}",
+            additional_headers={"Cookie": cookie},
+            open_timeout=10,
+        ) as ws:
+            ws.send('{"type":"ping"}')
+            assert json.loads(ws.recv(timeout=10))["type"] in ("pong", "unread")
+            for _ in range(40):
+                ws.send('{"type":"ping"}')
+            seen, code = until_closed(ws)
+        assert code == 1008, (path, seen)
+        assert 1 <= sum(m["type"] == "pong" for m in seen) <= 10, (path, seen)
+        if path == "/ws/seek":
+            assert seen[-1]["type"] == "error" and "Too many messages" in seen[-1]["message"]
+    client.close()
+
+
+def test_a_vacation_shows_its_new_deadline_on_the_open_game_pages_at_once(club):
+    """A member takes a vacation while their opponent watches a correspondence game waiting
+    for them: the opponent's page is sent the game with the pushed-back deadline at once,
+    not at the game's next move."""
+    ann, bob = member(club), member(club)
+    r = ann.post(
+        "/games",
+        data={
+            "csrf": csrf_of(ann.get("/games/new").text),
+            "game": "toy",
+            "seat0": "me",
+            "seat1": "user",
+            "seat1_user": bob.name,  # type: ignore[attr-defined]
+            "clock": "correspondence",
+            "clock_days": "3",
+        },
+        follow_redirects=False,
+    )
+    assert r.status_code == 303, r.text
+    pk = int(r.headers["location"].rsplit("/", 1)[1])
+    assert join(bob, pk).status_code == 303
+    seats, to_move = view(ann, pk)["seats"], view(ann, pk)["to_move"]
+    away, watcher = (ann, bob) if seats[to_move]["you"] else (bob, ann)
+    cookie = "; ".join(f"{name}={value}" for name, value in watcher.cookies.items())
+    with connect(
+        f"ws://127.0.0.1:{club.port}/ws/games/{pk}",
+        additional_headers={"Cookie": cookie},
+        open_timeout=10,
+    ) as ws:
+        before = json.loads(ws.recv(timeout=10))["clock"]["deadline"]
+        page = away.get(f"/users/{away.name}").text  # type: ignore[attr-defined]
+        r = away.post("/vacation", data={"days": "5", "csrf": csrf_of(page)}, follow_redirects=True)
+        assert r.status_code == 200 and "on-vacation" in r.text
+        seen = json.loads(ws.recv(timeout=10))
+    assert seen["type"] == "state"
+    assert seen["clock"]["deadline"] - before == 5 * 24 * 3600 * 1000
+    for client in (ann, bob):
+        client.close()

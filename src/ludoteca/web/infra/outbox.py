@@ -149,6 +149,18 @@ class Connection:
         except Exception:  # the client went away: the reading side sees it too
             self.finished.set()
 
+    async def closed(self) -> None:
+        """Wait (a bounded time) for the writer to send what a :meth:`close` left queued and
+        the closing frame. A socket handler that returns after :meth:`close` calls this
+        first: stopping the writer at once would cut the connection without the last
+        message and the close code that says why (a flood's 1008), as a dropped network
+        does, and a page would take it for one."""
+        if not self.closing or self.finished.is_set():
+            return
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(SEND_SECONDS + CLOSE_SECONDS):
+                await self.finished.wait()
+
     async def stop(self) -> None:
         """End the writer (the connection is over)."""
         self.finished.set()

@@ -116,6 +116,11 @@ class GameRow(Base):
     """When the player to move started thinking: their clock runs from here."""
     deadline: Mapped[datetime | None] = mapped_column(DateTime, nullable=True, index=True)
     """When the player to move runs out of time; any process may end the game after it."""
+    takebacks: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    """How many times moves were taken back (migration ``0017``). A takeback lowers the ply,
+    and later moves bring it back up along another line: a process whose kept game is of an
+    older count holds moves and a board that are no longer the game's, however equal the
+    plies (:mod:`ludoteca.web.round.cached`), and a move's claim made on it is refused."""
     rematch_of: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The finished game this one is the rematch of: unique (migration ``0010``), so that
     however many presses of *Rematch* arrive at once, one game is made."""

@@ -30,6 +30,9 @@ log = logging.getLogger("ludoteca.web")
 router = APIRouter()
 SOCKETS_PER_USER = 20
 """Open ``/ws/me`` sockets one user may hold in one process: one per open tab."""
+MESSAGES_PER_SECOND = 10
+"""More from one socket in a second is a flood (a page sends a ping now and then); it is
+closed with code 1008."""
 
 
 class Inbox:
@@ -115,7 +118,7 @@ async def me_socket(ws: WebSocket) -> None:
             if now - window > 1:
                 window, received = now, 0
             received += 1
-            if received > 10:
+            if received > MESSAGES_PER_SECOND:
                 conn.close(1008)
                 break
             if message.get("text") == '{"type":"ping"}':
@@ -130,4 +133,5 @@ async def me_socket(ws: WebSocket) -> None:
                 inbox.sockets.pop(user.id, None)
                 inbox.languages.pop(user.id, None)
         with suppress(Exception):
+            await conn.closed()  # a flood's close code goes out first
             await conn.stop()

@@ -21,8 +21,9 @@ class BotTurns:
         self.store = store
         self.reader = reader
 
-    def bot_turn(self, pk: int) -> tuple[BotJob, int] | None:
-        """If a computer seat is to move: the job for a bot worker and the ply it answers."""
+    def bot_turn(self, pk: int) -> tuple[BotJob, int, int] | None:
+        """If a computer seat is to move: the job for a bot worker, and the ply and count of
+        takebacks of the position it answers."""
         with self.reader.lock(pk), self.store.session() as db:
             row = db.get(GameRow, pk)
             if row is None or row.status != "active":
@@ -40,7 +41,7 @@ class BotTurns:
                 bot_seed=ply_rng(row.seed, row.ply, "bot").getrandbits(62),
                 owner=row.created_by,
             )
-            return job, row.ply
+            return job, row.ply, row.takebacks
 
     def games_waiting_for_bots(self, idle_seconds: float | None = None) -> list[int]:
         """Active games whose player to move is a computer seat.

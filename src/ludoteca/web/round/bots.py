@@ -98,12 +98,13 @@ class BotRunner:
     async def _run(self, pk: int, publish: Callable[[int], Awaitable[None]]) -> None:
         games = self.games
         loop = asyncio.get_running_loop()
+        stale = 0
         while True:
             asked_at = time.time()  # the move that made it the computer's turn is stored
             turn = await anyio.to_thread.run_sync(games.bot_turn, pk)
             if turn is None:
                 return
-            job, ply = turn
+            job, ply, takebacks = turn
             job = dataclasses.replace(job, asked_at=asked_at)
             try:
                 async with self.queue.turn(job.owner):
@@ -114,14 +115,22 @@ class BotRunner:
                 if self.delay:
                     await asyncio.sleep(self.delay)
                 await self.threads.play(
-                    lambda t=text, p=ply: games.submit(pk, None, t, bot=True, expected_ply=p)
+                    lambda t=text, p=ply, b=takebacks: games.submit(
+                        pk, None, t, bot=True, expected_ply=p, expected_takebacks=b
+                    )
                 )
             except ClubError as exc:
                 log.warning("game %s: computer move refused: %s", pk, exc.message)
+                if exc.status == 409 and stale < 3:
+                    # The game changed while it thought (moves taken back and played
+                    # again): think again on the game as it is, if it is still its turn.
+                    stale += 1
+                    continue
                 return
             except Exception:
                 log.exception("game %s: the computer player failed", pk)
                 return
+            stale = 0
             await publish(pk)
 
 

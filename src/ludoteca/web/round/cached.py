@@ -6,6 +6,13 @@ replaced whole, never changed in place, so a view reading the old one is undistu
 that disagrees with the database is dropped and read again (see
 :mod:`ludoteca.web.round.reading`). Only the :data:`MAX_CACHED_GAMES` games used last are
 kept; the others are rebuilt by replay when next needed.
+
+A takeback makes the ply go down, and later moves bring it up again along another line: the
+same ply is then another game. So an entry is of one count of the game's takebacks
+(:attr:`~ludoteca.web.infra.store.GameRow.takebacks`): it is read only by a caller that
+knows the game to be of that count (:meth:`GameCache.of_line`), and keeping a part of
+another count first empties it (:meth:`GameCache.keep`). Another process's takeback is
+then noticed by the first read that sees the game's count, whatever was heard of it.
 """
 
 from __future__ import annotations
@@ -32,9 +39,11 @@ class Live:
 class CachedGame:
     """What is kept of one game; any part may be missing (None)."""
 
-    __slots__ = ("live", "moves", "row")
+    __slots__ = ("live", "moves", "row", "takebacks")
 
-    def __init__(self) -> None:
+    def __init__(self, takebacks: int = 0) -> None:
+        self.takebacks = takebacks
+        """The game's count of takebacks the parts were read at: all of them, or none."""
         self.live: Live | None = None
         self.moves: tuple[PlayedMove, ...] | None = None
         """Moves already read: stored moves never change, so a view only fetches newer ones."""
@@ -67,6 +76,12 @@ class GameCache:
         """What is kept of ``pk`` (an empty entry if nothing is)."""
         return self._games.get(pk, _NOTHING)
 
+    def of_line(self, pk: int, takebacks: int) -> CachedGame:
+        """What is kept of ``pk`` if it is of the game as it is after ``takebacks``
+        takebacks (an empty entry if not: moves were taken back since it was kept)."""
+        entry = self._games.get(pk, _NOTHING)
+        return entry if entry.takebacks == takebacks else _NOTHING
+
     def _entry(self, pk: int) -> CachedGame:
         """``pk``'s entry, made the most recently used (the caller holds the guard)."""
         entry = self._games.pop(pk, None) or CachedGame()
@@ -79,13 +94,18 @@ class GameCache:
         self,
         pk: int,
         *,
+        takebacks: int,
         live: Live | None = None,
         moves: tuple[PlayedMove, ...] | None = None,
         row: GameRow | None = None,
     ) -> None:
-        """Replace the parts given of ``pk``'s entry."""
+        """Replace the parts given of ``pk``'s entry, read when the game had ``takebacks``
+        takebacks; parts kept of another count are dropped."""
         with self._guard:
             entry = self._entry(pk)
+            if entry.takebacks != takebacks:
+                entry.live, entry.moves, entry.row = None, None, None
+                entry.takebacks = takebacks
             if live is not None:
                 entry.live = live
             if moves is not None:

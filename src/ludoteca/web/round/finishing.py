@@ -89,12 +89,22 @@ class Finishing:
         return ended
 
     def refuse_if_stale(
-        self, db, row: GameRow, what: str, expected_ply: int | None, advice: str
+        self,
+        db,
+        row: GameRow,
+        what: str,
+        expected_ply: int | None,
+        advice: str,
+        expected_takebacks: int | None = None,
     ) -> None:
         """A move or resignation decided on a position that is no longer the game's (the
-        clock ran out, or someone moved since the ply it names) is refused with why."""
+        clock ran out, or someone moved since the ply it names, or took moves back since
+        the count of takebacks it names: the same ply is then another position) is refused
+        with why."""
         self.refuse_if_out_of_time(db, row, what)
-        if expected_ply is not None and expected_ply != row.ply:
+        if (expected_ply is not None and expected_ply != row.ply) or (
+            expected_takebacks is not None and expected_takebacks != row.takebacks
+        ):
             raise ClubError(
                 "{what}: the game has moved on (now at move {ply}); {advice}.",
                 409,
@@ -132,7 +142,14 @@ class Finishing:
         state = self.reader.state_in(db, row)
         claimed = db.execute(
             update(GameRow)
-            .where(GameRow.id == row.id, GameRow.status == "active", GameRow.ply == row.ply)
+            .where(
+                GameRow.id == row.id,
+                GameRow.status == "active",
+                GameRow.ply == row.ply,
+                GameRow.takebacks == row.takebacks,
+                # as stored: a vacation taken in another process may have pushed it back
+                GameRow.deadline <= now,
+            )
             .values(status="finished"),
             execution_options={"synchronize_session": False},
         )

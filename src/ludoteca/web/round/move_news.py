@@ -38,15 +38,21 @@ class MoveNews:
     deadline: datetime | None
     moves: tuple[tuple[int, str, int, str | None], ...]
     """``(ply, text, player, note)`` of each new move, as stored."""
+    takebacks: int
+    """The game's count of takebacks: news of another count does not follow what is kept,
+    however equal the plies."""
 
 
 def _when(value: datetime | None) -> str | None:
     return None if value is None else value.isoformat()
 
 
-def news_text(first_ply: int, moved: dict[str, Any], added: list[dict[str, Any]]) -> str | None:
+def news_text(
+    first_ply: int, moved: dict[str, Any], added: list[dict[str, Any]], *, takebacks: int
+) -> str | None:
     """The news of ``added`` (the move rows a claim at ``first_ply`` stored) and ``moved``
-    (the columns it wrote) as compact JSON, or None if it would not fit a notification."""
+    (the columns it wrote) in a game that had ``takebacks`` takebacks, as compact JSON, or
+    None if it would not fit a notification."""
     text = json.dumps(
         [
             first_ply,
@@ -55,6 +61,7 @@ def news_text(first_ply: int, moved: dict[str, Any], added: list[dict[str, Any]]
             _when(moved["turn_started"]),
             _when(moved["deadline"]),
             [[m["ply"], m["text"], m["player"], m["note"]] for m in added],
+            takebacks,
         ],
         separators=(",", ":"),
         ensure_ascii=False,
@@ -66,7 +73,7 @@ def read_news(text: str) -> MoveNews | None:
     """The news in ``text``, or None if it is not news this process understands (a sender of
     another version): the receiver then reads the game from the database."""
     try:
-        first, ply, to_move, started, deadline, moves = json.loads(text)
+        first, ply, to_move, started, deadline, moves, takebacks = json.loads(text)
         played = tuple(
             (int(p), str(t), int(who), None if n is None else str(n)) for p, t, who, n in moves
         )
@@ -77,6 +84,7 @@ def read_news(text: str) -> MoveNews | None:
             None if started is None else datetime.fromisoformat(started),
             None if deadline is None else datetime.fromisoformat(deadline),
             played,
+            int(takebacks),
         )
     except (ValueError, TypeError):
         return None

@@ -36,7 +36,6 @@ from ludoteca.core.messages import N_, Text
 from ludoteca.core.protocol import TERMINAL, Result
 from ludoteca.web.infra.store import GameRow, MoveRow, User, utcnow
 from ludoteca.web.kernel.errors import ClubError
-from ludoteca.web.round import clocks
 from ludoteca.web.round.offer_models import OfferEvent
 
 if TYPE_CHECKING:
@@ -276,7 +275,12 @@ def _claim(db, row: GameRow, **values: Any) -> None:
     or a time-out racing in other processes, one changes nothing."""
     claimed = db.execute(
         update(GameRow)
-        .where(GameRow.id == row.id, GameRow.status == "active", GameRow.ply == row.ply)
+        .where(
+            GameRow.id == row.id,
+            GameRow.status == "active",
+            GameRow.ply == row.ply,
+            GameRow.takebacks == row.takebacks,
+        )
         .values(**values),
         execution_options={"synchronize_session": False},
     )
@@ -337,13 +341,16 @@ def _take_back(games: GameService, db, row: GameRow, offer: OpenOffer, event, no
     state = games.start_state(row)
     for text in texts:
         state.play(text)
-    _claim(db, row, ply=back_to)
+    # A new count of takebacks: every process's kept game of the old line is dropped when
+    # it next reads the game, and a move claimed on it is refused (:mod:`.cached`).
+    _claim(db, row, ply=back_to, takebacks=row.takebacks + 1)
     db.execute(delete(MoveRow).where(MoveRow.game_id == row.id, MoveRow.ply >= back_to))
     event.undone = undone
     db.add(event)
     row.ply = back_to
+    row.takebacks = row.takebacks + 1
     row.to_move = state.to_move
-    clocks.after_moves(row, None, state.to_move, now or utcnow())
+    games.reader.run_clocks(db, row, None, state.to_move, now or utcnow())
 
 
 # --- what players are shown --------------------------------------------------------------------

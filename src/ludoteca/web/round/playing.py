@@ -79,13 +79,16 @@ class Playing:
         bot: bool = False,
         expected_ply: int | None = None,
         session: str | None = None,
+        expected_takebacks: int | None = None,
     ) -> int:
         """Validate and commit one move (and the chance outcomes after it); return the ply.
 
         ``user`` must hold the seat to move (``bot=True`` plays for a computer seat instead).
         Nothing is changed if anything is refused. ``session``: the hash of the session the
         move was sent in, which must still be open (else :class:`SessionEnded`), checked
-        by the move's claim itself.
+        by the move's claim itself. ``expected_ply`` and ``expected_takebacks``: the game
+        the move was decided on (a computer's move found for a position that a takeback and
+        a move since have replaced, at the same ply, is refused).
         """
         if not isinstance(text, str) or not text.strip():
             raise ClubError("A move is a non-empty text in the game's notation.")
@@ -99,7 +102,9 @@ class Playing:
             try:
                 with self.reader.lock(pk), self.store.session() as db:
                     row, trusted = self.reader.row_to_move(db, pk, trust_kept)
-                    self._validate_and_commit(db, row, user, text, bot, expected_ply, session)
+                    self._validate_and_commit(
+                        db, row, user, text, bot, (expected_ply, expected_takebacks), session
+                    )
                     return row.ply
             except ClubError as exc:
                 # Refused on the kept row, which may be behind another process's move:
@@ -116,7 +121,7 @@ class Playing:
         user: User | None,
         text: str,
         bot: bool,
-        expected_ply: int | None,
+        expected: tuple[int | None, int | None],
         session: str | None,
     ) -> None:
         """The body of :meth:`submit` once the game is read: refuse with why, or commit."""
@@ -132,7 +137,12 @@ class Playing:
                 text=text,
             )
         self.finishing.refuse_if_stale(
-            db, row, Text("Move {text!r} refused", {"text": text}), expected_ply, Text("look again")
+            db,
+            row,
+            Text("Move {text!r} refused", {"text": text}),
+            expected[0],
+            Text("look again"),
+            expected[1],
         )
         state = self.reader.state_in(db, row)
         player = state.to_move
@@ -190,7 +200,7 @@ class Playing:
         new = list(new)
         first_ply = row.ply
         mover = next((player for _, player, _ in new if player >= 0), None)
-        clocks.after_moves(row, mover, state.to_move, utcnow())
+        self.reader.run_clocks(db, row, mover, state.to_move, utcnow())
         moved = {
             "ply": first_ply + len(new),
             "to_move": state.to_move,
@@ -215,6 +225,7 @@ class Playing:
             for ply, (text, player, note) in enumerate(new, start=first_ply)
         ]
         claim, params = CLAIM, {**moved, "claim_id": row.id, "claim_ply": first_ply}
+        params["claim_takebacks"] = row.takebacks
         if in_session is not None:
             claim = CLAIM_IN_SESSION
             params.update(session_hash=in_session[0], session_user=in_session[1])
@@ -224,7 +235,7 @@ class Playing:
         # changed a seat).
         news = None
         if self.reader.tells_news and not state.is_over and not clocks.live(row):
-            news = news_text(first_ply, moved, added)
+            news = news_text(first_ply, moved, added, takebacks=row.takebacks)
         told = notice(self.store, db, row.id, news)
         if told is not None:
             claim = claim.returning(told)
@@ -257,7 +268,7 @@ class Playing:
             db.rollback()
             self.cache.drop_state(row.id)
             raise ClubError("Another move was made at the same time; look again.", 409) from None
-        known = self.cache.get(row.id).moves
+        known = self.cache.of_line(row.id, row.takebacks).moves
         if known is not None and len(known) == first_ply:
             known = (
                 *known,
@@ -269,6 +280,7 @@ class Playing:
             self.cache.drop_row(row.id)
         self.cache.keep(
             row.id,
+            takebacks=row.takebacks,
             live=Live(ply, state),
             moves=known,
             row=row if row.status == "active" else None,

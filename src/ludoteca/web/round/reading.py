@@ -10,6 +10,8 @@ Within a process a lock per game orders the changes. The roles that change games
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
+from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
@@ -32,12 +34,18 @@ from ludoteca.web.round.move_news import read_news
 from ludoteca.web.round.storage import (
     HEAD,
     MOVE_TEXTS,
+    MOVED_COLUMNS,
     PLAYED_MOVES,
     SESSION_OPEN,
     PlayedMove,
     caught_up,
     record_of,
 )
+
+TurnHook = Callable[[Any, GameRow, int, datetime], None]
+"""``(db, row, to_move, now)``: a turn began at ``now`` for seat ``to_move`` and the clocks
+set ``row.deadline``; the hook may push it back (a vacation). Run before the move's claim
+writes the deadline, so the claim and the news the other processes hear carry it."""
 
 
 class GameReader:
@@ -50,8 +58,19 @@ class GameReader:
         """Whether a move's notification carries what it changed (other processes hear it)."""
         self._locks: dict[int, threading.Lock] = {}
         self._locks_guard = threading.Lock()
+        self.on_turn: list[TurnHook] = []
+        """Run whenever a turn begins (see :data:`TurnHook`); cheap when they have nothing
+        to do, as they run on every turn."""
         self._botless: set[int] = set()
         """Games seen without a computer seat; seats never become one after creation."""
+
+    def run_clocks(self, db, row: GameRow, mover: int | None, to_move: int, now: datetime) -> None:
+        """The clocks after moves (:func:`.clocks.after_moves`), then the turn hooks if a
+        turn began: every change of the player to move comes through here."""
+        clocks.after_moves(row, mover, to_move, now)
+        if row.turn_started == now and row.deadline is not None:
+            for hook in self.on_turn:
+                hook(db, row, to_move, now)
 
     def lock(self, pk: int) -> threading.Lock:
         """The lock that orders this process's changes to game ``pk``."""
@@ -117,8 +136,8 @@ class GameReader:
             if not kept.whole():
                 return False
             assert row is not None and live is not None and known is not None
-            if clocks.live(row):
-                return False
+            if clocks.live(row) or news.takebacks != row.takebacks:
+                return False  # a takeback since (or before) what is kept: read it
             if news.ply <= row.ply:
                 continue  # read from the database since
             if news.first_ply != row.ply:
@@ -133,6 +152,7 @@ class GameReader:
                 return False
             self.cache.keep(
                 pk,
+                takebacks=row.takebacks,
                 live=Live(news.ply, state),
                 row=caught_up(row, news),
                 moves=(*known, *(PlayedMove(*m) for m in news.moves)),
@@ -155,7 +175,7 @@ class GameReader:
         with self.store.read_connection() as db:
             row = self._fresh_row(db, pk)
             state = self.state_in(db, row).clone()
-            known = self.cache.get(pk).moves or ()
+            known = self.cache.of_line(pk, row.takebacks).moves or ()
             if len(known) > row.ply:
                 known = ()
             if len(known) < row.ply:
@@ -163,7 +183,7 @@ class GameReader:
                     PLAYED_MOVES, {"pk": pk, "first": len(known), "last": row.ply}
                 ).all()
                 known = (*known, *(PlayedMove(*m) for m in newer))
-            self.cache.keep(pk, moves=known)
+            self.cache.keep(pk, takebacks=row.takebacks, moves=known)
             with self._locks_guard:
                 if not any(s.kind == "bot" for s in row.seats):
                     if len(self._botless) > 100 * MAX_CACHED_GAMES:
@@ -223,14 +243,21 @@ class GameReader:
             # SQLite's, and this one needs none of it
             conn = db.connection() if isinstance(db, OrmSession) else db
             head = conn.execute(HEAD, {"pk": pk}).one_or_none()
-            if head is not None and head.status == "active":
-                if head.ply == kept.ply:
+            if (
+                head is not None
+                and head.status == "active"
+                and head.takebacks == kept.takebacks  # else the same ply is another line
+            ):
+                if head.ply == kept.ply and all(
+                    getattr(head, name) == getattr(kept, name) for name in MOVED_COLUMNS
+                ):
                     return kept
-                if head.ply > kept.ply and not clocks.live(kept):
+                if head.ply >= kept.ply and not clocks.live(kept):
                     # Moved since, by another process (players of one game are often served
-                    # by different processes): the head holds all that changed.
+                    # by different processes), or a vacation pushed the deadline back: the
+                    # head holds all that changed.
                     row = caught_up(kept, head)
-                    self.cache.keep(pk, row=row)
+                    self.cache.keep(pk, takebacks=row.takebacks, row=row)
                     return row
             self.cache.drop_row(pk)
         if isinstance(db, Connection):  # a plain connection cannot load ORM rows
@@ -273,7 +300,7 @@ class GameReader:
     def state_in(self, db, row: GameRow) -> State:
         """The state of ``row`` at its ply: the kept one (not a copy: the caller holds the
         game's lock), or one caught up or replayed from the stored moves, then kept."""
-        live = self.cache.get(row.id).live
+        live = self.cache.of_line(row.id, row.takebacks).live
         if live is not None and live.ply == row.ply:
             return live.state
         # Stored moves are only ever added to: a cached state behind the database (another
@@ -298,5 +325,5 @@ class GameReader:
                     text=text,
                     why=exc.text,
                 ) from None
-        self.cache.keep(row.id, live=Live(first + len(texts), state))
+        self.cache.keep(row.id, takebacks=row.takebacks, live=Live(first + len(texts), state))
         return state

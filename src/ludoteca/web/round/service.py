@@ -16,7 +16,7 @@ from ludoteca.web.round.bot_turns import BotTurns
 from ludoteca.web.round.cached import MAX_CACHED_GAMES, GameCache, ListChanges, Live
 from ludoteca.web.round.finishing import FinishHook, Finishing
 from ludoteca.web.round.playing import MAX_MOVE_TEXT, MovesHook, Playing, probe
-from ludoteca.web.round.reading import GameReader
+from ludoteca.web.round.reading import GameReader, TurnHook
 from ludoteca.web.round.setup import SEAT_KINDS, GameSettings, SeatSpec, SetUp, rated_refusal
 from ludoteca.web.round.storage import PlayedMove, record_of
 
@@ -53,6 +53,7 @@ class GameService:
         # the hooks, shared with the roles that run them (append to these lists)
         self.on_finish: list[FinishHook] = self.finishing.on_finish
         self.on_moves: list[MovesHook] = self.playing.on_moves
+        self.on_turn: list[TurnHook] = self.reader.on_turn
 
         # reading
         self.lock = self.reader.lock

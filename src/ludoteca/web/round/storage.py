@@ -43,17 +43,20 @@ MOVED_COLUMNS = ("ply", "to_move", "turn_started", "deadline")
 """What a move writes to an active game without a live clock (:meth:`.playing.Playing.commit_moves`
 claims it with these; the seats change only with a live clock, and everything else that
 changes an active game also ends it)."""
-HEAD = select(_GAMES.c.status, *(_GAMES.c[name] for name in MOVED_COLUMNS)).where(
-    _GAMES.c.id == bindparam("pk")
-)
-"""The game's status and the columns a move changes: whether a kept row is still exact, and
-what brings it up to date (:meth:`.reading.GameReader._fresh_row`)."""
+HEAD = select(
+    _GAMES.c.status, _GAMES.c.takebacks, *(_GAMES.c[name] for name in MOVED_COLUMNS)
+).where(_GAMES.c.id == bindparam("pk"))
+"""The game's status, its count of takebacks and the columns a move changes: whether a kept
+row is still exact, and what brings it up to date (:meth:`.reading.GameReader._fresh_row`)."""
 CLAIM = update(_GAMES).where(
     _GAMES.c.id == bindparam("claim_id"),
     _GAMES.c.ply == bindparam("claim_ply"),
+    _GAMES.c.takebacks == bindparam("claim_takebacks"),
     _GAMES.c.status != "finished",
 )
-"""A move's claim on its game: the columns to set come as parameters named after them."""
+"""A move's claim on its game: the game as read (at this ply, of this count of takebacks:
+after a takeback, the same ply is another line); the columns to set come as parameters
+named after them."""
 SESSION_OPEN = (
     select(_SESSIONS.c.token_hash)
     .where(

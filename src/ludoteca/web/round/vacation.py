@@ -1,24 +1,28 @@
-"""Vacations: a member pauses their correspondence clocks for some days, as Board Game
-Arena allows, out of a yearly allowance of :data:`DAYS_A_YEAR` days.
+"""Vacations: a member pauses their correspondence clocks (and the abandonment watch of
+their untimed games) for some days, as Board Game Arena allows, out of a yearly allowance of
+:data:`DAYS_A_YEAR` days.
 
 A vacation starts now and lasts the days asked for (at least one, at most what is left of
 the year's allowance, counted by the calendar year it starts in); one runs at a time, and
 it cannot be ended early (the days would otherwise be a free extension of every clock).
 While it runs:
 
-- every correspondence game in which the member is to move has its deadline pushed back by
-  the vacation's length, at once (:func:`start`);
-- a correspondence turn that passes to the member during the vacation gets its full time
-  from the vacation's end (:func:`turn_hook`, run with every move).
+- every correspondence or untimed game in which the member is to move has its deadline
+  pushed back by the vacation's length, at once (:func:`start`); the other server processes
+  hear of it as of any change to a game, and show the new deadline;
+- a turn that reaches the member during the vacation (a move passed it to them, a game
+  started with them to move, a takeback gave it back) gets its full time from the
+  vacation's end: the days a move of a correspondence game, the
+  :data:`~ludoteca.web.round.clocks.ABANDONED_AFTER` of an untimed one (:func:`turn_hook`,
+  run as each turn begins, before its deadline is written).
 
-Live games are not paused: their clocks run while people watch the board. Untimed games
-have no clock to pause.
+Live games are not paused: their clocks run while people watch the board.
 """
 
 from __future__ import annotations
 
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 from urllib.parse import quote
 
 import anyio
@@ -65,12 +69,27 @@ def running(db, user_id: int, now: datetime) -> Vacation | None:
     )
 
 
-def _correspondence(row: GameRow) -> clocks.TimeControl | None:
+def _turn_time(row: GameRow) -> timedelta | None:
+    """The time a turn of ``row`` gives its player, if a vacation pauses it: a
+    correspondence game's days a move, an untimed game's abandonment watch (None for a live
+    clock, which runs while people watch the board)."""
     control = clocks.TimeControl.of(row.clock)
-    return control if control is not None and control.kind == clocks.CORRESPONDENCE else None
+    if control is None:
+        return clocks.ABANDONED_AFTER
+    if control.kind == clocks.CORRESPONDENCE:
+        return timedelta(days=control.days)
+    return None
 
 
-def start(games: GameService, user: User, days: Any, *, now: datetime | None = None) -> Vacation:
+class Started(NamedTuple):
+    """A vacation just taken, and the games whose deadlines it pushed back (their watchers in
+    this process are to be shown them: the other processes hear of them by themselves)."""
+
+    vacation: Vacation
+    games: list[int]
+
+
+def start(games: GameService, user: User, days: Any, *, now: datetime | None = None) -> Started:
     """Start ``user``'s vacation of ``days`` days now; refused with why if they have not
     that many left, or are on vacation already."""
     if isinstance(days, str) and days.strip().isdigit() and len(days.strip()) < 4:
@@ -98,29 +117,29 @@ def start(games: GameService, user: User, days: Any, *, now: datetime | None = N
             .where(GameRow.status == "active", Seat.user_id == user.id)
         ).all()
         for row in waiting:
-            if _correspondence(row) is not None and row.deadline is not None:
+            if _turn_time(row) is not None and row.deadline is not None:
                 row.deadline = row.deadline + timedelta(days=days)
                 changed.append(row.id)
         db.commit()
         db.refresh(vacation)
     for pk in changed:  # the kept rows hold the old deadlines
         games.cache.drop_row(pk)
-    return vacation
+    return Started(vacation, changed)
 
 
-def turn_hook(db, row: GameRow, state, mover: int | None) -> None:
-    """After moves (in their transaction): a correspondence turn that passed to a member on
-    vacation starts counting when the vacation ends."""
-    control = _correspondence(row)
-    if control is None or row.deadline is None or not 0 <= row.to_move < len(row.seats):
+def turn_hook(db, row: GameRow, to_move: int, now: datetime) -> None:
+    """As a turn begins (:data:`~ludoteca.web.round.reading.TurnHook`): a turn that reached a
+    member on vacation starts counting when the vacation ends."""
+    turn = _turn_time(row)
+    if turn is None or row.deadline is None or not 0 <= to_move < len(row.seats):
         return
-    seat = row.seats[row.to_move]
+    seat = row.seats[to_move]
     if seat.kind == "bot" or seat.user_id is None:
         return
-    away = running(db, seat.user_id, utcnow())
+    away = running(db, seat.user_id, now)
     if away is None:
         return
-    paused = away.ends + timedelta(days=control.days)
+    paused = away.ends + turn
     if paused > row.deadline:
         row.deadline = paused
 
@@ -143,6 +162,8 @@ router = APIRouter()
 @router.post("/vacation")
 async def take_vacation(request: Request, user: SignedIn):
     data = await form(request)
-    games = club(request).games
-    await anyio.to_thread.run_sync(lambda: start(games, user, data.get("days", "")))
+    hub = club(request).hub
+    started = await anyio.to_thread.run_sync(lambda: start(hub.games, user, data.get("days", "")))
+    for pk in started.games:  # the pages open on them show the new deadline at once
+        await hub.publish(pk)
     return RedirectResponse(f"/users/{quote(user.name)}#vacation", status_code=303)

@@ -25,6 +25,17 @@ class Control:
     def text(self) -> Text:
         return clocks.describe(self.clock) if self.clock else Text(N_("untimed"))
 
+    @property
+    def short(self) -> Text:
+        """The cell's label: a phone's width holds a game's five cells in a row only if
+        ``3 days a move`` is ``3 d`` and untimed is ``∞`` (the whole :attr:`text` is the
+        cell's title and is read out with it; a legend under the grid says what they mean)."""
+        if self.clock is None:
+            return Text(N_("∞"))
+        if self.clock.get("kind") == clocks.CORRESPONDENCE:
+            return Text(N_("{days:g} d"), {"days": self.clock["days"]})
+        return self.text
+
 
 CONTROLS: tuple[Control, ...] = (
     Control("5+3", {"kind": "live", "base": 300, "increment": 3}),

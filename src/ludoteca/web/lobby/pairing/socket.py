@@ -19,6 +19,7 @@ from typing import Any
 import anyio
 from fastapi import APIRouter, WebSocket, WebSocketDisconnect
 
+from ludoteca.core.messages import Text
 from ludoteca.web.accounts.service import SESSION_COOKIE, hash_token
 from ludoteca.web.i18n.catalogs import language
 from ludoteca.web.i18n.languages import choose
@@ -32,6 +33,9 @@ router = APIRouter()
 MESSAGES_PER_SECOND = 10
 """More from one socket in a second is a flood (a person presses a cell now and then)."""
 MAX_MESSAGE = 512
+TOO_MANY_MESSAGES = Text(
+    "Too many messages: at most {count} a second.", {"count": MESSAGES_PER_SECOND}
+)
 
 
 class Seekers:
@@ -127,6 +131,7 @@ async def seek_socket(ws: WebSocket) -> None:
             received += 1
             raw = message.get("text") or ""
             if received > MESSAGES_PER_SECOND or len(raw) > MAX_MESSAGE:
+                say("error", message=lang.text(TOO_MANY_MESSAGES))
                 conn.close(1008)
                 break
             try:
@@ -163,4 +168,5 @@ async def seek_socket(ws: WebSocket) -> None:
             with suppress(Exception):
                 await anyio.to_thread.run_sync(seekers.pool.forget, seek_id)
         with suppress(Exception):
+            await conn.closed()  # a flood's error and close code go out first
             await conn.stop()
