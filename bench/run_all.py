@@ -19,7 +19,9 @@ and whether it is met:
 - ``browser``: a game page's DOMContentLoaded in Chromium on loopback (``bench/page_load.py``);
 - ``load``: the club under 200 live games as pages behave (``bench/load.py --page-like``), and
   ``load_http`` the same with every move sent as a page without a socket sends it
-  (``--http-moves``).
+  (``--http-moves``);
+- ``tournament``: an arena of 500 players with about 250 games at once, on one process: how
+  soon a player whose game ended is in the next one (``bench/tournament.py``).
 
 ``--quick`` shortens every measurement (for a look, not for a release note). Figures on a
 shared machine are noisy: ratios measured in one run are the figures to quote. Exit status
@@ -70,6 +72,9 @@ def commands(quick: bool) -> dict[str, list[list[str]]]:
         "browser": [[PY, str(BENCH / "page_load.py"), "--json", "--loads", "5" if quick else "20"]],
         "load": [load_command(quick)],
         "load_http": [[*load_command(quick), "--http-moves"]],
+        "tournament": [[PY, str(BENCH / "tournament.py"), "--json",
+                        "--players", "100" if quick else "500",
+                        "--seconds", "30" if quick else "150"]],
     }  # fmt: skip
 
 
@@ -153,6 +158,15 @@ def figures(results: dict[str, Any]) -> list[dict[str, Any]]:
                 "p99 < 100 ms, nothing lost",
                 p99 < 100 and bool(load["verify"]["ok"]),
             )
+    arena = results.get("tournament")
+    if arena:
+        p99 = arena["wait_p99"]
+        add(
+            f"arena, {arena['players']} players: next game after one ends, p99",
+            f"{p99 * 1000:.0f} ms",
+            f"<= {arena['target_p99']:g} s",
+            p99 <= arena["target_p99"],
+        )
     return rows
 
 

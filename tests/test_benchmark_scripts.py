@@ -66,6 +66,7 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
                  "verify": {"ok": True}},
         "load_http": {"concurrent_games": 200, "moves_per_s": 80.0, "p99_ms": 900.0,
                       "verify": {"ok": True}},
+        "tournament": {"players": 500, "wait_p99": 1.2, "target_p99": 1.0},
     }  # fmt: skip
     met = {row["figure"]: row["met"] for row in run_all.figures(results)}
     assert met["comune: protocol / C"] is True and met["kuniumi: protocol / C"] is False
@@ -76,4 +77,5 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
     assert met["game page DOMContentLoaded p50, worst (comune)"] is True
     assert met["load, 200 games, moves over sockets: moves/s; p99"] is True
     assert met["load, 200 games, moves over HTTP: moves/s; p99"] is False
+    assert met["arena, 500 players: next game after one ends, p99"] is False  # 1.2 s > 1 s
     assert "1/111" in run_all.table(run_all.figures(results))
