@@ -63,7 +63,7 @@ lint: $(VENV)/.installed-dev
 	$(BIN)/python -m mypy
 
 ## bench: every benchmark (engines against the C limits, start-up, pages, a browser, the club
-## under load) and one table of figures against their targets; about 8 minutes
+## under load, an arena of 500) and one table of figures against their targets; about 11 minutes
 bench: $(VENV)/.installed-dev catalogs
 	$(BIN)/python bench/run_all.py
 

@@ -103,6 +103,7 @@ class ClubProcesses:
         return [f"http://127.0.0.1:{port}" for port in self.ports]
 
     def _spawn(self, index: int) -> None:
+        """Start server ``index``: a new one at the end, or anew in the place of a stopped one."""
         port = _free_port()
         log = open(self.logdir / f"server{index}.log", "ab")  # noqa: SIM115 - the child keeps it
         cmd = [sys.executable, "-m", "ludoteca.cli.main", "serve", "--port", str(port)]
@@ -116,8 +117,12 @@ class ClubProcesses:
             cmd, stdout=log, stderr=subprocess.STDOUT, preexec_fn=_die_with_parent, env=env
         )
         log.close()
-        self.procs.append(proc)
-        self.ports.append(port)
+        if index < len(self.procs):
+            self.procs[index] = proc
+            self.ports[index] = port
+        else:
+            self.procs.append(proc)
+            self.ports.append(port)
 
     def _wait_ready(self, index: int, timeout: float = 60) -> None:
         deadline = time.monotonic() + timeout
@@ -159,6 +164,13 @@ class ClubProcesses:
 
     def cpu_seconds(self) -> list[float | None]:
         return [_cpu_seconds(p.pid) if p is not None else None for p in self.procs]
+
+    def restart(self, index: int) -> None:
+        """Start server ``index`` again after :meth:`kill` (on another port: see :attr:`bases`),
+        as an operator would after a crash."""
+        assert self.procs[index] is None, "stop the server first"
+        self._spawn(index)
+        self._wait_ready(index)
 
     def kill(self, index: int) -> None:
         proc = self.procs[index]

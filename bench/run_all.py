@@ -27,6 +27,8 @@ and whether it is met:
   ``load_http`` the same with every move sent as a page without a socket sends it
   (``--http-moves``), and ``load_api`` with players that are API clients without sockets
   (``--api-players``: ``GET /api/games/N`` before each ``POST /api/games/N/move``).
+- ``tournament``: an arena of 500 players with about 250 games at once, on one process: how
+  soon a player whose game ended is in the next one (``bench/tournament.py``).
 
 ``--quick`` shortens every measurement (for a look, not for a release note). Figures on a
 shared machine are noisy: ratios measured in one run are the figures to quote. Exit status
@@ -82,6 +84,9 @@ def commands(quick: bool) -> dict[str, list[list[str]]]:
         "load": [load_command(quick)],
         "load_http": [[*load_command(quick), "--http-moves"]],
         "load_api": [[*load_command(quick), "--api-players"]],
+        "tournament": [[PY, str(BENCH / "tournament.py"), "--json",
+                        "--players", "100" if quick else "500",
+                        "--seconds", "30" if quick else "150"]],
     }  # fmt: skip
 
 
@@ -190,6 +195,15 @@ def figures(results: dict[str, Any]) -> list[dict[str, Any]]:
                 and bool(load["verify"]["ok"])
                 and (not full or load["moves_per_s"] >= 95),
             )
+    arena = results.get("tournament")
+    if arena:
+        p99 = arena["wait_p99"]
+        add(
+            f"arena, {arena['players']} players: next game after one ends, p99",
+            f"{p99 * 1000:.0f} ms",
+            f"<= {arena['target_p99']:g} s",
+            p99 <= arena["target_p99"],
+        )
     return rows
 
 

@@ -87,6 +87,7 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
         "http_path": [{"request": "GET view", "statements_mean": 1.3, "p50_ms": 1.1}],
         "first_visits": [{"page": "/", "ms": 30.0, "kb_gzip": 2.0},
                          {"page": "/stats", "ms": 250.0, "kb_gzip": 5.0}],
+        "tournament": {"players": 500, "wait_p99": 1.2, "target_p99": 1.0},
     }  # fmt: skip
     met = {row["figure"]: row["met"] for row in run_all.figures(results)}
     assert met["comune: protocol / C"] is True and met["kuniumi: protocol / C"] is False
@@ -101,5 +102,6 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
     assert met["first visit after start, slowest (/stats)"] is False
     assert met["page HTML compressed, largest (/stats)"] is True
     assert "1.30; 1.10 ms" in run_all.table(run_all.figures(results))
+    assert met["arena, 500 players: next game after one ends, p99"] is False  # 1.2 s > 1 s
     assert "1/111" in run_all.table(run_all.figures(results))
     assert "61,234; 20,000; 90,000" in run_all.table(run_all.figures(results))

@@ -3,15 +3,17 @@ against direct recounts and, for the Swiss, against every possible pairing of sm
 
 from __future__ import annotations
 
+import math
 from collections import Counter
-from itertools import combinations
+from itertools import combinations, combinations_with_replacement
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ludoteca.tournaments.arena import arena_points, pair_arena
 from ludoteca.tournaments.results import Played, bye, points_for
-from ludoteca.tournaments.roundrobin import berger, tables
+from ludoteca.tournaments.roundrobin import berger, smallest_table, tables
 from ludoteca.tournaments.seats import SeatBalance
 from ludoteca.tournaments.standings import standings
 from ludoteca.tournaments.swiss import pair_swiss
@@ -161,20 +163,66 @@ def test_berger_tables_meet_every_pair_once_with_seats_within_one(n):
     assert all(abs(d) <= 1 for d in seats.diff.values())
 
 
-@settings(max_examples=10, deadline=None)
-@given(n=st.integers(3, 10), size=st.sampled_from([3, 4]))
-def test_tables_of_three_or_four_meet_everyone_and_sit_out_in_turn(n, size):
-    if n < size:
-        return
-    rounds = tables(list(range(n)), size, 3)
-    met = Counter()
-    rested = Counter()
+def meetings(rounds, n: int) -> tuple[Counter, Counter]:
+    """How often each pair shares a table, and how often each player sits out."""
+    met: Counter = Counter()
+    rested: Counter = Counter()
     for r in rounds:
         seated = [p for t in r for p in t]
         assert len(seated) == len(set(seated))
-        assert all(len(t) in (size, size - 1) for t in r)
         rested.update(set(range(n)) - set(seated))
         for t in r:
             met.update(frozenset(pair) for pair in combinations(t, 2))
-    assert all(met[frozenset(pair)] >= 1 for pair in combinations(range(n), 2))
+    return met, rested
+
+
+SPREAD_BOUND = {(6, 3): 2, (6, 4): 2}
+"""Fields whose tables cannot bring the pairs' meetings within one in the rounds taken (six
+players sit at two tables of three whether the game is of three or four; see below)."""
+
+
+@pytest.mark.parametrize("size", [3, 4])
+@pytest.mark.parametrize("n", range(3, 11))
+def test_tables_of_three_or_four_meet_everyone_as_evenly_as_the_numbers_allow(n, size):
+    rounds = tables(list(range(n)), size, smallest_table(size), seed=n)
+    met, rested = meetings(rounds, n)
+    assert all(len(t) in (size, size - 1) for r in rounds for t in r)
+    counts = [met[frozenset(pair)] for pair in combinations(range(n), 2)]
+    assert min(counts) >= 1
+    assert max(counts) - min(counts) <= SPREAD_BOUND.get((n, size), 1), Counter(counts)
     assert max(rested[p] for p in range(n)) - min(rested[p] for p in range(n)) <= 1
+    pairs_per_round = sum(len(t) * (len(t) - 1) // 2 for t in rounds[0])
+    assert len(rounds) <= math.ceil(n * (n - 1) / 2 / pairs_per_round) + 3
+
+
+def test_six_at_tables_of_three_can_do_no_better_in_five_rounds():
+    """Every choice of five rounds (of the ten ways to split six into two threes): none
+    keeps the pairs' meetings within one, so the design's 1 to 3 is the best there is."""
+    players = list(range(6))
+    splits = [
+        (t, tuple(p for p in players if p not in t)) for t in combinations(players, 3) if 0 in t
+    ]
+    best = min(
+        max(c) - min(c)
+        for choice in combinations_with_replacement(splits, 5)
+        for c in [list(meetings(choice, 6)[0][frozenset(p)] for p in combinations(players, 2))]
+    )
+    assert best == 2
+    met, _ = meetings(tables(players, 3, 3), 6)
+    assert len(tables(players, 3, 3)) == 5
+    assert max(met.values()) - min(met.values()) == best
+
+
+def test_the_same_numbers_get_the_same_design_the_seed_only_places_the_players():
+    first = tables(list("abcdefg"), 4, 3, seed=1)
+    again = tables(list("abcdefg"), 4, 3, seed=1)
+    other = tables(list("abcdefg"), 4, 3, seed=2)
+    assert first == again
+    assert len(first) == len(other)
+    assert sorted(Counter(meetings_of(first)).values()) == sorted(
+        Counter(meetings_of(other)).values()
+    )
+
+
+def meetings_of(rounds) -> Counter:
+    return Counter(frozenset(pair) for r in rounds for t in r for pair in combinations(t, 2))

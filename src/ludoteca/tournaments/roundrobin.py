@@ -6,14 +6,18 @@ players (one more, "nobody", if ``n`` is odd, whose opponent sits out) in ``n - 
 
 :func:`tables` is for games of more players (Hexagone at three or four): each round splits
 the players into tables of ``size`` (and ``size - 1`` where the numbers ask for it, if the
-game allows that many), and the rounds are chosen so that every two players share a table
-as evenly as the numbers allow: the number of rounds makes the meetings add up to about one
-per pair, and a local search (seeded, so the same players get the same schedule) swaps
-players between tables while that makes the counts of pairs' meetings more even.
+game allows that many), and every two players share a table as evenly as the numbers allow.
+The design (:func:`design`) takes the fewest rounds in which every pair meets and no two
+pairs' meetings differ by more than one, found by simulated annealing that minimises the sum
+of the squares of the pairs' meetings (least exactly when they are most even); the seed only
+chooses who takes which place in it. Every field of 3 to 10 reaches that bound but six
+players at tables of three: there five rounds with meetings 1 to 3 are the best five rounds
+can do (every choice of five rounds was tried), and meetings within one would take nine.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from collections import Counter
@@ -73,34 +77,62 @@ def tables(
     players: Sequence[Hashable], size: int, smallest: int, seed: int = 0
 ) -> list[list[tuple[Hashable, ...]]]:
     """Rounds of tables for games of ``size`` players (``smallest`` the fewest the game is
-    played by); a player at no table sits out that round."""
+    played by); a player at no table sits out that round. The design depends only on the
+    numbers (it is searched once and kept); ``seed`` chooses who takes which place in it."""
     if size == 2:
         return berger(players)
     n = len(players)
     sizes = table_sizes(n, size, smallest)
     if not sizes:
         raise ValueError(f"{n} players cannot fill a table of {size}")
-    seated = sum(sizes)
+    places = list(range(n))
+    random.Random(f"ludoteca-places:{n}:{size}:{seed}").shuffle(places)
+    return [
+        [tuple(players[places[i]] for i in table) for table in at] for at in design(n, tuple(sizes))
+    ]
+
+
+@functools.cache
+def design(n: int, sizes: tuple[int, ...]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The fewest rounds of tables of ``sizes`` for players ``0..n-1`` in which every pair
+    meets and the pairs' meetings differ by at most one (or, where no number of rounds up to
+    ``n`` more than the least reaches that, every pair meeting and the spread least), each
+    player sitting out as often as the others within one. Searched (seeded, so always the
+    same) by :func:`_anneal`; the tests check the bound for every field of 3 to 10."""
     pairs_per_round = sum(s * (s - 1) // 2 for s in sizes)
-    rounds = max(1, math.ceil(n * (n - 1) / 2 / pairs_per_round))
-    best: tuple[tuple[int, int], list[list[list[int]]]] | None = None
-    for more in range(n):  # more rounds only while some pair could not meet
+    least = max(1, math.ceil(n * (n - 1) / 2 / pairs_per_round))
+    fallback: tuple[int, list[list[list[int]]]] | None = None
+    for rounds in range(least, least + n):
+        found: tuple[tuple[int, int, int], list[list[list[int]]]] | None = None
         for attempt in range(RESTARTS):
-            rng = random.Random(f"ludoteca-tables:{n}:{size}:{seed}:{more}:{attempt}")
-            split = _start(n, rounds + more, sizes, rng)
-            low, high = _even_out(split, n - seated, rng)
-            if best is None or (-low, high) < best[0]:
-                best = ((-low, high), split)
-            if high - low <= 1 and low >= 1:
+            rng = random.Random(f"ludoteca-tables:{n}:{sizes}:{rounds}:{attempt}")
+            split = _start(n, rounds, list(sizes), rng)
+            low, high, squares = _anneal(split, n, rng)
+            score = (-min(low, 1), high - low, squares)
+            if found is None or score < found[0]:
+                found = (score, split)
+            if low >= 1 and high - low <= 1:
                 break
-        if best is not None and best[0][0] <= -1:
-            break
-    assert best is not None
-    return [[tuple(players[i] for i in sorted(t)) for t in at] for at in best[1]]
+        assert found is not None
+        (zero, spread, _), split = found
+        if zero == -1 and spread <= 1:
+            return _frozen(split)
+        if zero == -1 and (fallback is None or spread < fallback[0]):
+            fallback = (spread, split)
+    assert fallback is not None, "every pair meets once the rounds are many enough"
+    return _frozen(fallback[1])
 
 
-RESTARTS = 3
+def _frozen(split: list[list[list[int]]]) -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """The rounds' tables (who sits out, each round's last list, left out), sorted."""
+    return tuple(tuple(tuple(sorted(t)) for t in at[:-1]) for at in split)
+
+
+RESTARTS = 4
 """Fresh starts of the search for each number of rounds (it can settle in a local best)."""
+
+SEARCH_STEPS = 6_000
+"""Swaps tried by :func:`_anneal` per start."""
 
 
 def _start(n: int, rounds: int, sizes: list[int], rng: random.Random) -> list[list[list[int]]]:
@@ -123,98 +155,88 @@ def _start(n: int, rounds: int, sizes: list[int], rng: random.Random) -> list[li
     return split
 
 
-SEARCH_STEPS = 4_000
-"""Swaps tried by :func:`_even_out`: 20,000 found no more even counts for ten players or
-fewer, and took seconds where these take a fraction of one."""
-
-
-def _even_out(split: list[list[list[int]]], resting: int, rng: random.Random) -> tuple[int, int]:
-    """Swap players between two tables of a round (or a table and those sitting out, where
-    everyone still sits out as often as the others within one) while the sum of the
-    squares of how often each pair meets does not grow (the sum is least when the counts
-    are most even). Each round's last list is who sits out. Returns the fewest and the most
-    meetings of a pair."""
-    met: Counter = Counter()
-    sat_out: Counter = Counter()
-    n = sum(len(t) for t in split[0])
+def _anneal(split: list[list[list[int]]], n: int, rng: random.Random) -> tuple[int, int, int]:
+    """Simulated annealing over swaps of two players of one round between two of its tables
+    (or a table and those sitting out, where everyone still sits out as often as the others
+    within one), lowering the sum of the squares of how often each pair meets: with the
+    number of meetings fixed by the rounds, that sum is least exactly when the counts are
+    as even as they can be (none apart by more than one), which makes the least count as
+    high and the most as low as they can be. A worse swap is taken now and then, less and
+    less often, so the search leaves the local bests that a greedy one settles in. Leaves
+    the best split found in ``split``; returns its fewest and most meetings of a pair and
+    its sum of squares."""
+    met = [[0] * n for _ in range(n)]
+    sat_out = [0] * n
     for at in split:
         for t in at[:-1]:
             for a, b in combinations(t, 2):
-                met[_pair(a, b)] += 1
+                met[a][b] += 1
+                met[b][a] += 1
         for x in at[-1]:
             sat_out[x] += 1
-
-    def change(x: int, y: int, here: list[int], there: list[int]) -> int:
-        """The sum's change when x (of ``here``) and y (of ``there``) swap tables."""
-        delta = 0
-        touched: Counter = Counter()
-        for z in here:
-            if z != x:
-                touched[_pair(x, z)] -= 1
-                touched[_pair(y, z)] += 1
-        for z in there:
-            if z != y:
-                touched[_pair(y, z)] -= 1
-                touched[_pair(x, z)] += 1
-        for pair, d in touched.items():
-            delta += (met[pair] + d) ** 2 - met[pair] ** 2
-        return delta
-
+    squares = sum(met[a][b] ** 2 for a, b in combinations(range(n), 2))
+    best = (squares, [[list(t) for t in at] for at in split])
+    resting = len(split[0][-1])
     groups = len(split[0]) if resting else len(split[0]) - 1
-    for _ in range(SEARCH_STEPS if groups > 1 else 0):
+    if groups < 2:
+        return _spread(met, n) + (squares,)
+    heat = 2.0
+    cooling = (0.02 / heat) ** (1 / SEARCH_STEPS)
+    for _ in range(SEARCH_STEPS):
+        heat *= cooling
         at = split[rng.randrange(len(split))]
         i, j = rng.sample(range(groups), 2)
-        x_at, y_at = rng.randrange(len(at[i])), rng.randrange(len(at[j]))
-        x, y = at[i][x_at], at[j][y_at]
+        here, there = at[i], at[j]
+        xi, yi = rng.randrange(len(here)), rng.randrange(len(there))
+        x, y = here[xi], there[yi]
         rest = len(at) - 1
         if rest in (i, j):
-            if j == rest:
-                i, j, x_at, y_at, x, y = j, i, y_at, x_at, y, x
-            if _swap_with_rest(met, sat_out, n, at[j], x, y):
-                at[i][x_at], at[j][y_at] = y, x
+            out, seat = (x, y) if i == rest else (y, x)
+            after_out, after_seat = sat_out[out] - 1, sat_out[seat] + 1
+            others = [sat_out[p] for p in range(n) if p not in (out, seat)]
+            counts = [*others, after_out, after_seat]
+            if max(counts) - min(counts) > 1:
+                continue
+        delta = 0
+        if i != rest:
+            delta += sum(2 * (met[y][z] - met[x][z]) + 2 for z in here if z != x)
+        if j != rest:
+            delta += sum(2 * (met[x][z] - met[y][z]) + 2 for z in there if z != y)
+        if delta > 0 and rng.random() >= math.exp(-delta / heat):
             continue
-        if change(x, y, at[i], at[j]) <= 0:
-            for z in at[i]:
-                if z != x:
-                    met[_pair(x, z)] -= 1
-                    met[_pair(y, z)] += 1
-            for z in at[j]:
-                if z != y:
-                    met[_pair(y, z)] -= 1
-                    met[_pair(x, z)] += 1
-            at[i][x_at], at[j][y_at] = y, x
-    counts = [met[pair] for pair in combinations(range(n), 2)]
+        if i != rest:
+            _move(met, x, y, [z for z in here if z != x])
+        if j != rest:
+            _move(met, y, x, [z for z in there if z != y])
+        here[xi], there[yi] = y, x
+        if rest == i:
+            sat_out[x] -= 1
+            sat_out[y] += 1
+        elif rest == j:
+            sat_out[y] -= 1
+            sat_out[x] += 1
+        squares += delta
+        if squares < best[0]:
+            best = (squares, [[list(t) for t in at] for at in split])
+    split[:] = best[1]
+    recount = [[0] * n for _ in range(n)]
     for at in split:
-        at.pop()  # who sits out: whoever is at no table
-    return min(counts), max(counts)
+        for t in at[:-1]:
+            for a, b in combinations(t, 2):
+                recount[a][b] += 1
+                recount[b][a] += 1
+    return _spread(recount, n) + (best[0],)
 
 
-def _swap_with_rest(met: Counter, sat_out: Counter, n: int, table: list[int], x, y) -> bool:
-    """Let ``x``, sitting out, take ``y``'s place at ``table`` if everyone still sits out as
-    often as the others within one and the pairs' meetings get no less even (the counts
-    are updated; the caller moves the two)."""
-    after = sat_out.copy()
-    after[x] -= 1
-    after[y] += 1
-    if max(after[p] for p in range(n)) - min(after[p] for p in range(n)) > 1:
-        return False
-    others = [z for z in table if z != y]
-    delta = sum(
-        (met[_pair(y, z)] - 1) ** 2
-        - met[_pair(y, z)] ** 2
-        + (met[_pair(x, z)] + 1) ** 2
-        - met[_pair(x, z)] ** 2
-        for z in others
-    )
-    if delta > 0:
-        return False
+def _move(met: list[list[int]], leaving: int, coming: int, others: list[int]) -> None:
+    """``leaving`` leaves a table of ``others`` and ``coming`` takes the place."""
     for z in others:
-        met[_pair(y, z)] -= 1
-        met[_pair(x, z)] += 1
-    sat_out.clear()
-    sat_out.update(after)
-    return True
+        met[leaving][z] -= 1
+        met[z][leaving] -= 1
+        met[coming][z] += 1
+        met[z][coming] += 1
 
 
-def _pair(a: int, b: int) -> tuple[int, int]:
-    return (a, b) if a < b else (b, a)
+def _spread(met: list[list[int]], n: int) -> tuple[int, int]:
+    counts = [met[a][b] for a, b in combinations(range(n), 2)]
+    return min(counts), max(counts)

@@ -308,3 +308,68 @@ def test_a_player_who_withdraws_from_a_swiss_is_paired_no_more(tmp_path):
         assert any(len(players) == 1 for players in second)  # three left: one bye
     finally:
         club.store.dispose()
+
+
+def test_tournament_mails_go_in_the_members_language_to_those_who_want_them(tmp_path):
+    """Start, a correspondence pairing and the end are e-mailed (a live pairing is not: the
+    page opens the game), in each member's language, only to confirmed addresses whose
+    owners have not turned tournament e-mail off."""
+    from ludoteca.web.infra.store import User
+    from ludoteca.web.notify.links import read_unsubscribe, unsubscribe_token
+    from ludoteca.web.notify.models import MailOut, NotificationPrefs
+    from ludoteca.web.notify.service import unsubscribe
+
+    club = Club(f"sqlite:///{tmp_path / 'club.sqlite3'}")
+    try:
+        people = members(club, 3, "e")
+        wants = {people[0].id: True, people[1].id: True, people[2].id: False}
+        with club.store.session() as db:
+            db.get(User, people[1].id).language = "de"
+            for uid, on in wants.items():
+                db.add(
+                    NotificationPrefs(
+                        user_id=uid,
+                        email=f"u{uid}@example.org",
+                        email_confirmed=True,
+                        email_turns=False,
+                        email_challenges=False,
+                        email_tournaments=on,
+                    )
+                )
+            db.commit()
+        post = GameSettings(clock={"kind": "correspondence", "days": 3})
+        data = {"name": "By post", "game": "toy", "form": "swiss", "rounds": "2", "starts_in": "0"}
+        tid = club.tournaments.create(people[0], checked(data, post))
+        live = new(club, people[0], "arena")
+        for u in people[1:]:
+            club.tournaments.join(tid, u)
+        club.tournaments.join(live, people[1])
+        club.director.tick()
+        for _ in range(5):
+            resign_all(club, tid, people)
+            club.director.tick()
+        assert status(club, tid) == "finished"
+        with club.store.session() as db:
+            mails = db.scalars(select(MailOut).order_by(MailOut.id)).all()
+        got = Counter(m.user_id for m in mails)
+        assert people[2].id not in got  # turned off
+        assert all(m.kind == "tournaments" for m in mails)
+        mine = [m.body for m in mails if m.user_id == people[0].id]
+        assert "The tournament By post has started." in mine
+        assert any(b.startswith("Your next game in By post") for b in mine)
+        assert any(b.startswith("The tournament By post is over") for b in mine)
+        assert "The tournament a arena has started." in mine
+        assert not any(b.startswith("Your next game in a arena") for b in mine)  # live: no mail
+        german = [m.body for m in mails if m.user_id == people[1].id and "By post" in m.body]
+        assert "Das Turnier By post hat begonnen." in german, german
+        assert any(b.startswith("Deine nächste Partie in By post") for b in german)
+        # the e-mails' one-click unsubscribe turns this kind off
+        uid = people[0].id
+        token = unsubscribe_token(b"s" * 32, uid, "tournaments", 0)
+        assert read_unsubscribe(b"s" * 32, token) == (uid, "tournaments", 0)
+        with club.store.session() as db:
+            assert unsubscribe(db, uid, "tournaments", 0)
+            db.commit()
+            assert db.get(NotificationPrefs, uid).email_tournaments is False
+    finally:
+        club.store.dispose()

@@ -4,8 +4,9 @@ withdraw, and the pages in each language; a bad form is shown again with why."""
 from __future__ import annotations
 
 import re
+import time
 
-from tests.web.helpers import page_csrf, register
+from tests.web.helpers import create_game, page_csrf, register
 from tests.web.inprocess import club_in_process, new_client
 
 
@@ -53,3 +54,38 @@ def test_create_join_pause_withdraw_and_the_pages_in_three_languages(tmp_path):
             assert re.search(rf"<h2[^>]*>{heading}</h2>", one)
         profile = alice.get("/users/alice").text
         assert f'href="/tournaments/{tid}"' in profile
+
+
+def test_a_tournament_game_names_its_tournament_and_links_back(tmp_path):
+    with club_in_process(f"sqlite:///{tmp_path / 'club.sqlite3'}") as alice:
+        bob = new_client(alice)
+        assert register(alice, "alice").status_code == 303
+        assert register(bob, "bob").status_code == 303
+        form = {
+            "csrf": page_csrf(alice),
+            "name": "Night <Swiss>",
+            "game": "toy",
+            "form": "swiss",
+            "rounds": "2",
+            "starts_in": "60",
+            "clock": "live",
+            "clock_base": "3",
+            "clock_increment": "2",
+        }
+        page = alice.post("/tournaments", data=form, follow_redirects=False).headers["location"]
+        tid = int(page.rsplit("/", 1)[1])
+        bob.post(f"{page}/join", data={"csrf": page_csrf(bob)})
+        alice.post(f"{page}/start", data={"csrf": page_csrf(alice)})
+        deadline = time.monotonic() + 10
+        while not (found := re.search(r'href="/games/(\d+)"', alice.get(page).text)):
+            assert time.monotonic() < deadline, "the director paired nobody"
+            time.sleep(0.1)
+        game = f"/games/{found.group(1)}"
+        seen = bob.get(game).text
+        link = f'<a href="/tournaments/{tid}">Night &lt;Swiss&gt;</a>'
+        assert f"Round 1 of the tournament {link}" in seen
+        visitor = new_client(alice)
+        german = visitor.get(game, headers={"Accept-Language": "de"}).text
+        assert f"Runde 1 des Turniers {link}" in german
+        lone = create_game(alice, "toy", [("me", ""), ("open", "")])
+        assert 'id="tournament-of-game"' not in alice.get(f"/games/{lone}").text

@@ -8,6 +8,8 @@ import re
 import sqlite3
 import time
 
+from playwright.sync_api import Error as PlaywrightError
+
 from tests.web.a11y import violations
 from tests.web.browser import register_in_browser
 from tests.web.helpers import started_club
@@ -27,9 +29,19 @@ def play_one_game(pages: dict, done: set[int], before_resigning=lambda: None) ->
     before_resigning()
     page = pages[names[0]]
     page.locator("#resign").click(timeout=10000)
-    page.wait_for_selector("#play[data-status=finished]", state="attached")
+    deadline = time.monotonic() + 30
+    while not finished_or_moved_on(page, game):  # an arena may open the next game at once
+        assert time.monotonic() < deadline, f"game {game} did not end"
+        page.wait_for_timeout(100)
     done.add(game)
     return game
+
+
+def finished_or_moved_on(page, game: int) -> bool:
+    try:
+        return game_of(page) != game or page.locator("#play[data-status=finished]").count() > 0
+    except PlaywrightError:  # the page was navigating meanwhile
+        return False
 
 
 def wait_paired(pages: dict, done: set[int], timeout: float = 20) -> tuple[int, list[str]]:
@@ -74,6 +86,24 @@ def check_podium(page, shots, label: str, places: int) -> None:
     page.screenshot(path=str(shots / f"{label}.png"), full_page=True)
 
 
+LONG_NAME = "Quick Swiss of the Thursday evening club night, open to everyone"
+
+
+def check_list_on_phone(page, base: str, shots) -> None:
+    """A long tournament name wraps in the list, so that on a phone the columns after it
+    (the game, the format) are still in view, not pushed behind a sideways scroll."""
+    page.goto(base + "/tournaments")
+    row = page.locator("table.tournament-list tr", has_text=LONG_NAME)
+    cells = row.locator("td").evaluate_all(
+        "els => els.map(e => e.getBoundingClientRect().toJSON())"
+    )
+    width = page.viewport_size["width"]
+    assert cells[0]["height"] > 48, cells[0]  # the name takes several lines (one: 32 px)
+    assert cells[2]["x"] + cells[2]["width"] <= width, cells  # the format is in view
+    assert page.evaluate("document.scrollingElement.scrollWidth") <= width
+    page.screenshot(path=str(shots / "list-phone.png"), full_page=True)
+
+
 def test_people_play_a_swiss_and_an_arena_to_the_podium(browser, tmp_path_factory):
     club = started_club(tmp_path_factory, "tournaments")
     shots = tmp_path_factory.mktemp("tournament-shots")
@@ -86,7 +116,7 @@ def test_people_play_a_swiss_and_an_arena_to_the_podium(browser, tmp_path_factor
             page.on("dialog", lambda dialog: dialog.accept())
             register_in_browser(page, club.base, name)
             pages[name] = page
-        swiss = create(pages["ada"], club.base, "Quick Swiss", "swiss", rounds="2")
+        swiss = create(pages["ada"], club.base, LONG_NAME, "swiss", rounds="2")
         for name in ("ben", "cy"):
             pages[name].goto(swiss)
             pages[name].click("#join")
@@ -111,6 +141,7 @@ def test_people_play_a_swiss_and_an_arena_to_the_podium(browser, tmp_path_factor
         small = phone.new_page()
         small.goto(swiss)
         check_podium(small, shots, "swiss-phone", 3)
+        check_list_on_phone(small, club.base, shots)
 
         arena = create(pages["ben"], club.base, "Quick arena", "arena", minutes="1")
         pages["ada"].goto(arena)

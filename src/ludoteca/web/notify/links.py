@@ -17,6 +17,8 @@ from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
+from ludoteca.web.notify.models import SETTINGS
+
 UNSUBSCRIBE_DAYS = 60
 CONFIRM_HOURS = 48
 RESET_MINUTES = 60
@@ -68,7 +70,7 @@ def unsubscribe_token(secret: bytes, user_id: int, setting: str, epoch: int) -> 
 def read_unsubscribe(secret: bytes, token: str) -> tuple[int, str, int]:
     payload = read(secret, "unsubscribe", token, UNSUBSCRIBE_DAYS * 86400)
     match payload:
-        case [int(user_id), str(setting), int(epoch)] if setting in ("turns", "challenges"):
+        case [int(user_id), str(setting), int(epoch)] if setting in SETTINGS:
             return user_id, setting, epoch
     raise LinkRefused()
 

@@ -42,7 +42,7 @@ from ludoteca.core.messages import Text
 from ludoteca.web.i18n.catalogs import Language, account_language
 from ludoteca.web.infra.store import Store, User, utcnow
 from ludoteca.web.notify.links import unsubscribe_token
-from ludoteca.web.notify.models import MailOut, Notification, NotificationPrefs
+from ludoteca.web.notify.models import SETTINGS, MailOut, Notification, NotificationPrefs
 
 log = logging.getLogger("ludoteca.web")
 POLL_SECONDS = 2.0
@@ -52,8 +52,6 @@ BATCH = 20
 TIMEOUT_SECONDS = 20
 TURN_DELAY_SECONDS = 600.0
 """How long a turn e-mail waits for its player to come by before it goes."""
-SETTINGS = ("turns", "challenges")
-"""The kinds of e-mail a member subscribes to (and can unsubscribe from)."""
 MAIL_POLICY = policy.SMTP.clone(max_line_length=998)
 """CRLF lines as SMTP wants, folded only beyond RFC 5322's hard limit: the default policy
 folds at 78 and, finding no space in a long ``<https://…>``, encodes it as an RFC 2047
@@ -176,6 +174,7 @@ class Mailer:
         what = {
             "turns": words.gettext("your turns in correspondence games"),
             "challenges": words.gettext("challenges and rematches"),
+            "tournaments": words.gettext("the tournaments you play in"),
         }
         return words.text(
             Text(

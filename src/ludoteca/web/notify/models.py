@@ -12,6 +12,10 @@ from sqlalchemy.orm import Mapped, mapped_column
 
 from ludoteca.web.infra.store import Base, utcnow
 
+SETTINGS = ("turns", "challenges", "tournaments")
+"""The kinds of e-mail a member subscribes to (and can unsubscribe from): each is a column
+``email_<setting>`` of :class:`NotificationPrefs`."""
+
 
 class Notification(Base):
     """One thing a user should know about: their turn, a challenge, a reply, a game's end."""
@@ -41,6 +45,9 @@ class NotificationPrefs(Base):
     """E-mail when it is their turn in a correspondence game."""
     email_challenges: Mapped[bool] = mapped_column(Boolean, default=True)
     """E-mail when someone challenges them."""
+    email_tournaments: Mapped[bool] = mapped_column(Boolean, default=True)
+    """E-mail when a tournament they play in starts or ends, and when it pairs them in a
+    correspondence game (migration ``0018``)."""
     email_confirmed: Mapped[bool] = mapped_column(Boolean, default=False)
     """The owner of :attr:`email` opened the confirmation link sent to it: until then no
     other e-mail goes there (anyone could type a stranger's address)."""
@@ -63,9 +70,10 @@ class MailOut(Base):
     link: Mapped[str] = mapped_column(String(200), default="/")
     """The club page it is about, as a path: the sender makes it a whole address."""
     kind: Mapped[str] = mapped_column(String(16))
-    """Which setting it falls under (``turns`` or ``challenges``: the unsubscribe link
-    turns that one off), or ``confirm`` / ``reset`` for the one-off e-mails a member asks
-    for (confirming an address, resetting a password), which carry no unsubscribe link."""
+    """Which setting it falls under (``turns``, ``challenges`` or ``tournaments``: the
+    unsubscribe link turns that one off), or ``confirm`` / ``reset`` for the one-off
+    e-mails a member asks for (confirming an address, resetting a password), which carry no
+    unsubscribe link."""
     created: Mapped[datetime] = mapped_column(DateTime, default=utcnow)
     note_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
     """The notification the e-mail repeats, if any (no foreign key: pruning notifications

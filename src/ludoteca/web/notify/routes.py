@@ -102,10 +102,11 @@ async def save_settings(request: Request, user: SignedIn):
     if email.strip() and club(request).mailer is None:
         raise ClubError("This club sends no e-mail (no SMTP server is configured).", 409)
     turns, challenges = data.get("email_turns") == "on", data.get("email_challenges") == "on"
+    tournaments = data.get("email_tournaments") == "on"
     secret = club(request).accounts.secret
 
     def work(db) -> str:
-        prefs = service.save_prefs(db, user, email, turns, challenges)
+        prefs = service.save_prefs(db, user, email, turns, challenges, tournaments)
         if not prefs.email or prefs.email_confirmed:
             return "1"
         token = links.confirm_token(secret, user.id, prefs.email)

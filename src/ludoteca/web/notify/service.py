@@ -24,11 +24,17 @@ from ludoteca.web.infra.store import GameRow, User, utcnow
 from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.lobby.summary import result_line
 from ludoteca.web.notify.links import address_mark
-from ludoteca.web.notify.models import MailOut, Notification, NotificationPrefs
+from ludoteca.web.notify.models import SETTINGS, MailOut, Notification, NotificationPrefs
 from ludoteca.web.round.access import seat_label
 
 KINDS = ("turn", "challenge", "reply", "ended", "rematch", "tournament", "pairing")
-EMAIL_KINDS = {"turn": "turns", "challenge": "challenges", "rematch": "challenges"}
+EMAIL_KINDS = {
+    "turn": "turns",
+    "challenge": "challenges",
+    "rematch": "challenges",
+    "tournament": "tournaments",
+    "pairing": "tournaments",
+}
 """Which notifications may also be e-mailed, and the setting each falls under."""
 LIST_LENGTH = 50
 KEPT = 4 * LIST_LENGTH
@@ -44,9 +50,12 @@ ACCOUNT_MAILS_PER_ADDRESS = 3
 """Confirmation and reset e-mails one address may receive in a day, from all accounts."""
 
 
-def notify(db: Session, user_id: int, kind: str, text: Text, link: str) -> Notification:
+def notify(
+    db: Session, user_id: int, kind: str, text: Text, link: str, *, mail: bool = True
+) -> Notification:
     """Add a notification for ``user_id`` (in ``db``'s transaction), and queue its e-mail
-    if the user asked for this kind by e-mail at an address they confirmed.
+    if the user asked for this kind by e-mail at an address they confirmed (and ``mail``:
+    a live game's pairing opens on the player's page, an e-mail about it would come late).
 
     The notification keeps ``text`` as its template and fields (JSON), so each page shows
     it in its reader's language; the e-mail is written in the language of the account."""
@@ -57,7 +66,7 @@ def notify(db: Session, user_id: int, kind: str, text: Text, link: str) -> Notif
     db.flush()
     _prune(db, user_id)
     setting = EMAIL_KINDS.get(kind)
-    if setting is not None:
+    if setting is not None and mail:
         prefs = db.get(NotificationPrefs, user_id)
         if (
             prefs is not None
@@ -173,6 +182,7 @@ def prefs_of(db: Session, user_id: int) -> NotificationPrefs:
         email=None,
         email_turns=True,
         email_challenges=True,
+        email_tournaments=True,
         email_confirmed=False,
         mail_epoch=0,
     )
@@ -210,7 +220,7 @@ def check_address(text: str) -> str:
 
 
 def save_prefs(
-    db: Session, user: User, email: str, turns: bool, challenges: bool
+    db: Session, user: User, email: str, turns: bool, challenges: bool, tournaments: bool = False
 ) -> NotificationPrefs:
     """Save the settings; a new address (checked by :func:`check_address`) is unconfirmed
     until its owner opens the link sent to it. Turning e-mail back on, or a new address,
@@ -223,6 +233,7 @@ def save_prefs(
             email=None,
             email_turns=False,
             email_challenges=False,
+            email_tournaments=False,
             email_confirmed=False,
             mail_epoch=0,
         )
@@ -231,6 +242,7 @@ def save_prefs(
         address != row.email
         or (turns and not row.email_turns)
         or (challenges and not row.email_challenges)
+        or (tournaments and not row.email_tournaments)
     )
     if address != row.email:
         row.email_confirmed = False
@@ -239,6 +251,7 @@ def save_prefs(
     row.email = address
     row.email_turns = turns
     row.email_challenges = challenges
+    row.email_tournaments = tournaments
     return row
 
 
@@ -300,7 +313,7 @@ def queue_account_mail(
 def unsubscribe(db: Session, user_id: int, setting: str, epoch: int) -> bool:
     """Turn off ``setting``'s e-mail, if the link's subscription (``epoch``) is still the
     account's: a link from before a re-subscription does nothing (returns False)."""
-    if setting not in ("turns", "challenges"):
+    if setting not in SETTINGS:
         raise ClubError("That unsubscribe link is not one of ours.", 404)
     row = db.get(NotificationPrefs, user_id)
     if row is None or (row.mail_epoch or 0) != epoch:

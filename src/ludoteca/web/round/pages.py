@@ -67,6 +67,9 @@ def game_page(pk: int, request: Request):
         ("players", pk, tuple(s.user_id for s in row.seats), c.games.listed),
         lambda: read_seat_ratings(c.store, row),
     )
+    tournament = None
+    if c.tournaments is not None:  # a game's tournament never changes: kept a second
+        tournament = c.lists.get(("tournament", pk), lambda: c.tournaments.of_game(pk))
     to_me = mine = rematch_game = None
     if row.status == "finished" and c.challenges is not None:
         to_me, mine = c.challenges.rematch_offers(pk, user)
@@ -85,4 +88,5 @@ def game_page(pk: int, request: Request):
         rematch_to_me=to_me,
         rematch_mine=mine,
         rematch_game=rematch_game,
+        tournament=tournament,
     )

@@ -375,8 +375,9 @@ class Director:
             self.paired_at[game] = time.monotonic()
         with self.store.session() as db:
             said = Text("Your next game in {name} is ready.", {"name": t.name})
+            by_mail = (t.clock or {}).get("kind") == "correspondence"  # live: the page opens it
             for u in people:
-                notify(db, u.id, "pairing", said, f"/games/{game}")
+                notify(db, u.id, "pairing", said, f"/games/{game}", mail=by_mail)
             db.commit()
         return game
 

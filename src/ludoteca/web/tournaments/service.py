@@ -169,11 +169,31 @@ def table_lines(t: Tournament, players: list[int], games: list[TournamentGame]) 
     return standings(players, played, extra)
 
 
+@dataclass(frozen=True)
+class GameOf:
+    """The tournament a game belongs to, as its page names it."""
+
+    id: int
+    name: str
+    form: str
+    round: int
+
+
 class Tournaments:
     """The club's tournaments over one store."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
+
+    def of_game(self, game: int) -> GameOf | None:
+        """The tournament whose pairing ``game`` is, if any (one indexed read)."""
+        with self.store.reading() as db:
+            found = db.execute(
+                select(Tournament.id, Tournament.name, Tournament.form, TournamentGame.round)
+                .join(TournamentGame, TournamentGame.tournament_id == Tournament.id)
+                .where(TournamentGame.game_id == game)
+            ).first()
+        return GameOf(*found) if found is not None else None
 
     # --- members' requests --------------------------------------------------------------------
     def create(self, user: User, new: NewTournament) -> int:
