@@ -197,7 +197,7 @@ class CompiledTurns(Turns):
         self._list = None
         self._set = None
 
-    def __getitem__(self, index):  # type: ignore[override]
+    def __getitem__(self, index):
         if isinstance(index, slice):
             return self.as_list()[index]
         k = index if type(index) is int else operator.index(index)
