@@ -22,6 +22,7 @@ Ids: ``0 .. 1935`` cells, ``1936 + k`` colour ``k`` in ``R O Y G B P W``, ``1943
 
 from __future__ import annotations
 
+from ludoteca.core.protocol import Move
 from ludoteca.env.actions import TrieDecision
 
 from .geometry import STRIDE, cell, cell_to_str
@@ -95,7 +96,7 @@ class HexagoneDecision:
             return found
         return []
 
-    def complete(self, prefix: tuple[int, ...]) -> tuple | None:
+    def complete(self, prefix: tuple[int, ...]) -> Move | None:
         if self._whole is not None:
             return self._whole.complete(prefix)
         if len(prefix) == 2 and prefix[0] in self._first:
