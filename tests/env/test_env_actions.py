@@ -165,7 +165,8 @@ def test_hexagones_own_decision_is_the_listing_of_every_moves_ids():
                 continue
             state = play.state
             encode = play.space.encoder(state)
-            own, listed = HexagoneDecision(state, encode), TrieDecision(state.legal_moves(), encode)
+            own = HexagoneDecision(state, play.space)
+            listed = TrieDecision(state.legal_moves(), encode)
             kinds.update(m[0] for m in state.legal_moves())
             assert own.legal(()) == listed.legal(())
             for first in listed.legal(()):

@@ -57,7 +57,7 @@ class HexagoneDecision:
 
     __slots__ = ("_moves", "_corner", "_first", "_seconds", "_legal", "_whole", "_after_sorted")
 
-    def __init__(self, state, encode) -> None:
+    def __init__(self, state, space: HexagoneActions) -> None:
         moves = state.legal_moves()
         self._moves = moves
         self._corner = corner = frame(state)
@@ -72,7 +72,7 @@ class HexagoneDecision:
             self._first = {COLOUR + k: k for k in {m[1] for m in moves}}
         else:  # one step each (or mixed kinds): every move encoded
             self._first = {}
-            self._whole = TrieDecision(moves, encode)
+            self._whole = TrieDecision(moves, space.encoder(state))
         self._legal = sorted(self._first)
 
     def _after(self, first: int) -> dict[int, tuple]:
@@ -147,7 +147,7 @@ class HexagoneActions:
         return encode
 
     def decision(self, state) -> HexagoneDecision:
-        return HexagoneDecision(state, self.encoder(state))
+        return HexagoneDecision(state, self)
 
     def chance_id(self, outcome: tuple) -> int:
         return _ROLL_INDEX[outcome]
