@@ -148,3 +148,31 @@ def test_pinned_ids():
     ids = hexagone.actions_of(swap)
     assert ids == tuple((c // (1 << 16) - q0) * 44 + (c % (1 << 16) - r0) for c in swap[1:])
     assert space_for(get("hexagone")).size == 44 * 44 + 7 + 2
+
+
+def test_hexagones_own_decision_is_the_listing_of_every_moves_ids():
+    """Hexagone decides a position without encoding every move (``HexagoneDecision``): at
+    every move's start of random games, through swaps, main choices and reforms, it offers
+    the same ids after every prefix, and completes the same moves, as the decision made of
+    every move's encoded ids."""
+    from ludoteca.env.actions import TrieDecision
+    from ludoteca.games.hexagone.actions import HexagoneDecision
+
+    kinds = set()
+    for seed in (4, 9):
+        for play in random_positions("hexagone", {"players": 2}, seed=seed):
+            if play.is_over:
+                continue
+            state = play.state
+            encode = play.space.encoder(state)
+            own = HexagoneDecision(state, play.space)
+            listed = TrieDecision(state.legal_moves(), encode)
+            kinds.update(m[0] for m in state.legal_moves())
+            assert own.legal(()) == listed.legal(())
+            for first in listed.legal(()):
+                assert own.legal((first,)) == listed.legal((first,))
+                assert own.complete((first,)) == listed.complete((first,))
+                for second in listed.legal((first,)):
+                    assert own.complete((first, second)) == listed.complete((first, second))
+            assert own.legal((-1,)) == [] and own.complete((-1, 0)) is None
+    assert len(kinds) >= 4, kinds  # swaps, again/stop, main choices and reforms were met

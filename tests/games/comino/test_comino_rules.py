@@ -321,3 +321,28 @@ def test_undo_restores_points_frontier_and_scores():
     assert s.points == points and s.frontier == frontier
     assert s.position() == SEED_EXAMPLE
     assert parse_board(SEED_EXAMPLE.split()[0]) == s.board
+
+
+def test_placements_kept_between_moves_are_those_worked_out_afresh():
+    """A state keeps what fits each frontier square from one position to the next, and
+    forgets it around each tile put or taken back: through random games with undos and
+    clones, its placements are those of the same position read afresh from its text."""
+    rng = random.Random(12)
+    checked = 0
+    for _ in range(6):
+        state = GAME.new_state(seed=rng.randrange(1000))
+        while not state.is_over:
+            if state.to_move == CHANCE:
+                state.play(rng.choice(state.legal_moves()))
+                continue
+            fresh = GAME.from_position(state.position())
+            assert list(map(str, state.legal_moves())) == list(map(str, fresh.legal_moves()))
+            checked += 1
+            state.play(rng.choice(state.legal_moves()))
+            if rng.random() < 0.3:  # list, take it back, list the earlier position, go on
+                state.legal_moves()
+                state.undo()
+                assert list(map(str, state.legal_moves())) == list(map(str, fresh.legal_moves()))
+                state = state.clone()
+                state.play(rng.choice(state.legal_moves()))
+    assert checked > 100

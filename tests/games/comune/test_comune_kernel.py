@@ -223,3 +223,48 @@ def test_a_traced_playout_notes_every_placement_by_its_player(plies):
     assert trace[0] == 70 - int(arr[bits.SUPPLY]) - int(arr[bits.SUPPLY + 1]) - sum(
         bin(state.pieces(p, a)).count("1") for p in (0, 1) for a in range(3)
     )
+
+
+def test_states_step_the_same_with_the_compiled_kernel_underneath():
+    """Once the kernel is compiled the engine's states count and index their turns with its
+    ``turn_count`` and ``nth_turn`` (:func:`ludoteca.games.comune.state.use_compiled`): the
+    same random games, move for move, give the same turns at every index drawn, the same
+    positions, undo and results as with the plain functions and the plain
+    :class:`~ludoteca.games.comune.turns.Turns`."""
+    from ludoteca.games.comune import state as engine
+    from ludoteca.games.comune import turns
+
+    def games(seed: int) -> list:
+        rng = random.Random(seed)
+        seen: list = []
+        for _ in range(12):
+            s = GAME.new_state()
+            while not s.is_over:
+                moves = s.legal_moves()
+                picks = [rng.randrange(len(moves)) for _ in range(3)]
+                seen.append((len(moves), [moves[i] for i in picks], moves[-1]))
+                s.play(moves[picks[0]])
+            seen.append((s.position(), s.result))
+            s.undo()
+            seen.append((s.position(), list(s.legal_moves())))
+        return seen
+
+    assert engine._Turns is turns.CompiledTurns  # installed by kernel.compiled()
+    assert turns._nth_turn is K.nth_turn and turns._turn_count is K.turn_count
+    with_kernel = games(7)
+    engine._Turns = turns.Turns
+    turns._nth_turn, turns._turn_count = bits.nth_turn, bits.turn_count
+    try:
+        assert games(7) == with_kernel
+        # the plain flat functions index every turn as the plain class lists them
+        for state in random_states(40, 8):
+            moves = state.legal_moves()
+            if isinstance(moves, turns.Turns) and not state.is_over:
+                m0, m1, m2 = moves._masks
+                listed = moves.as_list()
+                assert bits.turn_count(m0, m1, m2, moves._pairs) == len(listed)
+                step = max(1, len(listed) // 50)
+                for k in range(0, len(listed), step):
+                    assert bits.nth_turn(m0, m1, m2, moves._pairs, k) == listed[k]
+    finally:
+        engine.use_compiled(K)

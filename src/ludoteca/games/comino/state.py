@@ -71,6 +71,10 @@ class CominoState(State[CominoMove]):
         self.board: dict[tuple[int, int], str] = {}
         self.points: dict[tuple[int, int], int] = {}
         self.frontier: set[tuple[int, int]] = set()
+        self._fits: dict[tuple[int, int], int] = {}
+        """The tiles' orientations that fit each frontier square (``FIT_MASK`` of its corner
+        pattern), worked out when listed and kept until a tile is put on or taken from a
+        square sharing a corner with it: most of a position's frontier is the last one's."""
         self.hands: list[set[str]] = [{FIRST_TILE}, {SECOND_TILE}]
         self.score: list[int] = [0, 0]
         self.draws = 0
@@ -100,6 +104,7 @@ class CominoState(State[CominoMove]):
         other.board = dict(self.board)
         other.points = dict(self.points)
         other.frontier = set(self.frontier)
+        other._fits = self._fits.copy()
         other.hands = [set(self.hands[0]), set(self.hands[1])]
         other.score = list(self.score)
         other.draws = self.draws
@@ -240,6 +245,7 @@ class CominoState(State[CominoMove]):
         x, y = square
         self.board[square] = tile
         self.frontier.discard(square)
+        self._forget_fits(x, y)
         points = self.points
         for (dx, dy), colour in zip(CORNER_OFFSETS, tile, strict=True):
             points[(x + dx, y + dy)] = COLOUR_CODE[colour]
@@ -252,6 +258,7 @@ class CominoState(State[CominoMove]):
         """Undo :meth:`_put`: recompute the four points and the frontier nearby."""
         x, y = square
         del self.board[square]
+        self._forget_fits(x, y)
         board = self.board
         for dx, dy in CORNER_OFFSETS:
             px, py = x + dx, y + dy
@@ -270,6 +277,14 @@ class CominoState(State[CominoMove]):
                 self.frontier.add(sq)
             else:
                 self.frontier.discard(sq)
+
+    def _forget_fits(self, x: int, y: int) -> None:
+        """The four corners of square ``(x, y)`` changed: forget what fits the squares that
+        share one of them (the square and its eight neighbours)."""
+        pop = self._fits.pop
+        for dx in (-1, 0, 1):
+            for dy in (-1, 0, 1):
+                pop((x + dx, y + dy), None)
 
     def area(self, square: tuple[int, int], colour: str) -> set[tuple[int, int]]:
         """The colour area of ``colour`` containing the tile on ``square``.
@@ -309,15 +324,19 @@ class CominoState(State[CominoMove]):
         out: list[Place] = []
         known = _PLACES.get
         get = self.points.get
-        for x, y in sorted(self.frontier):
-            # self.pattern(x, y), written out: this loop runs over the whole frontier
-            pattern = (
-                get((x, y + 1), 0)
-                | get((x + 1, y + 1), 0) << 2
-                | get((x + 1, y), 0) << 4
-                | get((x, y), 0) << 6
-            )
-            m = FIT_MASK[pattern] & hm
+        fits = self._fits
+        for square in sorted(self.frontier):
+            x, y = square
+            fit = fits.get(square)
+            if fit is None:
+                # FIT_MASK[self.pattern(x, y)], written out: this loop runs over the frontier
+                fit = fits[square] = FIT_MASK[
+                    get((x, y + 1), 0)
+                    | get((x + 1, y + 1), 0) << 2
+                    | get((x + 1, y), 0) << 4
+                    | get((x, y), 0) << 6
+                ]
+            m = fit & hm
             while m:
                 low = m & -m
                 key = (low.bit_length() - 1, x, y)

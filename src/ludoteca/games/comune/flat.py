@@ -47,6 +47,12 @@ SLOTS = 19
 RNG = 19
 KERNEL_SLOTS = 20
 
+# whole-turn values (:mod:`.notation`): ``pass`` is 0, a single placement ``1 + code``, a pair
+# ``(1 + low code) + TURN_STRIDE * (1 + high code)`` (``code`` = ``cell * 3 + angle``)
+PASS_TURN = 0
+TURN_STRIDE = 184
+"""Multiplier of the second placement in a two-piece turn value."""
+
 
 def new_slots() -> list[int]:
     """The state array of the start position (empty board, Light to move)."""
@@ -174,6 +180,59 @@ def winner(s):
     dark = largest_group(s, 1)
     if light != dark:
         return 0 if light > dark else 1
+    return -1
+
+
+# --- a position's whole turns, counted and indexed ---------------------------------------------
+# The order of :class:`.turns.Turns`: ``pass``; the single placements by angle, then cell; the
+# pairs by angle pair (0, 1), (0, 2), (1, 2), then the first piece's cell, then the second's.
+# ``m0``, ``m1``, ``m2``: the cells where the side to move may place at each angle; ``pairs``:
+# whether two-piece turns are allowed. Once the kernel is compiled the states list their turns
+# with these (:func:`.state.use_compiled`): one call each, no cell listed.
+
+
+def turn_count(m0, m1, m2, pairs):
+    """How many distinct turns: ``pass``, the single placements and the unordered pairs at
+    different angles on different cells (one per two cells a pair of angles shares)."""
+    n0 = popcount(m0)
+    n1 = popcount(m1)
+    n2 = popcount(m2)
+    count = 1 + n0 + n1 + n2
+    if pairs:
+        count += n0 * n1 - popcount(m0 & m1)
+        count += n0 * n2 - popcount(m0 & m2)
+        count += n1 * n2 - popcount(m1 & m2)
+    return count
+
+
+def nth_turn(m0, m1, m2, pairs, k):
+    """The value of turn ``k`` (``0 <= k < turn_count(...)``, callers check) in the order
+    above."""
+    if k == 0:
+        return PASS_TURN
+    k -= 1
+    for angle in range(3):
+        mask = m0 if angle == 0 else (m1 if angle == 1 else m2)
+        n = popcount(mask)
+        if k < n:
+            return 1 + nth_cell(mask, k) * 3 + angle
+        k -= n
+    if not pairs:
+        return -1
+    for a in range(2):
+        for b in range(a + 1, 3):
+            low = m0 if a == 0 else m1
+            high = m1 if b == 1 else m2
+            nb = popcount(high)
+            rest = low
+            while rest != 0:
+                cell = low_index(rest)
+                rest &= rest - 1
+                count = nb - ((high >> cell) & 1)
+                if k < count:
+                    second = nth_cell(high & ~(1 << cell), k)
+                    return 1 + cell * 3 + a + TURN_STRIDE * (1 + second * 3 + b)
+                k -= count
     return -1
 
 

@@ -54,6 +54,8 @@ HOT = (
     "legal_masks",
     "scores",
     "can_place_both",
+    "turn_count",
+    "nth_turn",
 )
 """The functions of :mod:`.flat` (and of :mod:`ludoteca.core.xorshift`) the kernel compiles."""
 
@@ -65,8 +67,18 @@ NO_TRACE = np.empty(0, dtype=np.int64)
 
 @cache
 def compiled() -> types.SimpleNamespace:
-    """The :data:`HOT` functions of :mod:`.flat`, compiled (once per process)."""
-    return compile_functions((xorshift, flat), HOT, cpu=CPU)
+    """The :data:`HOT` functions of :mod:`.flat`, compiled (once per process).
+
+    Once compiled, the engine's states list and play turns with them too
+    (:func:`.state.use_compiled`)."""
+    from .state import use_compiled
+
+    kernel = compile_functions((xorshift, flat), HOT, cpu=CPU)
+    # compiled (or loaded from the cache) here, where warm-ups call this, rather than in the
+    # first timed move whose states call them
+    kernel.nth_turn(3, 5, 6, True, kernel.turn_count(3, 5, 6, True) - 1)
+    use_compiled(kernel)
+    return kernel
 
 
 def new_trace() -> np.ndarray:

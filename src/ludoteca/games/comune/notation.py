@@ -28,8 +28,8 @@ from .geometry import (
     cells_of,
 )
 
-PASS = 0
-STRIDE = 184
+PASS = flat.PASS_TURN
+STRIDE = flat.TURN_STRIDE
 """Multiplier of the second placement in a two-piece turn value."""
 
 PIECE_LETTERS = ("HRF", "hrf")

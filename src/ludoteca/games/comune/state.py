@@ -23,7 +23,7 @@ from ludoteca.core.errors import IllegalMoveError, MalformedError
 from ludoteca.core.messages import Text
 from ludoteca.core.protocol import TERMINAL, Result, State, joined_names
 
-from . import flat
+from . import flat, turns
 from .flat import (
     OCC,
     OVER,
@@ -48,12 +48,27 @@ from .notation import (
     placement_to_str,
     turn_to_str,
 )
-from .turns import Turns
+from .turns import CompiledTurns, Turns
 
 SIDES = (Text("light"), Text("dark"))
 _TITLES = (Text("Light"), Text("Dark"))
 _DRAWN = ("\u2014", "/", "\\")
 """The angles as a label draws them (a dash as long as the piece looks)."""
+
+
+_Turns: type[Turns] = Turns
+"""What :meth:`ComuneState.legal_moves` lists at the start of a turn: :class:`.turns.Turns`,
+or :class:`.turns.CompiledTurns` once this process has compiled the kernel."""
+
+
+def use_compiled(kernel) -> None:
+    """Step states with the compiled kernel's functions of :mod:`.flat`: the same code,
+    compiled by numba (:mod:`.jit` calls this once it has compiled them), so a process that
+    searches or benchmarks lists and plays turns at a fraction of the cost. Numba is slow to
+    import, so a process that never asks for the kernel keeps the plain functions."""
+    global _Turns
+    turns.use_compiled(kernel)
+    _Turns = CompiledTurns
 
 
 class ComuneState(State[int]):
@@ -129,7 +144,7 @@ class ComuneState(State[int]):
         free = flat.FULL & ~s[OCC]  # placement_mask() of the three angles, in one go
         blocked = flat.BLOCKED + 3 * player
         masks = (free & ~s[blocked], free & ~s[blocked + 1], free & ~s[blocked + 2])
-        return Turns(masks, s[SUPPLY + player] >= 2 and not is_opening(s))
+        return _Turns(masks, s[SUPPLY + player] >= 2 and not is_opening(s))
 
     def legal_placements(self) -> list[tuple[int, int]]:
         """Single placements ``(cell index, angle)`` the side to move may make now.

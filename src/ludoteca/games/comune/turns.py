@@ -7,6 +7,10 @@ out the ``k``-th turn by arithmetic, in the very order a list would hold them (`
 single placements by angle then cell, then the pairs by angle pair, first piece, second
 piece). It is a :class:`~collections.abc.Sequence` of turn values, equal to the list of the
 same turns, and is turned into one (cached) only when iterated or searched.
+
+Once this process has compiled Comune's kernel, the states list :class:`CompiledTurns`
+instead, which count and index the turns with the kernel's :func:`.flat.turn_count` and
+:func:`.flat.nth_turn` (one call each, nothing listed; see :func:`use_compiled`).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import operator
 from collections.abc import Iterator, Sequence
 from typing import overload
 
+from . import flat
 from .geometry import cells_of
 from .notation import PASS, STRIDE
 
@@ -27,10 +32,11 @@ class Turns(Sequence[int]):
     when an index needs them.
     """
 
-    __slots__ = ("_masks", "_cells", "_singles", "_sizes", "_len", "_list", "_set")
+    __slots__ = ("_masks", "_pairs", "_cells", "_singles", "_sizes", "_len", "_list", "_set")
 
     def __init__(self, masks: tuple[int, int, int], pairs: bool) -> None:
         self._masks = masks
+        self._pairs = pairs
         self._cells: list[tuple[int, ...] | None] = [None, None, None]
         m0, m1, m2 = masks
         n0, n1, n2 = m0.bit_count(), m1.bit_count(), m2.bit_count()
@@ -162,3 +168,47 @@ class Turns(Sequence[int]):
 
     def __repr__(self) -> str:
         return f"<{self._len} Comune turns>"
+
+
+_turn_count = flat.turn_count
+_nth_turn = flat.nth_turn
+
+
+def use_compiled(kernel) -> None:
+    """Count and index :class:`CompiledTurns` with the compiled kernel's functions (the same
+    source as the plain ones; :mod:`.jit` calls this through :func:`.state.use_compiled`)."""
+    global _turn_count, _nth_turn
+    _turn_count = kernel.turn_count
+    _nth_turn = kernel.nth_turn
+
+
+class CompiledTurns(Turns):
+    """:class:`Turns` counted and indexed by :func:`.flat.turn_count` and :func:`.flat.nth_turn`
+    compiled: a random player's ``len`` and index are one call each, where the plain class
+    lists the cells of two angles in Python. Listed whole (iteration, ``in``) as the plain
+    class lists them."""
+
+    __slots__ = ()
+
+    def __init__(self, masks: tuple[int, int, int], pairs: bool) -> None:
+        self._masks = masks
+        self._pairs = pairs
+        self._len = _turn_count(masks[0], masks[1], masks[2], pairs)
+        self._list = None
+        self._set = None
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return self.as_list()[index]
+        k = index if type(index) is int else operator.index(index)
+        if k < 0:
+            k += self._len
+        if not 0 <= k < self._len:
+            raise IndexError("turn index out of range")
+        m0, m1, m2 = self._masks
+        return _nth_turn(m0, m1, m2, self._pairs, k)
+
+    def as_list(self) -> list[int]:
+        if self._list is None:
+            self._list = Turns(self._masks, self._pairs).as_list()
+        return self._list

@@ -22,6 +22,9 @@ Ids: ``0 .. 1935`` cells, ``1936 + k`` colour ``k`` in ``R O Y G B P W``, ``1943
 
 from __future__ import annotations
 
+from ludoteca.core.protocol import Move
+from ludoteca.env.actions import TrieDecision
+
 from .geometry import STRIDE, cell, cell_to_str
 from .notation import AGAIN, COLOURS, MAIN, PIECES_PER_COLOUR, PLACE, ROLLS, STOP, SWAP
 
@@ -43,6 +46,62 @@ def frame(state) -> int:
     q0 = min(cells) // STRIDE - 1
     r0 = min(map(_R_MASK.__and__, cells)) - 1  # c % STRIDE: packed cells are never negative
     return q0 * STRIDE + r0
+
+
+class HexagoneDecision:
+    """A position's moves as ids (a :class:`ludoteca.env.actions.Decision`) without encoding
+    every move. A position's moves are all of one kind (its phase's); for the two-step kinds
+    (a swap, most moves, and a reform's placement) the first ids are those of the distinct
+    first cells or colours, a set gathered in one pass, and the second ids only of the moves
+    after the first id chosen. A position of another make is decided as every game's is."""
+
+    __slots__ = ("_moves", "_corner", "_first", "_seconds", "_legal", "_whole", "_after_sorted")
+
+    def __init__(self, state, space: HexagoneActions) -> None:
+        moves = state.legal_moves()
+        self._moves = moves
+        self._corner = corner = frame(state)
+        self._seconds: dict[int, dict[int, tuple]] = {}
+        self._after_sorted: dict[int, list[int]] = {}
+        self._whole: TrieDecision | None = None
+        kinds = {m[0] for m in moves}
+        kind = kinds.pop() if len(kinds) == 1 else None
+        if kind == SWAP:
+            self._first = {cell_id(corner, c): c for c in {m[1] for m in moves}}
+        elif kind == PLACE:
+            self._first = {COLOUR + k: k for k in {m[1] for m in moves}}
+        else:  # one step each (or mixed kinds): every move encoded
+            self._first = {}
+            self._whole = TrieDecision(moves, space.encoder(state))
+        self._legal = sorted(self._first)
+
+    def _after(self, first: int) -> dict[int, tuple]:
+        found = self._seconds.get(first)
+        if found is None:
+            key, corner = self._first[first], self._corner
+            found = self._seconds[first] = {
+                cell_id(corner, m[2]): m for m in self._moves if m[1] == key
+            }
+        return found
+
+    def legal(self, prefix: tuple[int, ...]) -> list[int]:
+        if self._whole is not None:
+            return self._whole.legal(prefix)
+        if not prefix:
+            return self._legal
+        if len(prefix) == 1 and prefix[0] in self._first:
+            found = self._after_sorted.get(prefix[0])
+            if found is None:
+                found = self._after_sorted[prefix[0]] = sorted(self._after(prefix[0]))
+            return found
+        return []
+
+    def complete(self, prefix: tuple[int, ...]) -> Move | None:
+        if self._whole is not None:
+            return self._whole.complete(prefix)
+        if len(prefix) == 2 and prefix[0] in self._first:
+            return self._after(prefix[0]).get(prefix[1])
+        return None
 
 
 def cell_id(corner: int, c: int) -> int:
@@ -86,6 +145,9 @@ class HexagoneActions:
             raise ValueError(f"{move!r} is not a player's move")
 
         return encode
+
+    def decision(self, state) -> HexagoneDecision:
+        return HexagoneDecision(state, self)
 
     def chance_id(self, outcome: tuple) -> int:
         return _ROLL_INDEX[outcome]
