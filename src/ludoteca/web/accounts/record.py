@@ -1,0 +1,150 @@
+"""A member's record of finished games, counted by the database rather than read game by game.
+
+A profile shows per game and per seat how many games were won, drawn and lost, the favourite
+game and the winning streaks. A member with thousands of games made the page read all of them
+(three times): here the database groups the games by what decides an outcome (the game, the
+seat, the number of seats, the winners, a draw, an abort) and returns one row per group, so
+the rows read do not grow with the number of games. The outcome itself is still decided in
+Python, by the same functions as everywhere else (:func:`.history.outcome_of`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import String, and_, case, cast, func, literal, select
+
+from ludoteca.web.accounts.history import outcome_of
+from ludoteca.web.infra.store import GameRow, Seat
+
+
+@dataclass(frozen=True)
+class Group:
+    """Finished games of one member that end alike for them: ``games`` of them."""
+
+    game: str
+    index: int
+    seats: int
+    result: dict[str, Any]
+    games: int
+
+    @property
+    def outcome(self) -> str:
+        """``win``, ``draw``, ``loss``, ``aborted`` or ``""`` (solo), as the history says."""
+        return outcome_of(self.result, self.seats, self.index)
+
+    @property
+    def seat_outcome(self) -> str | None:
+        """The outcome the statistics by seat count (a draw flag first, then the winners;
+        None for an aborted game, which has no result)."""
+        if self.result.get("ended") == "aborted":
+            return None
+        if self.result.get("draw"):
+            return "draw"
+        return "win" if self.index in (self.result.get("winners") or []) else "loss"
+
+
+def _seat_counts(user_id: int):
+    """Each of the member's games with its number of seats."""
+    mine = select(Seat.game_id).where(Seat.user_id == user_id)
+    return (
+        select(Seat.game_id, func.count().label("n"))
+        .where(Seat.game_id.in_(mine))
+        .group_by(Seat.game_id)
+        .subquery()
+    )
+
+
+def _parts():
+    """The result's parts an outcome depends on, as text (the same on SQLite and PostgreSQL
+    once read back with :func:`_decoded`)."""
+    return (
+        GameRow.result["winners"].as_string(),
+        cast(GameRow.result["draw"].as_string(), String),  # SQLite: 1, PostgreSQL: true
+        GameRow.result["ended"].as_string(),
+    )
+
+
+def _decoded(winners: Any, draw: Any, ended: Any) -> dict[str, Any]:
+    """The result again from its parts (only what an outcome depends on)."""
+    result: dict[str, Any] = {}
+    if isinstance(winners, str):
+        try:
+            winners = json.loads(winners)
+        except ValueError:
+            winners = None
+    if isinstance(winners, list):
+        result["winners"] = [w for w in winners if isinstance(w, int)]
+    if draw not in (None, 0, "0", "false", "", "null", False):
+        result["draw"] = True
+    if ended is not None:
+        result["ended"] = ended
+    return result
+
+
+def groups(db, user_id: int) -> list[Group]:
+    """The member's finished games, grouped by what decides their outcome for the member."""
+    seats = _seat_counts(user_id)
+    winners, draw, ended = _parts()
+    rows = db.execute(
+        select(GameRow.game, Seat.index, seats.c.n, winners, draw, ended, func.count())
+        .join(Seat, Seat.game_id == GameRow.id)
+        .join(seats, seats.c.game_id == GameRow.id)
+        .where(Seat.user_id == user_id, GameRow.status == "finished")
+        .group_by(GameRow.game, Seat.index, seats.c.n, winners, draw, ended)
+    ).all()
+    return [
+        Group(game, index, n, _decoded(w, d, e), count) for game, index, n, w, d, e, count in rows
+    ]
+
+
+def streaks(db, user_id: int) -> tuple[int, int]:
+    """The member's current and longest winning streaks (aborted games neither count nor
+    break one), computed by the database: each game's win or not in finishing order, and
+    the runs of wins found with window functions ("gaps and islands")."""
+    winners, draw, ended = _parts()
+    listed = func.replace(
+        func.replace(func.replace(func.coalesce(winners, ""), " ", ""), "[", ","), "]", ","
+    )
+    seat = literal(",").concat(cast(Seat.index, String)).concat(",")
+    won = case(
+        (
+            and_(
+                func.coalesce(draw, "0").in_(("0", "false", "null")),
+                listed.contains(seat),
+            ),
+            1,
+        ),
+        else_=0,
+    )
+    order = (GameRow.finished, GameRow.id)
+    played = (
+        select(
+            won.label("won"),
+            func.row_number().over(order_by=order).label("at"),
+            func.row_number().over(partition_by=won, order_by=order).label("within"),
+        )
+        .join(Seat, Seat.game_id == GameRow.id)
+        .where(
+            Seat.user_id == user_id,
+            GameRow.status == "finished",
+            func.coalesce(ended, "") != "aborted",
+        )
+        .subquery()
+    )
+    runs = (
+        select(func.count().label("length"), func.max(played.c.at).label("last"))
+        .where(played.c.won == 1)
+        .group_by(played.c.at - played.c.within)
+        .subquery()
+    )
+    total = select(func.count()).select_from(played).scalar_subquery()
+    longest, current = db.execute(
+        select(
+            func.coalesce(func.max(runs.c.length), 0),
+            func.coalesce(func.max(case((runs.c.last == total, runs.c.length), else_=0)), 0),
+        )
+    ).one()
+    return int(current), int(longest)
