@@ -22,7 +22,7 @@ from markupsafe import Markup
 from sqlalchemy import func, select
 
 from ludoteca.web.accounts.history import HistoryFilter, outcome_of
-from ludoteca.web.accounts.record import Group, groups
+from ludoteca.web.accounts.record import Group, groups, newest_first
 from ludoteca.web.i18n.catalogs import Language
 from ludoteca.web.i18n.catalogs import language as language_named
 from ludoteca.web.infra.store import GameRow, Rating, RatingHistory, Seat, User, utcnow
@@ -207,7 +207,7 @@ def recent_games(
         total = len(chosen)
         start = (page - 1) * RECENT_GAMES
         page_where = [GameRow.id.in_(chosen[start : start + RECENT_GAMES])]
-    query = select(GameRow).where(*page_where).order_by(GameRow.finished.desc(), GameRow.id.desc())
+    query = select(GameRow).where(*page_where).order_by(*newest_first())
     if chosen is None:
         query = query.offset((page - 1) * RECENT_GAMES)
     rows = db.scalars(query.limit(RECENT_GAMES)).all()

@@ -46,7 +46,14 @@ class Group:
         return "win" if self.index in (self.result.get("winners") or []) else "loss"
 
 
-def _seat_counts(user_id: int):
+def newest_first() -> tuple[Any, Any]:
+    """The order of a member's games, newest first, as an expression no index serves: with
+    ``finished`` itself, the database walked the index of every finished game of the club
+    (a million) looking for the member's, rather than sorting the member's few thousand."""
+    return func.coalesce(GameRow.finished, GameRow.created).desc(), GameRow.id.desc()
+
+
+def seat_counts(user_id: int):
     """Each of the member's games with its number of seats."""
     mine = select(Seat.game_id).where(Seat.user_id == user_id)
     return (
@@ -57,9 +64,9 @@ def _seat_counts(user_id: int):
     )
 
 
-def _parts():
+def parts():
     """The result's parts an outcome depends on, as text (the same on SQLite and PostgreSQL
-    once read back with :func:`_decoded`)."""
+    once read back with :func:`decoded`)."""
     return (
         GameRow.result["winners"].as_string(),
         cast(GameRow.result["draw"].as_string(), String),  # SQLite: 1, PostgreSQL: true
@@ -67,7 +74,7 @@ def _parts():
     )
 
 
-def _decoded(winners: Any, draw: Any, ended: Any) -> dict[str, Any]:
+def decoded(winners: Any, draw: Any, ended: Any) -> dict[str, Any]:
     """The result again from its parts (only what an outcome depends on)."""
     result: dict[str, Any] = {}
     if isinstance(winners, str):
@@ -86,8 +93,8 @@ def _decoded(winners: Any, draw: Any, ended: Any) -> dict[str, Any]:
 
 def groups(db, user_id: int) -> list[Group]:
     """The member's finished games, grouped by what decides their outcome for the member."""
-    seats = _seat_counts(user_id)
-    winners, draw, ended = _parts()
+    seats = seat_counts(user_id)
+    winners, draw, ended = parts()
     rows = db.execute(
         select(GameRow.game, Seat.index, seats.c.n, winners, draw, ended, func.count())
         .join(Seat, Seat.game_id == GameRow.id)
@@ -96,7 +103,7 @@ def groups(db, user_id: int) -> list[Group]:
         .group_by(GameRow.game, Seat.index, seats.c.n, winners, draw, ended)
     ).all()
     return [
-        Group(game, index, n, _decoded(w, d, e), count) for game, index, n, w, d, e, count in rows
+        Group(game, index, n, decoded(w, d, e), count) for game, index, n, w, d, e, count in rows
     ]
 
 
@@ -104,7 +111,7 @@ def streaks(db, user_id: int) -> tuple[int, int]:
     """The member's current and longest winning streaks (aborted games neither count nor
     break one), computed by the database: each game's win or not in finishing order, and
     the runs of wins found with window functions ("gaps and islands")."""
-    winners, draw, ended = _parts()
+    winners, draw, ended = parts()
     listed = func.replace(
         func.replace(func.replace(func.coalesce(winners, ""), " ", ""), "[", ","), "]", ","
     )
@@ -125,6 +132,7 @@ def streaks(db, user_id: int) -> tuple[int, int]:
             won.label("won"),
             func.row_number().over(order_by=order).label("at"),
             func.row_number().over(partition_by=won, order_by=order).label("within"),
+            func.count().over().label("games"),
         )
         .join(Seat, Seat.game_id == GameRow.id)
         .where(
@@ -135,16 +143,19 @@ def streaks(db, user_id: int) -> tuple[int, int]:
         .subquery()
     )
     runs = (
-        select(func.count().label("length"), func.max(played.c.at).label("last"))
+        select(
+            func.count().label("length"),
+            func.max(played.c.at).label("last"),
+            func.max(played.c.games).label("games"),
+        )
         .where(played.c.won == 1)
         .group_by(played.c.at - played.c.within)
         .subquery()
     )
-    total = select(func.count()).select_from(played).scalar_subquery()
     longest, current = db.execute(
         select(
             func.coalesce(func.max(runs.c.length), 0),
-            func.coalesce(func.max(case((runs.c.last == total, runs.c.length), else_=0)), 0),
+            func.coalesce(func.max(case((runs.c.last == runs.c.games, runs.c.length), else_=0)), 0),
         )
     ).one()
     return int(current), int(longest)
