@@ -22,7 +22,7 @@ from markupsafe import Markup
 from sqlalchemy import func, select
 
 from ludoteca.web.accounts.history import HistoryFilter, outcome_of
-from ludoteca.web.accounts.record import Group, groups, newest_first
+from ludoteca.web.accounts.record import Group, newest_first, read
 from ludoteca.web.i18n.catalogs import Language
 from ludoteca.web.i18n.catalogs import language as language_named
 from ludoteca.web.infra.store import GameRow, Rating, RatingHistory, Seat, User, utcnow
@@ -154,7 +154,7 @@ def rating_changes(history: Sequence[Any]) -> dict[int, float]:
 
 def game_counts(grouped: list[Group]) -> list[dict[str, Any]]:
     """Finished games per game, rated and casual, with wins, draws and losses, from the
-    member's games as the database grouped them (:func:`.record.groups`)."""
+    member's games as the database grouped them (:func:`.record.read`)."""
     titles = {gid: cls.title for gid, cls in available_games().items()}
     counts: dict[str, dict[str, Any]] = {}
     for group in grouped:
@@ -242,15 +242,15 @@ def profile(name: str, request: Request, viewer: Visitor, page: str | None = Non
             .where(RatingHistory.user_id == user.id)
             .order_by(RatingHistory.created, RatingHistory.id)
         ).all()
-        grouped = groups(db, user.id)
-        counts = game_counts(grouped)
+        record = read(db, user.id)
+        counts = game_counts(record.groups)
         changes = rating_changes(list(history))
         recent, total = recent_games(db, user, viewer, changes, number, filters)
         pages = max(1, -(-total // RECENT_GAMES))
         if number > pages:  # past the last page (games made private, a stale link): the last
             number = pages
             recent, total = recent_games(db, user, viewer, changes, number, filters)
-        mystats = user_stats(db, user, grouped)
+        mystats = user_stats(db, user, record)
         away = vacation.summary(db, user.id)
         following = viewer is not None and follows(db, viewer.id, user.id)
     order = list(pools)

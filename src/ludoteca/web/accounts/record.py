@@ -14,7 +14,7 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import String, and_, case, cast, func, literal, select
+from sqlalchemy import Integer, String, and_, case, cast, func, literal, null, select, union_all
 
 from ludoteca.web.accounts.history import outcome_of
 from ludoteca.web.infra.store import GameRow, Seat
@@ -91,71 +91,83 @@ def decoded(winners: Any, draw: Any, ended: Any) -> dict[str, Any]:
     return result
 
 
-def groups(db, user_id: int) -> list[Group]:
-    """The member's finished games, grouped by what decides their outcome for the member."""
+@dataclass(frozen=True)
+class Record:
+    """A member's finished games as :func:`read` counts them."""
+
+    groups: list[Group]
+    streak: int
+    """Wins in a row up to the newest game (aborted games neither count nor break a run)."""
+    longest: int
+    """The longest such run."""
+
+
+def read(db, user_id: int) -> Record:
+    """The member's finished games grouped by what decides their outcome for the member, and
+    their winning streaks, in one statement over one pass of the member's games.
+
+    The streaks are runs of wins in finishing order, found with window functions ("gaps and
+    islands"): among the games that were not aborted, a game's number minus its number among
+    the games with the same win-or-not is the same for every game of one run."""
     seats = seat_counts(user_id)
-    winners, draw, ended = parts()
-    rows = db.execute(
-        select(GameRow.game, Seat.index, seats.c.n, winners, draw, ended, func.count())
-        .join(Seat, Seat.game_id == GameRow.id)
-        .join(seats, seats.c.game_id == GameRow.id)
-        .where(Seat.user_id == user_id, GameRow.status == "finished")
-        .group_by(GameRow.game, Seat.index, seats.c.n, winners, draw, ended)
-    ).all()
-    return [
-        Group(game, index, n, decoded(w, d, e), count) for game, index, n, w, d, e, count in rows
-    ]
-
-
-def streaks(db, user_id: int) -> tuple[int, int]:
-    """The member's current and longest winning streaks (aborted games neither count nor
-    break one), computed by the database: each game's win or not in finishing order, and
-    the runs of wins found with window functions ("gaps and islands")."""
     winners, draw, ended = parts()
     listed = func.replace(
         func.replace(func.replace(func.coalesce(winners, ""), " ", ""), "[", ","), "]", ","
     )
     seat = literal(",").concat(cast(Seat.index, String)).concat(",")
-    won = case(
-        (
-            and_(
-                func.coalesce(draw, "0").in_(("0", "false", "null")),
-                listed.contains(seat),
-            ),
-            1,
-        ),
-        else_=0,
-    )
+    live = case((func.coalesce(ended, "") == "aborted", 0), else_=1)
+    no_draw = func.coalesce(draw, "0").in_(("0", "false", "null"))
+    won = case((and_(live == 1, no_draw, listed.contains(seat)), 1), else_=0)
     order = (GameRow.finished, GameRow.id)
     played = (
         select(
+            GameRow.game.label("game"),
+            Seat.index.label("seat"),
+            seats.c.n.label("n"),
+            winners.label("winners"),
+            draw.label("draw"),
+            ended.label("ended"),
+            live.label("live"),
             won.label("won"),
-            func.row_number().over(order_by=order).label("at"),
-            func.row_number().over(partition_by=won, order_by=order).label("within"),
-            func.count().over().label("games"),
+            func.row_number().over(partition_by=live, order_by=order).label("at"),
+            func.row_number().over(partition_by=(live, won), order_by=order).label("within"),
+            func.count().over(partition_by=live).label("games"),
         )
         .join(Seat, Seat.game_id == GameRow.id)
-        .where(
-            Seat.user_id == user_id,
-            GameRow.status == "finished",
-            func.coalesce(ended, "") != "aborted",
-        )
-        .subquery()
+        .join(seats, seats.c.game_id == GameRow.id)
+        .where(Seat.user_id == user_id, GameRow.status == "finished")
+        .cte("played")
     )
+    kinds = (played.c.game, played.c.seat, played.c.n, played.c.winners, played.c.draw)
+    grouped = select(
+        literal("group").label("kind"), *kinds, played.c.ended, func.count().label("count")
+    ).group_by(*kinds, played.c.ended)
     runs = (
         select(
             func.count().label("length"),
             func.max(played.c.at).label("last"),
             func.max(played.c.games).label("games"),
         )
-        .where(played.c.won == 1)
+        .where(played.c.live == 1, played.c.won == 1)
         .group_by(played.c.at - played.c.within)
         .subquery()
     )
-    longest, current = db.execute(
-        select(
-            func.coalesce(func.max(runs.c.length), 0),
-            func.coalesce(func.max(case((runs.c.last == runs.c.games, runs.c.length), else_=0)), 0),
-        )
-    ).one()
-    return int(current), int(longest)
+    current = func.max(case((runs.c.last == runs.c.games, runs.c.length), else_=0))
+    streak = select(  # one row: the current streak as ``n``, the longest as ``count``
+        literal("streak"),
+        cast(null(), String),
+        cast(null(), Integer),
+        func.coalesce(current, 0),
+        cast(null(), String),
+        cast(null(), String),
+        cast(null(), String),
+        func.coalesce(func.max(runs.c.length), 0),
+    )
+    out: list[Group] = []
+    now = longest = 0
+    for kind, game, index, n, w, d, e, count in db.execute(union_all(grouped, streak)).all():
+        if kind == "streak":
+            now, longest = int(n), int(count)
+        else:
+            out.append(Group(game, index, n, decoded(w, d, e), count))
+    return Record(out, now, longest)

@@ -22,7 +22,7 @@ from markupsafe import Markup
 from sqlalchemy import distinct, func, select, union
 
 from ludoteca.bots.arena import wilson
-from ludoteca.web.accounts.record import Group, groups, streaks
+from ludoteca.web.accounts.record import Record, read
 from ludoteca.web.i18n.catalogs import Language, language
 from ludoteca.web.infra.store import GameRow, Seat, Store, User, utcnow
 from ludoteca.web.plots import bar_chart, interval_chart
@@ -268,21 +268,20 @@ def first_player_plot(
 
 
 # --- one person's record ---------------------------------------------------------------
-def user_stats(db, user: User, grouped: list[Group] | None = None) -> dict[str, Any]:
+def user_stats(db, user: User, kept: Record | None = None) -> dict[str, Any]:
     """A profile's statistics: favourite game, results by seat, and win streaks (current and
     longest), over all the person's finished games. The database counts them
     (:mod:`ludoteca.web.accounts.record`): the rows read do not grow with the games played.
-    ``grouped`` is :func:`~ludoteca.web.accounts.record.groups`, when the caller has it."""
-    grouped = groups(db, user.id) if grouped is None else grouped
+    ``kept`` is :func:`~ludoteca.web.accounts.record.read`, when the caller has it."""
+    kept = read(db, user.id) if kept is None else kept
     per_game: Counter[str] = Counter()
     by_seat: dict[int, Counter] = defaultdict(Counter)
-    for group in grouped:
+    for group in kept.groups:
         per_game[group.game] += group.games
         outcome = group.seat_outcome
         if outcome is not None:  # aborted by the players: no result
             by_seat[group.index][outcome] += group.games
     favourite = per_game.most_common(1)
-    current, longest = streaks(db, user.id)
     return {
         "played": sum(per_game.values()),
         "favourite": _title(favourite[0][0]) if favourite else None,
@@ -291,8 +290,8 @@ def user_stats(db, user: User, grouped: list[Group] | None = None) -> dict[str, 
             {"seat": i + 1, **{k: by_seat[i][k] for k in ("win", "draw", "loss")}}
             for i in sorted(by_seat)
         ],
-        "streak": current,
-        "longest_streak": longest,
+        "streak": kept.streak,
+        "longest_streak": kept.longest,
     }
 
 
