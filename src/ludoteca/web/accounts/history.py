@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urlencode
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
 from ludoteca.web.infra.store import GameRow, Seat
 from ludoteca.web.ratings.service import outcomes
@@ -79,20 +79,24 @@ class HistoryFilter:
 
     def result_ids(self, db, user_id: int, where: list[Any]) -> list[int] | None:
         """With a result filter: the ids of the games ``where`` selects whose result for
-        ``user_id`` is the one asked for (newest first); None without one."""
+        ``user_id`` is the one asked for (newest first); None without one. Only what an
+        outcome depends on is read (:mod:`.record`), not the whole result."""
         if not self.result:
             return None
-        seats = select(Seat.game_id, func.count().label("n")).group_by(Seat.game_id).subquery()
+        from ludoteca.web.accounts.record import decoded, newest_first, parts, seat_counts
+
+        seats = seat_counts(user_id)
         rows = db.execute(
-            select(GameRow.id, GameRow.result, Seat.index, seats.c.n)
+            select(GameRow.id, Seat.index, seats.c.n, *parts())
             .join(Seat, Seat.game_id == GameRow.id)
             .join(seats, seats.c.game_id == GameRow.id)
             .where(*where, Seat.user_id == user_id)
-            .order_by(GameRow.finished.desc(), GameRow.id.desc())
+            .order_by(*newest_first())
         ).all()
         out: list[int] = []
         seen: set[int] = set()
-        for pk, result, index, count in rows:
+        for pk, index, count, winners, draw, ended in rows:
+            result = decoded(winners, draw, ended)
             if pk not in seen and outcome_of(result, count, index) == self.result:
                 seen.add(pk)
                 out.append(pk)

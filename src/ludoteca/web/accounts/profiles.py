@@ -11,6 +11,7 @@ so it takes the page's fonts, language and theme and the browser needs no charti
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 from urllib.parse import quote
@@ -21,6 +22,7 @@ from markupsafe import Markup
 from sqlalchemy import func, select
 
 from ludoteca.web.accounts.history import HistoryFilter, outcome_of
+from ludoteca.web.accounts.record import Group, newest_first, read
 from ludoteca.web.i18n.catalogs import Language
 from ludoteca.web.i18n.catalogs import language as language_named
 from ludoteca.web.infra.store import GameRow, Rating, RatingHistory, Seat, User, utcnow
@@ -140,7 +142,7 @@ def user_or_404(db, name: str) -> User:
     return user
 
 
-def rating_changes(history: list[RatingHistory]) -> dict[int, float]:
+def rating_changes(history: Sequence[Any]) -> dict[int, float]:
     """How much each rated game moved the player's rating, by game number."""
     last: dict[str, float] = defaultdict(lambda: START_RATING)
     out: dict[int, float] = {}
@@ -150,29 +152,20 @@ def rating_changes(history: list[RatingHistory]) -> dict[int, float]:
     return out
 
 
-def game_counts(db, user: User) -> list[dict[str, Any]]:
-    """Finished games per game, rated and casual, with wins, draws and losses."""
-    rows = db.execute(
-        select(GameRow.id, GameRow.game, GameRow.result, Seat.index)
-        .join(Seat, Seat.game_id == GameRow.id)
-        .where(Seat.user_id == user.id, GameRow.status == "finished")
-    ).all()
-    mine = select(Seat.game_id).where(Seat.user_id == user.id)
-    seats: dict[int, int] = dict(
-        db.execute(  # type: ignore[arg-type]
-            select(Seat.game_id, func.count()).where(Seat.game_id.in_(mine)).group_by(Seat.game_id)
-        ).all()
-    )
+def game_counts(grouped: list[Group]) -> list[dict[str, Any]]:
+    """Finished games per game, rated and casual, with wins, draws and losses, from the
+    member's games as the database grouped them (:func:`.record.read`)."""
     titles = {gid: cls.title for gid, cls in available_games().items()}
     counts: dict[str, dict[str, Any]] = {}
-    for pk, game, result, index in rows:
-        title = titles.get(game, game)
-        entry = counts.setdefault(game, {"game": game, "title": title, "played": 0})
-        entry["played"] += 1
-        players = seats.get(pk, 0)
-        if players >= 2 and isinstance(result, dict):
-            outcome = outcome_of(result, players, index)  # an aborted game: no win nor draw
-            entry[outcome] = entry.get(outcome, 0) + 1
+    for group in grouped:
+        entry = counts.setdefault(
+            group.game,
+            {"game": group.game, "title": titles.get(group.game, group.game), "played": 0},
+        )
+        entry["played"] += group.games
+        if group.seats >= 2:
+            outcome = group.outcome  # an aborted game: no win nor draw
+            entry[outcome] = entry.get(outcome, 0) + group.games
     return sorted(counts.values(), key=lambda e: (-e["played"], e["title"]))
 
 
@@ -214,7 +207,7 @@ def recent_games(
         total = len(chosen)
         start = (page - 1) * RECENT_GAMES
         page_where = [GameRow.id.in_(chosen[start : start + RECENT_GAMES])]
-    query = select(GameRow).where(*page_where).order_by(GameRow.finished.desc(), GameRow.id.desc())
+    query = select(GameRow).where(*page_where).order_by(*newest_first())
     if chosen is None:
         query = query.offset((page - 1) * RECENT_GAMES)
     rows = db.scalars(query.limit(RECENT_GAMES)).all()
@@ -239,19 +232,25 @@ def profile(name: str, request: Request, viewer: Visitor, page: str | None = Non
     with club(request).store.session() as db:
         user = user_or_404(db, name)
         ratings = db.scalars(select(Rating).where(Rating.user_id == user.id)).all()
-        history = db.scalars(
-            select(RatingHistory)
+        history = db.execute(  # the columns the plot and the changes need, not whole rows
+            select(
+                RatingHistory.game_id,
+                RatingHistory.pool,
+                RatingHistory.rating,
+                RatingHistory.deviation,
+            )
             .where(RatingHistory.user_id == user.id)
             .order_by(RatingHistory.created, RatingHistory.id)
         ).all()
-        counts = game_counts(db, user)
+        record = read(db, user.id)
+        counts = game_counts(record.groups)
         changes = rating_changes(list(history))
         recent, total = recent_games(db, user, viewer, changes, number, filters)
         pages = max(1, -(-total // RECENT_GAMES))
         if number > pages:  # past the last page (games made private, a stale link): the last
             number = pages
             recent, total = recent_games(db, user, viewer, changes, number, filters)
-        mystats = user_stats(db, user)
+        mystats = user_stats(db, user, record)
         away = vacation.summary(db, user.id)
         following = viewer is not None and follows(db, viewer.id, user.id)
     order = list(pools)
@@ -288,7 +287,7 @@ def profile(name: str, request: Request, viewer: Visitor, page: str | None = Non
     )
 
 
-def rating_series(history: list[RatingHistory]) -> dict[str, list[tuple[float, float]]]:
+def rating_series(history: Sequence[Any]) -> dict[str, list[tuple[float, float]]]:
     """Each pool's (rating, deviation) after every rated game, by the pool's name."""
     series: dict[str, list[tuple[float, float]]] = defaultdict(list)
     for h in history:

@@ -155,6 +155,10 @@ class Seat(Base):
     timed_out: Mapped[bool] = mapped_column(Boolean, default=False)
     user: Mapped[User | None] = relationship(foreign_keys=[user_id], lazy="joined")
     reserved: Mapped[User | None] = relationship(foreign_keys=[reserved_for], lazy="joined")
+    __table_args__ = (
+        # A member's games without reading their seats' rows: the profile (migration 0019).
+        Index("ix_seats_user_game", "user_id", "game_id", "index"),
+    )
 
 
 class MoveRow(Base):

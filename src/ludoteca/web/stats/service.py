@@ -22,6 +22,7 @@ from markupsafe import Markup
 from sqlalchemy import distinct, func, select, union
 
 from ludoteca.bots.arena import wilson
+from ludoteca.web.accounts.record import Record, read
 from ludoteca.web.i18n.catalogs import Language, language
 from ludoteca.web.infra.store import GameRow, Seat, Store, User, utcnow
 from ludoteca.web.plots import bar_chart, interval_chart
@@ -267,50 +268,30 @@ def first_player_plot(
 
 
 # --- one person's record ---------------------------------------------------------------
-def user_stats(db, user: User, limit: int = 5000) -> dict[str, Any]:
+def user_stats(db, user: User, kept: Record | None = None) -> dict[str, Any]:
     """A profile's statistics: favourite game, results by seat, and win streaks (current and
-    longest), from the person's last ``limit`` finished games."""
-    rows = db.execute(
-        select(GameRow.game, Seat.index, GameRow.result, GameRow.finished)
-        .join(Seat, Seat.game_id == GameRow.id)
-        .where(Seat.user_id == user.id, GameRow.status == "finished")
-        .order_by(GameRow.finished.desc(), GameRow.id.desc())
-        .limit(limit)
-    ).all()
-    favourite = Counter(game for game, _, _, _ in rows).most_common(1)
+    longest), over all the person's finished games. The database counts them
+    (:mod:`ludoteca.web.accounts.record`): the rows read do not grow with the games played.
+    ``kept`` is :func:`~ludoteca.web.accounts.record.read`, when the caller has it."""
+    kept = read(db, user.id) if kept is None else kept
+    per_game: Counter[str] = Counter()
     by_seat: dict[int, Counter] = defaultdict(Counter)
-    outcomes = []
-    for _game, index, result, _finished in rows:
-        result = result or {}
-        if result.get("ended") == "aborted":
-            continue  # aborted by the players: no result, and no break in a streak
-        if result.get("draw"):
-            outcome = "draw"
-        elif index in (result.get("winners") or []):
-            outcome = "win"
-        else:
-            outcome = "loss"
-        by_seat[index][outcome] += 1
-        outcomes.append(outcome)
-    current = 0
-    for outcome in outcomes:  # newest first
-        if outcome != "win":
-            break
-        current += 1
-    longest = run = 0
-    for outcome in reversed(outcomes):
-        run = run + 1 if outcome == "win" else 0
-        longest = max(longest, run)
+    for group in kept.groups:
+        per_game[group.game] += group.games
+        outcome = group.seat_outcome
+        if outcome is not None:  # aborted by the players: no result
+            by_seat[group.index][outcome] += group.games
+    favourite = per_game.most_common(1)
     return {
-        "played": len(rows),
+        "played": sum(per_game.values()),
         "favourite": _title(favourite[0][0]) if favourite else None,
         "favourite_games": favourite[0][1] if favourite else 0,
         "by_seat": [
             {"seat": i + 1, **{k: by_seat[i][k] for k in ("win", "draw", "loss")}}
             for i in sorted(by_seat)
         ],
-        "streak": current,
-        "longest_streak": longest,
+        "streak": kept.streak,
+        "longest_streak": kept.longest,
     }
 
 
