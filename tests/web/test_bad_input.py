@@ -157,14 +157,16 @@ def test_while_the_database_restarts_requests_get_503_with_retry_after(tmp_path)
         with club_in_process(url) as a, new_client(a) as b:
             pk = table_game(a, b, *names())
             token = page_csrf(a)
-            assert a.get(f"/api/games/{pk}").status_code == 200
+            ply = a.get(f"/api/games/{pk}").json()["ply"]
             pg.halt()
             answers = [
                 a.get(f"/api/games/{pk}"),
                 a.get(f"/games/{pk}"),
                 a.get("/"),
-                a.post(
-                    f"/api/games/{pk}/move", json={"move": "a1"}, headers={"X-CSRF-Token": token}
+                a.post(  # well formed (a move without its ply is refused with no database)
+                    f"/api/games/{pk}/move",
+                    json={"move": "a1", "ply": ply},
+                    headers={"X-CSRF-Token": token},
                 ),
             ]
             for r in answers:

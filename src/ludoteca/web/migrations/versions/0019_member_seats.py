@@ -13,7 +13,7 @@ Revises: 0016
 from alembic import op
 
 revision = "0019"
-down_revision = "0016"
+down_revision = "0018"
 branch_labels = None
 depends_on = None
 
