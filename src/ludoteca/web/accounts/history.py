@@ -13,24 +13,13 @@ from urllib.parse import urlencode
 
 from sqlalchemy import select
 
+from ludoteca.web.accounts.record import decoded, newest_first, outcome_of, parts, seat_counts
 from ludoteca.web.infra.store import GameRow, Seat
-from ludoteca.web.ratings.service import outcomes
 from ludoteca.web.round.catalog import available_games
 
 RESULTS = ("win", "draw", "loss", "aborted")
 RATED = ("rated", "casual")
 OPPONENTS = ("people", "computer")
-
-
-def outcome_of(result: Any, seats: int, index: int) -> str:
-    """``win``, ``draw``, ``loss`` or ``aborted`` for seat ``index`` of a finished game with
-    ``seats`` seats (``""`` for a solo game): an aborted game has no result."""
-    result = result if isinstance(result, dict) else {}
-    if result.get("ended") == "aborted":
-        return "aborted"
-    if seats < 2:
-        return ""
-    return outcomes(result, seats)[index]
 
 
 @dataclass(frozen=True)
@@ -83,7 +72,6 @@ class HistoryFilter:
         outcome depends on is read (:mod:`.record`), not the whole result."""
         if not self.result:
             return None
-        from ludoteca.web.accounts.record import decoded, newest_first, parts, seat_counts
 
         seats = seat_counts(user_id)
         rows = db.execute(

@@ -5,7 +5,7 @@ game and the winning streaks. A member with thousands of games made the page rea
 (three times): here the database groups the games by what decides an outcome (the game, the
 seat, the number of seats, the winners, a draw, an abort) and returns one row per group, so
 the rows read do not grow with the number of games. The outcome itself is still decided in
-Python, by the same functions as everywhere else (:func:`.history.outcome_of`).
+Python, by the same functions as everywhere else (:func:`outcome_of`).
 """
 
 from __future__ import annotations
@@ -16,8 +16,19 @@ from typing import Any
 
 from sqlalchemy import Integer, String, and_, case, cast, func, literal, null, select, union_all
 
-from ludoteca.web.accounts.history import outcome_of
 from ludoteca.web.infra.store import GameRow, Seat
+from ludoteca.web.ratings.service import outcomes
+
+
+def outcome_of(result: Any, seats: int, index: int) -> str:
+    """``win``, ``draw``, ``loss`` or ``aborted`` for seat ``index`` of a finished game with
+    ``seats`` seats (``""`` for a solo game): an aborted game has no result."""
+    result = result if isinstance(result, dict) else {}
+    if result.get("ended") == "aborted":
+        return "aborted"
+    if seats < 2:
+        return ""
+    return outcomes(result, seats)[index]
 
 
 @dataclass(frozen=True)
