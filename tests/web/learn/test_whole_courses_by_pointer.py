@@ -16,16 +16,17 @@ from ludoteca.web.round.view import offered_move
 from tests.web.helpers import started_club
 from tests.web.pointer_play import cell_box, centre, play_comino, press, quoted
 
-PHONE_PAIRS = (("comino", "comune"), ("kuniumi", "hexagone"))
-"""The phone completes two courses a run, the pairs taking turns by the day (so every game's
-course is tapped through every other day); ``LUDOTECA_LEARN_PHONE=kuniumi,comino`` chooses."""
+PHONE_OTHERS = ("comune", "kuniumi", "hexagone")
+"""The phone completes two courses a run: Comino's always (its board is drawn larger than a
+phone and pans; its tiles are picked up, turned and put down by taps) and one of the others,
+taking turns by the day. ``LUDOTECA_LEARN_PHONE=kuniumi,hexagone`` chooses instead."""
 
 
 def phone_games() -> tuple[str, ...]:
     chosen = os.environ.get("LUDOTECA_LEARN_PHONE", "")
     if chosen:
         return tuple(g for g in chosen.split(",") if g)
-    return PHONE_PAIRS[date.today().toordinal() % len(PHONE_PAIRS)]
+    return ("comino", PHONE_OTHERS[date.today().toordinal() % len(PHONE_OTHERS)])
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +52,18 @@ TAKEN = """([cell, text]) => !!document.querySelector('#verdict.right, #verdict.
          || !!document.querySelector('#board .cell.target'))"""
 """The page has taken a click: the move has been judged, or the cell is selected and the page
 offers what may follow (a further cell, or the move's button)."""
+
+
+LAST_MOVE_OUT_OF_VIEW = """() => {
+  const box = document.getElementById('board').getBoundingClientRect();
+  return [...document.querySelectorAll('#board .cell.last-move')]
+    .map((c) => [c.dataset.cell, c.getBoundingClientRect()])
+    .filter(([, r]) => r.width && (r.right <= box.left || r.left >= box.right
+                                   || r.bottom <= box.top || r.top >= box.bottom))
+    .map(([cell]) => cell);
+}"""
+"""The cells of the move just made that are panned out of the board's box (a phone's board
+is drawn larger than the screen and pans)."""
 
 
 def press_choice(page, text: str, touch: bool) -> None:
@@ -108,6 +121,9 @@ def complete_course(page, base: str, game: str, touch: bool, shots, size: str) -
         play_step(page, expected_move(game, n), touch)
         page.wait_for_function(f"document.getElementById('learn').dataset.solved === '{n}'")
         assert page.get_attribute("#verdict", "class") == "verdict right", (game, n)
+        assert page.evaluate(LAST_MOVE_OUT_OF_VIEW) == [], (
+            f"{game} step {n}: the move is out of view"
+        )
         if n == total // 2:
             page.screenshot(path=str(shots / f"course-{game}-{size}-step{n}.png"))
         if n < total:
