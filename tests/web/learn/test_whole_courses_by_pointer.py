@@ -2,18 +2,23 @@
 the lesson's goal (the engine's first answer to it) and made with clicks on the drawn board,
 on a phone with taps. The course ends saying so and suggesting a first game against the
 computer; a reload (and the course list) shows it done. One wrong move on the way is
-answered in words. One server, one browser, one page per screen reused for every course."""
+answered in words. On a phone the boards are finger-sized and a finger is told to tap. One
+server, one browser, one page per screen reused for every course."""
 
 from __future__ import annotations
 
 import os
 from datetime import date
+from urllib.parse import quote
 
 import pytest
 
+from ludoteca.puzzles.shipped import puzzles
 from ludoteca.web.learn.course import GAMES, answers, course
 from ludoteca.web.round.view import offered_move
+from tests.web.a11y import violations
 from tests.web.helpers import started_club
+from tests.web.learn.test_lessons_browser import SMALLEST_CELL
 from tests.web.pointer_play import cell_box, centre, play_comino, press, quoted
 
 PHONE_OTHERS = ("comune", "kuniumi", "hexagone")
@@ -118,7 +123,16 @@ def complete_course(page, base: str, game: str, touch: bool, shots, size: str) -
         page.wait_for_function("document.getElementById('learn').dataset.step === '1'")
     for n in range(1, total + 1):
         page.wait_for_selector("#board .cell[data-cell]", state="attached")
-        play_step(page, expected_move(game, n), touch)
+        if touch:  # drawn finger-sized, as the game page's board
+            assert page.evaluate(SMALLEST_CELL) >= 44, (game, n)
+        move = expected_move(game, n)
+        if move.get("remove"):  # only removals: the hint travels with the Remove button
+            hint = page.locator(".tile-actions .hint")
+            assert hint.is_visible() and "Remove tile" in hint.inner_text()
+        elif "tile" in move:  # a finger is told what a finger does
+            hint = page.inner_text("#module-controls .hint")
+            assert ("Tap a rack tile" in hint) == touch, hint
+        play_step(page, move, touch)
         page.wait_for_function(f"document.getElementById('learn').dataset.solved === '{n}'")
         assert page.get_attribute("#verdict", "class") == "verdict right", (game, n)
         assert page.evaluate(LAST_MOVE_OUT_OF_VIEW) == [], (
@@ -165,4 +179,13 @@ def test_a_newcomer_completes_whole_courses_by_pointer(
         said = page.inner_text(f'.learn-progress[data-game="{game}"]')
         assert said == f"{total} of {total} steps", (game, said)
     page.screenshot(path=str(tmp_path / f"courses-{size}.png"))
+    if touch:  # the course page after its end, and the analysis board, finger-sized there too
+        page.goto(f"{club.base}/learn/{games[0]}")
+        page.wait_for_selector("#board .cell[data-cell]", state="attached")
+        assert violations(page) == []
+        dealt = quote(puzzles("comino")[0].position)
+        page.goto(f"{club.base}/analysis/comino?position={dealt}")
+        page.wait_for_function("() => document.getElementById('analysis')?.dataset.position")
+        assert page.evaluate(SMALLEST_CELL) >= 44
+        assert "Tap a rack tile" in page.inner_text("#module-controls .hint")
     context.close()
