@@ -100,7 +100,7 @@ def open_course(page, base: str, game: str) -> int:
     return int(page.get_attribute("#learn", "data-steps"))
 
 
-def wrong_move_first(page, touch: bool) -> None:
+def wrong_move_first(page, touch: bool, shot) -> None:
     """Hexagone's second step: two pieces that do not touch are no swap, and the page says
     so in the engine's words; the step is then made afresh."""
     page.locator('.step-link[data-step="2"]').click()
@@ -111,6 +111,7 @@ def wrong_move_first(page, touch: bool) -> None:
     page.wait_for_selector("#verdict.wrong")
     said = page.inner_text("#verdict")
     assert "do not touch" in said, said
+    page.screenshot(path=str(shot))
     assert page.get_attribute("#learn", "data-solved") is None
 
 
@@ -118,7 +119,7 @@ def complete_course(page, base: str, game: str, touch: bool, shots, size: str) -
     total = open_course(page, base, game)
     assert total == len(course(game).steps)
     if game == "hexagone":  # the one wrong move of the run, then on from step 1
-        wrong_move_first(page, touch)
+        wrong_move_first(page, touch, shots / f"course-{game}-{size}-wrong.png")
         page.locator('.step-link[data-step="1"]').click()
         page.wait_for_function("document.getElementById('learn').dataset.step === '1'")
     for n in range(1, total + 1):
