@@ -26,6 +26,22 @@ export async function postJson(url, body, csrf, refused) {
   return data;
 }
 
+// On a phone a board drawn larger than its box pans, and keeps where it was panned to; but a
+// new drawing is scaled anew (Comino's table grows with each tile), so the move just made may
+// come out beyond the box's edge. The box is panned, on that axis only, to bring it back.
+function keepInView(nodes, boardBox) {
+  if (!boardBox.classList.contains("zoomed") || !nodes.length) return;
+  const box = boardBox.getBoundingClientRect();
+  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  for (const n of nodes) {
+    const r = n.getBoundingClientRect();
+    x0 = Math.min(x0, r.left); y0 = Math.min(y0, r.top);
+    x1 = Math.max(x1, r.right); y1 = Math.max(y1, r.bottom);
+  }
+  if (x0 < box.left || x1 > box.right) boardBox.scrollLeft += (x0 + x1) / 2 - (box.left + box.width / 2);
+  if (y0 < box.top || y1 > box.bottom) boardBox.scrollTop += (y0 + y1) / 2 - (box.top + box.height / 2);
+}
+
 // options: boardBox, choices, controls (elements); sendMove(text); showMessage(text) for the
 // interaction; redraw() draws the current view again; open(view) says whether clicks count;
 // miss(cells, cell) answers a cell no legal move takes (an array is the new selection, anything
@@ -87,6 +103,7 @@ export function boardPage(options) {
     for (const cell of (lastCells && view.last_cells) || []) {
       for (const node of boardBox.querySelectorAll(`[data-cell="${CSS.escape(cell)}"]`)) node.classList.add("last-move");
     }
+    keepInView(boardBox.querySelectorAll(".cell.last-move"), boardBox);
     if (state.interaction && state.interaction.destroy) state.interaction.destroy();
     state.interaction = null;
     controls.replaceChildren();
