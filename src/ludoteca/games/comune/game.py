@@ -70,6 +70,10 @@ class Comune(Game[ComuneState]):
                 "Click a highlighted cell (a second one to place two pieces), then choose the "
                 "angle from the drawings: space cycles through them, Enter plays."
             ),
+            "prompt_touch": Text(
+                "Tap a highlighted cell (a second one to place two pieces), then tap the "
+                "drawing of the angle you want."
+            ),
             "first": "any",
         }
 

@@ -104,10 +104,16 @@ class HexagoneGame(Game[HexagoneState]):
         return render_svg(state, highlight=highlight, translate=translate)
 
     def ui_hints(self, state) -> dict:
-        from .state import PHASE_PROMPTS
+        """What to do now, with a mouse (``prompt``) and with a finger (``prompt_touch``)."""
+        from .state import PHASE_PROMPTS, PHASE_PROMPTS_TOUCH
 
-        prompt = "" if state.to_move < 0 else PHASE_PROMPTS.get(state.phase, "")
-        return {"prompt": prompt, "first": "any"}
+        if state.to_move < 0:
+            return {"prompt": "", "prompt_touch": "", "first": "any"}
+        return {
+            "prompt": PHASE_PROMPTS.get(state.phase, ""),
+            "prompt_touch": PHASE_PROMPTS_TOUCH.get(state.phase, ""),
+            "first": "any",
+        }
 
     def action_space(self) -> Any:
         from .actions import action_space

@@ -974,6 +974,14 @@ PHASE_PROMPTS = {
 }
 """What the player to move does now, in words a page shows."""
 
+PHASE_PROMPTS_TOUCH = {
+    SWAP_PHASE: Text("Swap two pieces: tap one, then another (see the dice)."),
+    SECOND: PHASE_PROMPTS[SECOND],
+    MAIN_PHASE: Text("The block is split: tap a cell of the section that stays."),
+    REFORM: Text("Place the pool's pieces: tap a highlighted empty cell."),
+}
+"""The same for a finger on a touch screen."""
+
 _PHASE_HELP = {
     ROLL_PHASE: Text("the dice are to be rolled (roll XY)"),
     SWAP_PHASE: Text("the player to move swaps two pieces (swap q,r q,r)"),

@@ -85,6 +85,13 @@ SETUP_PROMPTS = (
     Text("Click a square to place a sea token."),
 )
 """What to click during the set-up, by the kind of piece placed next (as PIECE_NAMES)."""
+SETUP_PROMPTS_TOUCH = (
+    Text("Tap a square to place the Earth God."),
+    Text("Tap a square to place the Sea God."),
+    Text("Tap a square to place a land token."),
+    Text("Tap a square to place a sea token."),
+)
+"""The same for a finger on a touch screen."""
 
 
 class KuniumiState(State[int]):
@@ -286,14 +293,24 @@ class KuniumiState(State[int]):
         )
 
     def ui_hints(self) -> dict:
-        """What to click now, for the game's ``ui_hints``."""
+        """What to click now (``prompt``) or tap on a touch screen (``prompt_touch``), for
+        the game's ``ui_hints``."""
         if self._result is not None:
             return {"prompt": "", "first": "any"}
         if self.phase == SETUP:
-            return {"prompt": SETUP_PROMPTS[self._setup_kind()], "first": "any"}
+            kind = self._setup_kind()
+            return {
+                "prompt": SETUP_PROMPTS[kind],
+                "prompt_touch": SETUP_PROMPTS_TOUCH[kind],
+                "first": "any",
+            }
         if self.phase == CHOOSE_PHASE:
             return {"prompt": Text("Choose the side you will play:"), "first": "any"}
-        return {"prompt": Text("Click your God, then a highlighted square."), "first": "origin"}
+        return {
+            "prompt": Text("Click your God, then a highlighted square."),
+            "prompt_touch": Text("Tap your God, then a highlighted square."),
+            "first": "origin",
+        }
 
     @staticmethod
     def _action(move: object) -> int:
