@@ -133,6 +133,9 @@ def complete_course(page, base: str, game: str, touch: bool, shots, size: str) -
         elif "tile" in move:  # a finger is told what a finger does
             hint = page.inner_text("#module-controls .hint")
             assert ("Tap a rack tile" in hint) == touch, hint
+        elif touch and page.locator("#module-controls .hint").count():  # every game's words
+            hint = page.inner_text("#module-controls .hint")
+            assert "click" not in hint.lower(), (game, n, hint)
         play_step(page, move, touch)
         page.wait_for_function(f"document.getElementById('learn').dataset.solved === '{n}'")
         assert page.get_attribute("#verdict", "class") == "verdict right", (game, n)
