@@ -129,4 +129,9 @@ async function refreshCounts() {
   }
 }
 
-if (online && playing) setInterval(refreshCounts, 15000);
+if (online && playing) {
+  // Once more soon after the page opens: the page's own socket has made its reader count as
+  // online by then (the numbers drawn with the page were read before it was open).
+  setTimeout(refreshCounts, 2500);
+  setInterval(refreshCounts, 15000);
+}
