@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import delete, select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy.exc import IntegrityError, OperationalError
 
 from ludoteca.core.errors import GameError
 from ludoteca.web.infra.store import GameRow, Seat, Store, User, utcnow
@@ -23,6 +23,14 @@ from ludoteca.web.round.playing import Playing
 from ludoteca.web.round.reading import GameReader
 
 SEAT_KINDS = ("me", "open", "user", "bot")
+DEADLOCK_RETRIES = 3
+"""How many times a new game's transaction is made when the database ends it as a deadlock."""
+
+
+def is_deadlock(exc: OperationalError) -> bool:
+    """Whether the database ended the transaction to break a deadlock (or a serialization
+    conflict): the transaction can simply be made again."""
+    return getattr(exc.orig, "sqlstate", None) in ("40P01", "40001")
 
 
 @dataclass(frozen=True)
@@ -87,6 +95,28 @@ class SetUp:
             state = game.new_state(seed=seed)
         except GameError as exc:
             raise ClubError("Cannot start {title}: {why}", title=game.title, why=exc.text) from None
+        # PostgreSQL may end one of several presses made at once in different processes as a
+        # deadlock (the creator's row lock and another press's new game behind the same
+        # one-rematch index): that press is made again, as PostgreSQL advises, and then finds
+        # the game the other made.
+        for attempt in range(DEADLOCK_RETRIES):
+            try:
+                return self._create_in_one_step(creator, game, state, seed, seats, settings)
+            except OperationalError as exc:
+                if attempt + 1 == DEADLOCK_RETRIES or not is_deadlock(exc):
+                    raise
+        raise AssertionError("unreachable")
+
+    def _create_in_one_step(
+        self,
+        creator: User,
+        game: Any,
+        state: Any,
+        seed: int,
+        seats: list[SeatSpec],
+        settings: GameSettings,
+    ) -> int:
+        """The new game's rows in one transaction (see :meth:`create`)."""
         levels = bot_levels()
         rows: list[Seat] = []
         with self._creating, self.store.session() as db:
