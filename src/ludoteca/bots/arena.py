@@ -274,17 +274,24 @@ def _collect(
     """Save each finished game's record, report it, and return the outcomes in job order."""
     record_dirs = {job.index: job.record_dir for job in jobs}
     outcomes: list[GameOutcome] = []
+
+    def keep(outcome: GameOutcome) -> None:
+        record_dir = record_dirs[outcome.index]
+        if outcome.unsaved is not None and record_dir is not None:
+            path = Path(record_dir) / f"game-{outcome.index + 1:05d}.json"
+            # written already if an interrupt came between the write and this note of it
+            outcome.record = str(path if path.exists() else save(outcome.unsaved, path))
+            outcome.unsaved = None
+
     try:
         for outcome in done:
-            record_dir = record_dirs[outcome.index]
-            if outcome.unsaved is not None and record_dir is not None:
-                name = f"game-{outcome.index + 1:05d}.json"
-                outcome.record = str(save(outcome.unsaved, Path(record_dir) / name))
-                outcome.unsaved = None
-            outcomes.append(outcome)
+            outcomes.append(outcome)  # counted before its record is written, so that the
+            keep(outcome)  # summary of an interrupted run names every record it left
             if on_done:
                 on_done(outcome)
     except KeyboardInterrupt:
+        for outcome in outcomes:  # a save the interrupt cut short
+            keep(outcome)
         outcomes.sort(key=lambda o: o.index)
         raise TournamentInterrupted(outcomes, len(jobs)) from None
     outcomes.sort(key=lambda o: o.index)
