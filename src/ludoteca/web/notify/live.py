@@ -8,7 +8,6 @@ only listens; it answers a ping and ignores the rest, and closes a client that f
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 from collections import defaultdict
@@ -25,6 +24,7 @@ from ludoteca.web.infra.throttle import address_key
 from ludoteca.web.notify import service
 from ludoteca.web.notify.models import Notification
 from ludoteca.web.presence.service import arrive
+from ludoteca.web.round.flood import MessageRate
 
 log = logging.getLogger("ludoteca.web")
 router = APIRouter()
@@ -106,19 +106,13 @@ async def me_socket(ws: WebSocket) -> None:
             return service.unread(db, user.id)
 
     conn.send_reply(json.dumps({"type": "unread", "unread": await anyio.to_thread.run_sync(count)}))
-    received = 0
-    loop = asyncio.get_running_loop()
-    window = loop.time()
+    rate = MessageRate(MESSAGES_PER_SECOND)
     try:
         while not conn.finished.is_set():
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            now = loop.time()
-            if now - window > 1:
-                window, received = now, 0
-            received += 1
-            if received > MESSAGES_PER_SECOND:
+            if not rate.allow():
                 conn.close(1008)
                 break
             if message.get("text") == '{"type":"ping"}':

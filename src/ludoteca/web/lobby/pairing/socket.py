@@ -27,6 +27,7 @@ from ludoteca.web.infra.outbox import Connection
 from ludoteca.web.infra.throttle import address_key
 from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.lobby.pairing.pool import REFRESH_SECONDS, TICK_SECONDS, Cell, Pool
+from ludoteca.web.round.flood import MessageRate
 
 log = logging.getLogger("ludoteca.web")
 router = APIRouter()
@@ -110,8 +111,7 @@ async def seek_socket(ws: WebSocket) -> None:
     conn = Connection(ws, 0, user, hash_token(session), address)
     conn.start()
     seek_id: int | None = None
-    loop = asyncio.get_running_loop()
-    window, received = loop.time(), 0
+    rate = MessageRate(MESSAGES_PER_SECOND)
 
     def say(kind: str, **fields: Any) -> None:
         conn.send_reply(json.dumps({"type": kind, **fields}, ensure_ascii=False))
@@ -125,12 +125,8 @@ async def seek_socket(ws: WebSocket) -> None:
             message = await ws.receive()
             if message["type"] == "websocket.disconnect":
                 break
-            now = loop.time()
-            if now - window > 1:
-                window, received = now, 0
-            received += 1
             raw = message.get("text") or ""
-            if received > MESSAGES_PER_SECOND or len(raw) > MAX_MESSAGE:
+            if not rate.allow() or len(raw) > MAX_MESSAGE:
                 say("error", message=lang.text(TOO_MANY_MESSAGES))
                 conn.close(1008)
                 break
