@@ -250,6 +250,17 @@ def nth_cell(mask, k):
     return low_index(mask)
 
 
+def nth_placement(m0, m1, m2, c0, c1, j):
+    """The ``j``-th ``(cell, angle)`` pair of the three angles' masks counted in turn (``c0``
+    and ``c1`` the first two masks' counts), so that every uniform draw names its placement
+    the same way."""
+    if j < c0:
+        return nth_cell(m0, j), 0
+    if j < c0 + c1:
+        return nth_cell(m1, j - c0), 1
+    return nth_cell(m2, j - c0 - c1), 2
+
+
 def drawn(s, player, m0, m1, m2, k):
     """A placement ``(cell, angle)`` drawn among the masks' pairs: uniformly with ``k`` 1, else
     the one of ``k`` uniform draws with the most of ``player``'s pieces at its angle around
@@ -264,16 +275,7 @@ def drawn(s, player, m0, m1, m2, k):
     if total == 0:
         return best_cell, best_angle
     for _ in range(k):
-        j = rand_at(s, RNG, total)
-        if j < c0:
-            angle = 0
-            cell = nth_cell(m0, j)
-        elif j < c0 + c1:
-            angle = 1
-            cell = nth_cell(m1, j - c0)
-        else:
-            angle = 2
-            cell = nth_cell(m2, j - c0 - c1)
+        cell, angle = nth_placement(m0, m1, m2, c0, c1, rand_at(s, RNG, total))
         if k == 1:
             return cell, angle
         near = popcount(NEIGH[cell] & s[PIECES + 3 * player + angle])
@@ -341,13 +343,8 @@ def uniform_second(s, player, first_angle):
     total = c0 + c1 + popcount(m2)
     if total == 0:
         return 0
-    k = rand_at(s, RNG, total)
-    if k < c0:
-        put(s, player, nth_cell(m0, k), 0)
-    elif k < c0 + c1:
-        put(s, player, nth_cell(m1, k - c0), 1)
-    else:
-        put(s, player, nth_cell(m2, k - c0 - c1), 2)
+    cell, angle = nth_placement(m0, m1, m2, c0, c1, rand_at(s, RNG, total))
+    put(s, player, cell, angle)
     return 1
 
 
@@ -372,16 +369,7 @@ def uniform_turn(s):
         end_turn(s, False)  # forced pass
         return 0
     opening = is_opening(s)
-    k = rand_at(s, RNG, total)
-    if k < c0:
-        angle = 0
-        cell = nth_cell(m0, k)
-    elif k < c0 + c1:
-        angle = 1
-        cell = nth_cell(m1, k - c0)
-    else:
-        angle = 2
-        cell = nth_cell(m2, k - c0 - c1)
+    cell, angle = nth_placement(m0, m1, m2, c0, c1, rand_at(s, RNG, total))
     put(s, player, cell, angle)
     placed = 1
     if not opening and s[SUPPLY + player] > 0:

@@ -42,6 +42,7 @@ HOT = (
     "rand_at",
     "seed_at",
     "nth_cell",
+    "nth_placement",
     "drawn",
     "put_noted",
     "second_piece",
