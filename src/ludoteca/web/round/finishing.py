@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import select, update
+from sqlalchemy import select
 
 from ludoteca.core.messages import Text
 from ludoteca.core.protocol import TERMINAL, Result, State
@@ -16,6 +16,7 @@ from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round import clocks
 from ludoteca.web.round.cached import GameCache, ListChanges
 from ludoteca.web.round.reading import GameReader
+from ludoteca.web.round.storage import claim_as_read
 
 log = logging.getLogger("ludoteca.web")
 
@@ -140,21 +141,8 @@ class Finishing:
         if not 0 <= player < len(row.seats):
             return False
         state = self.reader.state_in(db, row)
-        claimed = db.execute(
-            update(GameRow)
-            .where(
-                GameRow.id == row.id,
-                GameRow.status == "active",
-                GameRow.ply == row.ply,
-                GameRow.takebacks == row.takebacks,
-                # as stored: a vacation taken in another process may have pushed it back
-                GameRow.deadline <= now,
-            )
-            .values(status="finished"),
-            execution_options={"synchronize_session": False},
-        )
-        if claimed.rowcount != 1:
-            db.rollback()
+        # the deadline as stored: a vacation taken in another process may have pushed it back
+        if not claim_as_read(db, row, GameRow.deadline <= now, status="finished"):
             return False
         seat = row.seats[player]
         seat.timed_out = True

@@ -30,13 +30,14 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import delete, select, update
+from sqlalchemy import delete, select
 
 from ludoteca.core.messages import N_, Text
 from ludoteca.core.protocol import TERMINAL, Result
 from ludoteca.web.infra.store import GameRow, MoveRow, User, utcnow
 from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round.offer_models import OfferEvent
+from ludoteca.web.round.storage import claim_as_read
 
 if TYPE_CHECKING:
     from ludoteca.web.round.service import GameService
@@ -273,19 +274,7 @@ def _answer(
 def _claim(db, row: GameRow, **values: Any) -> None:
     """Change the game only as it was read (active, at this ply): of an agreement and a move
     or a time-out racing in other processes, one changes nothing."""
-    claimed = db.execute(
-        update(GameRow)
-        .where(
-            GameRow.id == row.id,
-            GameRow.status == "active",
-            GameRow.ply == row.ply,
-            GameRow.takebacks == row.takebacks,
-        )
-        .values(**values),
-        execution_options={"synchronize_session": False},
-    )
-    if claimed.rowcount != 1:
-        db.rollback()
+    if not claim_as_read(db, row, **values):
         raise ClubError("The game changed at the same time; look again.", 409)
 
 

@@ -125,3 +125,26 @@ def record_of(row: GameRow, start: State, texts: list[str]) -> Record:
         started=(row.started or row.created).isoformat(timespec="seconds") + "+00:00",
         finished=row.finished.isoformat(timespec="seconds") + "+00:00" if row.finished else None,
     )
+
+
+def claim_as_read(db, row: GameRow, *also, **values) -> bool:
+    """Set ``values`` on the game ``row`` only if it is still as it was read (active, at this
+    ply, after as many takebacks) and matches the conditions ``also``: of two processes
+    changing one game at once (a time-out, an agreement, a move), one changes nothing. False,
+    with the transaction rolled back, for that one."""
+    claimed = db.execute(
+        update(GameRow)
+        .where(
+            GameRow.id == row.id,
+            GameRow.status == "active",
+            GameRow.ply == row.ply,
+            GameRow.takebacks == row.takebacks,
+            *also,
+        )
+        .values(**values),
+        execution_options={"synchronize_session": False},
+    )
+    if claimed.rowcount != 1:
+        db.rollback()
+        return False
+    return True
