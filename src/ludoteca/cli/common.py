@@ -138,16 +138,20 @@ def add_seed_argument(parser: argparse.ArgumentParser, default: int | None, help
     )
 
 
-def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
-    """The options shared by the commands that play many games in worker processes."""
-    add_players_argument(parser)
+def add_parallel_arguments(
+    parser: argparse.ArgumentParser, *, players: bool = True, quiet: str = "no progress bar"
+) -> None:
+    """The options shared by the commands that play many games in worker processes
+    (``players``: with ``-o players=N``; ``quiet``: what ``--quiet`` leaves out)."""
+    if players:
+        add_players_argument(parser)
     parser.add_argument(
         "--jobs",
         "-j",
         type=whole_number(1, 1024),
         default=None,
         metavar="J",
-        help="worker processes (default: the number of cores)",
+        help="worker processes (default: the number of cores; 1 plays in this process)",
     )
     parser.add_argument(
         "--cluster",
@@ -155,7 +159,7 @@ def add_parallel_arguments(parser: argparse.ArgumentParser) -> None:
         help="play the games on the Dask cluster whose scheduler is at ADDRESS "
         "(tcp://HOST:8786) instead of local processes; needs pip install 'ludoteca[cluster]'",
     )
-    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    parser.add_argument("--quiet", "-q", action="store_true", help=quiet)
 
 
 def jobs_from_args(args: argparse.Namespace) -> int:

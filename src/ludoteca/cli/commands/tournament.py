@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import os
 import sys
 from concurrent.futures import Executor, ProcessPoolExecutor
 from pathlib import Path
@@ -15,10 +14,12 @@ from ludoteca.tournaments.results import Played
 
 from ..common import (
     add_game_argument,
+    add_parallel_arguments,
     add_seed_argument,
     check_output_folder,
     executor_from_args,
     game_from_args,
+    jobs_from_args,
     seconds,
     whole_number,
 )
@@ -76,22 +77,8 @@ def register(sub) -> None:
         help="write DIR/standings.json and DIR/games/; a DIR holding an earlier tournament is "
         "refused (nothing is overwritten)",
     )
-    p.add_argument(
-        "--jobs",
-        "-j",
-        type=whole_number(1, 1024),
-        default=None,
-        metavar="J",
-        help="worker processes (default: the number of cores; 1 plays in this process)",
-    )
-    p.add_argument(
-        "--cluster",
-        metavar="ADDRESS",
-        help="play the games on the Dask cluster whose scheduler is at ADDRESS "
-        "(tcp://HOST:8786); needs pip install 'ludoteca[cluster]'",
-    )
     p.add_argument("--json", action="store_true", help="print the JSON summary")
-    p.add_argument("--quiet", "-q", action="store_true", help="no line per game on stderr")
+    add_parallel_arguments(p, players=False, quiet="no line per game on stderr")
     p.set_defaults(func=run)
 
 
@@ -112,8 +99,7 @@ def run(args) -> int:
             )
     if args.rounds is not None and args.form != "swiss":
         raise MalformedError(f"--rounds {args.rounds}", "only a Swiss has a set number of rounds")
-    if args.jobs is not None and args.cluster is not None:
-        raise MalformedError(f"--jobs {args.jobs}", "--jobs is for local processes")
+    jobs = jobs_from_args(args)
 
     def told(played: Played) -> None:
         if not args.quiet:
@@ -140,7 +126,6 @@ def run(args) -> int:
         (out / "games").mkdir(parents=True, exist_ok=True)
     with executor_from_args(args, game) as cluster:
         executor: Executor
-        jobs = args.jobs if args.jobs is not None else (os.cpu_count() or 1)
         if cluster is not None:
             executor = cluster
         elif jobs <= 1:
