@@ -60,7 +60,8 @@ CONTROLS_OUT_OF_VIEW = """(selector) => {
 }"""
 
 ASKED_CONTROLS = (
-    "#picker > .choices .move-choice, #picker > .choices button, #controls button:not([hidden])"
+    "#picker > .choices .move-choice, #picker > .choices button, #controls button:not([hidden]),"
+    " #offer-asks button"
 )
 """What the game page asks the player to use now: the choices a half-made move left, the
 moves that name no cell (roll, stop, pass), and the game's own buttons (Remove tile, turn)."""
