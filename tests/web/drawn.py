@@ -10,7 +10,8 @@ knows a game: the board contract (``data-cell`` on every cell and on every drawn
 - :data:`CONTROLS_OUT_OF_VIEW`: the controls the page asks the player to use now (the
   choices of a half-made move, the game's own buttons) are inside the viewport.
 - :data:`CLIPPED_TEXT`: SVG text lies inside its drawing; HTML text inside its box and the
-  viewport's width.
+  viewport's width (text in a box that scrolls sideways, or meant for screen readers only,
+  is not cut).
 - :data:`SMALL_TOUCH_TARGETS`: what a finger presses is at least 44 px both ways.
 """
 
@@ -86,11 +87,20 @@ CLIPPED_TEXT = """(scope) => {
                                            NodeFilter.SHOW_TEXT);
   const range = document.createRange();
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    const skip = 'svg, script, style, [hidden], details:not([open]) > :not(summary)';
+    // Text for screen readers only (the usual 1-pixel clipped box) is not drawn.
+    const skip = 'svg, script, style, [hidden], details:not([open]) > :not(summary),'
+      + ' .visually-hidden';
     if (!n.textContent.trim() || n.parentElement.closest(skip)) continue;
     range.selectNodeContents(n);
     const t = range.getBoundingClientRect();
     if (!t.width) continue;
+    // A box that scrolls sideways (a wide table's wrap) shows the rest when swiped.
+    let scrolls = false;
+    for (let box = n.parentElement; box && box !== document.body; box = box.parentElement) {
+      const x = getComputedStyle(box).overflowX;
+      if (x === 'auto' || x === 'scroll') { scrolls = true; break; }
+    }
+    if (scrolls) continue;
     if (t.right > document.documentElement.clientWidth + 1 || t.left < -1) {
       out.push({htmlText: n.textContent.trim().slice(0, 60), past: 'the page',
                 box: [r(t.left), r(t.right)]});

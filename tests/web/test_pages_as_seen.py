@@ -9,6 +9,7 @@ import pytest
 
 from tests.web.browser import register_in_browser
 from tests.web.drawn import clipped_text, small_touch_targets
+from tests.web.helpers import create_game, member, page_csrf
 from tests.web.sizes import context_options
 
 PAGES = ("/rules/hexagone", "/rules/comune", "/help", "/about")
@@ -52,3 +53,41 @@ def test_a_phones_header_is_one_row_and_its_menu_opens_the_sites_links(browser, 
     page.locator('header nav a[href="/forum"]').tap()
     page.wait_for_url("**/forum")
     context.close()
+
+
+MEMBER_PAGES = (
+    "/", "/games/new", "/users/{me}", "/notifications", "/challenges", "/tournaments",
+    "/tournaments/{tournament}", "/games/{done}/replay", "/puzzles/daily", "/following",
+)  # fmt: skip
+
+
+def test_a_members_pages_are_finger_sized_and_uncut_on_a_phone(browser, server):
+    """The pages added since the game page was looked at, on a phone in the dark theme: the
+    menus of their forms (the computer's level, the history filters, the tournament and
+    challenge forms) were 33 px tall, and short links standing alone (a name in the
+    standings or on a replay, *Learn* and *Challenges* in Japanese) 30 px wide."""
+    me = member(server.base, "fingers")
+    form = {
+        "csrf": page_csrf(me, "/tournaments"), "name": "Sonntagsturnier", "game": "comune",
+        "form": "swiss", "starts_in": "60", "rounds": "3", "clock": "correspondence",
+        "clock_days": "2",
+    }  # fmt: skip
+    made = me.post("/tournaments", data=form, follow_redirects=False)
+    tournament = made.headers["location"].rsplit("/", 1)[1]
+    joined = me.post(f"/tournaments/{tournament}/join", data={"csrf": form["csrf"]})
+    assert joined.status_code == 303
+    done = create_game(me, "toy", [("me", ""), ("bot", "random")])
+    me.post(f"/games/{done}/resign", data={"csrf": page_csrf(me)})
+    context = browser.new_context(**context_options("phone", "dark", "ja"))
+    cookie = me.cookies.get("ludoteca_session")
+    context.add_cookies([{"name": "ludoteca_session", "value": cookie, "url": server.base}])
+    page = context.new_page()
+    for lang in ("ja", "de"):
+        for path in MEMBER_PAGES:
+            path = path.format(me=me.name, tournament=tournament, done=done)
+            page.goto(f"{server.base}{path}?lang={lang}")
+            assert small_touch_targets(page) == [], (lang, path)
+            assert clipped_text(page) == [], (lang, path)
+            assert page.evaluate("document.documentElement.scrollWidth") <= 390, (lang, path)
+    context.close()
+    me.close()
