@@ -65,7 +65,8 @@ def test_a_members_pages_are_finger_sized_and_uncut_on_a_phone(browser, server):
     """The pages added since the game page was looked at, on a phone in the dark theme: the
     menus of their forms (the computer's level, the history filters, the tournament and
     challenge forms) were 33 px tall, and short links standing alone (a name in the
-    standings or on a replay, *Learn* and *Challenges* in Japanese) 30 px wide."""
+    standings or on a replay, *Learn* and *Challenges* in Japanese, *Rules* on a game's card)
+    30 to 43 px wide."""
     me = member(server.base, "fingers")
     form = {
         "csrf": page_csrf(me, "/tournaments"), "name": "Sonntagsturnier", "game": "comune",
@@ -82,8 +83,8 @@ def test_a_members_pages_are_finger_sized_and_uncut_on_a_phone(browser, server):
     cookie = me.cookies.get("ludoteca_session")
     context.add_cookies([{"name": "ludoteca_session", "value": cookie, "url": server.base}])
     page = context.new_page()
-    for lang in ("ja", "de"):
-        for path in MEMBER_PAGES:
+    for lang, paths in (("ja", MEMBER_PAGES), ("de", MEMBER_PAGES), ("en", ("/",))):
+        for path in paths:
             path = path.format(me=me.name, tournament=tournament, done=done)
             page.goto(f"{server.base}{path}?lang={lang}")
             assert small_touch_targets(page) == [], (lang, path)
