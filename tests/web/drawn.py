@@ -13,6 +13,7 @@ knows a game: the board contract (``data-cell`` on every cell and on every drawn
   viewport's width (text in a box that scrolls sideways, or meant for screen readers only,
   is not cut).
 - :data:`SMALL_TOUCH_TARGETS`: what a finger presses is at least 44 px both ways.
+- :data:`CROWDED_CONTROLS`: no two controls touch or overlap.
 """
 
 from __future__ import annotations
@@ -142,6 +143,29 @@ SMALL_TOUCH_TARGETS = """([selector, least]) => {
   return out;
 }"""
 
+CROWDED_CONTROLS = """([scope, gap]) => {
+  const out = [];
+  const boxes = [];
+  for (const node of document.querySelectorAll(
+      `${scope} button, ${scope} input:not([type=hidden]), ${scope} select, ${scope} textarea`)) {
+    if (node.closest('[hidden], details:not([open]) > :not(summary)')) continue;
+    const r = node.getBoundingClientRect();
+    if (r.width && r.height) boxes.push([node, r]);
+  }
+  const name = (n) => (n.id || n.textContent || n.name || n.tagName).trim().slice(0, 30);
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, p] = boxes[i], [b, q] = boxes[j];
+      if (p.left < q.right + gap && q.left < p.right + gap
+          && p.top < q.bottom + gap && q.top < p.bottom + gap)
+        out.push({controls: [name(a), name(b)],
+                  boxes: [p, q].map(r => [r.left, r.top, r.right, r.bottom].map(Math.round))});
+    }
+  return out;
+}"""
+"""Controls (buttons, fields, menus) closer than ``gap`` pixels to each other or overlapping:
+run together, a finger or the eye cannot tell which is which."""
+
 TOUCH_TARGETS = (
     "main button, main a[href], main select, main summary, main input[type=checkbox],"
     " header a, header button, #board .cell.target, #board .cell[tabindex],"
@@ -161,6 +185,10 @@ def controls_out_of_view(page, selector: str = ASKED_CONTROLS) -> list[dict]:
 
 def clipped_text(page, scope: str = "main") -> list[dict]:
     return page.evaluate(CLIPPED_TEXT, scope)
+
+
+def crowded_controls(page, scope: str = "main", gap: float = 2) -> list[dict]:
+    return page.evaluate(CROWDED_CONTROLS, [scope, gap])
 
 
 def small_touch_targets(page, selector: str = TOUCH_TARGETS, least: float = 44) -> list[dict]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.web.browser import register_in_browser
-from tests.web.drawn import clipped_text, small_touch_targets
+from tests.web.drawn import clipped_text, crowded_controls, small_touch_targets
 from tests.web.helpers import create_game, member, page_csrf
 from tests.web.sizes import context_options
 
@@ -24,6 +24,7 @@ def test_no_text_is_cut_on_the_rules_help_and_about_pages(browser, server, size)
             page.goto(f"{server.base}{path}?lang={lang}")
             assert page.evaluate("() => document.documentElement.lang") == lang
             assert clipped_text(page) == [], (lang, path)
+            assert crowded_controls(page) == [], (lang, path)
             if size == "phone":
                 assert small_touch_targets(page, "header a, header button") == [], (lang, path)
         context.close()
@@ -58,6 +59,7 @@ def test_a_phones_header_is_one_row_and_its_menu_opens_the_sites_links(browser, 
 MEMBER_PAGES = (
     "/", "/games/new", "/users/{me}", "/notifications", "/challenges", "/tournaments",
     "/tournaments/{tournament}", "/games/{done}/replay", "/puzzles/daily", "/following",
+    "/analysis/comune",
 )  # fmt: skip
 
 
@@ -89,6 +91,7 @@ def test_a_members_pages_are_finger_sized_and_uncut_on_a_phone(browser, server):
             page.goto(f"{server.base}{path}?lang={lang}")
             assert small_touch_targets(page) == [], (lang, path)
             assert clipped_text(page) == [], (lang, path)
+            assert crowded_controls(page) == [], (lang, path)
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, (lang, path)
     context.close()
     me.close()
