@@ -5,6 +5,8 @@ of a phone is one row, and what a finger presses there is at least 44 px."""
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from tests.web.browser import register_in_browser
@@ -67,9 +69,10 @@ def test_a_members_pages_are_finger_sized_and_uncut_on_a_phone(browser, server):
     """The pages added since the game page was looked at, on a phone in the dark theme: the
     menus of their forms (the computer's level, the history filters, the tournament and
     challenge forms) were 33 px tall, and short links standing alone (a name in the
-    standings or on a replay, *Learn* and *Challenges* in Japanese, *Rules* on a game's card)
-    30 to 43 px wide."""
-    me = member(server.base, "fingers")
+    standings or on a replay, *Learn* and *Challenges* in Japanese, *Rules* on a game's card,
+    *watch* beside a tournament's pairing) 30 to 43 px wide; the Share section of the analysis
+    board ran its Copy button into the link's field."""
+    me = member(server.base, "fin")  # short names: a link beside them stands alone
     form = {
         "csrf": page_csrf(me, "/tournaments"), "name": "Sonntagsturnier", "game": "comune",
         "form": "swiss", "starts_in": "60", "rounds": "3", "clock": "correspondence",
@@ -77,8 +80,17 @@ def test_a_members_pages_are_finger_sized_and_uncut_on_a_phone(browser, server):
     }  # fmt: skip
     made = me.post("/tournaments", data=form, follow_redirects=False)
     tournament = made.headers["location"].rsplit("/", 1)[1]
-    joined = me.post(f"/tournaments/{tournament}/join", data={"csrf": form["csrf"]})
-    assert joined.status_code == 303
+    rival = member(server.base, "fiv")
+    for who, action in ((me, "join"), (rival, "join"), (me, "start")):
+        answer = who.post(
+            f"/tournaments/{tournament}/{action}", data={"csrf": page_csrf(who, "/tournaments")}
+        )
+        assert answer.status_code == 303, action
+    rival.close()
+    deadline = time.monotonic() + 10  # the director pairs the first round (every 0.25 s)
+    while "/games/" not in me.get(f"/tournaments/{tournament}").text:
+        assert time.monotonic() < deadline, "the first round was not paired"
+        time.sleep(0.1)
     done = create_game(me, "toy", [("me", ""), ("bot", "random")])
     me.post(f"/games/{done}/resign", data={"csrf": page_csrf(me)})
     context = browser.new_context(**context_options("phone", "dark", "ja"))
