@@ -14,6 +14,7 @@ knows a game: the board contract (``data-cell`` on every cell and on every drawn
   is not cut).
 - :data:`SMALL_TOUCH_TARGETS`: what a finger presses is at least 44 px both ways.
 - :data:`CROWDED_CONTROLS`: no two controls touch or overlap.
+- :data:`WORDS_CUT`: no word of a table is broken across two lines.
 """
 
 from __future__ import annotations
@@ -143,6 +144,27 @@ SMALL_TOUCH_TARGETS = """([selector, least]) => {
   return out;
 }"""
 
+WORDS_CUT = """(scope) => {
+  // A word of a table cell broken across lines ("Schwei-zer Syste-m"); Latin letters only,
+  // since Japanese breaks between any two characters by its own rules.
+  const out = [];
+  const range = document.createRange();
+  for (const cell of document.querySelectorAll(`${scope} td, ${scope} th`)) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of n.textContent.matchAll(/[A-Za-zÀ-ÿ]{2,}/g)) {
+        range.setStart(n, m.index);
+        range.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter(r => r.width)
+                                                         .map(r => Math.round(r.top)));
+        if (tops.size > 1) out.push(m[0]);
+      }
+    }
+  }
+  return out;
+}"""
+"""Words of table cells cut in two by a line break (a table scrolls sideways instead)."""
+
 CROWDED_CONTROLS = """([scope, gap]) => {
   const out = [];
   const boxes = [];
@@ -185,6 +207,10 @@ def controls_out_of_view(page, selector: str = ASKED_CONTROLS) -> list[dict]:
 
 def clipped_text(page, scope: str = "main") -> list[dict]:
     return page.evaluate(CLIPPED_TEXT, scope)
+
+
+def words_cut(page, scope: str = "main") -> list[str]:
+    return page.evaluate(WORDS_CUT, scope)
 
 
 def crowded_controls(page, scope: str = "main", gap: float = 2) -> list[dict]:

@@ -10,7 +10,7 @@ import time
 import pytest
 
 from tests.web.browser import register_in_browser
-from tests.web.drawn import clipped_text, crowded_controls, small_touch_targets
+from tests.web.drawn import clipped_text, crowded_controls, small_touch_targets, words_cut
 from tests.web.helpers import create_game, member, page_csrf
 from tests.web.sizes import context_options
 
@@ -27,6 +27,7 @@ def test_no_text_is_cut_on_the_rules_help_and_about_pages(browser, server, size)
             assert page.evaluate("() => document.documentElement.lang") == lang
             assert clipped_text(page) == [], (lang, path)
             assert crowded_controls(page) == [], (lang, path)
+            assert words_cut(page) == [], (lang, path)
             if size == "phone":
                 assert small_touch_targets(page, "header a, header button") == [], (lang, path)
         context.close()
@@ -104,6 +105,7 @@ def test_a_members_pages_are_finger_sized_and_uncut_on_a_phone(browser, server):
             assert small_touch_targets(page) == [], (lang, path)
             assert clipped_text(page) == [], (lang, path)
             assert crowded_controls(page) == [], (lang, path)
+            assert words_cut(page) == [], (lang, path)
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, (lang, path)
     context.close()
     me.close()
