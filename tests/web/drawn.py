@@ -13,7 +13,7 @@ knows a game: the board contract (``data-cell`` on every cell and on every drawn
   viewport's width (text in a box that scrolls sideways, or meant for screen readers only,
   is not cut).
 - :data:`SMALL_TOUCH_TARGETS`: what a finger presses is at least 44 px both ways.
-- :data:`CROWDED_CONTROLS`: no two controls touch or overlap.
+- :data:`CROWDED_CONTROLS`: no two controls drawn as boxes touch or overlap.
 - :data:`WORDS_CUT`: no word of a table is broken across two lines.
 """
 
@@ -175,18 +175,23 @@ CROWDED_CONTROLS = """([scope, gap]) => {
     if (r.width && r.height) boxes.push([node, r]);
   }
   const name = (n) => (n.id || n.textContent || n.name || n.tagName).trim().slice(0, 30);
+  // Drawn as a box (a border or a background): buttons styled as links may stand in a list.
+  const boxed = (n) => {
+    const s = getComputedStyle(n);
+    return parseFloat(s.borderTopWidth) > 0 || s.backgroundColor !== 'rgba(0, 0, 0, 0)';
+  };
   for (let i = 0; i < boxes.length; i++)
     for (let j = i + 1; j < boxes.length; j++) {
       const [a, p] = boxes[i], [b, q] = boxes[j];
-      if (p.left < q.right + gap && q.left < p.right + gap
+      if (boxed(a) && boxed(b) && p.left < q.right + gap && q.left < p.right + gap
           && p.top < q.bottom + gap && q.top < p.bottom + gap)
         out.push({controls: [name(a), name(b)],
                   boxes: [p, q].map(r => [r.left, r.top, r.right, r.bottom].map(Math.round))});
     }
   return out;
 }"""
-"""Controls (buttons, fields, menus) closer than ``gap`` pixels to each other or overlapping:
-run together, a finger or the eye cannot tell which is which."""
+"""Controls drawn as boxes (buttons, fields, menus) closer than ``gap`` pixels to each other
+or overlapping: run together, a finger or the eye cannot tell which is which."""
 
 TOUCH_TARGETS = (
     "main button, main a[href], main select, main summary, main input[type=checkbox],"

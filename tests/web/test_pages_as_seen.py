@@ -62,17 +62,18 @@ def test_a_phones_header_is_one_row_and_its_menu_opens_the_sites_links(browser, 
 MEMBER_PAGES = (
     "/", "/games/new", "/users/{me}", "/notifications", "/challenges", "/tournaments",
     "/tournaments/{tournament}", "/games/{done}/replay", "/puzzles/daily", "/following",
-    "/analysis/comune",
+    "/analysis/comune", "/help",
 )  # fmt: skip
 
 
 def test_a_members_pages_are_finger_sized_and_uncut_on_a_phone(browser, server):
     """The pages added since the game page was looked at, on a phone in the dark theme: the
     menus of their forms (the computer's level, the history filters, the tournament and
-    challenge forms) were 33 px tall, and short links standing alone (a name in the
-    standings or on a replay, *Learn* and *Challenges* in Japanese, *Rules* on a game's card,
-    *watch* beside a tournament's pairing) 30 to 43 px wide; the Share section of the analysis
-    board ran its Copy button into the link's field."""
+    challenge forms) were 33 px tall; short links standing alone (a name in the standings
+    or on a replay, *Learn* and *Challenges* in Japanese, *Rules* on a game's card, *watch*
+    beside a tournament's pairing, *Chat* in the help's contents) 30 to 43 px wide; the
+    analysis board's Copy button ran into the link's field; the tournament list cut
+    "Sonntagsturnier" and "Schweizer System" mid-word."""
     me = member(server.base, "fin")  # short names: a link beside them stands alone
     form = {
         "csrf": page_csrf(me, "/tournaments"), "name": "Sonntagsturnier", "game": "comune",
