@@ -12,7 +12,7 @@ import pytest
 from tests.web.browser import register_in_browser
 from tests.web.drawn import clipped_text, crowded_controls, small_touch_targets, words_cut
 from tests.web.helpers import create_game, member, page_csrf
-from tests.web.sizes import context_options
+from tests.web.sizes import SIZES, context_options
 
 PAGES = ("/rules/hexagone", "/rules/comune", "/help", "/about")
 
@@ -108,5 +108,9 @@ def test_a_members_pages_are_finger_sized_and_uncut_on_a_phone(browser, server):
             assert crowded_controls(page) == [], (lang, path)
             assert words_cut(page) == [], (lang, path)
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, (lang, path)
+    # On a desktop the analysis board's side is narrow: its table cut "Zu-g", "Besuch-e".
+    page.set_viewport_size(SIZES["desktop"]["viewport"])
+    page.goto(f"{server.base}/analysis/comune?lang=de")
+    assert words_cut(page) == []
     context.close()
     me.close()
