@@ -66,6 +66,11 @@ MEMBER_PAGES = (
 )  # fmt: skip
 
 
+STATS_AND_MENU = ('a[href="/stats"]', "#language-select")
+"""The footer's last link and the language menu after its dot: on one line (the menu wrapped
+alone on a phone, leaving "Stats ·" to end the line above)."""
+
+
 def test_a_members_pages_are_finger_sized_and_uncut_on_a_phone(browser, server):
     """The pages added since the game page was looked at, on a phone in the dark theme: the
     menus of their forms (the computer's level, the history filters, the tournament and
@@ -108,6 +113,10 @@ def test_a_members_pages_are_finger_sized_and_uncut_on_a_phone(browser, server):
             assert crowded_controls(page) == [], (lang, path)
             assert words_cut(page) == [], (lang, path)
             assert page.evaluate("document.documentElement.scrollWidth") <= 390, (lang, path)
+            stats, menu = (page.locator(f"footer {s}").bounding_box() for s in STATS_AND_MENU)
+            assert stats and menu, (lang, path)
+            middle = stats["y"] + stats["height"] / 2
+            assert menu["y"] <= middle <= menu["y"] + menu["height"], (lang, path)
     # On a desktop the analysis board's side is narrow: its table cut "Zu-g", "Besuch-e".
     page.set_viewport_size(SIZES["desktop"]["viewport"])
     page.goto(f"{server.base}/analysis/comune?lang=de")
