@@ -10,8 +10,11 @@ knows a game: the board contract (``data-cell`` on every cell and on every drawn
 - :data:`CONTROLS_OUT_OF_VIEW`: the controls the page asks the player to use now (the
   choices of a half-made move, the game's own buttons) are inside the viewport.
 - :data:`CLIPPED_TEXT`: SVG text lies inside its drawing; HTML text inside its box and the
-  viewport's width.
+  viewport's width (text in a box that scrolls sideways, or meant for screen readers only,
+  is not cut).
 - :data:`SMALL_TOUCH_TARGETS`: what a finger presses is at least 44 px both ways.
+- :data:`CROWDED_CONTROLS`: no two controls drawn as boxes touch or overlap.
+- :data:`WORDS_CUT`: no word of a table is broken across two lines.
 """
 
 from __future__ import annotations
@@ -60,7 +63,8 @@ CONTROLS_OUT_OF_VIEW = """(selector) => {
 }"""
 
 ASKED_CONTROLS = (
-    "#picker > .choices .move-choice, #picker > .choices button, #controls button:not([hidden])"
+    "#picker > .choices .move-choice, #picker > .choices button, #controls button:not([hidden]),"
+    " #offer-asks button"
 )
 """What the game page asks the player to use now: the choices a half-made move left, the
 moves that name no cell (roll, stop, pass), and the game's own buttons (Remove tile, turn)."""
@@ -85,11 +89,20 @@ CLIPPED_TEXT = """(scope) => {
                                            NodeFilter.SHOW_TEXT);
   const range = document.createRange();
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    const skip = 'svg, script, style, [hidden], details:not([open]) > :not(summary)';
+    // Text for screen readers only (the usual 1-pixel clipped box) is not drawn.
+    const skip = 'svg, script, style, [hidden], details:not([open]) > :not(summary),'
+      + ' .visually-hidden';
     if (!n.textContent.trim() || n.parentElement.closest(skip)) continue;
     range.selectNodeContents(n);
     const t = range.getBoundingClientRect();
     if (!t.width) continue;
+    // A box that scrolls sideways (a wide table's wrap) shows the rest when swiped.
+    let scrolls = false;
+    for (let box = n.parentElement; box && box !== document.body; box = box.parentElement) {
+      const x = getComputedStyle(box).overflowX;
+      if (x === 'auto' || x === 'scroll') { scrolls = true; break; }
+    }
+    if (scrolls) continue;
     if (t.right > document.documentElement.clientWidth + 1 || t.left < -1) {
       out.push({htmlText: n.textContent.trim().slice(0, 60), past: 'the page',
                 box: [r(t.left), r(t.right)]});
@@ -131,6 +144,55 @@ SMALL_TOUCH_TARGETS = """([selector, least]) => {
   return out;
 }"""
 
+WORDS_CUT = """(scope) => {
+  // A word of a table cell broken across lines ("Schwei-zer Syste-m"); Latin letters only,
+  // since Japanese breaks between any two characters by its own rules.
+  const out = [];
+  const range = document.createRange();
+  for (const cell of document.querySelectorAll(`${scope} td, ${scope} th`)) {
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      for (const m of n.textContent.matchAll(/[A-Za-zÀ-ÿ]{2,}/g)) {
+        range.setStart(n, m.index);
+        range.setEnd(n, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter(r => r.width)
+                                                         .map(r => Math.round(r.top)));
+        if (tops.size > 1) out.push(m[0]);
+      }
+    }
+  }
+  return out;
+}"""
+"""Words of table cells cut in two by a line break (a table scrolls sideways instead)."""
+
+CROWDED_CONTROLS = """([scope, gap]) => {
+  const out = [];
+  const boxes = [];
+  for (const node of document.querySelectorAll(
+      `${scope} button, ${scope} input:not([type=hidden]), ${scope} select, ${scope} textarea`)) {
+    if (node.closest('[hidden], details:not([open]) > :not(summary)')) continue;
+    const r = node.getBoundingClientRect();
+    if (r.width && r.height) boxes.push([node, r]);
+  }
+  const name = (n) => (n.id || n.textContent || n.name || n.tagName).trim().slice(0, 30);
+  // Drawn as a box (a border or a background): buttons styled as links may stand in a list.
+  const boxed = (n) => {
+    const s = getComputedStyle(n);
+    return parseFloat(s.borderTopWidth) > 0 || s.backgroundColor !== 'rgba(0, 0, 0, 0)';
+  };
+  for (let i = 0; i < boxes.length; i++)
+    for (let j = i + 1; j < boxes.length; j++) {
+      const [a, p] = boxes[i], [b, q] = boxes[j];
+      if (boxed(a) && boxed(b) && p.left < q.right + gap && q.left < p.right + gap
+          && p.top < q.bottom + gap && q.top < p.bottom + gap)
+        out.push({controls: [name(a), name(b)],
+                  boxes: [p, q].map(r => [r.left, r.top, r.right, r.bottom].map(Math.round))});
+    }
+  return out;
+}"""
+"""Controls drawn as boxes (buttons, fields, menus) closer than ``gap`` pixels to each other
+or overlapping: run together, a finger or the eye cannot tell which is which."""
+
 TOUCH_TARGETS = (
     "main button, main a[href], main select, main summary, main input[type=checkbox],"
     " header a, header button, #board .cell.target, #board .cell[tabindex],"
@@ -150,6 +212,14 @@ def controls_out_of_view(page, selector: str = ASKED_CONTROLS) -> list[dict]:
 
 def clipped_text(page, scope: str = "main") -> list[dict]:
     return page.evaluate(CLIPPED_TEXT, scope)
+
+
+def words_cut(page, scope: str = "main") -> list[str]:
+    return page.evaluate(WORDS_CUT, scope)
+
+
+def crowded_controls(page, scope: str = "main", gap: float = 2) -> list[dict]:
+    return page.evaluate(CROWDED_CONTROLS, [scope, gap])
 
 
 def small_touch_targets(page, selector: str = TOUCH_TARGETS, least: float = 44) -> list[dict]:

@@ -4,11 +4,22 @@ fold and the page left them there, so the player saw only the red outline of the
 
 from __future__ import annotations
 
+import random
+
 import pytest
 
 from tests.web.browser import AGAINST_RANDOM, create, register_in_browser, wait_my_turn_or_end
 from tests.web.drawn import controls_out_of_view
-from tests.web.helpers import started_club
+from tests.web.helpers import (
+    create_game,
+    join,
+    legal_texts,
+    member,
+    move,
+    page_csrf,
+    started_club,
+    view,
+)
 from tests.web.pointer_play import cell_box, centre, press
 from tests.web.sizes import SIZES
 
@@ -84,3 +95,37 @@ def test_all_nine_choices_of_two_pieces_fit_a_phone(browser, club):
     assert choices.count() >= 6, choices.count()
     assert controls_out_of_view(page) == []
     context.close()
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_an_offer_to_answer_is_in_view_as_the_page_opens(browser, club, size):
+    """A draw offered by the opponent waited under the game log, below the fold on a desktop
+    (about 900 px down an 800 px window) and a phone (some 1,400 px down): the player saw only
+    their turn and never the offer, unless they scrolled to the page's end."""
+    ann, bob = (member(club.base, f"ask{size}{who}") for who in ("ann", "bob"))
+    pk = create_game(ann, "comino", [("me", ""), ("user", bob.name)])
+    assert join(bob, pk).status_code == 303
+    rng = random.Random(5)
+    for _ in range(8):  # a game log long enough to push what stands under it down
+        client = next(c for c in (ann, bob) if view(c, pk)["your_turn"])
+        seen = view(client, pk)
+        assert move(client, pk, rng.choice(legal_texts(seen)), seen["ply"]).status_code == 200
+    offerer = bob if not view(bob, pk)["your_turn"] else ann
+    answerer = ann if offerer is bob else bob
+    made = offerer.post(
+        f"/api/games/{pk}/offers",
+        json={"action": "make", "kind": "draw"},
+        headers={"X-CSRF-Token": page_csrf(offerer)},
+    )
+    assert made.json() == {"ok": True, "done": "offered"}
+    context = browser.new_context(**SIZES[size])
+    cookie = answerer.cookies.get("ludoteca_session")
+    context.add_cookies([{"name": "ludoteca_session", "value": cookie, "url": club.base}])
+    page = context.new_page()
+    page.goto(f"{club.base}/games/{pk}")
+    page.wait_for_selector(".offer[data-kind=draw] [data-answer=accept]")
+    assert page.locator("[data-answer]:visible").count() == 2
+    assert controls_out_of_view(page, "[data-answer]") == []
+    context.close()
+    ann.close()
+    bob.close()

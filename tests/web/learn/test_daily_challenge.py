@@ -41,6 +41,9 @@ def test_entries_are_replayed_ranked_and_hidden_until_the_day_ends(tmp_path):
         assert page.status_code == 200
         bar = solo.planner_score(solo.today())[0]
         assert f"captures {bar} pieces" in page.text
+        # no entries yet: said beside the leaderboard, not numbered "1." as its first entry
+        board = page.text.split('<ol id="entries"', 1)[1].split("</ol>", 1)[0]
+        assert "<li" not in board and 'id="no-entries"' in page.text
         moves_a = _play_out(lambda legal: legal[0])
         moves_b = _play_out(lambda legal: legal[-1])
         start = ann.get(f"/api/challenge/{day}").json()

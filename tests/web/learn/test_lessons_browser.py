@@ -73,6 +73,8 @@ def test_a_puzzle_failed_then_solved_by_pointer(browser, club, tmp_path):
     for move, result in ((wrong, "failed"), (p.answer, "solved")):
         page.goto(f"{club.base}/puzzles/kuniumi?id={p.id}&lang=de")
         page.wait_for_selector("#puzzle[data-ready='1']")
+        task, side = page.inner_text("#puzzle-task"), page.inner_text("#to-move")
+        assert task.endswith(f" · {side.removeprefix('· ')}"), task  # the task, then who moves
         for cell in move.split("-"):
             press(page, *centre(cell_box(page, cell)), False)
         page.wait_for_selector(f"#puzzle[data-result='{result}']")

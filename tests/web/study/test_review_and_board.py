@@ -113,6 +113,20 @@ def test_reviews_are_refused_in_play_and_limited(club):
     assert r.status_code == 409 and "no help during play" in r.text
 
 
+def test_a_step_of_a_game_opens_on_the_analysis_board_in_the_language_asked_for(club):
+    """The step (``?game=&ply=``) is sent on to its position: the ``lang`` asked for was
+    dropped on the way, and a member whose setting is English saw the board in English."""
+    alice = person(club)
+    pk = create_game(alice, "kuniumi", [("me", ""), ("bot", "random")])
+    alice.post(f"/games/{pk}/resign", data={"csrf": page_csrf(alice)})
+    for lang in ("de", "ja"):
+        page = alice.get(
+            "/analysis/kuniumi", params={"game": pk, "ply": 0, "lang": lang}, follow_redirects=True
+        )
+        assert page.status_code == 200 and f'<html lang="{lang}"' in page.text
+    alice.close()
+
+
 def test_the_analysis_board_from_a_replay(browser, club):
     player = person(club)
     pk = create_game(player, "kuniumi", [("me", ""), ("bot", "random")])

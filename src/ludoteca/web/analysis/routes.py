@@ -44,7 +44,10 @@ def analysis_page(game_id: str, request: Request):
     page opens as its position); neither: the game's start."""
     params = request.query_params
     if params.get("game"):
-        return RedirectResponse(from_game(request, game_id, params), status_code=303)
+        target = from_game(request, game_id, params)
+        if params.get("lang"):  # the language asked for stays (it was English after the step)
+            target += "&" + urlencode({"lang": params["lang"][:8]})
+        return RedirectResponse(target, status_code=303)
     limited(request)
     options = options_for(game_id, params.get("players"))
     state = state_of(game_id, options, params.get("position"))

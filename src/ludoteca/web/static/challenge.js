@@ -60,6 +60,8 @@ document.getElementById("enter").addEventListener("click", async () => {
   document.getElementById("enter").hidden = true;
   const list = document.getElementById("entries");
   list.replaceChildren(...data.entries.map((e) => el("li", {}, `${e.name}: ${e.score}`)));
+  list.hidden = !data.entries.length;
+  document.getElementById("no-entries").hidden = data.entries.length > 0;
 });
 
 document.getElementById("restart").addEventListener("click", async () => {

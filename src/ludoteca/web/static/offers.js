@@ -6,6 +6,7 @@ import { t } from "./i18n.js";
 
 const box = document.getElementById("offers");
 const list = document.getElementById("offer-list");
+const asks = document.getElementById("offer-asks"); // the offers this player must answer
 const error = document.getElementById("offer-error");
 const buttons = Array.from(document.querySelectorAll("#offer-buttons [data-offer]"));
 const root = document.getElementById("play");
@@ -47,6 +48,7 @@ function send(message) {
 function showError(message) {
   error.textContent = message;
   error.hidden = !message;
+  if (message) box.hidden = false; // an answer refused is said even with no button left
 }
 
 function show(data) {
@@ -54,6 +56,7 @@ function show(data) {
   const may = new Set(data.may || []);
   for (const b of buttons) b.hidden = !may.has(b.dataset.offer);
   list.replaceChildren();
+  asks.replaceChildren();
   for (const offer of data.open || []) {
     const li = document.createElement("li");
     li.className = "offer";
@@ -71,17 +74,18 @@ function show(data) {
         li.append(" ", b);
       }
     }
-    list.append(li);
+    (offer.to_answer ? asks : list).append(li);
   }
-  box.hidden = !(may.size || (data.open || []).length);
+  asks.hidden = !asks.children.length;
+  box.hidden = !(may.size || list.children.length || !error.hidden);
 }
 
 function ask(force = false) {
   const view = window.ludotecaView;
-  if (!view || !view.seats.some((s) => s.you)) { box.hidden = true; return; }
+  if (!view || !view.seats.some((s) => s.you)) { box.hidden = asks.hidden = true; return; }
   const key = `${view.ply} ${view.status}`;
   if (!force && key === asked) return;
-  if (view.status !== "active") { asked = key; box.hidden = true; return; }
+  if (view.status !== "active") { asked = key; box.hidden = asks.hidden = true; return; }
   if (sendOnSocket({ type: "offer", action: "state" })) { asked = key; return; }
   clearTimeout(retry); // the socket is not open yet: ask again in a moment
   retry = setTimeout(() => ask(force), 400);

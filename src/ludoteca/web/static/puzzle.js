@@ -32,7 +32,8 @@ function show(next, playable = true) {
   board.show(next, {
     playable,
     turn: true,
-    before: () => { document.getElementById("to-move").textContent = t("{side} to move", { side: next.side }); },
+    // Set apart from the task: run on, "The move that scores most dark to move" misread.
+    before: () => { document.getElementById("to-move").textContent = `· ${t("{side} to move", { side: next.side })}`; },
   });
 }
 
