@@ -12,7 +12,9 @@ and the moves of a clicked cell). A reply's time runs from the view that shows t
 member's own move (it is stored) to the view that gives them the turn again (the computer
 moved): the wait for a worker, the replay of the game in it, the search, and storing and
 telling the move. For each level it reports the level's time in the game (its budget), the
-replies' p50, p99 and max, and whether the p99 is within the budget + 10%.
+replies' p50, p99 and max, and whether the p99 is within the budget + 10%; beside them the
+members' own moves (sent, to the view showing them stored), and the memory of the server's
+helper processes (the bot workers and their forkserver) at the end.
 
 The first ``--settle`` seconds of each level are not measured: the worker processes load
 the game's compiled search there once, which a club does once in its life. A level that
@@ -77,9 +79,10 @@ def cpu_seconds(root: int) -> tuple[float, float]:
     return table.get(root, (0, 0.0))[1], below
 
 
-def workers_memory(root: int) -> tuple[int, int]:
+def workers_memory(root: int) -> tuple[int, int, int]:
     """How many processes run below the server ``root`` (the bot workers and the forkserver)
-    and their resident memory together, in MB (Linux /proc)."""
+    and their memory together in MB (Linux /proc): resident, and proportional (each page
+    the workers share counted once between them)."""
     table = _cpu_by_process()
     below, todo = [], [root]
     while todo:
@@ -87,16 +90,18 @@ def workers_memory(root: int) -> tuple[int, int]:
         children = [pid for pid, (ppid, _) in table.items() if ppid == parent]
         below += children
         todo += children
-    total = 0
+    rss = pss = 0
     for pid in below:
         try:
-            status = Path(f"/proc/{pid}/status").read_text()
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
         except OSError:
             continue
-        for line in status.splitlines():
-            if line.startswith("VmRSS:"):
-                total += int(line.split()[1])
-    return len(below), total // 1024
+        for line in rollup.splitlines():
+            if line.startswith("Rss:"):
+                rss += int(line.split()[1])
+            elif line.startswith("Pss:"):
+                pss += int(line.split()[1])
+    return len(below), rss // 1024, pss // 1024
 
 
 def level_seconds(game_id: str, level: str) -> float:
@@ -246,7 +251,8 @@ def main() -> int:
                 )  # fmt: skip
             )
             after, span = cpu_seconds(pid), time.perf_counter() - began
-            result["processes"], result["workers_rss_mb"] = workers_memory(pid)
+            memory = workers_memory(pid)
+            result["processes"], result["workers_rss_mb"], result["workers_pss_mb"] = memory
             result["server_cpu_percent"] = round(100 * (after[0] - before[0]) / span)
             result["workers_cpu_percent"] = round(100 * (after[1] - before[1]) / span)
             p99 = result["replies"]["p99_ms"]
@@ -273,7 +279,8 @@ def main() -> int:
                   f"{'; '.join(r['errors'])}")  # fmt: skip
             print(
                 f"{'':8} people's moves stored p50 {m['p50_ms']} / p99 {m['p99_ms']} ms;  "
-                f"{r['processes']} helper processes, {r['workers_rss_mb']} MB resident"
+                f"{r['processes']} helper processes, {r['workers_rss_mb']} MB resident, "
+                f"{r['workers_pss_mb']} MB proportional"
             )
     return int(any(not r["met"] or r["errors"] for r in rows))
 
