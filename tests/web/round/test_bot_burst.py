@@ -14,11 +14,15 @@ from __future__ import annotations
 
 import asyncio
 import os
+import pickle
 import sys
 import time
 from typing import Any, cast
 
+import pytest
+
 from ludoteca.bots.mcts import warm_up
+from ludoteca.core.errors import RecordError
 from ludoteca.core.registry import get
 from ludoteca.core.table import Table
 from ludoteca.record import from_table
@@ -107,3 +111,21 @@ def test_a_cap_from_the_environment_must_be_a_count(monkeypatch, capsys):
     monkeypatch.setenv(ENV, "many")
     assert _bot_workers(None) is None
     assert ENV in capsys.readouterr().err
+
+
+def test_a_refusal_in_a_worker_comes_back_to_the_server_whole():
+    """A record that does not replay is refused in the worker; the refusal crosses back to
+    the server pickled. It did not unpickle, and the process pool, taking that for a worker
+    that died, refused every later computer turn of the club."""
+    record, _ = _record()
+    record.moves[1] = "S@c3"  # on the Earth God's square
+    with pytest.raises(RecordError) as refused:
+        choose_move(BotJob(record=record, level="random", bot_seed=1))
+    back = pickle.loads(pickle.dumps(refused.value))
+    assert type(back) is RecordError and str(back) == str(refused.value)
+    assert (back.input, back.reason, back.move_number) == (
+        refused.value.input,
+        refused.value.reason,
+        refused.value.move_number,
+    )
+    assert back.text.template == refused.value.text.template
