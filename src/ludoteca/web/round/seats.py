@@ -99,11 +99,13 @@ def think_turn(job: BotJob) -> tuple[str, float]:
     return state.move_to_str(move), min(time.time(), now + seconds)
 
 
-WORKER_NICENESS = 5
+WORKER_NICENESS = 10
 """How much less a bot worker weighs with the operating system's scheduler than the server:
 with more searches than cores, the server's own work (storing and telling every move, the
 computer's included) still gets the processors when it needs them. Each search stops at its
-level's time whatever share it gets: it searches less, it does not answer later."""
+level's time whatever share it gets: it searches less, it does not answer later. On the busy
+2-core machine (``bench/club_budgets.py``, ``medium``, in turns) the members' own moves took
+0.21-0.23 s at the p99 with 10, 0.39-0.41 s with 5, and the replies 0.36 s against 0.39-0.6 s."""
 WORKER_PRELOAD = "ludoteca.web.round.worker_preload"
 """What the bot workers' forkserver imports before it forks any: see that module."""
 
