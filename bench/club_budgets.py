@@ -12,7 +12,9 @@ and the moves of a clicked cell). A reply's time runs from the view that shows t
 member's own move (it is stored) to the view that gives them the turn again (the computer
 moved): the wait for a worker, the replay of the game in it, the search, and storing and
 telling the move. For each level it reports the level's time in the game (its budget), the
-replies' p50, p99 and max, and whether the p99 is within the budget + 10%.
+replies' p50, p99 and max, and whether the p99 is within the budget + 10%; beside them the
+members' own moves (sent, to the view showing them stored), and the memory of the server's
+helper processes (the bot workers and their forkserver) at the end.
 
 The first ``--settle`` seconds of each level are not measured: the worker processes load
 the game's compiled search there once, which a club does once in its life. A level that
@@ -77,6 +79,31 @@ def cpu_seconds(root: int) -> tuple[float, float]:
     return table.get(root, (0, 0.0))[1], below
 
 
+def workers_memory(root: int) -> tuple[int, int, int]:
+    """How many processes run below the server ``root`` (the bot workers and the forkserver)
+    and their memory together in MB (Linux /proc): resident, and proportional (each page
+    the workers share counted once between them)."""
+    table = _cpu_by_process()
+    below, todo = [], [root]
+    while todo:
+        parent = todo.pop()
+        children = [pid for pid, (ppid, _) in table.items() if ppid == parent]
+        below += children
+        todo += children
+    rss = pss = 0
+    for pid in below:
+        try:
+            rollup = Path(f"/proc/{pid}/smaps_rollup").read_text()
+        except OSError:
+            continue
+        for line in rollup.splitlines():
+            if line.startswith("Rss:"):
+                rss += int(line.split()[1])
+            elif line.startswith("Pss:"):
+                pss += int(line.split()[1])
+    return len(below), rss // 1024, pss // 1024
+
+
 def level_seconds(game_id: str, level: str) -> float:
     """The time the club allows ``level`` for a move in ``game_id``."""
     from ludoteca.bots import make_bot
@@ -129,6 +156,7 @@ async def _one_game(base: str, token: str, index: int, game: str, level: str, ru
             csrf = found.group(1) or found.group(2)
             url = base.replace("http://", "ws://") + f"/ws/games/{pk}?compact=1"
             stored_at: float | None = None
+            sent_at: float | None = None
             async with connect(url, additional_headers={"Cookie": f"{SESSION_COOKIE}={token}"},
                                local_addr=(address, 0), max_size=2**22) as ws:  # fmt: skip
                 async for raw in ws:
@@ -141,6 +169,9 @@ async def _one_game(base: str, token: str, index: int, game: str, level: str, ru
                     if not view["your_turn"]:
                         if stored_at is None:
                             stored_at = now  # my move is stored: the computer's turn
+                            if sent_at is not None and run["measuring"]:
+                                run["moves"].append(now - sent_at)
+                            sent_at = None
                         continue
                     if stored_at is not None and run["measuring"]:
                         run["replies"].append(now - stored_at)
@@ -149,14 +180,15 @@ async def _one_game(base: str, token: str, index: int, game: str, level: str, ru
                         return
                     await asyncio.sleep(rng.gammavariate(2.0, run["think"] / 2))
                     move = await _pick(http, base, pk, view, rng)
+                    sent_at = time.perf_counter()
                     await ws.send(json.dumps({"type": "move", "move": move,
                                               "ply": view["ply"], "csrf": csrf}))  # fmt: skip
 
 
 async def _play(base: str, tokens: list[str], game: str, level: str, seconds: float,
                 think: float, settle: float) -> dict[str, Any]:  # fmt: skip
-    run: dict[str, Any] = {"stop": False, "measuring": False, "replies": [], "errors": [],
-                           "think": think}  # fmt: skip
+    run: dict[str, Any] = {"stop": False, "measuring": False, "replies": [], "moves": [],
+                           "errors": [], "think": think}  # fmt: skip
     tasks = [
         asyncio.create_task(_one_game(base, token, i, game, level, run))
         for i, token in enumerate(tokens)
@@ -174,7 +206,11 @@ async def _play(base: str, tokens: list[str], game: str, level: str, seconds: fl
         for o in outcomes
         if isinstance(o, Exception) and not isinstance(o, asyncio.CancelledError)
     ]
-    return {"replies": latency_summary(run["replies"]), "errors": errors[:5]}
+    return {
+        "replies": latency_summary(run["replies"]),
+        "moves": latency_summary(run["moves"]),
+        "errors": errors[:5],
+    }
 
 
 def main() -> int:
@@ -215,6 +251,8 @@ def main() -> int:
                 )  # fmt: skip
             )
             after, span = cpu_seconds(pid), time.perf_counter() - began
+            memory = workers_memory(pid)
+            result["processes"], result["workers_rss_mb"], result["workers_pss_mb"] = memory
             result["server_cpu_percent"] = round(100 * (after[0] - before[0]) / span)
             result["workers_cpu_percent"] = round(100 * (after[1] - before[1]) / span)
             p99 = result["replies"]["p99_ms"]
@@ -234,10 +272,16 @@ def main() -> int:
             s = r["replies"]
             budget = f"{r['budget_s']:g} s"
             verdict = "within +10%" if r["met"] else "OVER +10%"
+            m = r["moves"]
             print(f"{r['level']:8} budget {budget:>7}  replies p50 {s['p50_ms']} / p99 "
                   f"{s['p99_ms']} / max {s['max_ms']} ms ({s['count']})  {verdict}  CPU server "
                   f"{r['server_cpu_percent']}%, workers {r['workers_cpu_percent']}%  "
                   f"{'; '.join(r['errors'])}")  # fmt: skip
+            print(
+                f"{'':8} people's moves stored p50 {m['p50_ms']} / p99 {m['p99_ms']} ms;  "
+                f"{r['processes']} helper processes, {r['workers_rss_mb']} MB resident, "
+                f"{r['workers_pss_mb']} MB proportional"
+            )
     return int(any(not r["met"] or r["errors"] for r in rows))
 
 

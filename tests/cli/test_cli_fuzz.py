@@ -240,6 +240,7 @@ def other_command(draw) -> list[str]:
             ("--registrations-per-hour", ("1", "10")),
             ("--database", ("sqlite:///club.sqlite3", "postgresql://u@h/db", "nosuch://")),
             ("--bot-pool", ("process", "thread")),
+            ("--bot-workers", ("1", "8")),
         ]:
             if draw(st.booleans()):
                 argv += [flag, draw(hostile(*valid))]

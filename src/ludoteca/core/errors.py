@@ -30,6 +30,21 @@ class GameError(ValueError):
         self.reason: str = self.text
         super().__init__(f"{self.kind} {input!r}: {self.reason}")
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled whole, fields included: a refusal raised in a bot worker process comes
+        back to the server as itself. The default rebuilds an exception as ``type(*args)``,
+        which this constructor does not take: unpickling failed, and the worker pool, taking
+        that for a dead worker, refused every later computer turn."""
+        return (_rebuilt, (type(self), self.args, self.__dict__))
+
+
+def _rebuilt(cls: type[GameError], args: tuple[Any, ...], state: dict[str, Any]) -> GameError:
+    """A :class:`GameError` unpickled (:meth:`GameError.__reduce__`)."""
+    error = cls.__new__(cls)
+    error.args = args
+    error.__dict__.update(state)
+    return error
+
 
 class MalformedError(GameError):
     """The input does not parse: bad notation, bad position text, bad JSON, bad option."""

@@ -88,6 +88,7 @@ from ludoteca.web.ratings.service import update_ratings
 from ludoteca.web.round import clocks, offers_live, vacation
 from ludoteca.web.round.api import router as game_api_router
 from ludoteca.web.round.assets import router as game_assets_router
+from ludoteca.web.round.botqueue import BOT_WORKERS
 from ludoteca.web.round.bots import BotRunner, PlayThreads, take_over_stalled_bots
 from ludoteca.web.round.hub import Hub
 from ludoteca.web.round.pages import router as game_pages_router
@@ -135,6 +136,7 @@ def create_app(
     url: str | None = None,
     *,
     bot_pool: str = "process",
+    bot_workers: int = BOT_WORKERS,
     bot_delay: float = 0.0,
     limits: Limits | None = None,
     smtp: str | None = None,
@@ -161,7 +163,7 @@ def create_app(
     accounts = Accounts(store, secret, Throttle(store, limits))
     games = GameService(store)
     threads = PlayThreads()
-    bots = BotRunner(games, threads, delay=bot_delay)
+    bots = BotRunner(games, threads, delay=bot_delay, workers=bot_workers)
     hub = Hub(store, games, bots, threads, open_sessions=accounts.open_sessions)
     club = Club(
         store=store,
@@ -216,7 +218,7 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        club.bot_pool = bots.pool = make_pool(bot_pool)
+        club.bot_pool = bots.pool = make_pool(bot_pool, bots.workers)
         club.analysis_pool = make_pool(bot_pool, workers=1)
         # What pages make once a process, made before their first visit (ludoteca.web.warm),
         # without holding up the start.

@@ -28,6 +28,7 @@ from ludoteca.core.errors import MalformedError
 from ..common import whole_number
 
 WS_MAX_SIZE = 16 * 1024
+MAX_BOT_WORKERS = 256
 LOG_LEVELS = ("debug", "info", "warning", "error")
 
 
@@ -52,6 +53,16 @@ def register(subparsers) -> None:
         choices=("process", "thread"),
         default="process",
         help="where computer players think (default: a process pool)",
+    )
+    p.add_argument(
+        "--bot-workers",
+        type=whole_number(1, MAX_BOT_WORKERS),
+        default=None,
+        metavar="N",
+        help="computer turns thought at once, the most workers the pool grows to (default "
+        "$LUDOTECA_BOT_WORKERS, else four a core, fewer where a quarter of the memory holds "
+        "fewer workers of 120 MB): beyond the cores, each turn keeps its level's time and "
+        "searches less",
     )
     p.add_argument(
         "--forwarded-allow-ips",
@@ -176,6 +187,9 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    bot_workers = _bot_workers(args.bot_workers)
+    if bot_workers is None:
+        return 2
     logs.configure(args.log_format, level=getattr(logging, args.log_level.upper()))
     limits = Limits(register_per_address=Limit(args.registrations_per_hour, 60))
     smtp = args.smtp or os.environ.get("LUDOTECA_SMTP") or None
@@ -195,6 +209,7 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(
         url,
         bot_pool=args.bot_pool,
+        bot_workers=bot_workers,
         limits=limits,
         smtp=smtp,
         public_url=public,
@@ -244,6 +259,24 @@ def _check_url(url: str) -> None:
             f"the database driver is not installed ({getattr(exc, 'name', None) or exc}); "
             "the club runs on sqlite:/// and postgresql://",
         ) from None
+
+
+def _bot_workers(given: int | None) -> int | None:
+    """The cap of the bot workers: ``--bot-workers``, else ``$LUDOTECA_BOT_WORKERS``, else
+    sized from this machine (:mod:`ludoteca.web.round.bot_workers`); None, said on stderr,
+    when the environment's value is not a count."""
+    from ludoteca.web.round.bot_workers import ENV, default_bot_workers
+
+    if given is not None:
+        return given
+    text = os.environ.get(ENV)
+    if not text:
+        return default_bot_workers()
+    try:
+        return whole_number(1, MAX_BOT_WORKERS)(text)
+    except argparse.ArgumentTypeError as exc:
+        print(f"ludoteca serve: {ENV}: {exc}", file=sys.stderr)
+        return None
 
 
 def _check_host(host: str, port: int) -> None:

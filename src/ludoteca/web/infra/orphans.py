@@ -57,11 +57,12 @@ def _watch(parent: int) -> None:
     os._exit(1)
 
 
-def start_forkserver() -> None:
+def start_forkserver(preload_modules: tuple[str, ...] = ()) -> None:
     """Start multiprocessing's forkserver now, from the calling thread (the event loop's,
-    which lives as long as the server), with :data:`GUARD_MODULE` among its preloads."""
+    which lives as long as the server), with :data:`GUARD_MODULE` and ``preload_modules``
+    among its preloads (the first call's: a forkserver already running keeps its own)."""
     from multiprocessing import forkserver
 
-    preload = ["__main__", GUARD_MODULE]
+    preload = ["__main__", GUARD_MODULE, *preload_modules]
     multiprocessing.get_context("forkserver").set_forkserver_preload(preload)
     forkserver.ensure_running()

@@ -18,13 +18,16 @@ from collections import Counter, deque
 from collections.abc import AsyncIterator, Hashable
 from contextlib import asynccontextmanager
 
-BOT_WORKERS = 2
-"""Workers that think for computer seats in one server process: one per core of the 2-core
-machine the club is measured on. More would only share the same cores, and every level
-thinks for a fixed time, so each would play weaker without answering sooner."""
+from ludoteca.web.round.bot_workers import default_bot_workers
+
+BOT_WORKERS = default_bot_workers()
+"""The most computer turns one server process thinks at once (its worker pool grows to this):
+sized from this machine's cores and memory (:mod:`ludoteca.web.round.bot_workers`). Every
+search stops at its level's time, so turns beyond the cores think side by side, each with a
+share of the processors, instead of waiting for a worker past their time."""
 BOT_TURNS_PER_USER = 1
-"""Workers one account's games may use at once. With two workers this keeps one free for
-everyone else: a flood of ``master`` games by one account made another user's ``random``
+"""Workers one account's games may use at once. This keeps the others free for everyone
+else: a flood of ``master`` games by one account made another user's ``random``
 bot answer in 29 s (48 to over 90 s on the busy 2-core development machine); with this
 limit it answers in 0.2 to 1.6 s, the longest including the start of a worker process
 (``tests/web/round/test_bot_fairness.py`` floods twelve ``master`` games of Kuniumi). An account

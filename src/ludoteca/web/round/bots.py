@@ -8,6 +8,7 @@ import asyncio
 import dataclasses
 import logging
 import time
+from collections import deque
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor, ThreadPoolExecutor
 from contextlib import suppress
@@ -18,8 +19,8 @@ import anyio
 
 from ludoteca.web.infra.periodic import watch
 from ludoteca.web.kernel.errors import ClubError
-from ludoteca.web.round.botqueue import FairQueue
-from ludoteca.web.round.seats import choose_move
+from ludoteca.web.round.botqueue import BOT_WORKERS, FairQueue
+from ludoteca.web.round.seats import BotJob, think_turn
 
 if TYPE_CHECKING:
     from ludoteca.web.round.service import GameService
@@ -69,11 +70,30 @@ class PlayThreads:
             self._pool = None
 
 
+TELLING_SAMPLES = 128
+"""Recent replies whose telling time (search end to players told) the reserve is taken from."""
+TELLING_QUANTILE = 0.9
+"""The share of those replies told within the reserve. On the busy 2-core machine, 50 members
+playing ``medium`` (``bench/club_budgets.py``), storing and telling a move after the search
+took 20-30 ms at the median and 0.1 to 0.3 s at the 99th percentile: a reserve of the median
+alone left many replies late, one of the 95th percentile halved the typical search."""
+
+
 class BotRunner:
     """Runs the computer's turns of live games, one task per game, each search in ``pool``
-    (processes, or threads in tests) after waiting its turn in its game creator's line."""
+    (processes, or threads in tests) after waiting its turn in its game creator's line.
 
-    def __init__(self, games: GameService, threads: PlayThreads, delay: float = 0.0) -> None:
+    Up to ``workers`` turns think at once (:data:`~ludoteca.web.round.botqueue.BOT_WORKERS`),
+    more than the cores: each search stops at its level's time, so under load the turns
+    share the processors and each searches less, rather than waiting past their time."""
+
+    def __init__(
+        self,
+        games: GameService,
+        threads: PlayThreads,
+        delay: float = 0.0,
+        workers: int = BOT_WORKERS,
+    ) -> None:
         self.games = games
         self.threads = threads
         self.delay = delay
@@ -81,8 +101,12 @@ class BotRunner:
         self.pool: Executor | None = None
         """Where the searches run: set when the club starts (None: the loop's default)."""
         self.tasks: dict[int, asyncio.Task] = {}
-        self.queue = FairQueue()
+        self.workers = workers
+        """The most turns thinking at once: the pool made for this runner has as many."""
+        self.queue = FairQueue(workers=workers)
         """Computer turns wait here for a worker, in their game creator's line."""
+        self.telling: deque[float] = deque(maxlen=TELLING_SAMPLES)
+        """Seconds from the end of each recent search to its move told (:meth:`reserve`)."""
         self.think_seconds: Any = None
         """A histogram of the searches' seconds (the club's metrics), when it keeps one."""
 
@@ -97,7 +121,6 @@ class BotRunner:
 
     async def _run(self, pk: int, publish: Callable[[int], Awaitable[None]]) -> None:
         games = self.games
-        loop = asyncio.get_running_loop()
         stale = 0
         while True:
             asked_at = time.time()  # the move that made it the computer's turn is stored
@@ -105,13 +128,9 @@ class BotRunner:
             if turn is None:
                 return
             job, ply, takebacks = turn
-            job = dataclasses.replace(job, asked_at=asked_at)
+            job = dataclasses.replace(job, asked_at=asked_at, reserve=self.reserve())
             try:
-                async with self.queue.turn(job.owner):
-                    thinking = time.perf_counter()
-                    text = await loop.run_in_executor(self.pool, choose_move, job)
-                    if self.think_seconds is not None:
-                        self.think_seconds.observe(time.perf_counter() - thinking)
+                text, searched_until = await self.think(job)
                 if self.delay:
                     await asyncio.sleep(self.delay)
                 await self.threads.play(
@@ -132,6 +151,27 @@ class BotRunner:
                 return
             stale = 0
             await publish(pk)
+            self.telling.append(time.time() - searched_until - self.delay)
+
+    async def think(self, job: BotJob) -> tuple[str, float]:
+        """The computer's move for ``job``, found in the pool once its owner's line lets it
+        have a worker (it thinks what is left of its level's time then: :mod:`.seats`), and
+        when its search ended (:func:`~.seats.think_turn`)."""
+        async with self.queue.turn(job.owner):
+            thinking = time.perf_counter()
+            found = await asyncio.get_running_loop().run_in_executor(self.pool, think_turn, job)
+            if self.think_seconds is not None:
+                self.think_seconds.observe(time.perf_counter() - thinking)
+        return found
+
+    def reserve(self) -> float:
+        """The seconds a search leaves of its level's time for what follows it (handing the
+        move back, storing it, telling the players): what that took at :data:`TELLING_QUANTILE`
+        of the last :data:`TELLING_SAMPLES` replies; nothing before there are a few."""
+        if len(self.telling) < TELLING_SAMPLES // 8:
+            return 0.0
+        ordered = sorted(self.telling)
+        return max(0.0, ordered[int(TELLING_QUANTILE * (len(ordered) - 1))])
 
 
 BOT_STALL_SECONDS = 60.0

@@ -1,0 +1,131 @@
+"""A burst of computer turns asked at once is answered within the level's time.
+
+Twelve members move against ``medium`` (0.25 s) in the same instant. With as many workers as
+cores (two), ten of the turns waited for a worker, each thinking at least a tenth of its time
+once it had one, and the last replies came 0.37 s after the move. Now the turns think side by
+side, each stopping at its level's time however the processors are shared
+(:mod:`ludoteca.web.round.bot_workers`); the few beyond the cap still think what is left of
+their time. The turns go through the computer players' own queue and a pool of the size the
+club makes (threads here: the club's processes would add their start-up to a cheap test, not
+change the queueing).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pickle
+import sys
+import time
+from typing import Any, cast
+
+import pytest
+
+from ludoteca.bots.mcts import warm_up
+from ludoteca.core.errors import RecordError
+from ludoteca.core.registry import get
+from ludoteca.core.table import Table
+from ludoteca.record import from_table
+from ludoteca.web.round.bot_workers import ENV, PER_CORE, default_bot_workers
+from ludoteca.web.round.bots import BotRunner, PlayThreads
+from ludoteca.web.round.seats import MIN_THINK_SHARE, BotJob, choose_move, make_pool, think_seconds
+
+BURST = 12
+"""Turns asked at once: more than the cap on a 2-core machine (eight), as 50 members playing
+``medium`` ask at their busiest (``bench/club_budgets.py``: 3.8 searches at once on average,
+up to eight)."""
+LEVEL_SECONDS = 0.25
+"""``medium``'s time in Kuniumi."""
+MARGIN = 0.10
+"""The share of its time a reply may take beyond it (issue 46)."""
+SLACK = 0.03
+"""Seconds for this test's threads taking turns at the interpreter past their deadline."""
+
+
+def _record():
+    table = Table.new(get("kuniumi"), seed=3, players=["ann", "computer:medium"])
+    for text in ("E@c3", "S@d4", "l@a1"):
+        table.play(text)
+    warm_up(table.state)  # compiling the search's playout is not thinking
+    return from_table(table), table.state
+
+
+async def _burst(runner: BotRunner, record) -> list[tuple[float, str]]:
+    loop = asyncio.get_running_loop()
+    asked_at = time.time()
+
+    async def turn(owner: int) -> tuple[float, str]:
+        job = BotJob(record=record, level="medium", bot_seed=owner, owner=owner, asked_at=asked_at)
+        # as BotRunner runs a turn: a slot in its owner's line, then the search in the pool
+        async with runner.queue.turn(job.owner):
+            text = await loop.run_in_executor(runner.pool, choose_move, job)
+        return time.time() - asked_at, text
+
+    return await asyncio.gather(*(turn(owner) for owner in range(BURST)))
+
+
+def test_a_burst_of_turns_is_answered_within_the_levels_time():
+    record, state = _record()
+    runner = BotRunner(cast(Any, None), PlayThreads())
+    runner.pool = make_pool("thread", runner.queue.workers)
+    switching = sys.getswitchinterval()
+    sys.setswitchinterval(0.001)  # threads past their deadline get the interpreter soon
+    try:
+        replies = asyncio.run(_burst(runner, record))
+    finally:
+        sys.setswitchinterval(switching)
+        runner.pool.shutdown()
+    legal = {state.move_to_str(m) for m in state.legal_moves()}
+    assert all(text in legal for _, text in replies)
+    slowest = max(seconds for seconds, _ in replies)
+    assert slowest <= LEVEL_SECONDS * (1 + MARGIN) + SLACK, sorted(s for s, _ in replies)
+
+
+def test_the_cap_is_sized_from_the_cores_and_the_memory():
+    assert default_bot_workers(cores=2, memory=24_000) == 2 * PER_CORE
+    assert default_bot_workers(cores=2, memory=2_000) == 4  # a quarter of 2 GB: four workers
+    assert default_bot_workers(cores=2, memory=256) == 2  # never fewer than the cores
+    assert default_bot_workers() >= (os.cpu_count() or 1)
+
+
+def test_a_search_leaves_the_reserve_for_telling_its_move():
+    assert think_seconds(1.0, 100.0, 100.25, reserve=0.1) == 0.65
+    assert think_seconds(1.0, 100.0, 100.0, reserve=5.0) == MIN_THINK_SHARE  # still searches
+
+
+def test_the_reserve_is_learnt_from_the_replies_told():
+    runner = BotRunner(cast(Any, None), PlayThreads())
+    assert runner.reserve() == 0.0  # nothing known yet
+    runner.telling.extend([0.01] * 90 + [0.2] * 10)
+    assert runner.reserve() == 0.01
+    runner.telling.extend([0.2] * 10)
+    assert runner.reserve() == 0.2
+
+
+def test_a_cap_from_the_environment_must_be_a_count(monkeypatch, capsys):
+    from ludoteca.cli.commands.serve import _bot_workers
+
+    monkeypatch.setenv(ENV, "12")
+    assert _bot_workers(None) == 12
+    assert _bot_workers(3) == 3  # the option wins
+    monkeypatch.setenv(ENV, "many")
+    assert _bot_workers(None) is None
+    assert ENV in capsys.readouterr().err
+
+
+def test_a_refusal_in_a_worker_comes_back_to_the_server_whole():
+    """A record that does not replay is refused in the worker; the refusal crosses back to
+    the server pickled. It did not unpickle, and the process pool, taking that for a worker
+    that died, refused every later computer turn of the club."""
+    record, _ = _record()
+    record.moves[1] = "S@c3"  # on the Earth God's square
+    with pytest.raises(RecordError) as refused:
+        choose_move(BotJob(record=record, level="random", bot_seed=1))
+    back = pickle.loads(pickle.dumps(refused.value))
+    assert type(back) is RecordError and str(back) == str(refused.value)
+    assert (back.input, back.reason, back.move_number) == (
+        refused.value.input,
+        refused.value.reason,
+        refused.value.move_number,
+    )
+    assert back.text.template == refused.value.text.template
