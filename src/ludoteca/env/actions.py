@@ -23,7 +23,10 @@ game, and a game loaded as a plug-in offers the adapters as the built-in ones do
 - optionally ``ids_are_moves = True``: the game's moves are ints that are their own ids
   (Kuniumi), so no move is encoded or looked up;
 - optionally ``max_score``: the best score alone, OpenSpiel's utility bound when a game is
-  played by one player (Hexagone's solo puzzle).
+  played by one player (Hexagone's solo puzzle);
+- optionally ``warm_up()``: makes the engine's states step with the game's compiled kernel
+  (the same rules, compiled by numba: Kuniumi's), called once by each adapter as it is
+  made, so that an agent's steps do not run the plain functions.
 
 :class:`Play` is the driver both adapters run: an engine state plus the steps chosen so far
 of the move under way. The engine sees only whole moves through ``State.play``, so every
@@ -49,7 +52,8 @@ class Decision(Protocol):
         ...
 
     def complete(self, prefix: Actions) -> Move | None:
-        """The whole move ``prefix`` makes, or ``None`` while it is unfinished."""
+        """The whole move ``prefix`` makes, or ``None`` while it is unfinished or where it
+        is no legal move (a one-step game's adapter tells a legal id by this alone)."""
         ...
 
 
@@ -141,6 +145,13 @@ def space_for(game: Game) -> GameSpace:
     if space is None:
         raise ValueError(f"{game.title} has no action space for the research adapters")
     return space
+
+
+def warm_up(space: GameSpace) -> None:
+    """The space's ``warm_up()``, where it has one (see the module's notes)."""
+    prepare = getattr(space, "warm_up", None)
+    if prepare is not None:
+        prepare()
 
 
 def decision_for(space: GameSpace, state: State) -> Decision:
@@ -235,9 +246,19 @@ class Play:
             if entry is None:
                 raise IllegalMoveError(str(action), "not a chance outcome of this position")
             return entry[0]
-        if action not in self.decision.legal(self.prefix):
+        decision = self.decision
+        if self.space.max_steps == 1:
+            # every move one id: the move of a legal id, and None only for an illegal one
+            # (one look-up instead of a search of the legal list)
+            move = decision.complete((action,))
+            if move is None:
+                raise IllegalMoveError(
+                    str(action), f"not a legal action here ({self.label(action)!r})"
+                )
+            return move
+        if action not in decision.legal(self.prefix):
             raise IllegalMoveError(str(action), f"not a legal action here ({self.label(action)!r})")
-        return self.decision.complete(self.prefix + (action,))
+        return decision.complete(self.prefix + (action,))
 
     def apply(self, action: int) -> Move | None:
         """Take one action; returns the whole move once it is complete (and played).

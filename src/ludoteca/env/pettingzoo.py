@@ -42,7 +42,7 @@ from pettingzoo.utils import wrappers
 from ludoteca.core import CHANCE, get
 from ludoteca.core.protocol import Game
 
-from .actions import Play, space_for
+from .actions import Play, space_for, warm_up
 from .observation import HIGH, LOW, Observer
 
 
@@ -59,6 +59,7 @@ class LudotecaEnv(AECEnv):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.space = space_for(self.game)
+        warm_up(self.space)
         self.observer = Observer(self.game)
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -185,4 +186,19 @@ def env(
     if illegal == "terminate":
         wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=illegal_reward)
         wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return _OrderEnforcing(wrapped)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order-enforcing wrapper, whose ``last()`` (called at every step of an
+    agent loop) reads five attributes of the environment through the wrapper's checked
+    ``__getattr__`` one by one; once ``reset`` has been called there is nothing left to
+    check, and the environment answers it itself. Before, the wrapper's own errors."""
+
+    def last(self, observe: bool = True):
+        if self._has_reset:
+            return self.env.last(observe)
+        return super().last(observe)
+
+    def __str__(self) -> str:
+        return str(self.env)

@@ -1,0 +1,89 @@
+"""The adapters' fast paths give what the slow ones gave.
+
+The OpenSpiel state answers ``legal_actions``, ``is_chance_node`` and ``observation_tensor``
+in Python instead of through pyspiel's C++ ``State`` (which calls back into Python): every
+answer is held to pyspiel's own, called on the same state through the base class.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+import pyspiel
+import pytest
+
+import ludoteca.env.openspiel  # noqa: F401  (registers the games)
+from ludoteca.core import get
+from ludoteca.core.errors import IllegalMoveError
+from ludoteca.env.observation import Observer
+
+from .common import random_positions
+
+GAMES = [
+    ("ludoteca_kuniumi", {}),
+    ("ludoteca_comune", {}),
+    ("ludoteca_comino", {}),
+    ("ludoteca_hexagone", {"players": 3, "seed": 4}),
+]
+
+
+def assert_same_as_pyspiel(state: pyspiel.State, n: int) -> None:
+    base = pyspiel.State
+    assert state.is_chance_node() == base.is_chance_node(state)
+    assert state.is_player_node() == base.is_player_node(state)
+    assert state.legal_actions() == base.legal_actions(state)
+    for player in range(n):
+        assert state.legal_actions(player) == base.legal_actions(state, player)
+        ours = state.observation_tensor(player)
+        theirs = base.observation_tensor(state, player)
+        assert type(ours) is list and ours == theirs
+    if state.current_player() >= 0:
+        assert state.observation_tensor() == base.observation_tensor(state)
+    else:  # pyspiel's error for a pseudo-player, as before
+        with pytest.raises(pyspiel.SpielError):
+            state.observation_tensor()
+
+
+@pytest.mark.parametrize(("name", "params"), GAMES, ids=[n[9:] for n, _ in GAMES])
+def test_python_answers_equal_pyspiels(name, params):
+    game = pyspiel.load_game(name, params)
+    assert game.observation_tensor_shape() == pyspiel.Game.observation_tensor_shape(game)
+    assert game.observation_tensor_size() == pyspiel.Game.observation_tensor_size(game)
+    rng = random.Random(3)
+    state = game.new_initial_state()
+    step = 0
+    while not state.is_terminal():
+        if step % 7 == 0 or state.is_chance_node():
+            assert_same_as_pyspiel(state, game.num_players())
+        legal = state.legal_actions()
+        legal.append(-5)  # the caller's copy: the state's own list is untouched
+        assert state.legal_actions() == legal[:-1]
+        state.apply_action(rng.choice(legal[:-1]))
+        step += 1
+    assert_same_as_pyspiel(state, game.num_players())
+
+
+def test_an_illegal_id_is_refused_by_a_one_step_game():
+    """A one-id game tells an illegal id by the decision's look-up alone: refused, and the
+    state unchanged."""
+    game = pyspiel.load_game("ludoteca_kuniumi")
+    state = game.new_initial_state()
+    legal = state.legal_actions()
+    illegal = next(a for a in range(game.num_distinct_actions()) if a not in legal)
+    with pytest.raises(IllegalMoveError, match="not a legal action"):
+        state.apply_action(illegal)
+    assert state.legal_actions() == legal and state.history() == []
+
+
+def test_kuniumi_planes_are_each_squares_bit():
+    """The planes unpacked from the boards' bytes are the boards' bits, square by square."""
+    game = get("kuniumi")
+    observer = Observer(game)
+    for play in random_positions("kuniumi", {}, seed=5, every=4):
+        s = play.state
+        boards = [s.earth_god, s.sea_god, s.land & ~s.earth_god, s.sea & ~s.sea_god]
+        boards.append(((1 << 36) - 1) & ~(s.land | s.sea))
+        expected = [[board >> sq & 1 for sq in range(36)] for board in boards]
+        pieces = observer.views(observer.encode(s, 0))["pieces"].reshape(5, 36)
+        assert (pieces == np.array(expected)).all()
