@@ -17,6 +17,7 @@ import ludoteca.env.openspiel  # noqa: F401  (registers the games)
 from ludoteca.core import get
 from ludoteca.core.errors import IllegalMoveError
 from ludoteca.env.observation import Observer
+from ludoteca.env.pettingzoo import draw
 
 from .common import random_positions
 
@@ -87,3 +88,17 @@ def test_kuniumi_planes_are_each_squares_bit():
         expected = [[board >> sq & 1 for sq in range(36)] for board in boards]
         pieces = observer.views(observer.encode(s, 0))["pieces"].reshape(5, 36)
         assert (pieces == np.array(expected)).all()
+
+
+def test_pettingzoos_chance_draw_is_the_generators_choice():
+    """The environment draws chance outcomes as ``Generator.choice`` with ``p`` would, from
+    the same state of the generator: the same seeds give the same games as before."""
+    maker = np.random.default_rng(0)
+    for n in (2, 3, 21, 36):
+        for _ in range(50):
+            probs = list(maker.random(n) + 0.01)
+            seed = int(maker.integers(2**31))
+            mine, theirs = np.random.default_rng(seed), np.random.default_rng(seed)
+            for _ in range(5):
+                p = np.array(probs)
+                assert draw(mine, probs) == theirs.choice(n, p=p / p.sum())

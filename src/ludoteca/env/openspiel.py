@@ -262,7 +262,7 @@ def _listed(flat: np.ndarray) -> list[float]:
     and a Python float only for each value that is not zero (``tolist`` makes one per
     value: 0.13 ms for Hexagone's 15,547)."""
     out = [0.0] * flat.size
-    where = np.flatnonzero(flat)
+    where = (flat != 0).nonzero()[0]  # several times faster than flatnonzero on floats
     for i, value in zip(where.tolist(), flat[where].tolist(), strict=True):
         out[i] = value
     return out
