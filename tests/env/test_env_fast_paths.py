@@ -17,7 +17,7 @@ import ludoteca.env.openspiel  # noqa: F401  (registers the games)
 from ludoteca.core import get
 from ludoteca.core.errors import IllegalMoveError
 from ludoteca.env.observation import Observer
-from ludoteca.env.pettingzoo import draw
+from ludoteca.env.pettingzoo import draw, env
 
 from .common import random_positions
 
@@ -102,3 +102,29 @@ def test_pettingzoos_chance_draw_is_the_generators_choice():
             for _ in range(5):
                 p = np.array(probs)
                 assert draw(mine, probs) == theirs.choice(n, p=p / p.sum())
+
+
+@pytest.mark.parametrize("illegal", ["raise", "terminate"])
+def test_pettingzoos_order_is_still_enforced(illegal):
+    """``last()``, ``step()`` and the agent loop read the environment directly once it
+    is reset; before, and out of order, they fail as PettingZoo's wrapper makes them."""
+    environment = env("kuniumi", illegal=illegal)
+    with pytest.raises(AttributeError, match="before reset"):
+        environment.last()
+    with pytest.raises(AssertionError, match="before step"):
+        environment.step(0)
+    with pytest.raises(AssertionError, match="before agent_iter"):
+        environment.agent_iter()
+    environment.reset(seed=1)
+    loop = iter(environment.agent_iter())
+    assert next(loop) == "player_0"
+    with pytest.raises(AssertionError, match="need to call step"):
+        next(loop)  # no step since the last agent
+    observation, reward, done, cut, _ = environment.last()
+    assert (reward, done, cut) == (0.0, False, False)
+    environment.step(int(np.flatnonzero(observation["action_mask"])[0]))
+    assert next(loop) == "player_0"  # the first player places the whole set-up
+    assert (
+        environment.unwrapped.play.state.position()
+        != env("kuniumi").unwrapped.game.new_state().position()
+    )

@@ -38,6 +38,10 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from ludoteca.core import CHANCE, get
 from ludoteca.core.protocol import Game
@@ -199,15 +203,48 @@ def env(
 
 
 class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
-    """PettingZoo's order-enforcing wrapper, whose ``last()`` (called at every step of an
-    agent loop) reads five attributes of the environment through the wrapper's checked
-    ``__getattr__`` one by one; once ``reset`` has been called there is nothing left to
-    check, and the environment answers it itself. Before, the wrapper's own errors."""
+    """PettingZoo's order-enforcing wrapper, whose ``last()``, ``step()`` and agent
+    iterator (each called at every step of an agent loop) read the environment's
+    attributes through the wrapper's checked ``__getattr__`` one by one. Once ``reset`` has
+    been called those checks have nothing left to find, and the environment is read
+    directly; the order is still enforced (a step between two agents of the loop), and
+    before ``reset`` the wrapper's own errors come as before."""
 
     def last(self, observe: bool = True):
         if self._has_reset:
             return self.env.last(observe)
         return super().last(observe)
 
+    def step(self, action) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63):
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # the wrapper's error
+        return _Agents(self, max_iter)
+
     def __str__(self) -> str:
         return str(self.env)
+
+
+class _Agents(AECOrderEnforcingIterable):
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, reading the environment directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        inner = wrapper.env  # type: ignore[attr-defined]
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return inner.agent_selection
