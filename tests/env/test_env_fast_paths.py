@@ -18,6 +18,7 @@ from ludoteca.core import get
 from ludoteca.core.errors import IllegalMoveError
 from ludoteca.env.observation import Observer
 from ludoteca.env.pettingzoo import draw, env
+from ludoteca.games.comune.flat import SUPPLY, TO_MOVE
 
 from .common import random_positions
 
@@ -128,3 +129,26 @@ def test_pettingzoos_order_is_still_enforced(illegal):
         environment.unwrapped.play.state.position()
         != env("kuniumi").unwrapped.game.new_state().position()
     )
+
+
+def test_comunes_second_codes_are_those_after_placing_the_first():
+    """``second_codes`` (a copy of the slots, no checks) gives what placing the first piece
+    and listing the placements gives, for every first piece of positions of random games
+    (the opening included), and of the same positions with one piece left to place."""
+    game = get("comune")
+    rng = random.Random(2)
+    ends = 0
+    for _ in range(3):
+        state = game.new_state()
+        while not state.is_over:
+            last_piece = state.clone()
+            last_piece._s[SUPPLY + last_piece._s[TO_MOVE]] = 1
+            for position in (state, last_piece):
+                for first in position.placement_codes():
+                    probe = position.clone()
+                    probe.place(*divmod(first, 3))
+                    expected = probe.placement_codes() if probe.mid_turn else None
+                    assert position.second_codes(first) == expected
+                    ends += expected is None
+            state.play(rng.choice(list(state.legal_moves())))
+    assert ends > 100  # the first piece ended the turn in many positions
