@@ -36,6 +36,7 @@ rule stays in the engine.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Protocol
 
 from ludoteca.core.errors import IllegalMoveError
@@ -154,14 +155,28 @@ def warm_up(space: GameSpace) -> None:
         prepare()
 
 
-def decision_for(space: GameSpace, state: State) -> Decision:
+def decider(space: GameSpace) -> Callable[[State], Decision]:
+    """How ``space`` decides a position: its own ``decision``, or the kind of decision its
+    ids call for. Worked out once per driver, not once per position."""
     own = getattr(space, "decision", None)
     if own is not None:
-        return own(state)
+        return own
     if getattr(space, "ids_are_moves", False):
-        return SameIdDecision(state.legal_moves())
+        return _same_ids
     kind = FlatDecision if space.max_steps == 1 else TrieDecision
+    return partial(_listed, kind, space)  # not a lambda: a driver pickles
+
+
+def _same_ids(state: State) -> Decision:
+    return SameIdDecision(state.legal_moves())
+
+
+def _listed(kind: type[FlatDecision | TrieDecision], space: GameSpace, state: State) -> Decision:
     return kind(state.legal_moves(), space.encoder(state))
+
+
+def decision_for(space: GameSpace, state: State) -> Decision:
+    return decider(space)(state)
 
 
 def returns(result: Result) -> tuple[float, ...]:
@@ -187,7 +202,7 @@ class Play:
     position and never changes.
     """
 
-    __slots__ = ("space", "state", "prefix", "_decision", "_chance")
+    __slots__ = ("space", "state", "prefix", "_decision", "_chance", "_decide")
 
     def __init__(self, space: GameSpace, state: State) -> None:
         self.space = space
@@ -195,6 +210,7 @@ class Play:
         self.prefix: Actions = ()
         self._decision: Decision | None = None
         self._chance: dict[int, tuple[Move, float]] | None = None
+        self._decide = decider(space)
 
     @classmethod
     def new(cls, game: Game, seed: int | None = None) -> Play:
@@ -209,7 +225,7 @@ class Play:
     @property
     def decision(self) -> Decision:
         if self._decision is None:
-            self._decision = decision_for(self.space, self.state)
+            self._decision = self._decide(self.state)
         return self._decision
 
     def chance_table(self) -> dict[int, tuple[Move, float]]:
@@ -304,6 +320,7 @@ class Play:
         other.prefix = self.prefix
         other._decision = self._decision
         other._chance = self._chance
+        other._decide = self._decide
         return other
 
     def __deepcopy__(self, memo: dict) -> Play:
