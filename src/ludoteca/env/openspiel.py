@@ -127,10 +127,7 @@ class LudotecaGame(pyspiel.Game):
         # OpenSpiel makes a new initial state for every clone, then copies into it: keep
         # the start (Hexagone draws a whole block for it) and hand out copies
         self._start = self.engine.new_state(self.seed)
-        # what every observation_tensor call writes into (one at a time: pyspiel's states
-        # are not shared between threads), and the tensor's shape, which depend on the
-        # game alone
-        self.tensor = np.zeros(self.observer.size, np.float32)
+        # the tensor's shape depends on the game alone
         self._shape = [self.observer.size]
 
     def new_initial_state(self) -> LudotecaState:
@@ -225,16 +222,19 @@ class LudotecaState(pyspiel.State):
         return self._player == _TERMINAL
 
     def observation_tensor(self, player: int | None = None) -> list[float]:
-        """The observation as pyspiel's list of floats, written into the game's one array
-        (pyspiel observes a new initial state first, to learn the size, then the state)
-        and listed with its zeros shared: building the list is most of the cost."""
+        """The observation as pyspiel's list of floats, written straight into an array
+        (pyspiel observed a new initial state first, to learn the size, then the state,
+        through the observer) and listed with its zeros shared: building the list is most
+        of the cost."""
         if player is None:
             player = self._player
         game = self.get_game()
         if not 0 <= player < game.num_players():
             return super().observation_tensor(player)  # pyspiel's error, as before
-        flat = game.tensor
         play = self._play
+        # a new array each call (filling zeroes it): states of one game may be observed
+        # from several threads at once
+        flat = np.empty(game.observer.size, np.float32)
         game.observer.fill(flat, play.state, player, play.prefix)
         return _listed(flat)
 
