@@ -23,7 +23,10 @@ game, and a game loaded as a plug-in offers the adapters as the built-in ones do
 - optionally ``ids_are_moves = True``: the game's moves are ints that are their own ids
   (Kuniumi), so no move is encoded or looked up;
 - optionally ``max_score``: the best score alone, OpenSpiel's utility bound when a game is
-  played by one player (Hexagone's solo puzzle).
+  played by one player (Hexagone's solo puzzle);
+- optionally ``warm_up()``: makes the engine's states step with the game's compiled kernel
+  (the same rules, compiled by numba: Kuniumi's), called once by each adapter as it is
+  made, so that an agent's steps do not run the plain functions.
 
 :class:`Play` is the driver both adapters run: an engine state plus the steps chosen so far
 of the move under way. The engine sees only whole moves through ``State.play``, so every
@@ -33,6 +36,7 @@ rule stays in the engine.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Protocol
 
 from ludoteca.core.errors import IllegalMoveError
@@ -49,7 +53,8 @@ class Decision(Protocol):
         ...
 
     def complete(self, prefix: Actions) -> Move | None:
-        """The whole move ``prefix`` makes, or ``None`` while it is unfinished."""
+        """The whole move ``prefix`` makes, or ``None`` while it is unfinished or where it
+        is no legal move (a one-step game's adapter tells a legal id by this alone)."""
         ...
 
 
@@ -143,14 +148,35 @@ def space_for(game: Game) -> GameSpace:
     return space
 
 
-def decision_for(space: GameSpace, state: State) -> Decision:
+def warm_up(space: GameSpace) -> None:
+    """The space's ``warm_up()``, where it has one (see the module's notes)."""
+    prepare = getattr(space, "warm_up", None)
+    if prepare is not None:
+        prepare()
+
+
+def decider(space: GameSpace) -> Callable[[State], Decision]:
+    """How ``space`` decides a position: its own ``decision``, or the kind of decision its
+    ids call for. Worked out once per driver, not once per position."""
     own = getattr(space, "decision", None)
     if own is not None:
-        return own(state)
+        return own
     if getattr(space, "ids_are_moves", False):
-        return SameIdDecision(state.legal_moves())
+        return _same_ids
     kind = FlatDecision if space.max_steps == 1 else TrieDecision
+    return partial(_listed, kind, space)  # not a lambda: a driver pickles
+
+
+def _same_ids(state: State) -> Decision:
+    return SameIdDecision(state.legal_moves())
+
+
+def _listed(kind: type[FlatDecision | TrieDecision], space: GameSpace, state: State) -> Decision:
     return kind(state.legal_moves(), space.encoder(state))
+
+
+def decision_for(space: GameSpace, state: State) -> Decision:
+    return decider(space)(state)
 
 
 def returns(result: Result) -> tuple[float, ...]:
@@ -176,7 +202,7 @@ class Play:
     position and never changes.
     """
 
-    __slots__ = ("space", "state", "prefix", "_decision", "_chance")
+    __slots__ = ("space", "state", "prefix", "_decision", "_chance", "_decide")
 
     def __init__(self, space: GameSpace, state: State) -> None:
         self.space = space
@@ -184,6 +210,7 @@ class Play:
         self.prefix: Actions = ()
         self._decision: Decision | None = None
         self._chance: dict[int, tuple[Move, float]] | None = None
+        self._decide = decider(space)
 
     @classmethod
     def new(cls, game: Game, seed: int | None = None) -> Play:
@@ -198,7 +225,7 @@ class Play:
     @property
     def decision(self) -> Decision:
         if self._decision is None:
-            self._decision = decision_for(self.space, self.state)
+            self._decision = self._decide(self.state)
         return self._decision
 
     def chance_table(self) -> dict[int, tuple[Move, float]]:
@@ -235,9 +262,19 @@ class Play:
             if entry is None:
                 raise IllegalMoveError(str(action), "not a chance outcome of this position")
             return entry[0]
-        if action not in self.decision.legal(self.prefix):
+        decision = self.decision
+        if self.space.max_steps == 1:
+            # every move one id: the move of a legal id, and None only for an illegal one
+            # (one look-up instead of a search of the legal list)
+            move = decision.complete((action,))
+            if move is None:
+                raise IllegalMoveError(
+                    str(action), f"not a legal action here ({self.label(action)!r})"
+                )
+            return move
+        if action not in decision.legal(self.prefix):
             raise IllegalMoveError(str(action), f"not a legal action here ({self.label(action)!r})")
-        return self.decision.complete(self.prefix + (action,))
+        return decision.complete(self.prefix + (action,))
 
     def apply(self, action: int) -> Move | None:
         """Take one action; returns the whole move once it is complete (and played).
@@ -283,6 +320,7 @@ class Play:
         other.prefix = self.prefix
         other._decision = self._decision
         other._chance = self._chance
+        other._decide = self._decide
         return other
 
     def __deepcopy__(self, memo: dict) -> Play:

@@ -38,12 +38,26 @@ from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.wrappers.order_enforcing import (
+    AECOrderEnforcingIterable,
+    AECOrderEnforcingIterator,
+)
 
 from ludoteca.core import CHANCE, get
 from ludoteca.core.protocol import Game
 
-from .actions import Play, space_for
+from .actions import Play, space_for, warm_up
 from .observation import HIGH, LOW, Observer
+
+
+def draw(generator: np.random.Generator, probabilities: list[float]) -> int:
+    """The index ``generator.choice(n, p=probs / probs.sum())`` draws, from the same one
+    number of the generator and by the same arithmetic, at half its cost (the checks of
+    ``p`` that ``choice`` makes are the engine's to keep: its probabilities sum to 1)."""
+    probs = np.array(probabilities)
+    cdf = (probs / probs.sum()).cumsum()
+    cdf /= cdf[-1]
+    return int(cdf.searchsorted(generator.random(), side="right"))
 
 
 class LudotecaEnv(AECEnv):
@@ -59,6 +73,7 @@ class LudotecaEnv(AECEnv):
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}")
         self.render_mode = render_mode
         self.space = space_for(self.game)
+        warm_up(self.space)
         self.observer = Observer(self.game)
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
@@ -111,8 +126,7 @@ class LudotecaEnv(AECEnv):
         assert play is not None
         while play.to_move == CHANCE:
             outcomes = play.chance_outcomes()
-            probs = np.array([p for _, p in outcomes])
-            i = self.np_random.choice(len(outcomes), p=probs / probs.sum())
+            i = draw(self.np_random, [p for _, p in outcomes])
             play.apply(outcomes[i][0])
         if play.is_over:
             result = play.state.result
@@ -185,4 +199,52 @@ def env(
     if illegal == "terminate":
         wrapped = wrappers.TerminateIllegalWrapper(wrapped, illegal_reward=illegal_reward)
         wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
-    return wrappers.OrderEnforcingWrapper(wrapped)
+    return _OrderEnforcing(wrapped)
+
+
+class _OrderEnforcing(wrappers.OrderEnforcingWrapper):
+    """PettingZoo's order-enforcing wrapper, whose ``last()``, ``step()`` and agent
+    iterator (each called at every step of an agent loop) read the environment's
+    attributes through the wrapper's checked ``__getattr__`` one by one. Once ``reset`` has
+    been called those checks have nothing left to find, and the environment is read
+    directly; the order is still enforced (a step between two agents of the loop), and
+    before ``reset`` the wrapper's own errors come as before."""
+
+    def last(self, observe: bool = True):
+        if self._has_reset:
+            return self.env.last(observe)
+        return super().last(observe)
+
+    def step(self, action) -> None:
+        if self._has_reset and self.env.agents:
+            self._has_updated = True
+            self.env.step(action)
+        else:
+            super().step(action)
+
+    def agent_iter(self, max_iter: int = 2**63):
+        if not self._has_reset:
+            return super().agent_iter(max_iter)  # the wrapper's error
+        return _Agents(self, max_iter)
+
+    def __str__(self) -> str:
+        return str(self.env)
+
+
+class _Agents(AECOrderEnforcingIterable):
+    def __iter__(self) -> _AgentIterator:
+        return _AgentIterator(self.env, self.max_iter)
+
+
+class _AgentIterator(AECOrderEnforcingIterator):
+    """PettingZoo's order-enforcing agent iterator, reading the environment directly."""
+
+    def __next__(self) -> str:
+        wrapper = self.env
+        inner = wrapper.env  # type: ignore[attr-defined]
+        if not inner.agents or self.iters_til_term <= 0:
+            raise StopIteration
+        self.iters_til_term -= 1
+        assert wrapper._has_updated, "need to call step() or reset() in a loop over `agent_iter`"
+        wrapper._has_updated = False
+        return inner.agent_selection

@@ -63,6 +63,11 @@ building a dataclass per legal move per position. Bounded by the tiles' 80 orien
 times the squares a game reaches."""
 
 
+_DEALS = {name: Deal(name) for name in DEALT_TILES}
+"""One draw of each dealt tile, made once: a deal lists up to 21 of them at every draw (the
+moves are frozen, so every position may hand out the same ones)."""
+
+
 class CominoState(State[CominoMove]):
     """A Comino game in progress (see the module docstring for the representation)."""
 
@@ -371,7 +376,7 @@ class CominoState(State[CominoMove]):
         if self.draws >= DRAWS:
             return []
         used = set(self.board.values()) | self.hands[0] | self.hands[1]
-        left = [Deal(n) for n in DEALT_TILES if n not in used]
+        left = [_DEALS[n] for n in DEALT_TILES if n not in used]
         p = 1.0 / len(left)
         return [(m, p) for m in left]
 

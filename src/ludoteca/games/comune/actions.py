@@ -46,7 +46,7 @@ class ComuneDecision:
     __slots__ = ("_root", "_first", "_second")
 
     def __init__(self, state) -> None:
-        self._root = state.detached()
+        self._root = state.detached()  # the position, kept: the state plays on
         self._first: list[int] | None = None
         self._second: dict[int, list[int]] = {}
 
@@ -62,12 +62,11 @@ class ComuneDecision:
             first = prefix[0]
             seconds = self._second.get(first)
             if seconds is None:
-                probe = self._root.clone()
-                probe.place(*divmod(first, 3))
-                seconds = [END]
-                if probe.mid_turn:  # not the opening, and a piece left for a second
-                    seconds = probe.placement_codes()
-                    seconds.append(END)
+                if first not in self.legal(()):
+                    return []
+                # None: the first piece ends the turn (the opening, or no piece left)
+                seconds = self._root.second_codes(first) or []
+                seconds.append(END)
                 self._second[first] = seconds
             return seconds
         return []

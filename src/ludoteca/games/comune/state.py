@@ -71,6 +71,24 @@ def use_compiled(kernel) -> None:
     _Turns = CompiledTurns
 
 
+def _second_codes(s: list[int]) -> list[int]:
+    """Mid-turn: second placements at an angle above the first piece's (canonical order)."""
+    player = s[TO_MOVE]
+    if s[SUPPLY + player] <= 0:
+        return []
+    return [
+        cell * 3 + angle
+        for angle in range(s[PENDING] + 1, 3)
+        for cell in cells_of(placement_mask(s, player, angle))
+    ]
+
+
+def _first_ends_turn(s: list[int], player: int, opening: bool) -> bool:
+    """Whether the first placement of a turn, just put on ``s``, ends the turn: in Light's
+    opening (one piece at most), or when the player's supply is now empty."""
+    return opening or s[SUPPLY + player] <= 0
+
+
 class ComuneState(State[int]):
     """One Comune position. Players: 0 = Light (moves first), 1 = Dark."""
 
@@ -185,12 +203,7 @@ class ComuneState(State[int]):
         return codes
 
     def _second_codes(self) -> list[int]:
-        """Mid-turn: second placements at an angle above the first piece's (canonical order)."""
-        s = self._s
-        if s[SUPPLY + s[TO_MOVE]] <= 0:
-            return []
-        angles = range(s[PENDING] + 1, 3)
-        return [code for angle in angles for code in self._codes(s[TO_MOVE], angle)]
+        return _second_codes(self._s)
 
     # --- playing --------------------------------------------------------------------------
     def _push(self) -> None:
@@ -270,10 +283,31 @@ class ComuneState(State[int]):
         self._push()
         put(s, player, cell, angle)
         self._turn.append(code)
-        if s[PENDING] >= 0 or opening or s[SUPPLY + player] <= 0:
+        if s[PENDING] >= 0 or _first_ends_turn(s, player, opening):
             self._finish_turn(player)
         else:
             s[PENDING] = angle
+
+    def second_codes(self, first: int) -> list[int] | None:
+        """At a turn's start, the second placements (codes, ascending) of the turn begun
+        with the legal placement code ``first``, or ``None`` where that placement ends the
+        turn: what :meth:`place` then :meth:`placement_codes` give, on a copy of the slots
+        only (no history, no checks: ``first`` is one of :meth:`placement_codes`). The
+        research adapters ask it for every first step chosen. The position is unchanged."""
+        s = self._s
+        if s[PENDING] >= 0:
+            raise ValueError("second_codes is asked at a turn's start")
+        player = s[TO_MOVE]
+        opening = is_opening(s)
+        probe = s.copy()
+        cell, angle = divmod(first, 3)
+        put(probe, player, cell, angle)
+        if _first_ends_turn(probe, player, opening):
+            return None
+        probe[PENDING] = angle
+        codes = _second_codes(probe)
+        codes.sort()  # as placement_codes: by code (cell, then angle)
+        return codes
 
     def end_turn(self) -> None:
         """End the current turn: a pass if nothing was placed, else after one placement."""
@@ -497,10 +531,15 @@ class ComuneState(State[int]):
         """A copy without the undo history (``undo`` cannot go back past it).
 
         For whoever keeps many positions only to look ahead from them (a search keeps one
-        per node it expands): the history grows with the game, the position does not.
+        per node it expands): the history grows with the game, the position does not (nor
+        does this copy it first).
         """
-        other = self.clone()
+        other = ComuneState.__new__(ComuneState)
+        other.game = self.game
+        other._s = self._s.copy()
         other._history = []
+        other._turn = self._turn.copy()
+        other._last = self._last
         return other
 
     def position(self) -> str:

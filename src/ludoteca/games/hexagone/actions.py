@@ -23,7 +23,7 @@ Ids: ``0 .. 1935`` cells, ``1936 + k`` colour ``k`` in ``R O Y G B P W``, ``1943
 from __future__ import annotations
 
 from ludoteca.core.protocol import Move
-from ludoteca.env.actions import TrieDecision
+from ludoteca.env.actions import FlatDecision, TrieDecision
 
 from .geometry import STRIDE, cell, cell_to_str
 from .notation import AGAIN, COLOURS, MAIN, PIECES_PER_COLOUR, PLACE, ROLLS, STOP, SWAP
@@ -36,6 +36,8 @@ STOP_ID = AGAIN_ID + 1
 SIZE = STOP_ID + 1
 _ROLL_INDEX = {roll: i for i, roll in enumerate(ROLLS)}
 _R_MASK = STRIDE - 1
+_ONE_STEP = frozenset((MAIN, AGAIN, STOP))
+"""The kinds of move whose ids are one id each."""
 
 
 def frame(state) -> int:
@@ -63,16 +65,19 @@ class HexagoneDecision:
         self._corner = corner = frame(state)
         self._seconds: dict[int, dict[int, tuple]] = {}
         self._after_sorted: dict[int, list[int]] = {}
-        self._whole: TrieDecision | None = None
+        self._whole: TrieDecision | FlatDecision | None = None
         kinds = {m[0] for m in moves}
-        kind = kinds.pop() if len(kinds) == 1 else None
+        kind = next(iter(kinds)) if len(kinds) == 1 else None
         if kind == SWAP:
             self._first = {cell_id(corner, c): c for c in {m[1] for m in moves}}
         elif kind == PLACE:
             self._first = {COLOUR + k: k for k in {m[1] for m in moves}}
         else:  # one step each (or mixed kinds): every move encoded
             self._first = {}
-            self._whole = TrieDecision(moves, space.encoder(state))
+            # a main move, again and stop are one id each: a flat decision (a dict and a
+            # sorted list) where every move is
+            whole = FlatDecision if kinds <= _ONE_STEP else TrieDecision
+            self._whole = whole(moves, space.encoder(state))
         self._legal = sorted(self._first)
 
     def _after(self, first: int) -> dict[int, tuple]:

@@ -34,6 +34,13 @@ class KuniumiActions:
     def label(self, state, action: int) -> str:
         return move_to_str(action)
 
+    def warm_up(self) -> None:
+        """States step God moves and the set-up with the compiled kernel (:mod:`.jit`,
+        the same functions as :mod:`.flat`; loaded from numba's cache after the first)."""
+        from .jit import compiled
+
+        compiled()
+
 
 def action_space(game) -> KuniumiActions:
     return KuniumiActions()

@@ -11,8 +11,8 @@ import numpy as np
 
 from .flat import CHOOSE_PHASE, FULL, LAND, NO_SIDE, PLAY, SEA, SETUP, SQUARES
 
-_SHIFTS = np.arange(SQUARES, dtype=np.uint64)
-"""Each square's bit, to spread five boards over their planes in one numpy expression."""
+_BOARDS = np.dtype("<u8")
+"""Little-endian 64-bit boards: their bytes come lowest first on any machine."""
 
 
 def layout(game):
@@ -33,10 +33,13 @@ _PHASE = {SETUP: 0, CHOOSE_PHASE: 1, PLAY: 2}
 def fill_flat(flat, state, player, prefix) -> None:
     land, sea, earth, sea_god = state.land, state.sea, state.earth_god, state.sea_god
     boards = np.array(
-        [earth, sea_god, land & ~earth, sea & ~sea_god, FULL & ~(land | sea)], np.uint64
+        [earth, sea_god, land & ~earth, sea & ~sea_god, FULL & ~(land | sea)], _BOARDS
     )
     # square sq of plane k is bit sq of board k; a plane is [rank][file], sq = 6 * rank + file
-    flat[:_PLANES] = ((boards[:, None] >> _SHIFTS) & np.uint64(1)).ravel()
+    # (each board's eight bytes unpacked lowest bit first, its first 36 bits kept)
+    flat[:_PLANES] = np.unpackbits(
+        boards.view(np.uint8).reshape(5, 8), axis=1, count=SQUARES, bitorder="little"
+    ).reshape(-1)
     f = [0.0] * 13
     f[_PHASE[state.phase]] = 1.0
     if state.phase == PLAY:
