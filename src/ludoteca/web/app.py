@@ -86,6 +86,7 @@ from ludoteca.web.presence.routes import beat_forever
 from ludoteca.web.presence.routes import router as presence_router
 from ludoteca.web.ratings.service import update_ratings
 from ludoteca.web.round import clocks, offers_live, vacation
+from ludoteca.web.round.api import HOT_ROUTES
 from ludoteca.web.round.api import router as game_api_router
 from ludoteca.web.round.assets import router as game_assets_router
 from ludoteca.web.round.bots import BotRunner, PlayThreads, take_over_stalled_bots
@@ -370,6 +371,7 @@ def create_app(
     app.include_router(operator_router)
     app.include_router(live_router)
     app.include_router(game_api_router)
+    app.router.routes[0:0] = HOT_ROUTES  # matched first: see HotRoute
     app.include_router(accounts_router)
     app.include_router(lobby_router)
     app.include_router(new_game_router)
