@@ -11,14 +11,23 @@ Each request goes straight through the ASGI interface, one at a time, so what is
 is the server's own work: per kind of request, the SQL statements it ran (counted on the
 engine) and its time, p50 and p99.
 
+``--load-like`` makes each move's requests as ``bench/load.py --page-like --api-players``
+makes them: the player who has just moved reads the position (and learns whose turn it is),
+the player to move reads it, reads it again after thinking, and sends the move; and an
+anonymous watcher of every game is told of each move (its views made as for a socket, not
+sent). It then also prints the processor time of a whole move: its requests and the
+watcher's view, the server's work per move under that load, the GZip of each answer
+included (the players accept it, as httpx does).
+
 Statement counts do not depend on how busy the machine is: they are the figure to compare
 between revisions (``PYTHONPATH=OLD/src python bench/http_path.py``). Times on a shared
-machine are noisy.
+machine are noisy: compare processor times of revisions run in turns.
 """
 
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import random
 import statistics
@@ -94,7 +103,67 @@ def _summary(
     }
 
 
-def measure(games: int, moves: int, seed: int = 1) -> list[dict[str, Any]]:
+class _Unsent:
+    """A watcher's socket that drops what it is sent (the views are made all the same)."""
+
+    async def send_text(self, _text: str) -> None:
+        return None
+
+
+async def _play_like_load(
+    app, tables, players, moves: int, rng, timed, counted, watchers, per_move: list[float]
+) -> None:
+    """The moves of :func:`measure` with ``load_like`` (see the module's text)."""
+
+    async def read(pk: int, name: str) -> dict[str, Any] | None:
+        counted[0] = 0
+        took, status, body = await _call(app, "GET", f"/api/games/{pk}", players[name][0])
+        timed["GET view"][0].append(took)
+        timed["GET view"][1].append(counted[0])
+        timed["GET view"][2].append(_CPU[-1])
+        if status != 200:
+            return None
+        return json.loads(gzip.decompress(body) if body[:2] == b"\x1f\x8b" else body)
+
+    done, before = 0, -1
+    movers = {pk: 0 for pk, _ in tables}
+    while done < moves and done > before:  # until enough, or every game is over
+        before = done
+        for pk, names in tables:
+            started = time.process_time()
+            seen = await read(pk, names[movers[pk]])  # who moved last (or first)
+            if seen is None or seen["status"] != "active":
+                continue
+            if not seen["your_turn"]:
+                movers[pk] = seen["to_move"]
+                seen = await read(pk, names[movers[pk]])
+            seen = await read(pk, names[movers[pk]])  # after thinking
+            if seen is None or not seen["your_turn"]:
+                continue
+            headers, csrf = players[names[movers[pk]]]
+            text = rng.choice([m["text"] for m in seen["legal"]])
+            payload = json.dumps({"move": text, "ply": seen["ply"]}).encode()
+            counted[0] = 0
+            took, status, body = await _call(
+                app,
+                "POST",
+                f"/api/games/{pk}/move",
+                [*headers, (b"x-csrf-token", csrf.encode()),
+                 (b"content-type", b"application/json")],
+                payload,
+            )  # fmt: skip
+            if status != 200:
+                raise SystemExit(f"a move was refused: {status} {body[:200]!r}")
+            timed["POST move"][0].append(took)
+            timed["POST move"][1].append(counted[0])
+            timed["POST move"][2].append(_CPU[-1])
+            per_move.append(time.process_time() - started)
+            for watcher in watchers:
+                watcher.queue.clear()  # as if sent
+            done += 1
+
+
+def measure(games: int, moves: int, seed: int = 1, load_like: bool = False) -> list[dict[str, Any]]:
     from helpers import PASSWORD, create_game, join
     from sqlalchemy import event
     from starlette.testclient import TestClient
@@ -118,6 +187,8 @@ def measure(games: int, moves: int, seed: int = 1) -> list[dict[str, Any]]:
                     client = TestClient(app, cookies={SESSION_COOKIE: token})
                     cookie = f"{SESSION_COOKIE}={token}".encode()
                     headers = [(b"host", b"127.0.0.1:8000"), (b"cookie", cookie)]
+                    if load_like:
+                        headers.append((b"accept-encoding", b"gzip, deflate"))
                     players[name] = (headers, accounts.csrf_token(token))
                     pair.append((name, client))
                 pk = create_game(pair[0][1], "kuniumi", [("me", ""), ("user", pair[1][0])])
@@ -171,13 +242,38 @@ def measure(games: int, moves: int, seed: int = 1) -> list[dict[str, Any]]:
                             timed["POST move"][2].append(_CPU[-1])
                             done += 1
 
+            watchers: list[Any] = []
+            per_move: list[float] = []
+
+            async def watch() -> None:
+                from ludoteca.web.infra.outbox import Connection
+
+                for pk, _ in tables:
+                    watcher = Connection(_Unsent(), pk, None, None, "127.0.0.9")  # type: ignore[arg-type]
+                    app.state.club.hub.connections[pk].add(watcher)
+                    watchers.append(watcher)
+
+            async def play_like_load() -> None:
+                await _play_like_load(
+                    app, tables, players, moves, rng, timed, counted, watchers, per_move
+                )
+
             assert admin.portal is not None
-            admin.portal.call(play)
+            if load_like:
+                admin.portal.call(watch)
+            admin.portal.call(play_like_load if load_like else play)
             if len(timed["POST move"][0]) < moves:
                 print(f"every game ended after {len(timed['POST move'][0])} moves: use more "
                       "--games", file=sys.stderr)  # fmt: skip
             event.remove(engine, "before_cursor_execute", count)
-            return [_summary(kind, *values) for kind, values in timed.items()]
+            rows = [_summary(kind, *values) for kind, values in timed.items()]
+            if per_move:
+                moved = _summary("whole move", per_move, [0], per_move)
+                moved["statements_mean"] = round(
+                    (sum(timed["GET view"][1]) + sum(timed["POST move"][1])) / len(per_move), 2
+                )
+                rows.append(moved)
+            return rows
 
 
 def main() -> int:
@@ -185,11 +281,17 @@ def main() -> int:
     parser.add_argument("--games", type=int, default=30)
     parser.add_argument("--moves", type=int, default=400)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--load-like",
+        action="store_true",
+        help="each move's requests as bench/load.py --api-players makes them, with a watcher "
+        "on every game; also prints a whole move's processor time",
+    )
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     if args.games < 1 or args.moves < 1:
         parser.error("--games and --moves must be at least 1")
-    rows = measure(args.games, args.moves, args.seed)
+    rows = measure(args.games, args.moves, args.seed, args.load_like)
     if args.json:
         print(json.dumps(rows, indent=2))
         return 0

@@ -86,6 +86,7 @@ from ludoteca.web.presence.routes import beat_forever
 from ludoteca.web.presence.routes import router as presence_router
 from ludoteca.web.ratings.service import update_ratings
 from ludoteca.web.round import clocks, offers_live, vacation
+from ludoteca.web.round.api import HOT_ROUTES
 from ludoteca.web.round.api import router as game_api_router
 from ludoteca.web.round.assets import router as game_assets_router
 from ludoteca.web.round.botqueue import BOT_WORKERS
@@ -281,7 +282,14 @@ def create_app(
             store.dispose()
 
     app = FastAPI(
-        title="ludoteca", lifespan=lifespan, docs_url=None, redoc_url=None, openapi_url=None
+        title="ludoteca",
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        openapi_url=None,
+        # FastAPI's OpenTelemetry hooks looked up the global providers at every request; the
+        # club counts and logs its requests itself (ludoteca/web/ops)
+        telemetry={"tracing": False, "metrics": False, "logs": False},
     )
     app.state.club = club
     app.state.metrics_access = metrics_access
@@ -289,9 +297,11 @@ def create_app(
     # Pages and views carry the board's SVG and the structured legal moves, which repeat a
     # lot (a Comune view lists thousands of turns): compressed, a game page is a tenth of it.
     # The websocket compresses each message itself (permessage-deflate).
-    # Level 4, not the default 9: on a 40 KB game page 9 takes 1.5 ms and 4 takes 0.5 ms,
-    # for 6% more bytes (bench/pages.py; a page's server time is the measure here).
-    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=4)
+    # Level 1, zlib's fastest, as the websockets' views: on a 40 KB game page the default 9
+    # took 1.5 ms and 4 took 0.5 ms, for 6% more bytes (bench/pages.py); an API client's
+    # view of a game (15 KB) takes 25 µs at 1 against 50 at 4, for 11% more bytes, and an
+    # API client reads the position two or three times a move.
+    app.add_middleware(GZipMiddleware, minimum_size=1024, compresslevel=1)
     app.add_middleware(InternalErrors)
     app.add_middleware(BodyLimit)
     app.add_middleware(RefuseNul)
@@ -363,6 +373,7 @@ def create_app(
     app.include_router(operator_router)
     app.include_router(live_router)
     app.include_router(game_api_router)
+    app.router.routes[0:0] = HOT_ROUTES  # matched first: see HotRoute
     app.include_router(accounts_router)
     app.include_router(lobby_router)
     app.include_router(new_game_router)

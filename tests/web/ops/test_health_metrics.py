@@ -78,6 +78,16 @@ def test_health_metrics_and_a_move(tmp_path):
             }
             ws.send_text(json.dumps(message))
             assert states(ws)["ply"] == view["ply"] + 1
+        # as an API client: the view, then a move (routes matched before the routers')
+        for client in (a, b):
+            view = client.get(f"/api/games/{pk}").json()
+            if view["your_turn"]:
+                move = {"move": legal_texts(view)[0], "ply": view["ply"]}
+                headers = {"X-CSRF-Token": page_csrf(client)}
+                moved = client.post(f"/api/games/{pk}/move", json=move, headers=headers)
+                assert moved.json() == {"ok": True, "ply": view["ply"] + 1}
+        assert client.head(f"/api/games/{pk}").status_code == 200
+        assert client.put(f"/api/games/{pk}/move").status_code == 405
         after = scrape(a)
         for stage in ("stored", "sent"):
             key = ("ludoteca_move_seconds_count", (("stage", stage),))
@@ -87,7 +97,7 @@ def test_health_metrics_and_a_move(tmp_path):
         assert 0 < stored <= sent < 5
         # requests by route template, never by raw path; health checks not counted
         routes = {dict(k[1]).get("route") for k in after if k[0] == "ludoteca_http_requests_total"}
-        assert "/games/{pk:id}/join" in routes
+        assert {"/games/{pk:id}/join", "/api/games/{pk:id}", "/api/games/{pk:id}/move"} <= routes
         assert not any(
             k[0] == "ludoteca_http_requests_total" and ("route", "/healthz") in k[1] for k in after
         )

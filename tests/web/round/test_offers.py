@@ -6,6 +6,7 @@ three players who must all accept."""
 from __future__ import annotations
 
 import itertools
+import json
 from datetime import datetime
 
 import pytest
@@ -165,6 +166,32 @@ def test_takeback_in_casual_games_only_and_the_record_keeps_what_was_undone(
         "takeback",
         words="casual games",
     )
+
+
+def test_after_a_takeback_the_views_show_the_new_line_at_a_ply_seen_before(games):
+    """The board, the moves and the moves offered are kept per version of the game: a
+    takeback and another move bring back a ply already shown, of another line, which must
+    not be shown the undone move's board (nor offered the moves after it)."""
+    from ludoteca.web.i18n.catalogs import language
+    from ludoteca.web.round.view import offers as offered
+    from ludoteca.web.round.view import shared_text
+
+    english = language("en")
+    pk, users = start(games)
+    first = mover(games, pk, users)
+    second = other(users, first)
+    play(games, pk, users, "a1", "b2")
+    row, state, moves = games.snapshot(pk)
+    shared_text(row, state, moves, english)  # shown to the watchers, and kept
+    before = [m["text"] for m in offered(row, state, english, False)[0]]
+    assert offers.make(games, pk, second, "takeback") == "offered"
+    assert offers.answer(games, pk, first, "takeback", True) == "agreed"
+    play(games, pk, users, "c3")
+    row, state, moves = games.snapshot(pk)
+    shown = json.loads(shared_text(row, state, moves, english))
+    assert [m["text"] for m in shown["moves"]][-1] == "c3"
+    now = [m["text"] for m in offered(row, state, english, False)[0]]
+    assert now == [state.move_to_str(m) for m in state.legal_moves()] and now != before
 
 
 def test_takeback_against_the_computer_is_agreed_at_once(games):

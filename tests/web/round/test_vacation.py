@@ -148,3 +148,32 @@ def test_the_news_of_a_turn_reaching_someone_away_carries_the_paused_deadline(po
     finally:
         store.dispose()
         other_store.dispose()
+
+
+def test_a_move_writes_its_game_once_however_the_hook_asks_about_vacations(tmp_path):
+    """The hook asks whether the member now to move is away in a statement of its own, which
+    must not make the move's session flush the clock's new values in an ``UPDATE`` of the
+    game before the move's claim: the claim writes them (one write of the game a move)."""
+    from sqlalchemy import event
+
+    store = Store(f"sqlite:///{tmp_path / 'once.sqlite3'}")
+    games = GameService(store)
+    games.on_turn.append(vacation.turn_hook)
+    seen: list[str] = []
+
+    def count(_conn, _cursor, statement, *_args) -> None:
+        seen.append(statement)
+
+    try:
+        users = people(store, 2)
+        pk = start_game(games, users, None)  # untimed: each turn runs the hook
+        games.submit(pk, mover(games, pk, users), "a1")  # the kept game is now the move's
+        event.listen(store.engine, "before_cursor_execute", count)
+        games.submit(pk, mover(games, pk, users), "b2")
+        event.remove(store.engine, "before_cursor_execute", count)
+        writes = [s for s in seen if s.lstrip().upper().startswith("UPDATE GAMES")]
+        assert len(writes) == 1, seen
+        assert any("vacations" in s for s in seen), seen  # the hook did ask
+        assert "b2" in [m.text for m in games.moves(pk)]
+    finally:
+        store.dispose()

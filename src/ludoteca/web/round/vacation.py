@@ -28,7 +28,8 @@ from urllib.parse import quote
 import anyio
 from fastapi import APIRouter, Request
 from fastapi.responses import RedirectResponse
-from sqlalchemy import func, select
+from sqlalchemy import bindparam, func, select
+from sqlalchemy.orm import Session as OrmSession
 
 from ludoteca.web.infra.store import GameRow, Seat, User, utcnow
 from ludoteca.web.kernel.errors import ClubError
@@ -67,6 +68,29 @@ def running(db, user_id: int, now: datetime) -> Vacation | None:
         .where(Vacation.user_id == user_id, Vacation.starts <= now, Vacation.ends > now)
         .limit(1)
     )
+
+
+_VACATIONS = Vacation.__table__
+RUNNING_ENDS = (
+    select(_VACATIONS.c.ends)
+    .where(
+        _VACATIONS.c.user_id == bindparam("user_id"),
+        _VACATIONS.c.starts <= bindparam("now"),
+        _VACATIONS.c.ends > bindparam("now"),
+    )
+    .limit(1)
+)
+"""When the vacation of a member running at a moment ends (no row: none runs). Built once:
+every move that gives someone the turn in a game without a live clock asks it."""
+
+
+def running_ends(db, user_id: int, now: datetime) -> datetime | None:
+    """When ``user_id``'s vacation running at ``now`` ends, if one runs: :func:`running` for
+    the turn hook, a Core statement on ``db``'s connection. Through the ORM it cost more than
+    the rest of a move's statements, and made the session flush the clock's new values in an
+    ``UPDATE`` of its own before the move's claim, which writes them anyway."""
+    conn = db.connection() if isinstance(db, OrmSession) else db  # connection(): no flush
+    return conn.execute(RUNNING_ENDS, {"user_id": user_id, "now": now}).scalar()
 
 
 def _turn_time(row: GameRow) -> timedelta | None:
@@ -136,10 +160,10 @@ def turn_hook(db, row: GameRow, to_move: int, now: datetime) -> None:
     seat = row.seats[to_move]
     if seat.kind == "bot" or seat.user_id is None:
         return
-    away = running(db, seat.user_id, now)
-    if away is None:
+    ends = running_ends(db, seat.user_id, now)
+    if ends is None:
         return
-    paused = away.ends + turn
+    paused = ends + turn
     if paused > row.deadline:
         row.deadline = paused
 
