@@ -89,6 +89,21 @@ _CPU: list[float] = []
 only work it does), the figure least disturbed by a busy machine."""
 
 
+async def _post_random_move(
+    app, rng, seen: dict[str, Any], pk: int, headers: list[tuple[bytes, bytes]], csrf: str
+) -> tuple[float, int, bytes]:
+    """A random legal move of the view ``seen``, posted as an API client posts it."""
+    text = rng.choice([m["text"] for m in seen["legal"]])
+    payload = json.dumps({"move": text, "ply": seen["ply"]}).encode()
+    return await _call(
+        app,
+        "POST",
+        f"/api/games/{pk}/move",
+        [*headers, (b"x-csrf-token", csrf.encode()), (b"content-type", b"application/json")],
+        payload,
+    )
+
+
 def _summary(
     kind: str, seconds: list[float], statements: list[int], cpu: list[float]
 ) -> dict[str, Any]:
@@ -141,17 +156,8 @@ async def _play_like_load(
             if seen is None or not seen["your_turn"]:
                 continue
             headers, csrf = players[names[movers[pk]]]
-            text = rng.choice([m["text"] for m in seen["legal"]])
-            payload = json.dumps({"move": text, "ply": seen["ply"]}).encode()
             counted[0] = 0
-            took, status, body = await _call(
-                app,
-                "POST",
-                f"/api/games/{pk}/move",
-                [*headers, (b"x-csrf-token", csrf.encode()),
-                 (b"content-type", b"application/json")],
-                payload,
-            )  # fmt: skip
+            took, status, body = await _post_random_move(app, rng, seen, pk, headers, csrf)
             if status != 200:
                 raise SystemExit(f"a move was refused: {status} {body[:200]!r}")
             timed["POST move"][0].append(took)
@@ -221,19 +227,9 @@ def measure(games: int, moves: int, seed: int = 1, load_like: bool = False) -> l
                             seen = json.loads(body)
                             if status != 200 or not seen.get("your_turn"):
                                 continue
-                            text = rng.choice([m["text"] for m in seen["legal"]])
-                            payload = json.dumps({"move": text, "ply": seen["ply"]}).encode()
                             counted[0] = 0
-                            took, status, body = await _call(
-                                app,
-                                "POST",
-                                f"/api/games/{pk}/move",
-                                [
-                                    *headers,
-                                    (b"x-csrf-token", csrf.encode()),
-                                    (b"content-type", b"application/json"),
-                                ],  # fmt: skip
-                                payload,
+                            took, status, body = await _post_random_move(
+                                app, rng, seen, pk, headers, csrf
                             )
                             if status != 200:
                                 raise SystemExit(f"a move was refused: {status} {body[:200]!r}")
