@@ -71,16 +71,19 @@ def use_compiled(kernel) -> None:
     _Turns = CompiledTurns
 
 
+def _codes(s: list[int], player: int, angles: range) -> list[int]:
+    """``player``'s placement codes (``cell * 3 + angle``) at ``angles``, angle by angle."""
+    return [
+        cell * 3 + angle for angle in angles for cell in cells_of(placement_mask(s, player, angle))
+    ]
+
+
 def _second_codes(s: list[int]) -> list[int]:
     """Mid-turn: second placements at an angle above the first piece's (canonical order)."""
     player = s[TO_MOVE]
     if s[SUPPLY + player] <= 0:
         return []
-    return [
-        cell * 3 + angle
-        for angle in range(s[PENDING] + 1, 3)
-        for cell in cells_of(placement_mask(s, player, angle))
-    ]
+    return _codes(s, player, range(s[PENDING] + 1, 3))
 
 
 def _first_ends_turn(s: list[int], player: int, opening: bool) -> bool:
@@ -140,9 +143,6 @@ class ComuneState(State[int]):
         dark = s[flat.BLOCKED + 3] & s[flat.BLOCKED + 4] & s[flat.BLOCKED + 5]
         return free & light & dark
 
-    def _codes(self, player: int, angle: int) -> list[int]:
-        return [cell * 3 + angle for cell in cells_of(placement_mask(self._s, player, angle))]
-
     def legal_moves(self) -> Sequence[int]:
         """Every distinct legal turn once: ``pass``, then single placements, then pairs.
 
@@ -190,15 +190,7 @@ class ComuneState(State[int]):
         s = self._s
         if s[OVER]:
             return []
-        if s[PENDING] >= 0:
-            codes = self._second_codes()
-        else:
-            player = s[TO_MOVE]
-            codes = [
-                cell * 3 + angle
-                for angle in range(3)
-                for cell in cells_of(placement_mask(s, player, angle))
-            ]
+        codes = self._second_codes() if s[PENDING] >= 0 else _codes(s, s[TO_MOVE], range(3))
         codes.sort()
         return codes
 
@@ -519,10 +511,14 @@ class ComuneState(State[int]):
 
     # --- copies, notation -----------------------------------------------------------------
     def clone(self) -> ComuneState:
+        return self._copy(self._history.copy())
+
+    def _copy(self, history: list) -> ComuneState:
+        """This position, with ``history`` as its undo history."""
         other = ComuneState.__new__(ComuneState)
         other.game = self.game
         other._s = self._s.copy()
-        other._history = self._history.copy()
+        other._history = history
         other._turn = self._turn.copy()
         other._last = self._last
         return other
@@ -534,13 +530,7 @@ class ComuneState(State[int]):
         per node it expands): the history grows with the game, the position does not (nor
         does this copy it first).
         """
-        other = ComuneState.__new__(ComuneState)
-        other.game = self.game
-        other._s = self._s.copy()
-        other._history = []
-        other._turn = self._turn.copy()
-        other._last = self._last
-        return other
+        return self._copy([])
 
     def position(self) -> str:
         """The binding position text. (Mid-turn it shows the board with the first piece.)"""
