@@ -175,10 +175,6 @@ def _listed(kind: type[FlatDecision | TrieDecision], space: GameSpace, state: St
     return kind(state.legal_moves(), space.encoder(state))
 
 
-def decision_for(space: GameSpace, state: State) -> Decision:
-    return decider(space)(state)
-
-
 def returns(result: Result) -> tuple[float, ...]:
     """Each player's return at the end: what the adapters reward.
 
