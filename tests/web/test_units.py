@@ -91,17 +91,17 @@ def test_a_bot_worker_is_handed_the_game_as_a_record_and_checks_it():
     from ludoteca.core.errors import RecordError
     from ludoteca.core.registry import get
     from ludoteca.core.table import Table
-    from ludoteca.web.round.seats import BotJob, choose_move
+    from ludoteca.web.round.seats import BotJob, think_turn
 
     table = Table.new(get("kuniumi"), seed=3, players=["ann", "computer:random"])
     for text in ("E@c3", "S@d4", "l@a1"):
         table.play(text)
     job = BotJob(record=from_table(table), level="random", bot_seed=1)
-    assert choose_move(job) in {table.state.move_to_str(m) for m in table.state.legal_moves()}
+    assert think_turn(job)[0] in {table.state.move_to_str(m) for m in table.state.legal_moves()}
     broken = from_table(table)
     broken.moves[1] = "S@c3"  # on the Earth God's square
     with pytest.raises(RecordError):
-        choose_move(BotJob(record=broken, level="random", bot_seed=1))
+        think_turn(BotJob(record=broken, level="random", bot_seed=1))
 
 
 def test_a_computer_turn_that_waited_for_a_worker_thinks_only_what_is_left_of_its_time():
@@ -113,7 +113,7 @@ def test_a_computer_turn_that_waited_for_a_worker_thinks_only_what_is_left_of_it
     from ludoteca.bots.mcts import warm_up
     from ludoteca.core.registry import get
     from ludoteca.core.table import Table
-    from ludoteca.web.round.seats import MIN_THINK_SHARE, BotJob, choose_move, think_seconds
+    from ludoteca.web.round.seats import MIN_THINK_SHARE, BotJob, think_seconds, think_turn
 
     assert think_seconds(1.0, None, 100.0) == 1.0
     assert think_seconds(1.0, 100.0, 100.25) == 0.75
@@ -125,7 +125,7 @@ def test_a_computer_turn_that_waited_for_a_worker_thinks_only_what_is_left_of_it
     warm_up(table.state)  # compiling the search's playout is not thinking
     job = BotJob(record=from_table(table), level="hard", bot_seed=1, asked_at=time.time() - 30)
     started = time.perf_counter()
-    assert choose_move(job) in {table.state.move_to_str(m) for m in table.state.legal_moves()}
+    assert think_turn(job)[0] in {table.state.move_to_str(m) for m in table.state.legal_moves()}
     assert time.perf_counter() - started < 0.6  # hard searches 1 s; this turn only 0.1 s
 
 

@@ -28,7 +28,7 @@ from ludoteca.core.table import Table
 from ludoteca.record import from_table
 from ludoteca.web.round.bot_workers import ENV, PER_CORE, default_bot_workers
 from ludoteca.web.round.bots import BotRunner, PlayThreads
-from ludoteca.web.round.seats import MIN_THINK_SHARE, BotJob, choose_move, make_pool, think_seconds
+from ludoteca.web.round.seats import MIN_THINK_SHARE, BotJob, make_pool, think_seconds, think_turn
 
 BURST = 12
 """Turns asked at once: more than the cap on a 2-core machine (eight), as 50 members playing
@@ -51,14 +51,12 @@ def _record():
 
 
 async def _burst(runner: BotRunner, record) -> list[tuple[float, str]]:
-    loop = asyncio.get_running_loop()
     asked_at = time.time()
 
     async def turn(owner: int) -> tuple[float, str]:
         job = BotJob(record=record, level="medium", bot_seed=owner, owner=owner, asked_at=asked_at)
-        # as BotRunner runs a turn: a slot in its owner's line, then the search in the pool
-        async with runner.queue.turn(job.owner):
-            text = await loop.run_in_executor(runner.pool, choose_move, job)
+        # the runner's own turn: a slot in its owner's line, then the search in the pool
+        text, _ = await runner.think(job)
         return time.time() - asked_at, text
 
     return await asyncio.gather(*(turn(owner) for owner in range(BURST)))
@@ -120,7 +118,7 @@ def test_a_refusal_in_a_worker_comes_back_to_the_server_whole():
     record, _ = _record()
     record.moves[1] = "S@c3"  # on the Earth God's square
     with pytest.raises(RecordError) as refused:
-        choose_move(BotJob(record=record, level="random", bot_seed=1))
+        think_turn(BotJob(record=record, level="random", bot_seed=1))
     back = pickle.loads(pickle.dumps(refused.value))
     assert type(back) is RecordError and str(back) == str(refused.value)
     assert (back.input, back.reason, back.move_number) == (

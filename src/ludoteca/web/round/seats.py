@@ -75,16 +75,11 @@ def think_seconds(
     return min(level_seconds, max(level_seconds * MIN_THINK_SHARE, left))
 
 
-def choose_move(job: BotJob) -> str:
-    """Replay the game and return the bot's move in notation (runs in a worker), within
-    what is left of the level's time since the move before (:func:`think_seconds`)."""
-    return think_turn(job)[0]
-
-
 def think_turn(job: BotJob) -> tuple[str, float]:
-    """:func:`choose_move`, and when its search ended (``time.time()``; its deadline if it
-    ran past it): what follows, up to the players being told, is what
-    :attr:`BotJob.reserve` is learnt from."""
+    """Replay the game and return the bot's move in notation (runs in a worker), within
+    what is left of the level's time since the move before (:func:`think_seconds`), and
+    when its search ended (``time.time()``; its deadline if it ran past it): what follows,
+    up to the players being told, is what :attr:`BotJob.reserve` is learnt from."""
     from ludoteca.bots import make_bot
 
     state = to_table(job.record).state
