@@ -61,27 +61,24 @@ def days_left(db, user_id: int, now: datetime) -> int:
     return max(0, DAYS_A_YEAR - int(taken or 0))
 
 
-def running(db, user_id: int, now: datetime) -> Vacation | None:
-    """``user_id``'s vacation running at ``now``, if any."""
-    return db.scalar(
-        select(Vacation)
-        .where(Vacation.user_id == user_id, Vacation.starts <= now, Vacation.ends > now)
-        .limit(1)
-    )
-
-
-_VACATIONS = Vacation.__table__
-RUNNING_ENDS = (
-    select(_VACATIONS.c.ends)
+RUNNING = (
+    select(Vacation)
     .where(
-        _VACATIONS.c.user_id == bindparam("user_id"),
-        _VACATIONS.c.starts <= bindparam("now"),
-        _VACATIONS.c.ends > bindparam("now"),
+        Vacation.user_id == bindparam("user_id"),
+        Vacation.starts <= bindparam("now"),
+        Vacation.ends > bindparam("now"),
     )
     .limit(1)
 )
-"""When the vacation of a member running at a moment ends (no row: none runs). Built once:
-every move that gives someone the turn in a game without a live clock asks it."""
+"""The vacation of a member running at a moment (no row: none runs)."""
+RUNNING_ENDS = RUNNING.with_only_columns(Vacation.ends)
+"""When it ends. Built once: every move that gives someone the turn in a game without a
+live clock asks it."""
+
+
+def running(db, user_id: int, now: datetime) -> Vacation | None:
+    """``user_id``'s vacation running at ``now``, if any."""
+    return db.scalar(RUNNING, {"user_id": user_id, "now": now})
 
 
 def running_ends(db, user_id: int, now: datetime) -> datetime | None:
