@@ -31,10 +31,12 @@ from ludoteca.web.round.log import log_names
 router = APIRouter()
 
 
-def analysis_url(game_id: str, options: dict, position: str, find: str = "") -> str:
+def analysis_url(game_id: str, options: dict, position: str, find: str = "", lang: str = "") -> str:
     query = {"position": position, **({"players": options["players"]} if options else {})}
     if find:
         query["find"] = find
+    if lang:  # the language asked for stays (it was English after a game's step)
+        query["lang"] = lang
     return f"/analysis/{game_id}?{urlencode(query)}"
 
 
@@ -44,10 +46,7 @@ def analysis_page(game_id: str, request: Request):
     page opens as its position); neither: the game's start."""
     params = request.query_params
     if params.get("game"):
-        target = from_game(request, game_id, params)
-        if params.get("lang"):  # the language asked for stays (it was English after the step)
-            target += "&" + urlencode({"lang": params["lang"][:8]})
-        return RedirectResponse(target, status_code=303)
+        return RedirectResponse(from_game(request, game_id, params), status_code=303)
     limited(request)
     options = options_for(game_id, params.get("players"))
     state = state_of(game_id, options, params.get("position"))
@@ -76,8 +75,8 @@ def from_game(request: Request, game_id: str, params) -> str:
     ply = len(moves) if not ply_text else min(int(ply_text), len(moves))
     for m in moves[:ply]:
         state.play(m.text)
-    find = params.get("find", "")[:60]
-    return analysis_url(game_id, dict(row.options or {}), state.position(), find)
+    find, lang = params.get("find", "")[:60], params.get("lang", "")[:8]
+    return analysis_url(game_id, dict(row.options or {}), state.position(), find, lang)
 
 
 @router.post("/api/analysis/{game_id}/play")
