@@ -65,17 +65,22 @@ def _cpu_by_process() -> dict[int, tuple[int, float]]:
     return out
 
 
+def _descendants(table: dict[int, tuple[int, float]], root: int) -> list[int]:
+    """Every process below ``root`` in ``table`` (:func:`_cpu_by_process`)."""
+    below, todo = [], [root]
+    while todo:
+        parent = todo.pop()
+        children = [pid for pid, (ppid, _) in table.items() if ppid == parent]
+        below += children
+        todo += children
+    return below
+
+
 def cpu_seconds(root: int) -> tuple[float, float]:
     """CPU seconds so far of the server ``root`` and of all its descendants (the bot
     workers, under the forkserver)."""
     table = _cpu_by_process()
-    below, todo = 0.0, [root]
-    while todo:
-        parent = todo.pop()
-        for pid, (ppid, _) in table.items():
-            if ppid == parent:
-                below += table[pid][1]
-                todo.append(pid)
+    below = sum(table[pid][1] for pid in _descendants(table, root))
     return table.get(root, (0, 0.0))[1], below
 
 
@@ -83,13 +88,7 @@ def workers_memory(root: int) -> tuple[int, int, int]:
     """How many processes run below the server ``root`` (the bot workers and the forkserver)
     and their memory together in MB (Linux /proc): resident, and proportional (each page
     the workers share counted once between them)."""
-    table = _cpu_by_process()
-    below, todo = [], [root]
-    while todo:
-        parent = todo.pop()
-        children = [pid for pid, (ppid, _) in table.items() if ppid == parent]
-        below += children
-        todo += children
+    below = _descendants(_cpu_by_process(), root)
     rss = pss = 0
     for pid in below:
         try:
