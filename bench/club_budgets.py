@@ -46,6 +46,7 @@ from loadclient import (  # noqa: E402
     latency_summary,
     loopback_address,
     open_accounts,
+    percentile,
 )
 
 MARGIN = 0.10
@@ -110,6 +111,44 @@ def level_seconds(game_id: str, level: str) -> float:
     from ludoteca.web.round import seats
 
     return seats.level_seconds(get(game_id).new_state(seed=1), make_bot(level))
+
+
+STAGES = ("read", "queue", "hand_over", "replay", "search", "back", "store", "tell", "reply",
+          "reserve", "overrun")  # fmt: skip
+"""The steps of a computer's reply the server logs with each (``computer reply``, in ms:
+``ludoteca.web.round.bots.REPLY_STAGES``), the whole reply from the server's side, the
+reserve its search left for what follows it, and how far the search ran past its deadline."""
+
+
+def reply_breakdown(log: Path, begin: int, end: int) -> dict[str, Any] | None:
+    """Where the replies' time went, from the server's ``computer reply`` lines written
+    between the offsets ``begin`` and ``end`` of its ``log``: each stage's p50 and p99, and
+    each stage's mean over the slowest 1% of replies (what their time was spent on). None
+    for a server that does not log them (an older revision's)."""
+    with log.open("rb") as f:
+        f.seek(begin)
+        lines = f.read(max(0, end - begin)).splitlines()
+    turns = []
+    for line in lines:
+        if b'"computer reply"' not in line:
+            continue
+        try:
+            turns.append(json.loads(line))
+        except ValueError:
+            continue
+    if not turns:
+        return None
+    turns.sort(key=lambda t: t["reply_ms"])
+    slowest = turns[-max(1, len(turns) // 100) :]
+    out: dict[str, Any] = {"count": len(turns)}
+    for stage in STAGES:
+        values = [t[f"{stage}_ms"] for t in turns]
+        out[stage] = {
+            "p50_ms": round(percentile(values, 0.5) or 0, 1),
+            "p99_ms": round(percentile(values, 0.99) or 0, 1),
+            "slowest_1pc_mean_ms": round(sum(t[f"{stage}_ms"] for t in slowest) / len(slowest), 1),
+        }
+    return out
 
 
 async def _pick(http, base: str, pk: int, view: dict[str, Any], rng: random.Random) -> str:
@@ -185,7 +224,7 @@ async def _one_game(base: str, token: str, index: int, game: str, level: str, ru
 
 
 async def _play(base: str, tokens: list[str], game: str, level: str, seconds: float,
-                think: float, settle: float) -> dict[str, Any]:  # fmt: skip
+                think: float, settle: float, log: Path) -> dict[str, Any]:  # fmt: skip
     run: dict[str, Any] = {"stop": False, "measuring": False, "replies": [], "moves": [],
                            "errors": [], "think": think}  # fmt: skip
     tasks = [
@@ -194,9 +233,11 @@ async def _play(base: str, tokens: list[str], game: str, level: str, seconds: fl
     ]
     await asyncio.sleep(settle)  # every game under way, the workers' searches loaded
     run["measuring"] = True
+    log_from = log.stat().st_size
     await asyncio.sleep(seconds)
     run["stop"] = True
     run["measuring"] = False
+    log_to = log.stat().st_size
     for task in tasks:
         task.cancel()
     outcomes = await asyncio.gather(*tasks, return_exceptions=True)
@@ -209,6 +250,7 @@ async def _play(base: str, tokens: list[str], game: str, level: str, seconds: fl
         "replies": latency_summary(run["replies"]),
         "moves": latency_summary(run["moves"]),
         "errors": errors[:5],
+        "stages": reply_breakdown(log, log_from, log_to),
     }
 
 
@@ -246,7 +288,14 @@ def main() -> int:
             before, began = cpu_seconds(pid), time.perf_counter()
             result = asyncio.run(
                 _play(
-                    club.bases[0], tokens, args.game, level, args.seconds, args.think, args.settle
+                    club.bases[0],
+                    tokens,
+                    args.game,
+                    level,
+                    args.seconds,
+                    args.think,
+                    args.settle,
+                    tmp / "server0.log",
                 )  # fmt: skip
             )
             after, span = cpu_seconds(pid), time.perf_counter() - began
@@ -281,6 +330,13 @@ def main() -> int:
                 f"{r['processes']} helper processes, {r['workers_rss_mb']} MB resident, "
                 f"{r['workers_pss_mb']} MB proportional"
             )
+            if r["stages"]:
+                print(f"{'':8} the server's side ({r['stages']['count']} replies), ms: stage "
+                      "p50 / p99 / mean of the slowest 1%")  # fmt: skip
+                for stage in STAGES:
+                    v = r["stages"][stage]
+                    print(f"{'':10} {stage:10} {v['p50_ms']:>7} / {v['p99_ms']:>7} / "
+                          f"{v['slowest_1pc_mean_ms']:>7}")  # fmt: skip
     return int(any(not r["met"] or r["errors"] for r in rows))
 
 

@@ -56,7 +56,7 @@ async def _burst(runner: BotRunner, record) -> list[tuple[float, str]]:
     async def turn(owner: int) -> tuple[float, str]:
         job = BotJob(record=record, level="medium", bot_seed=owner, owner=owner, asked_at=asked_at)
         # the runner's own turn: a slot in its owner's line, then the search in the pool
-        text, _ = await runner.think(job)
+        text = (await runner.think(job)).text
         return time.time() - asked_at, text
 
     return await asyncio.gather(*(turn(owner) for owner in range(BURST)))
@@ -91,13 +91,17 @@ def test_a_search_leaves_the_reserve_for_telling_its_move():
     assert think_seconds(1.0, 100.0, 100.0, reserve=5.0) == MIN_THINK_SHARE  # still searches
 
 
-def test_the_reserve_is_learnt_from_the_replies_told():
+def test_the_reserve_is_learnt_from_the_tail_of_the_replies_told():
+    """The target is the replies' p99, so the search leaves what telling took at the p99:
+    the 90th percentile left the slowest replies' searches running to their deadline."""
     runner = BotRunner(cast(Any, None), PlayThreads())
     assert runner.reserve() == 0.0  # nothing known yet
-    runner.telling.extend([0.01] * 90 + [0.2] * 10)
-    assert runner.reserve() == 0.01
-    runner.telling.extend([0.2] * 10)
-    assert runner.reserve() == 0.2
+    runner.telling.extend([0.01] * 20)
+    assert runner.reserve() == 0.0  # too few to tell a tail from
+    runner.telling.extend([0.01] * 175 + [0.2] * 5)
+    assert runner.reserve() == 0.2  # 2.5% of the replies took 0.2 s to tell
+    runner.telling.extend([0.01] * 256)
+    assert runner.reserve() == 0.01  # the slow ones are forgotten
 
 
 def test_a_cap_from_the_environment_must_be_a_count(monkeypatch, capsys):

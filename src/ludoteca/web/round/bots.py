@@ -20,12 +20,16 @@ import anyio
 from ludoteca.web.infra.periodic import watch
 from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round.botqueue import BOT_WORKERS, FairQueue
-from ludoteca.web.round.seats import BotJob, think_turn
+from ludoteca.web.round.seats import BotJob, Thought, think_turn
 
 if TYPE_CHECKING:
     from ludoteca.web.round.service import GameService
 
 log = logging.getLogger("ludoteca.web")
+
+ChangeAndDeliver = Callable[[int, Callable[[], None]], Awaitable[None]]
+"""Runs a change of a game (the computer's move) and tells the game's watchers after it:
+:meth:`~ludoteca.web.round.hub.Hub.change_and_deliver`."""
 
 PLAY_THREADS = 4
 """Worker threads for the database work of play (moves, and the views sent after them).
@@ -70,13 +74,35 @@ class PlayThreads:
             self._pool = None
 
 
-TELLING_SAMPLES = 128
+TELLING_SAMPLES = 256
 """Recent replies whose telling time (search end to players told) the reserve is taken from."""
-TELLING_QUANTILE = 0.9
-"""The share of those replies told within the reserve. On the busy 2-core machine, 50 members
-playing ``medium`` (``bench/club_budgets.py``), storing and telling a move after the search
-took 20-30 ms at the median and 0.1 to 0.3 s at the 99th percentile: a reserve of the median
-alone left many replies late, one of the 95th percentile halved the typical search."""
+TELLING_QUANTILE = 0.99
+"""The share of those replies told within the reserve: the tail the level's time is about
+(a reply within its time + 10% at the p99, issue 46). On the busy 2-core machine, 50 members
+playing Comune (``bench/club_budgets.py``), handing the move back, storing and telling it
+took 8 ms at the median and 70-100 ms at the 99th percentile; with the reserve at the 90th
+percentile (30-40 ms) the searches of the slowest replies ran to 0.22-0.23 s of their 0.25 s
+and the replies' p99 was 0.32 s. The cost is the documented trade-off: each search leaves
+those 70-100 ms and searches less."""
+
+
+REPLY_STAGES = ("read", "queue", "hand_over", "replay", "search", "back", "store", "tell")
+"""The steps of a computer's reply, each logged (in ms) with the line ``computer reply``:
+the game read and its record made (``read``), waiting for a worker (``queue``), the job
+handed to it (``hand_over``), the game replayed there (``replay``), the search, the move
+handed back to the server (``back``), stored (``store``), and its watchers told (``tell``:
+their views read and queued to their sockets)."""
+
+
+def reply_stages(stamps: tuple[float, ...]) -> dict[str, float]:
+    """The milliseconds of each of :data:`REPLY_STAGES` between the ``time.time()`` stamps
+    of a reply (the first when it was asked, one at the end of each stage), and in all."""
+    out = {
+        f"{name}_ms": round(1000 * (end - begin), 1)
+        for name, begin, end in zip(REPLY_STAGES, stamps[:-1], stamps[1:], strict=True)
+    }
+    out["reply_ms"] = round(1000 * (stamps[-1] - stamps[0]), 1)
+    return out
 
 
 class BotRunner:
@@ -110,54 +136,75 @@ class BotRunner:
         self.think_seconds: Any = None
         """A histogram of the searches' seconds (the club's metrics), when it keeps one."""
 
-    def kick(self, pk: int, publish: Callable[[int], Awaitable[None]]) -> None:
-        """Start the computer's turns in ``pk`` unless they run already; ``publish`` tells
-        the game's watchers after each of its moves."""
+    def kick(self, pk: int, change_and_deliver: ChangeAndDeliver) -> None:
+        """Start the computer's turns in ``pk`` unless they run already. Each of its moves is
+        stored by ``change_and_deliver(pk, change)``, which tells the game's watchers in the
+        same trip to play's threads
+        (:meth:`~ludoteca.web.round.hub.Hub.change_and_deliver`): a second trip to read the
+        game again for them took up to 30 ms more at the p99 on the busy machine
+        (``bench/club_budgets.py``), all of it inside the level's time."""
         if not self.games.may_have_bots(pk):
             return
         task = self.tasks.get(pk)
         if task is None or task.done():
-            self.tasks[pk] = asyncio.create_task(self._run(pk, publish))
+            # the move that made it the computer's turn is stored: its time counts from now
+            # (not from when the task first runs, behind whatever the event loop has queued)
+            self.tasks[pk] = asyncio.create_task(self._run(pk, change_and_deliver, time.time()))
 
-    async def _run(self, pk: int, publish: Callable[[int], Awaitable[None]]) -> None:
+    async def _run(self, pk: int, change_and_deliver: ChangeAndDeliver, asked_at: float) -> None:
         games = self.games
         stale = 0
         while True:
-            asked_at = time.time()  # the move that made it the computer's turn is stored
             turn = await anyio.to_thread.run_sync(games.bot_turn, pk)
             if turn is None:
                 return
+            read_at = time.time()
             job, ply, takebacks = turn
             job = dataclasses.replace(job, asked_at=asked_at, reserve=self.reserve())
             try:
-                text, searched_until = await self.think(job)
+                slot: list[float] = []
+                thought = await self.think(job, slot)
+                back_at = time.time()
                 if self.delay:
                     await asyncio.sleep(self.delay)
-                await self.threads.play(
-                    lambda t=text, p=ply, b=takebacks: games.submit(
-                        pk, None, t, bot=True, expected_ply=p, expected_takebacks=b
-                    )
-                )
+                stored: list[float] = []
+
+                def store(
+                    t: str = thought.text, p: int = ply, b: int = takebacks, at: list = stored
+                ) -> None:
+                    games.submit(pk, None, t, bot=True, expected_ply=p, expected_takebacks=b)
+                    at.append(time.time())
+
+                await change_and_deliver(pk, store)
             except ClubError as exc:
                 log.warning("game %s: computer move refused: %s", pk, exc.message)
                 if exc.status == 409 and stale < 3:
                     # The game changed while it thought (moves taken back and played
                     # again): think again on the game as it is, if it is still its turn.
                     stale += 1
+                    asked_at = time.time()
                     continue
                 return
             except Exception:
                 log.exception("game %s: the computer player failed", pk)
                 return
             stale = 0
-            await publish(pk)
-            self.telling.append(time.time() - searched_until - self.delay)
+            told_at = time.time()
+            self.telling.append(told_at - thought.searched_until - self.delay)
+            stamps = (asked_at, read_at, slot[0], thought.received, thought.started)
+            stamps += (thought.ended, back_at + self.delay, stored[0], told_at)
+            extra = {"game": pk, **reply_stages(stamps), "reserve_ms": round(1000 * job.reserve, 1)}
+            extra["overrun_ms"] = round(1000 * (thought.ended - thought.searched_until), 1)
+            log.info("computer reply", extra=extra)
+            asked_at = told_at  # a computer to move next counts from here
 
-    async def think(self, job: BotJob) -> tuple[str, float]:
+    async def think(self, job: BotJob, slot: list[float] | None = None) -> Thought:
         """The computer's move for ``job``, found in the pool once its owner's line lets it
-        have a worker (it thinks what is left of its level's time then: :mod:`.seats`), and
-        when its search ended (:func:`~.seats.think_turn`)."""
+        have a worker (it thinks what is left of its level's time then: :mod:`.seats`).
+        When the worker was given is appended to ``slot``."""
         async with self.queue.turn(job.owner):
+            if slot is not None:
+                slot.append(time.time())
             thinking = time.perf_counter()
             found = await asyncio.get_running_loop().run_in_executor(self.pool, think_turn, job)
             if self.think_seconds is not None:

@@ -400,4 +400,4 @@ class Hub:
     # --- computer seats ---------------------------------------------------------------------
     def kick_bots(self, pk: int) -> None:
         """Start the computer's turns in ``pk`` if it has any; its watchers are told of each."""
-        self.bots.kick(pk, self.publish)
+        self.bots.kick(pk, self.change_and_deliver)

@@ -15,6 +15,7 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from ludoteca.bots.base import Bot
 from ludoteca.core.protocol import State
@@ -75,13 +76,29 @@ def think_seconds(
     return min(level_seconds, max(level_seconds * MIN_THINK_SHARE, left))
 
 
-def think_turn(job: BotJob) -> tuple[str, float]:
+class Thought(NamedTuple):
+    """A worker's answer to a :class:`BotJob`, with when (``time.time()``) each of its steps
+    ended: what :class:`.bots.BotRunner` writes down of where a reply's time went."""
+
+    text: str
+    """The move, in notation."""
+    searched_until: float
+    """When the search ended, or its deadline if it ran past it: what follows, up to the
+    players being told, is what :attr:`BotJob.reserve` is learnt from."""
+    received: float
+    """When the worker began the job (after it was handed over)."""
+    started: float
+    """When the search began (after the game's replay)."""
+    ended: float
+    """When the search ended, past its deadline or not."""
+
+
+def think_turn(job: BotJob) -> Thought:
     """Replay the game and return the bot's move in notation (runs in a worker), within
-    what is left of the level's time since the move before (:func:`think_seconds`), and
-    when its search ended (``time.time()``; its deadline if it ran past it): what follows,
-    up to the players being told, is what :attr:`BotJob.reserve` is learnt from."""
+    what is left of the level's time since the move before (:func:`think_seconds`)."""
     from ludoteca.bots import make_bot
 
+    received = time.time()
     state = to_table(job.record).state
     bot = make_bot(job.level, seed=job.bot_seed)
     allowed = level_seconds(state, bot)
@@ -91,7 +108,8 @@ def think_turn(job: BotJob) -> tuple[str, float]:
         move = bot.choose(state, seconds=seconds)
     else:
         move = bot.choose(state)  # a level bot carries its own time budget
-    return state.move_to_str(move), min(time.time(), now + seconds)
+    ended = time.time()
+    return Thought(state.move_to_str(move), min(ended, now + seconds), received, now, ended)
 
 
 WORKER_NICENESS = 10
