@@ -96,8 +96,8 @@ def test_the_reserve_is_learnt_from_the_tail_of_the_replies_told():
     the 90th percentile left the slowest replies' searches running to their deadline."""
     runner = BotRunner(cast(Any, None), PlayThreads())
     assert runner.reserve() == 0.0  # nothing known yet
-    runner.telling.extend([0.01] * 20)
-    assert runner.reserve() == 0.0  # too few to tell a tail from
+    runner.telling.extend([0.01] * 19 + [0.05])
+    assert runner.reserve() == 0.05  # too few to tell a tail from: the longest yet
     runner.telling.extend([0.01] * 175 + [0.2] * 5)
     assert runner.reserve() == 0.2  # 2.5% of the replies took 0.2 s to tell
     runner.telling.extend([0.01] * 256)

@@ -214,9 +214,11 @@ class BotRunner:
     def reserve(self) -> float:
         """The seconds a search leaves of its level's time for what follows it (handing the
         move back, storing it, telling the players): what that took at :data:`TELLING_QUANTILE`
-        of the last :data:`TELLING_SAMPLES` replies; nothing before there are a few."""
+        of the last :data:`TELLING_SAMPLES` replies. Before there are enough to tell a tail
+        from, the longest yet (nothing before the first): a club just started, its workers
+        still being forked, answered the first turns of a busy minute late with none."""
         if len(self.telling) < TELLING_SAMPLES // 8:
-            return 0.0
+            return max(self.telling, default=0.0)
         ordered = sorted(self.telling)
         return max(0.0, ordered[int(TELLING_QUANTILE * (len(ordered) - 1))])
 
