@@ -79,11 +79,11 @@ TELLING_SAMPLES = 256
 TELLING_QUANTILE = 0.99
 """The share of those replies told within the reserve: the tail the level's time is about
 (a reply within its time + 10% at the p99, issue 46). On the busy 2-core machine, 50 members
-playing Comune (``bench/club_budgets.py``), handing the move back, storing and telling it
-took 8 ms at the median and 70-100 ms at the 99th percentile; with the reserve at the 90th
-percentile (30-40 ms) the searches of the slowest replies ran to 0.22-0.23 s of their 0.25 s
-and the replies' p99 was 0.32 s. The cost is the documented trade-off: each search leaves
-those 70-100 ms and searches less."""
+playing Comune (``bench/club_budgets.py``), the reserve at the 90th percentile was 30-40 ms,
+and the slowest replies' searches ran to 0.22-0.23 s of their 0.25 s: the replies' p99 was
+0.31-0.38 s. At the 99th percentile it is 50-230 ms, as busy as the machine is, and the p99
+0.23-0.34 s. The cost is the documented trade-off: each search leaves that much of its time
+and searches less (``docs/performance.md``)."""
 
 
 REPLY_STAGES = ("read", "queue", "hand_over", "replay", "search", "back", "store", "tell")
