@@ -91,7 +91,8 @@ REPLY_STAGES = ("read", "queue", "hand_over", "replay", "search", "back", "store
 the game read and its record made (``read``), waiting for a worker (``queue``), the job
 handed to it (``hand_over``), the game replayed there (``replay``), the search, the move
 handed back to the server (``back``), stored (``store``), and its watchers told (``tell``:
-their views read and queued to their sockets)."""
+their views read and queued to their sockets); beside them the reserve the search left, how
+far it ran past its deadline, and how many turns were thinking when it got its worker."""
 
 
 def reply_stages(stamps: tuple[float, ...]) -> dict[str, float]:
@@ -195,16 +196,18 @@ class BotRunner:
             stamps += (thought.ended, back_at + self.delay, stored[0], told_at)
             extra = {"game": pk, **reply_stages(stamps), "reserve_ms": round(1000 * job.reserve, 1)}
             extra["overrun_ms"] = round(1000 * (thought.ended - thought.searched_until), 1)
+            extra["thinking"] = slot[1]
             log.info("computer reply", extra=extra)
             asked_at = told_at  # a computer to move next counts from here
 
     async def think(self, job: BotJob, slot: list[float] | None = None) -> Thought:
         """The computer's move for ``job``, found in the pool once its owner's line lets it
         have a worker (it thinks what is left of its level's time then: :mod:`.seats`).
-        When the worker was given is appended to ``slot``."""
+        When the worker was given, and how many turns were thinking then (this one too), are
+        appended to ``slot``."""
         async with self.queue.turn(job.owner):
             if slot is not None:
-                slot.append(time.time())
+                slot += (time.time(), self.queue.busy)
             thinking = time.perf_counter()
             found = await asyncio.get_running_loop().run_in_executor(self.pool, think_turn, job)
             if self.think_seconds is not None:
