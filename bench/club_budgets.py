@@ -14,7 +14,9 @@ moved): the wait for a worker, the replay of the game in it, the search, and sto
 telling the move. For each level it reports the level's time in the game (its budget), the
 replies' p50, p99 and max, and whether the p99 is within the budget + 10%; beside them the
 members' own moves (sent, to the view showing them stored), and the memory of the server's
-helper processes (the bot workers and their forkserver) at the end.
+helper processes (the bot workers and their forkserver) at the end, and where the replies'
+time went on the server's side: the steps each reply logs (``computer reply``), their p50
+and p99 and their means over the slowest 1% of replies (:func:`reply_breakdown`).
 
 The first ``--settle`` seconds of each level are not measured: the worker processes load
 the game's compiled search there once, which a club does once in its life. A level that
