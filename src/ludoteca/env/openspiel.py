@@ -164,7 +164,7 @@ class LudotecaState(pyspiel.State):
     def __init__(self, game: LudotecaGame, play: Play) -> None:
         super().__init__(game)
         self._play = play
-        self._player = _player_id(play.to_move)
+        self._player = _player_id(play.mover)
 
     # --- for bots of this project ----------------------------------------------------------
     @property
@@ -212,8 +212,10 @@ class LudotecaState(pyspiel.State):
         return self._play.chance_outcomes()
 
     def _apply_action(self, action: int) -> None:
-        self._play.apply(action)
-        self._player = _player_id(self._play.to_move)
+        play = self._play
+        play.apply(action)
+        mover = play.mover
+        self._player = mover if mover >= 0 else _player_id(mover)
 
     def _action_to_string(self, player: int, action: int) -> str:
         return self._play.label(action)
