@@ -37,6 +37,7 @@ rule stays in the engine.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Protocol
@@ -208,7 +209,17 @@ class Play:
     ``actions_of`` and ``label`` only (they ask the state); play through :meth:`apply`.
     """
 
-    __slots__ = ("space", "state", "prefix", "mover", "_decision", "_chance", "_decide", "_direct")
+    __slots__ = (
+        "space",
+        "state",
+        "prefix",
+        "mover",
+        "_decision",
+        "_chance",
+        "_decide",
+        "_direct",
+        "_one_step",
+    )
 
     def __init__(self, space: GameSpace, state: State) -> None:
         self.space = space
@@ -223,6 +234,7 @@ class Play:
         # ids that are the engine's moves are played as they come: the engine's own check
         # refuses an illegal one, so no decision is needed to tell it
         self._direct: bool = bool(getattr(space, "ids_are_moves", False))
+        self._one_step = space.max_steps == 1
 
     @classmethod
     def new(cls, game: Game, seed: int | None = None) -> Play:
@@ -276,8 +288,10 @@ class Play:
             if entry is None:
                 raise IllegalMoveError(str(action), "not a chance outcome of this position")
             return entry[0]
-        decision = self.decision
-        if self.space.max_steps == 1:
+        decision = self._decision
+        if decision is None:
+            decision = self.decision
+        if self._one_step:
             # every move one id: the move of a legal id, and None only for an illegal one
             # (one look-up instead of a search of the legal list)
             move = decision.complete((action,))
@@ -286,9 +300,11 @@ class Play:
                     str(action), f"not a legal action here ({self.label(action)!r})"
                 )
             return move
-        if action not in decision.legal(self.prefix):
+        legal = decision.legal(self.prefix)
+        at = bisect_left(legal, action)  # the legal ids are ascending: no scan of them
+        if at == len(legal) or legal[at] != action:
             raise IllegalMoveError(str(action), f"not a legal action here ({self.label(action)!r})")
-        return decision.complete(self.prefix + (action,))
+        return decision.complete((*self.prefix, action))
 
     def apply(self, action: int) -> Move | None:
         """Take one action; returns the whole move once it is complete (and played).
@@ -296,11 +312,12 @@ class Play:
         Raises :class:`~ludoteca.core.errors.IllegalMoveError` for an id that is not legal
         here, leaving everything unchanged.
         """
+        action = int(action)
         if self._direct and self.mover >= 0:
-            return self._play_id(int(action))
+            return self._play_id(action)
         move = self.completes(action)
         if move is None:
-            self.prefix = (*self.prefix, int(action))
+            self.prefix = (*self.prefix, action)
             return None
         self._play(move)
         return move
@@ -353,6 +370,7 @@ class Play:
         other._chance = self._chance
         other._decide = self._decide
         other._direct = self._direct
+        other._one_step = self._one_step
         return other
 
     def __deepcopy__(self, memo: dict) -> Play:

@@ -21,6 +21,8 @@ every whole turn.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from .geometry import ANGLE_SYMBOLS, CELL_NAMES, NUM_CELLS
 from .notation import decode_turn, encode_turn
 
@@ -62,7 +64,9 @@ class ComuneDecision:
             first = prefix[0]
             seconds = self._second.get(first)
             if seconds is None:
-                if first not in self.legal(()):
+                firsts = self.legal(())  # ascending: a bisection, not a scan
+                at = bisect_left(firsts, first)
+                if at == len(firsts) or firsts[at] != first:
                     return []
                 # None: the first piece ends the turn (the opening, or no piece left)
                 seconds = self._root.second_codes(first) or []
