@@ -58,7 +58,8 @@ class ComuneDecision:
                 if self._root.is_over:
                     self._first = []
                 else:
-                    self._first = self._root.placement_codes() + [PASS]
+                    self._first = self._root.placement_codes()  # a new list: ours
+                    self._first.append(PASS)
             return self._first
         if len(prefix) == 1 and prefix[0] < PLACEMENTS:
             first = prefix[0]
