@@ -296,15 +296,23 @@ class Play:
             # (one look-up instead of a search of the legal list)
             move = decision.complete((action,))
             if move is None:
-                raise IllegalMoveError(
-                    str(action), f"not a legal action here ({self.label(action)!r})"
-                )
+                raise self._refusal(action)
             return move
         legal = decision.legal(self.prefix)
         at = bisect_left(legal, action)  # the legal ids are ascending: no scan of them
         if at == len(legal) or legal[at] != action:
-            raise IllegalMoveError(str(action), f"not a legal action here ({self.label(action)!r})")
+            raise self._refusal(action)
         return decision.complete((*self.prefix, action))
+
+    def _refusal(self, action: int) -> IllegalMoveError:
+        """Why ``action`` is refused here: not legal (named in words), or no id at all (an
+        id out of the space has no words: asking for them would fail another way)."""
+        size = self.space.size
+        if not 0 <= action < size:
+            return IllegalMoveError(
+                str(action), f"no action has this id: the ids run from 0 to {size - 1}"
+            )
+        return IllegalMoveError(str(action), f"not a legal action here ({self.label(action)!r})")
 
     def apply(self, action: int) -> Move | None:
         """Take one action; returns the whole move once it is complete (and played).
@@ -328,9 +336,7 @@ class Play:
         try:
             self.state.play(action)
         except GameError:
-            raise IllegalMoveError(
-                str(action), f"not a legal action here ({self.label(action)!r})"
-            ) from None
+            raise self._refusal(action) from None
         self._decision = None
         self.mover = self.state.to_move
         return action
