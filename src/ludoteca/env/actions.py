@@ -321,12 +321,28 @@ class Play:
         here, leaving everything unchanged.
         """
         action = int(action)
-        if self._direct and self.mover >= 0:
+        if self.mover >= 0 and not self._one_step:
+            # a step of a move of several (completes() written out: the hottest path of
+            # Comune's and Hexagone's agents)
+            decision = self._decision
+            if decision is None:
+                decision = self._decision = self._decide(self.state)
+            legal = decision.legal(self.prefix)
+            at = bisect_left(legal, action)
+            if at == len(legal) or legal[at] != action:
+                raise self._refusal(action)
+            steps = (*self.prefix, action)
+            move = decision.complete(steps)
+            if move is None:
+                self.prefix = steps
+                return None
+        elif self._direct and self.mover >= 0:
             return self._play_id(action)
-        move = self.completes(action)
-        if move is None:
-            self.prefix = (*self.prefix, action)
-            return None
+        else:
+            move = self.completes(action)
+            if move is None:  # not met: a chance outcome, a one-step move are whole
+                self.prefix = (*self.prefix, action)
+                return None
         self._play(move)
         return move
 
