@@ -145,11 +145,14 @@ def test_kuniumis_features_are_its_flags():
 
 @pytest.mark.parametrize("count", [0, 3, 40, 300, 1000])
 def test_the_listed_tensor_and_the_mask_are_numpys(count):
-    """A sparse or dense tensor listed as ``tolist`` lists it; a mask set as numpy sets it."""
+    """A small or large, sparse or dense tensor listed as ``tolist`` lists it; a mask set
+    as numpy sets it."""
     rng = np.random.default_rng(count)
-    flat = np.zeros(1000, np.float32)
-    flat[rng.choice(1000, count, replace=False)] = rng.random(count, np.float32) + 0.5
-    assert _listed(flat) == flat.tolist()
+    for size in (200, 1000):
+        flat = np.zeros(size, np.float32)
+        ones = min(count, size)
+        flat[rng.choice(size, ones, replace=False)] = rng.random(ones, np.float32) + 0.5
+        assert _listed(flat) == flat.tolist()
     legal = sorted(rng.choice(2000, count, replace=False).tolist())
     expected = np.zeros(2000, np.int8)
     expected[legal] = 1

@@ -262,9 +262,9 @@ class LudotecaState(pyspiel.State):
 def _listed(flat: np.ndarray) -> list[float]:
     """``flat.tolist()``, faster for a tensor that is mostly zeros: one shared ``0.0``
     and a Python float only for each value that is not zero (``tolist`` makes one per
-    value: 0.13 ms for Hexagone's 15,547). A denser tensor (more than one value in six
-    not zero: Kuniumi's 193) is listed by ``tolist``, quicker than setting each value."""
-    if 6 * np.count_nonzero(flat) > flat.size:
+    value: 0.13 ms for Hexagone's 15,547). A small tensor (Kuniumi's 193 values) is
+    listed by ``tolist``: at most 256 values cost less than the other way's fixed part."""
+    if flat.size <= 256:
         return flat.tolist()
     out = [0.0] * flat.size
     where = (flat != 0).nonzero()[0]  # several times faster than flatnonzero on floats
