@@ -21,7 +21,9 @@ game, and a game loaded as a plug-in offers the adapters as the built-in ones do
 - optionally ``decision(state)``: a :class:`Decision` built without listing every whole
   move (Comune lists thousands of turns; its steps come from single placements);
 - optionally ``ids_are_moves = True``: the game's moves are ints that are their own ids
-  (Kuniumi), so no move is encoded or looked up;
+  (Kuniumi), so no move is encoded or looked up, and an id is played as it comes (the
+  engine's own check refuses an illegal one); with it, ``moves_ascending = True``: every
+  ``legal_moves()`` is a new list, ascending, kept as the legal ids without a sort;
 - optionally ``max_score``: the best score alone, OpenSpiel's utility bound when a game is
   played by one player (Hexagone's solo puzzle);
 - optionally ``warm_up()``: makes the engine's states step with the game's compiled kernel
@@ -35,11 +37,12 @@ rule stays in the engine.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Protocol
 
-from ludoteca.core.errors import IllegalMoveError
+from ludoteca.core.errors import GameError, IllegalMoveError
 from ludoteca.core.protocol import CHANCE, TERMINAL, Game, Move, Result, State
 
 Actions = tuple[int, ...]
@@ -129,8 +132,10 @@ class SameIdDecision:
 
     __slots__ = ("_legal",)
 
-    def __init__(self, moves: Sequence[Move]) -> None:
-        self._legal = sorted(moves)  # type: ignore[type-var]
+    def __init__(self, moves: Sequence[Move], ascending: bool = False) -> None:
+        # a list the engine made for this call and listed ascending already (the space says
+        # so with ``moves_ascending = True``) is kept as it is; any other is sorted
+        self._legal = moves if ascending else sorted(moves)  # type: ignore[type-var]
 
     def legal(self, prefix: Actions) -> list[int]:
         return [] if prefix else self._legal
@@ -162,13 +167,17 @@ def decider(space: GameSpace) -> Callable[[State], Decision]:
     if own is not None:
         return own
     if getattr(space, "ids_are_moves", False):
-        return _same_ids
+        return _same_ascending_ids if getattr(space, "moves_ascending", False) else _same_ids
     kind = FlatDecision if space.max_steps == 1 else TrieDecision
     return partial(_listed, kind, space)  # not a lambda: a driver pickles
 
 
 def _same_ids(state: State) -> Decision:
     return SameIdDecision(state.legal_moves())
+
+
+def _same_ascending_ids(state: State) -> Decision:
+    return SameIdDecision(state.legal_moves(), ascending=True)
 
 
 def _listed(kind: type[FlatDecision | TrieDecision], space: GameSpace, state: State) -> Decision:
@@ -195,18 +204,37 @@ class Play:
     ``legal_actions`` and ``apply`` are all an adapter needs; a chance node offers its
     outcomes by chance id with their probabilities. The decision of a position (its moves
     as id sequences) is built on first use and shared by clones, since it describes the
-    position and never changes.
+    position and never changes. Whose turn it is (:attr:`mover`) is read from the engine
+    each time the driver plays, so a state changed behind the driver's back is met by
+    ``actions_of`` and ``label`` only (they ask the state); play through :meth:`apply`.
     """
 
-    __slots__ = ("space", "state", "prefix", "_decision", "_chance", "_decide")
+    __slots__ = (
+        "space",
+        "state",
+        "prefix",
+        "mover",
+        "_decision",
+        "_chance",
+        "_decide",
+        "_direct",
+        "_one_step",
+    )
 
     def __init__(self, space: GameSpace, state: State) -> None:
         self.space = space
         self.state = state
         self.prefix: Actions = ()
+        self.mover: int = state.to_move
+        """The engine's ``to_move``, read once each time the driver changes the state (an
+        agent asks for it several times an action; the state changes only through here)."""
         self._decision: Decision | None = None
         self._chance: dict[int, tuple[Move, float]] | None = None
         self._decide = decider(space)
+        # ids that are the engine's moves are played as they come: the engine's own check
+        # refuses an illegal one, so no decision is needed to tell it
+        self._direct: bool = bool(getattr(space, "ids_are_moves", False))
+        self._one_step = space.max_steps == 1
 
     @classmethod
     def new(cls, game: Game, seed: int | None = None) -> Play:
@@ -216,7 +244,7 @@ class Play:
     @property
     def to_move(self) -> int:
         """The player to act, :data:`CHANCE` or :data:`TERMINAL` (the engine's values)."""
-        return self.state.to_move
+        return self.mover
 
     @property
     def decision(self) -> Decision:
@@ -236,12 +264,14 @@ class Play:
 
     def legal_actions(self) -> list[int]:
         """The legal ids, ascending: chance ids at a chance node, none once the game is over."""
-        mover = self.state.to_move
-        if mover == TERMINAL:
-            return []
-        if mover == CHANCE:
+        if self.mover >= 0:  # a player: the common case first, the decision read once
+            decision = self._decision
+            if decision is None:
+                decision = self._decision = self._decide(self.state)
+            return decision.legal(self.prefix)
+        if self.mover == CHANCE:
             return sorted(self.chance_table())
-        return self.decision.legal(self.prefix)
+        return []
 
     # --- acting -------------------------------------------------------------------------
     def completes(self, action: int) -> Move | None:
@@ -253,24 +283,36 @@ class Play:
         here.
         """
         action = int(action)
-        if self.state.to_move == CHANCE:
+        if self.mover == CHANCE:
             entry = self.chance_table().get(action)
             if entry is None:
                 raise IllegalMoveError(str(action), "not a chance outcome of this position")
             return entry[0]
-        decision = self.decision
-        if self.space.max_steps == 1:
+        decision = self._decision
+        if decision is None:
+            decision = self.decision
+        if self._one_step:
             # every move one id: the move of a legal id, and None only for an illegal one
             # (one look-up instead of a search of the legal list)
             move = decision.complete((action,))
             if move is None:
-                raise IllegalMoveError(
-                    str(action), f"not a legal action here ({self.label(action)!r})"
-                )
+                raise self._refusal(action)
             return move
-        if action not in decision.legal(self.prefix):
-            raise IllegalMoveError(str(action), f"not a legal action here ({self.label(action)!r})")
-        return decision.complete(self.prefix + (action,))
+        legal = decision.legal(self.prefix)
+        at = bisect_left(legal, action)  # the legal ids are ascending: no scan of them
+        if at == len(legal) or legal[at] != action:
+            raise self._refusal(action)
+        return decision.complete((*self.prefix, action))
+
+    def _refusal(self, action: int) -> IllegalMoveError:
+        """Why ``action`` is refused here: not legal (named in words), or no id at all (an
+        id out of the space has no words: asking for them would fail another way)."""
+        size = self.space.size
+        if not 0 <= action < size:
+            return IllegalMoveError(
+                str(action), f"no action has this id: the ids run from 0 to {size - 1}"
+            )
+        return IllegalMoveError(str(action), f"not a legal action here ({self.label(action)!r})")
 
     def apply(self, action: int) -> Move | None:
         """Take one action; returns the whole move once it is complete (and played).
@@ -278,18 +320,49 @@ class Play:
         Raises :class:`~ludoteca.core.errors.IllegalMoveError` for an id that is not legal
         here, leaving everything unchanged.
         """
-        move = self.completes(action)
-        if move is None:
-            self.prefix = (*self.prefix, int(action))
-            return None
+        action = int(action)
+        if self.mover >= 0 and not self._one_step:
+            # a step of a move of several (completes() written out: the hottest path of
+            # Comune's and Hexagone's agents)
+            decision = self._decision
+            if decision is None:
+                decision = self._decision = self._decide(self.state)
+            legal = decision.legal(self.prefix)
+            at = bisect_left(legal, action)
+            if at == len(legal) or legal[at] != action:
+                raise self._refusal(action)
+            steps = (*self.prefix, action)
+            move = decision.complete(steps)
+            if move is None:
+                self.prefix = steps
+                return None
+        elif self._direct and self.mover >= 0:
+            return self._play_id(action)
+        else:
+            move = self.completes(action)
+            if move is None:  # not met: a chance outcome, a one-step move are whole
+                self.prefix = (*self.prefix, action)
+                return None
         self._play(move)
         return move
+
+    def _play_id(self, action: int) -> Move:
+        """Play an id that is its own move: the engine checks it (the one place the rules
+        are), and refuses an illegal one with the state unchanged."""
+        try:
+            self.state.play(action)
+        except GameError:
+            raise self._refusal(action) from None
+        self._decision = None
+        self.mover = self.state.to_move
+        return action
 
     def _play(self, move: Move) -> None:
         self.state.play(move)
         self.prefix = ()
         self._decision = None
         self._chance = None
+        self.mover = self.state.to_move
 
     def actions_of(self, move: Move | str) -> Actions:
         """The ids that play ``move`` (a move value or notation) from a move's start.
@@ -299,7 +372,7 @@ class Play:
         if self.prefix:
             raise ValueError("a move is under way; its remaining steps are legal_actions()")
         move = self.state.coerce_move(move)
-        if self.state.to_move == CHANCE:
+        if self.state.to_move == CHANCE:  # the state's own: a caller may have played on it
             return (self.space.chance_id(move),)
         return self.space.encoder(self.state)(move)
 
@@ -314,9 +387,12 @@ class Play:
         other.space = self.space
         other.state = self.state.clone()
         other.prefix = self.prefix
+        other.mover = self.mover
         other._decision = self._decision
         other._chance = self._chance
         other._decide = self._decide
+        other._direct = self._direct
+        other._one_step = self._one_step
         return other
 
     def __deepcopy__(self, memo: dict) -> Play:
@@ -327,7 +403,7 @@ class Play:
     # --- the end ------------------------------------------------------------------------
     @property
     def is_over(self) -> bool:
-        return self.state.is_over
+        return self.mover == TERMINAL
 
     def returns(self) -> tuple[float, ...]:
         """:func:`returns` at the end; zeros before."""

@@ -21,6 +21,8 @@ every whole turn.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 from .geometry import ANGLE_SYMBOLS, CELL_NAMES, NUM_CELLS
 from .notation import decode_turn, encode_turn
 
@@ -56,13 +58,16 @@ class ComuneDecision:
                 if self._root.is_over:
                     self._first = []
                 else:
-                    self._first = self._root.placement_codes() + [PASS]
+                    self._first = self._root.placement_codes()  # a new list: ours
+                    self._first.append(PASS)
             return self._first
         if len(prefix) == 1 and prefix[0] < PLACEMENTS:
             first = prefix[0]
             seconds = self._second.get(first)
             if seconds is None:
-                if first not in self.legal(()):
+                firsts = self.legal(())  # ascending: a bisection, not a scan
+                at = bisect_left(firsts, first)
+                if at == len(firsts) or firsts[at] != first:
                     return []
                 # None: the first piece ends the turn (the opening, or no piece left)
                 seconds = self._root.second_codes(first) or []

@@ -57,7 +57,9 @@ def encode_turn(codes: tuple[int, ...] | list[int]) -> int:
         return PASS
     if len(codes) == 1:
         return 1 + codes[0]
-    x, y = sorted(codes, key=_order)
+    x, y = codes
+    if (y % 3) * STRIDE + y // 3 < (x % 3) * STRIDE + x // 3:  # _order, as one int
+        x, y = y, x
     return (1 + x) + STRIDE * (1 + y)
 
 

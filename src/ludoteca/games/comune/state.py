@@ -37,7 +37,7 @@ from .flat import (
     placement_mask,
     put,
 )
-from .geometry import ANGLE_NAMES, ANGLE_SYMBOLS, CELL_NAMES, NEIGH, cells_of
+from .geometry import ANGLE_NAMES, ANGLE_SYMBOLS, CELL_NAMES, NEIGH, cells_of, codes_of
 from .notation import (
     PASS,
     STRIDE,
@@ -73,9 +73,10 @@ def use_compiled(kernel) -> None:
 
 def _codes(s: list[int], player: int, angles: range) -> list[int]:
     """``player``'s placement codes (``cell * 3 + angle``) at ``angles``, angle by angle."""
-    return [
-        cell * 3 + angle for angle in angles for cell in cells_of(placement_mask(s, player, angle))
-    ]
+    codes: list[int] = []
+    for angle in angles:
+        codes += codes_of(placement_mask(s, player, angle), angle)
+    return codes
 
 
 def _second_codes(s: list[int]) -> list[int]:
@@ -190,7 +191,19 @@ class ComuneState(State[int]):
         s = self._s
         if s[OVER]:
             return []
-        codes = self._second_codes() if s[PENDING] >= 0 else _codes(s, s[TO_MOVE], range(3))
+        if s[PENDING] >= 0:
+            codes = self._second_codes()
+        else:  # _codes of the three angles, their masks in one go as legal_moves has them
+            player = s[TO_MOVE]
+            if s[SUPPLY + player] <= 0:
+                return []
+            free = flat.FULL & ~s[OCC]
+            blocked = flat.BLOCKED + 3 * player
+            codes = [
+                *codes_of(free & ~s[blocked], 0),
+                *codes_of(free & ~s[blocked + 1], 1),
+                *codes_of(free & ~s[blocked + 2], 2),
+            ]
         codes.sort()
         return codes
 

@@ -24,6 +24,7 @@ class KuniumiActions:
     chance_size = 0
     max_steps = 1
     ids_are_moves = True
+    moves_ascending = True  # legal_moves() lists squares lowest first, after one base
 
     def encoder(self, state):
         return _same

@@ -25,31 +25,38 @@ def layout(game):
     )
 
 
-_PLANES = 5 * SQUARES
-"""The planes come first; the 13 features follow them."""
 _PHASE = {SETUP: 0, CHOOSE_PHASE: 1, PLAY: 2}
+_GATHER = np.array(
+    [64 * k + sq // 8 * 8 + 7 - sq % 8 for k in range(5) for sq in range(SQUARES)]
+    + [64 * 5 + i // 8 * 8 + 7 - i % 8 for i in range(13)],
+    np.intp,
+)
+"""Where each value is among the bits of six boards unpacked by ``np.unpackbits``: square
+``sq`` of plane ``k`` in byte ``sq // 8`` of board ``k``, at ``7 - sq % 8`` (the big bit
+order, which unpacks twice as fast as the little and keeps every bit), then the 13
+features, every one a flag, as the bits of a sixth board: the whole tensor is one call,
+one gather and one assignment."""
 
 
 def fill_flat(flat, state, player, prefix) -> None:
     land, sea, earth, sea_god = state.land, state.sea, state.earth_god, state.sea_god
-    boards = np.array(
-        [earth, sea_god, land & ~earth, sea & ~sea_god, FULL & ~(land | sea)], _BOARDS
-    )
-    # square sq of plane k is bit sq of board k; a plane is [rank][file], sq = 6 * rank + file
-    # (each board's eight bytes unpacked lowest bit first, its first 36 bits kept)
-    flat[:_PLANES] = np.unpackbits(
-        boards.view(np.uint8).reshape(5, 8), axis=1, count=SQUARES, bitorder="little"
-    ).reshape(-1)
-    f = [0.0] * 13
-    f[_PHASE[state.phase]] = 1.0
-    if state.phase == PLAY:
-        f[3 + (LAND, SEA).index(state.side)] = 1.0
-    if state.first != NO_SIDE:
-        mine = state.first if player == 0 else 1 - state.first
-        f[5 + (LAND, SEA).index(mine)] = 1.0
+    phase = state.phase
+    features = 1 << _PHASE[phase]
+    if phase == PLAY:
+        features |= 1 << 3 + (LAND, SEA).index(state.side)
+    first = state.first
+    if first != NO_SIDE:
+        mine = first if player == 0 else 1 - first
+        features |= 1 << 5 + (LAND, SEA).index(mine)
     kind = state.next_setup_kind
     if kind is not None:
-        f[7 + kind] = 1.0
-    f[11] = float(player == 0)
-    f[12] = float(state.to_move == player)
-    flat[_PLANES:] = f
+        features |= 1 << 7 + kind
+    if player == 0:
+        features |= 1 << 11
+    if state.to_move == player:
+        features |= 1 << 12
+    boards = np.array(
+        [earth, sea_god, land & ~earth, sea & ~sea_god, FULL & ~(land | sea), features], _BOARDS
+    )
+    # square sq of plane k is bit sq of board k; a plane is [rank][file], sq = 6 * rank + file
+    flat[:] = np.unpackbits(boards.view(np.uint8)).take(_GATHER)
