@@ -51,7 +51,7 @@ _FRAMES: dict[tuple[int, ...], Frame] = {}
 """Frames by the cells of the table in their order: a block keeps its cells (a swap
 exchanges colours, not places) for many moves, and the frame and the board's offsets are
 worked out once for them."""
-_FRAMES_KEPT = 4096
+_FRAMES_KEPT = 512
 
 
 class Frame:

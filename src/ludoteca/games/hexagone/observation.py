@@ -42,7 +42,7 @@ _HEADS: dict[tuple, np.ndarray] = {}
 _PILES: dict[tuple, np.ndarray] = {}
 """The captured and pool pieces by the observer and the piles: they change only with a
 capture, so a game has few, and copying one kept is several times faster than writing it."""
-_PILES_KEPT = 4096
+_PILES_KEPT = 1024
 
 
 def fill_flat(flat, state, player, prefix) -> None:
