@@ -42,6 +42,8 @@ _HEADS: dict[tuple, np.ndarray] = {}
 _PILES: dict[tuple, np.ndarray] = {}
 """The captured and pool pieces by the observer and the piles: they change only with a
 capture, so a game has few, and copying one kept is several times faster than writing it."""
+_FEATURE_VALUES: dict[tuple, np.ndarray] = {}
+"""The features by their values (rolls this turn, turns without a capture: a few hundred)."""
 _PILES_KEPT = 1024
 
 
@@ -71,13 +73,13 @@ def fill_flat(flat, state, player, prefix) -> None:
             _PILES.clear()
         piles = _PILES[key] = _piles(captured, state.pool, player)
     flat[_CAPTURED:_FEATURES] = piles
-    flat[_FEATURES:] = [
-        state.rolled / 2,
-        (state.rolls_left or 0) / SOLO_ROLLS,
-        state.since / NO_CAPTURE_LIMIT,
-        float(state.to_move == player),
-        len(captured) / MAX_PLAYERS,
-    ]
+    key = (state.rolled, state.rolls_left, state.since, state.to_move == player, len(captured))
+    features = _FEATURE_VALUES.get(key)
+    if features is None:
+        if len(_FEATURE_VALUES) >= _PILES_KEPT:
+            _FEATURE_VALUES.clear()
+        features = _FEATURE_VALUES[key] = _features(*key)
+    flat[_FEATURES:] = features
 
 
 def _head(colour: int | None, phase: str, dice: tuple[int, int] | None) -> np.ndarray:
@@ -102,3 +104,22 @@ def _piles(captured: list[list[int]], pool: list[int], player: int) -> np.ndarra
     piles /= PIECES_PER_COLOUR
     piles.flags.writeable = False
     return piles.ravel()
+
+
+def _features(
+    rolled: int, rolls_left: int | None, since: int, to_move: bool, players: int
+) -> np.ndarray:
+    """Rolls this turn / 2, solo rolls left / 15, turns without a capture / 40, the observer
+    is to move, players / 4."""
+    features = np.array(
+        [
+            rolled / 2,
+            (rolls_left or 0) / SOLO_ROLLS,
+            since / NO_CAPTURE_LIMIT,
+            float(to_move),
+            players / MAX_PLAYERS,
+        ],
+        np.float32,
+    )
+    features.flags.writeable = False
+    return features
