@@ -60,25 +60,25 @@ def fill_flat(flat, state, player, prefix) -> None:
             flat[_SELECTED + first] = 1.0
         elif first < COLOUR + len(COLOURS):
             colour = first - COLOUR
-    key = (colour, state.phase, state.dice)
-    head = _HEADS.get(key)
+    shown = (colour, state.phase, state.dice)
+    head = _HEADS.get(shown)
     if head is None:
-        head = _HEADS[key] = _head(*key)
+        head = _HEADS[shown] = _head(*shown)
     flat[_SELECTED_COLOUR:_CAPTURED] = head
     captured = state.captured
-    key = (player, tuple(map(tuple, captured)), tuple(state.pool))
-    piles = _PILES.get(key)
+    held = (player, tuple(map(tuple, captured)), tuple(state.pool))
+    piles = _PILES.get(held)
     if piles is None:
         if len(_PILES) >= _PILES_KEPT:
             _PILES.clear()
-        piles = _PILES[key] = _piles(captured, state.pool, player)
+        piles = _PILES[held] = _piles(captured, state.pool, player)
     flat[_CAPTURED:_FEATURES] = piles
-    key = (state.rolled, state.rolls_left, state.since, state.to_move == player, len(captured))
-    features = _FEATURE_VALUES.get(key)
+    counts = (state.rolled, state.rolls_left, state.since, state.to_move == player, len(captured))
+    features = _FEATURE_VALUES.get(counts)
     if features is None:
         if len(_FEATURE_VALUES) >= _PILES_KEPT:
             _FEATURE_VALUES.clear()
-        features = _FEATURE_VALUES[key] = _features(*key)
+        features = _FEATURE_VALUES[counts] = _features(*counts)
     flat[_FEATURES:] = features
 
 
