@@ -151,12 +151,13 @@ def test_pinned_ids():
 
 
 def test_hexagones_own_decision_is_the_listing_of_every_moves_ids():
-    """Hexagone decides a position without encoding every move (``HexagoneDecision``): at
-    every move's start of random games, through swaps, main choices and reforms, it offers
-    the same ids after every prefix, and completes the same moves, as the decision made of
-    every move's encoded ids."""
+    """Hexagone decides a position without encoding every move (its space's ``decision``:
+    a swap's read off the engine's flags, ``HexagoneDecision`` otherwise): at every move's
+    start of random games, through swaps after mixed rolls and doubles, again/stop choices
+    and reforms, it offers the same ids after every prefix, and completes the same moves,
+    as the decision made of every move's encoded ids."""
     from ludoteca.env.actions import TrieDecision
-    from ludoteca.games.hexagone.actions import HexagoneDecision
+    from ludoteca.games.hexagone.notation import AGAIN, PLACE, STOP, SWAP
 
     kinds = set()
     for seed in (4, 9):
@@ -165,9 +166,11 @@ def test_hexagones_own_decision_is_the_listing_of_every_moves_ids():
                 continue
             state = play.state
             encode = play.space.encoder(state)
-            own = HexagoneDecision(state, play.space)
+            own = play.space.decision(state)
             listed = TrieDecision(state.legal_moves(), encode)
             kinds.update(m[0] for m in state.legal_moves())
+            if state.dice is not None:
+                kinds.add("double" if state.dice[0] == state.dice[1] else "mixed")
             assert own.legal(()) == listed.legal(())
             for first in listed.legal(()):
                 assert own.legal((first,)) == listed.legal((first,))
@@ -175,4 +178,4 @@ def test_hexagones_own_decision_is_the_listing_of_every_moves_ids():
                 for second in listed.legal((first,)):
                     assert own.complete((first, second)) == listed.complete((first, second))
             assert own.legal((-1,)) == [] and own.complete((-1, 0)) is None
-    assert len(kinds) >= 4, kinds  # swaps, again/stop, main choices and reforms were met
+    assert {SWAP, "mixed", "double", AGAIN, STOP, PLACE} <= kinds, kinds

@@ -101,3 +101,50 @@ def test_comino_scores_past_the_scale_stay_within_the_bounds():
     flat = Observer(game).encode(state, 0)
     features = Observer(game).views(flat)["features"]
     assert features[0] == HIGH and features[1] == np.float32(0.4)
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_hexagone_tensor_is_the_position_written_out(players):
+    """The tensor Hexagone writes from what it keeps (the cells' ids per set of cells, the
+    small pieces per value) is the position written out piece by piece, for every player at
+    every step of random games, a swap's first cell or a placement's colour under way too."""
+    from ludoteca.games.hexagone.state import PHASES
+
+    game = get("hexagone", players=players)
+    observer = Observer(game)
+    rng = np.random.default_rng(players)
+    play = Play.new(game, seed=11)
+    seen = set()
+    while not play.is_over:
+        state = play.state
+        cells = state.cells
+        q0 = min(c >> 16 for c in cells) - 1 if cells else 0
+        r0 = min(c & 0xFFFF for c in cells) - 1 if cells else 0
+        for player in range(players):
+            want = observer.views(np.zeros(observer.size, np.float32))
+            for c, k in cells.items():
+                want["board"][k, (c >> 16) - q0, (c & 0xFFFF) - r0] = 1
+            if play.prefix and play.prefix[0] < 44 * 44:
+                want["selected"].flat[play.prefix[0]] = 1
+            elif play.prefix:
+                want["selected_colour"][play.prefix[0] - 44 * 44] = 1
+            want["phase"][PHASES.index(state.phase)] = 1
+            for k in state.dice or ():
+                want["dice"][k] += 0.5
+            for row in range(players):
+                want["captured"][row] = np.array(state.captured[(player + row) % players]) / 6
+            want["pool"][:] = np.array(state.pool) / 6
+            want["features"][:] = [
+                state.rolled / 2,
+                (state.rolls_left or 0) / 15,
+                state.since / 40,
+                state.to_move == player,
+                players / 4,
+            ]
+            got = observer.views(observer.encode(state, player, play.prefix))
+            for name, value in want.items():
+                assert (got[name] == value).all(), (name, state.position(), play.prefix)
+        seen.add((state.phase, bool(play.prefix)))
+        legal = play.legal_actions()
+        play.apply(legal[rng.integers(len(legal))])
+    assert {("swap", True), ("reform", True), ("roll", False)} <= seen

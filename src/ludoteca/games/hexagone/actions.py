@@ -22,11 +22,18 @@ Ids: ``0 .. 1935`` cells, ``1936 + k`` colour ``k`` in ``R O Y G B P W``, ``1943
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
+from itertools import compress
+from operator import itemgetter
+
+import numpy as np
+
 from ludoteca.core.protocol import Move
 from ludoteca.env.actions import FlatDecision, TrieDecision
 
 from .geometry import STRIDE, cell, cell_to_str
 from .notation import AGAIN, COLOURS, MAIN, PIECES_PER_COLOUR, PLACE, ROLLS, STOP, SWAP
+from .state import SECOND, SWAP_PHASE
 
 SIDE = 44
 CELLS = SIDE * SIDE
@@ -40,14 +47,105 @@ _ONE_STEP = frozenset((MAIN, AGAIN, STOP))
 """The kinds of move whose ids are one id each."""
 
 
+_FRAMES: dict[tuple[int, ...], Frame] = {}
+"""Frames by the cells of the table in their order: a block keeps its cells (a swap
+exchanges colours, not places) for many moves, and the frame and the board's offsets are
+worked out once for them."""
+_FRAMES_KEPT = 512
+
+
+class Frame:
+    """The frame of one set of cells (in one order): its corner, and each cell's offset in
+    a plane of the observation (its cell id), in the order of the cells, as an array."""
+
+    __slots__ = ("corner", "_cells", "_ids", "_offsets")
+
+    def __init__(self, cells) -> None:
+        if cells:
+            q0 = min(cells) // STRIDE - 1
+            r0 = min(map(_R_MASK.__and__, cells)) - 1  # c % STRIDE: cells are never negative
+            self.corner = q0 * STRIDE + r0
+        else:
+            self.corner = cell(0, 0)
+        self._cells = cells
+        self._ids: dict[int, int] | None = None
+        self._offsets: np.ndarray | None = None
+
+    def ids(self) -> dict[int, int]:
+        """Each cell's id (:func:`cell_id`); ``ValueError`` if one lies outside the frame."""
+        if self._ids is None:
+            corner = self.corner
+            self._ids = {c: cell_id(corner, c) for c in self._cells}
+        return self._ids
+
+    def offsets(self) -> np.ndarray:
+        """Each cell's id in the order of the cells, as an array (the observation's)."""
+        if self._offsets is None:
+            self._offsets = np.fromiter(self.ids().values(), np.intp, len(self._cells))
+        return self._offsets
+
+
+def frame_of(state) -> Frame:
+    """The :class:`Frame` of the pieces on the table (kept for the same cells)."""
+    key = tuple(state.cells)
+    found = _FRAMES.get(key)
+    if found is None:
+        if len(_FRAMES) >= _FRAMES_KEPT:
+            _FRAMES.clear()
+        found = _FRAMES[key] = Frame(key)
+    return found
+
+
 def frame(state) -> int:
     """The packed cell of the frame's corner ``(q0, r0)`` for the pieces on the table."""
-    cells = state.cells
-    if not cells:
-        return cell(0, 0)
-    q0 = min(cells) // STRIDE - 1
-    r0 = min(map(_R_MASK.__and__, cells)) - 1  # c % STRIDE: packed cells are never negative
-    return q0 * STRIDE + r0
+    return frame_of(state).corner
+
+
+class SwapDecision:
+    """A swap position's ids read off the engine's flags of legal swaps
+    (:meth:`~.state.HexagoneState.swap_flags`): its legal swaps picked from the engine's
+    list without a move made, the first ids those of their distinct first cells, and the
+    second ids of a first one those of its swaps' second cells. A swap's cells are in
+    ``(q, r)`` order and so are their ids, so the swaps in move order give both ascending.
+    """
+
+    __slots__ = ("_swaps", "_frame", "_legal", "_after")
+
+    def __init__(self, state) -> None:
+        moves, flags = state.swap_flags()
+        self._swaps = swaps = list(compress(moves, flags))
+        self._frame = where = frame_of(state)
+        self._legal = list(map(where.ids().__getitem__, dict.fromkeys(map(_FIRST, swaps))))
+        self._after: dict[int, dict[int, tuple]] = {}
+
+    def _seconds(self, first: int) -> dict[int, tuple]:
+        found = self._after.get(first)
+        if found is None:
+            found = {}
+            if 0 <= first < CELLS:  # the swaps from its cell: a run of the sorted swaps
+                c = id_cell(self._frame.corner, first)
+                swaps = self._swaps
+                start = bisect_left(swaps, c, key=_FIRST)
+                end = bisect_right(swaps, c, lo=start, key=_FIRST)
+                ids = self._frame.ids()
+                found = {ids[m[2]]: m for m in swaps[start:end]}
+            self._after[first] = found
+        return found
+
+    def legal(self, prefix: tuple[int, ...]) -> list[int]:
+        if not prefix:
+            return self._legal
+        if len(prefix) == 1:
+            return list(self._seconds(prefix[0]))
+        return []
+
+    def complete(self, prefix: tuple[int, ...]) -> Move | None:
+        if len(prefix) == 2:
+            return self._seconds(prefix[0]).get(prefix[1])
+        return None
+
+
+_FIRST = itemgetter(1)
 
 
 class HexagoneDecision:
@@ -109,6 +207,11 @@ class HexagoneDecision:
         return None
 
 
+_STEADY: dict[tuple, FlatDecision] = {}
+"""The decisions of positions whose moves name no cell (``again`` and ``stop``), by their
+moves: the same few objects for every such position."""
+
+
 def cell_id(corner: int, c: int) -> int:
     dq, dr = divmod(c - corner, STRIDE)
     if not (0 <= dq < SIDE and 0 <= dr < SIDE):
@@ -151,11 +254,24 @@ class HexagoneActions:
 
         return encode
 
-    def decision(self, state) -> HexagoneDecision:
+    def decision(self, state):
+        """The position's :class:`~ludoteca.env.actions.Decision`: a swap's read off the
+        engine's flags (:class:`SwapDecision`), the same one for every ``again``/``stop``
+        choice, otherwise :class:`HexagoneDecision`."""
+        phase = state.phase
+        if phase == SWAP_PHASE:
+            return SwapDecision(state)
+        if phase == SECOND:
+            moves = tuple(state.legal_moves())
+            found = _STEADY.get(moves)
+            if found is None:
+                found = _STEADY[moves] = FlatDecision(moves, self.encoder(state))
+            return found
         return HexagoneDecision(state, self)
 
-    def chance_id(self, outcome: tuple) -> int:
-        return _ROLL_INDEX[outcome]
+    chance_id = _ROLL_INDEX.__getitem__
+    """A roll's chance id (a dictionary's own look-up: the adapters ask at every roll for
+    each of its outcomes)."""
 
     def label(self, state, action: int) -> str:
         if action < CELLS:

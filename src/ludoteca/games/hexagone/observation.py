@@ -8,10 +8,11 @@ pile first, then the next players' in turn order (rows beyond the number of play
 
 from __future__ import annotations
 
+import numpy as np
+
 from ludoteca.env.observation import starts
 
-from .actions import CELLS, COLOUR, SIDE, frame
-from .geometry import STRIDE
+from .actions import CELLS, COLOUR, SIDE, frame_of
 from .notation import COLOURS, DIE_FACES, PIECES_PER_COLOUR
 from .state import NO_CAPTURE_LIMIT, PHASES, SOLO_ROLLS
 
@@ -36,48 +37,89 @@ def layout(game):
 _BOARD, _SELECTED, _SELECTED_COLOUR, _PHASE, _DICE, _CAPTURED, _POOL, _FEATURES = starts(
     layout(None)
 ).values()
-_R_MASK = STRIDE - 1
-_TAIL = _SELECTED_COLOUR
-"""From the selected colour on, every piece is small: written as one list."""
+_HEADS: dict[tuple, np.ndarray] = {}
+"""The selected colour, phase and dice pieces by what they show (a few hundred at most)."""
+_PILES: dict[tuple, np.ndarray] = {}
+"""The captured and pool pieces by the observer and the piles: they change only with a
+capture, so a game has few, and copying one kept is several times faster than writing it."""
+_FEATURE_VALUES: dict[tuple, np.ndarray] = {}
+"""The features by their values (rolls this turn, turns without a capture: a few hundred)."""
+_PILES_KEPT = 1024
 
 
 def fill_flat(flat, state, player, prefix) -> None:
     cells = state.cells
-    if cells:  # each piece's colour plane and frame cell (as actions.cell_id), in one go
-        corner = frame(state)  # one below the smallest q and r: every offset is positive
-        if (max(cells) - corner) // STRIDE >= SIDE or max(
-            map(_R_MASK.__and__, cells)
-        ) - corner % STRIDE >= SIDE:
-            raise ValueError("a piece lies outside the frame")
-        flat[
-            [
-                k * CELLS + (c - corner) // STRIDE * SIDE + (c - corner) % STRIDE
-                for c, k in cells.items()
-            ]
-        ] = 1.0
-    tail = [0.0] * (flat.size - _TAIL)
+    if cells:  # each piece's colour plane and frame cell (as actions.cell_id), in one go:
+        # the cells' ids are kept for the cells (a swap exchanges colours, not places)
+        offsets = frame_of(state).offsets()  # ValueError for a piece outside the frame
+        flat[np.fromiter(cells.values(), np.intp, len(cells)) * CELLS + offsets] = 1.0
+    colour = None
     if prefix:
         first = prefix[0]
         if first < CELLS:
             flat[_SELECTED + first] = 1.0
         elif first < COLOUR + len(COLOURS):
-            tail[_SELECTED_COLOUR - _TAIL + first - COLOUR] = 1.0
-    tail[_PHASE - _TAIL + PHASES.index(state.phase)] = 1.0
-    if state.dice is not None:
-        for k in state.dice:
-            tail[_DICE - _TAIL + k] += 0.5
-    n = len(state.captured)
-    at = _CAPTURED - _TAIL
-    for pile in state.captured[player:] + state.captured[:player]:  # from the observer on
-        tail[at : at + len(pile)] = [x / PIECES_PER_COLOUR for x in pile]
-        at += len(COLOURS)
-    at = _POOL - _TAIL
-    tail[at : at + len(COLOURS)] = [x / PIECES_PER_COLOUR for x in state.pool]
-    tail[_FEATURES - _TAIL :] = [
-        state.rolled / 2,
-        (state.rolls_left or 0) / SOLO_ROLLS,
-        state.since / NO_CAPTURE_LIMIT,
-        float(state.to_move == player),
-        n / MAX_PLAYERS,
-    ]
-    flat[_TAIL:] = tail
+            colour = first - COLOUR
+    shown = (colour, state.phase, state.dice)
+    head = _HEADS.get(shown)
+    if head is None:
+        head = _HEADS[shown] = _head(*shown)
+    flat[_SELECTED_COLOUR:_CAPTURED] = head
+    captured = state.captured
+    held = (player, tuple(map(tuple, captured)), tuple(state.pool))
+    piles = _PILES.get(held)
+    if piles is None:
+        if len(_PILES) >= _PILES_KEPT:
+            _PILES.clear()
+        piles = _PILES[held] = _piles(captured, state.pool, player)
+    flat[_CAPTURED:_FEATURES] = piles
+    counts = (state.rolled, state.rolls_left, state.since, state.to_move == player, len(captured))
+    features = _FEATURE_VALUES.get(counts)
+    if features is None:
+        if len(_FEATURE_VALUES) >= _PILES_KEPT:
+            _FEATURE_VALUES.clear()
+        features = _FEATURE_VALUES[counts] = _features(*counts)
+    flat[_FEATURES:] = features
+
+
+def _head(colour: int | None, phase: str, dice: tuple[int, int] | None) -> np.ndarray:
+    """The selected colour (of a placement under way), phase and dice pieces."""
+    head = np.zeros(_CAPTURED - _SELECTED_COLOUR, np.float32)
+    if colour is not None:
+        head[colour] = 1.0
+    head[_PHASE - _SELECTED_COLOUR + PHASES.index(phase)] = 1.0
+    if dice is not None:
+        for k in dice:
+            head[_DICE - _SELECTED_COLOUR + k] += 0.5
+    head.flags.writeable = False  # shared by every observation that shows it
+    return head
+
+
+def _piles(captured: list[list[int]], pool: list[int], player: int) -> np.ndarray:
+    """The captured piles from the observer on, then the pool, each count / 6."""
+    piles = np.zeros((MAX_PLAYERS + 1, len(COLOURS)), np.float32)
+    for row, pile in enumerate(captured[player:] + captured[:player]):
+        piles[row] = pile
+    piles[MAX_PLAYERS] = pool
+    piles /= PIECES_PER_COLOUR
+    piles.flags.writeable = False
+    return piles.ravel()
+
+
+def _features(
+    rolled: int, rolls_left: int | None, since: int, to_move: bool, players: int
+) -> np.ndarray:
+    """Rolls this turn / 2, solo rolls left / 15, turns without a capture / 40, the observer
+    is to move, players / 4."""
+    features = np.array(
+        [
+            rolled / 2,
+            (rolls_left or 0) / SOLO_ROLLS,
+            since / NO_CAPTURE_LIMIT,
+            float(to_move),
+            players / MAX_PLAYERS,
+        ],
+        np.float32,
+    )
+    features.flags.writeable = False
+    return features

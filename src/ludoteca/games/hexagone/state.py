@@ -185,7 +185,15 @@ class HexagoneState(State[tuple]):
         return []
 
     def _swaps(self) -> list:
-        """The legal swaps in move order.
+        """The legal swaps in move order: the moves :meth:`swap_flags` marks."""
+        moves, flags = self.swap_flags()
+        return list(compress(moves, flags))
+
+    def swap_flags(self) -> tuple[list[tuple], bytes]:
+        """The legal swaps as flags over a list of swaps in move order: ``(moves, flags)``,
+        the legal swaps being ``compress(moves, flags)`` (``flags`` may be shorter than
+        ``moves``: the rest are not legal). The research adapters read their ids off the
+        same flags, without a move listed per legal swap.
 
         A mixed roll's swaps are read off the touching pairs (:meth:`touching_pairs`, in
         move order and kept while no piece comes or goes) as bit masks: the pairs with an end
@@ -204,7 +212,7 @@ class HexagoneState(State[tuple]):
             & ~(low_a & high_a | low_b & high_b)  # both pieces of one rolled colour
             & ends[ALIVE]
         )
-        return list(compress(moves, bin(mask)[:1:-1].encode().translate(_BITS)))
+        return moves, bin(mask)[:1:-1].encode().translate(_BITS)
 
     def touching_pairs(self) -> list[tuple]:
         """Every two touching pieces as a swap move, in move order; pair ``i`` is bit ``i`` of
@@ -235,9 +243,10 @@ class HexagoneState(State[tuple]):
             self._cross = None
         return self._pairs[0]
 
-    def _double_swaps(self, a: int) -> list:
-        """A double's swaps in move order: every piece of colour ``a`` with every piece of
-        another colour, some two hundred moves.
+    def _double_swaps(self, a: int) -> tuple[list[tuple], bytes]:
+        """A double's swaps in move order, as flags over every two pieces (see
+        :meth:`swap_flags`): every piece of colour ``a`` with every piece of another colour,
+        some two hundred moves.
 
         Every two cells of the table as a swap in move order (:attr:`_cross`, made when a
         double first needs them and kept while :meth:`touching_pairs` is) are the bits of
@@ -267,7 +276,7 @@ class HexagoneState(State[tuple]):
             for c, i in where.items():
                 if c not in cells:
                     mask &= ~stars[i]
-        return list(compress(moves, bin(mask)[:1:-1].encode().translate(_BITS)))
+        return moves, bin(mask)[:1:-1].encode().translate(_BITS)
 
     def swap_list(self) -> list:
         """The legal swaps in no particular order (playouts need no sorting)."""
