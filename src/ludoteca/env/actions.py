@@ -41,6 +41,7 @@ from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Protocol
+from weakref import WeakKeyDictionary
 
 from ludoteca.core.errors import GameError, IllegalMoveError
 from ludoteca.core.protocol import CHANCE, TERMINAL, Game, Move, Result, State
@@ -198,6 +199,42 @@ def returns(result: Result) -> tuple[float, ...]:
     return tuple(n * p - 1.0 for p in result.payoffs())
 
 
+ChanceEntry = tuple[dict[int, tuple[Move, float]], list[tuple[int, float]], list[int]]
+"""A chance node's outcomes by id, its ``(id, probability)`` pairs ascending and its ids
+ascending."""
+
+_CHANCE_ENTRIES: WeakKeyDictionary[GameSpace, dict[tuple, ChanceEntry]] = WeakKeyDictionary()
+_CHANCE_ENTRIES_KEPT = 4096
+
+
+def chance_entry(space: GameSpace, outcomes: Sequence[tuple[Move, float]]) -> ChanceEntry:
+    """The ids of a chance node's ``outcomes`` (the engine's list), worked out once per
+    distinct list and space: a game with dice meets the same few lists at every roll, and
+    mapping and sorting them again was most of a roll's cost in the adapters. At most
+    :data:`_CHANCE_ENTRIES_KEPT` lists are kept per space (a deal of tiles meets many)."""
+    key = tuple(outcomes)
+    try:
+        kept = _CHANCE_ENTRIES.get(space)
+        if kept is None:
+            kept = _CHANCE_ENTRIES[space] = {}
+        entry = kept.get(key)
+    except TypeError:  # a plug-in's space or outcomes that cannot be kept: worked out each time
+        return _chance_entry(space, outcomes)
+    if entry is None:
+        entry = _chance_entry(space, outcomes)
+        if len(kept) >= _CHANCE_ENTRIES_KEPT:
+            kept.clear()
+        kept[key] = entry
+    return entry
+
+
+def _chance_entry(space: GameSpace, outcomes: Sequence[tuple[Move, float]]) -> ChanceEntry:
+    chance_id = space.chance_id
+    table = {chance_id(move): (move, p) for move, p in outcomes}
+    pairs = sorted((a, p) for a, (_, p) in table.items())
+    return table, pairs, [a for a, _ in pairs]
+
+
 class Play:
     """An engine state and the action ids chosen so far in the move under way.
 
@@ -229,7 +266,7 @@ class Play:
         """The engine's ``to_move``, read once each time the driver changes the state (an
         agent asks for it several times an action; the state changes only through here)."""
         self._decision: Decision | None = None
-        self._chance: dict[int, tuple[Move, float]] | None = None
+        self._chance: ChanceEntry | None = None
         self._decide = decider(space)
         # ids that are the engine's moves are played as they come: the engine's own check
         # refuses an illegal one, so no decision is needed to tell it
@@ -252,15 +289,18 @@ class Play:
             self._decision = self._decide(self.state)
         return self._decision
 
-    def chance_table(self) -> dict[int, tuple[Move, float]]:
+    def _chance_entry(self) -> ChanceEntry:
         if self._chance is None:
-            chance_id = self.space.chance_id
-            self._chance = {chance_id(move): (move, p) for move, p in self.state.chance_outcomes()}
+            self._chance = chance_entry(self.space, self.state.chance_outcomes())
         return self._chance
+
+    def chance_table(self) -> dict[int, tuple[Move, float]]:
+        """Chance id -> ``(outcome, probability)`` at a chance node (shared: do not change it)."""
+        return self._chance_entry()[0]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(chance id, probability)`` at a chance node, ids ascending; else empty."""
-        return sorted((a, p) for a, (_, p) in self.chance_table().items())
+        return list(self._chance_entry()[1])
 
     def legal_actions(self) -> list[int]:
         """The legal ids, ascending: chance ids at a chance node, none once the game is over."""
@@ -270,7 +310,7 @@ class Play:
                 decision = self._decision = self._decide(self.state)
             return decision.legal(self.prefix)
         if self.mover == CHANCE:
-            return sorted(self.chance_table())
+            return list(self._chance_entry()[2])
         return []
 
     # --- acting -------------------------------------------------------------------------
