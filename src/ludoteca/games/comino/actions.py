@@ -18,6 +18,10 @@ Chance ids (the deal): ``deal NAME`` is the tile's index in :data:`.tiles.DEALT_
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
+from ludoteca.core.protocol import State
+
 from .geometry import DEALT_TILES, ORIENTED, ORIENTED_INDEX, TILES
 from .notation import TURNS, Deal, Place, Remove
 
@@ -71,6 +75,58 @@ def id_move(action: int) -> Place | Remove:
     return Place(ORIENTED[tile], x, y)
 
 
+_FIRST_ID = tuple(max(0, bit - 1) * NUM_SQUARES for bit in range(len(ORIENTED) + 1))
+"""The first id of the oriented tile whose bit is the ``bit``-th lowest (``bit_length()``)."""
+
+
+class CominoDecision:
+    """A position's legal ids, ascending, straight from the state's fits
+    (:meth:`.state.CominoState.fitting`): no move is made for an id until it is played."""
+
+    __slots__ = ("_legal",)
+
+    def __init__(self, legal: list[int]) -> None:
+        self._legal = legal
+
+    def legal(self, prefix: tuple[int, ...]) -> list[int]:
+        return [] if prefix else self._legal
+
+    def complete(self, prefix: tuple[int, ...]) -> Place | Remove | None:
+        if len(prefix) != 1:
+            return None
+        action = prefix[0]
+        legal = self._legal
+        i = bisect_left(legal, action)
+        if i == len(legal) or legal[i] != action:
+            return None
+        return id_move(action)
+
+
+def legal_ids(state) -> list[int]:
+    """The ids of ``state``'s legal moves, ascending (none unless a player is to move):
+    each placement's id from the square's fitting bits, or each removal's when nothing fits.
+    ``ValueError`` for a placement beyond the squares a game can reach, as :func:`move_id`."""
+    mover = state.to_move
+    if mover < 0:
+        return []
+    ids: list[int] = []
+    append = ids.append
+    square_index = SQUARE_INDEX.get
+    first = _FIRST_ID
+    for square, m in state.fitting(mover):
+        s = square_index(square)
+        if s is None:
+            raise ValueError(f"square {square} lies beyond the squares a game can reach")
+        while m:
+            low = m & -m
+            append(first[low.bit_length()] + s)
+            m ^= low
+    if not ids:
+        ids = [PLACEMENTS + _TILE_INDEX[name] for name in state.hands[mover]]
+    ids.sort()
+    return ids
+
+
 class CominoActions:
     size = SIZE
     chance_size = len(DEALT_TILES)
@@ -78,6 +134,10 @@ class CominoActions:
 
     def encoder(self, state):
         return move_id
+
+    def decision(self, state: State) -> CominoDecision:
+        """The position's ids without a move listed (see :func:`legal_ids`)."""
+        return CominoDecision(legal_ids(state))
 
     def chance_id(self, outcome: Deal) -> int:
         return _DEAL_INDEX[outcome.name]

@@ -55,6 +55,31 @@ from .notation import (
 
 SIDE_NAMES = (Text("first"), Text("second"))
 
+_ROW = 64
+"""Squares as ints for the colour-area search: ``(x + 32) * 64 + y + 32``. Every tile lies
+within 22 squares of ``(0, 0)`` (23 tiles, each joined side to side to the start tile: play
+and a typed position alike), so the numbering never wraps, and a step to a square sharing a
+corner is one addition."""
+
+
+def cell_key(x: int, y: int) -> int:
+    """The int a square ``(x, y)`` has in :attr:`CominoState.cells` (see :data:`_ROW`)."""
+    return (x + 32) * _ROW + y + 32
+
+
+_LINKED: tuple[dict[str, tuple[int, ...]], ...] = tuple(
+    {
+        colour: tuple(dx * _ROW + dy for dx, dy in linked_offsets(oriented, colour))
+        for colour in set(oriented)
+    }
+    for oriented in ORIENTED
+)
+"""Per oriented tile (:data:`ORIENTED` order) and colour it has: :func:`linked_offsets` as
+steps between :data:`_ROW` keys."""
+
+_COLOURS_OF = tuple(tuple(sorted(set(oriented))) for oriented in ORIENTED)
+"""Per oriented tile, its colours in notation order (the order a placement's areas are told)."""
+
 
 _PLACES: dict[tuple[int, int, int], Place] = {}
 """The placements listed so far, by (oriented tile index, x, y): a placement is an immutable
@@ -67,6 +92,13 @@ _DEALS = {name: Deal(name) for name in DEALT_TILES}
 """One draw of each dealt tile, made once: a deal lists up to 21 of them at every draw (the
 moves are frozen, so every position may hand out the same ones)."""
 
+_DRAW_CHANCES = [
+    {name: (deal, 1.0 / left) for name, deal in _DEALS.items()} if left else {}
+    for left in range(len(DEALT_TILES) + 1)
+]
+"""Each draw with its probability when ``left`` tiles are still to be drawn, made once: a
+chance node's outcomes are then one look-up per tile left."""
+
 
 class CominoState(State[CominoMove]):
     """A Comino game in progress (see the module docstring for the representation)."""
@@ -76,6 +108,9 @@ class CominoState(State[CominoMove]):
         self.board: dict[tuple[int, int], str] = {}
         self.points: dict[tuple[int, int], int] = {}
         self.frontier: set[tuple[int, int]] = set()
+        self.cells: dict[int, int] = {}
+        """The board again, by :func:`cell_key` to the oriented tile's index in
+        :data:`ORIENTED`: what the colour-area search steps through."""
         self._fits: dict[tuple[int, int], int] = {}
         """The tiles' orientations that fit each frontier square (``FIT_MASK`` of its corner
         pattern), worked out when listed and kept until a tile is put on or taken from a
@@ -109,6 +144,7 @@ class CominoState(State[CominoMove]):
         other.board = dict(self.board)
         other.points = dict(self.points)
         other.frontier = set(self.frontier)
+        other.cells = self.cells.copy()
         other._fits = self._fits.copy()
         other.hands = [set(self.hands[0]), set(self.hands[1])]
         other.score = list(self.score)
@@ -249,6 +285,7 @@ class CominoState(State[CominoMove]):
     def _put(self, square: tuple[int, int], tile: str) -> None:
         x, y = square
         self.board[square] = tile
+        self.cells[(x + 32) * _ROW + y + 32] = ORIENTED_INDEX[tile]
         self.frontier.discard(square)
         self._forget_fits(x, y)
         points = self.points
@@ -263,6 +300,7 @@ class CominoState(State[CominoMove]):
         """Undo :meth:`_put`: recompute the four points and the frontier nearby."""
         x, y = square
         del self.board[square]
+        del self.cells[(x + 32) * _ROW + y + 32]
         self._forget_fits(x, y)
         board = self.board
         for dx, dy in CORNER_OFFSETS:
@@ -297,17 +335,22 @@ class CominoState(State[CominoMove]):
         Tiles are linked when they share a grid point of that colour; all corners of a tile
         belong to it, so a tile with the colour at two corners joins the areas at both. Each
         tile's squares linked through its corners of a colour come from
-        :func:`.geometry.linked_offsets`, so
-        the search is one set look-up per square that could be linked.
+        :func:`.geometry.linked_offsets` (as steps between :attr:`cells` keys, :data:`_LINKED`),
+        so the search is one look-up per square that could be linked.
         """
-        board = self.board
-        seen = {square}
-        stack = [square]
+        keys = self._area_keys(cell_key(*square), colour)
+        return {(k // _ROW - 32, k % _ROW - 32) for k in keys}
+
+    def _area_keys(self, start: int, colour: str) -> set[int]:
+        """:meth:`area` by :attr:`cells` keys: what scoring counts."""
+        cells = self.cells
+        seen = {start}
+        stack = [start]
         while stack:
-            x, y = stack.pop()
-            for dx, dy in linked_offsets(board[(x, y)], colour):
-                n = (x + dx, y + dy)
-                if n not in seen and n in board:
+            at = stack.pop()
+            for step in _LINKED[cells[at]][colour]:
+                n = at + step
+                if n in cells and n not in seen:
                     seen.add(n)
                     stack.append(n)
         return seen
@@ -319,21 +362,20 @@ class CominoState(State[CominoMove]):
             mask |= NAME_MASK[name]
         return mask
 
-    def placements(self, player: int | None = None) -> list[Place]:
-        """Every distinct legal placement of ``player`` (default: the player to move)."""
-        if player is None:
-            player = self.to_move
-        if player < 0:
-            return []
+    def fitting(self, player: int) -> list[tuple[tuple[int, int], int]]:
+        """Each frontier square where a tile of ``player``'s hand fits, with the bits (in
+        :data:`ORIENTED` order) of the oriented tiles of the hand that fit there, in no set
+        order: every placement of the position, without a move made for any of them (the
+        research adapters' action ids come straight from these)."""
         hm = self.hand_mask(player)
-        out: list[Place] = []
-        known = _PLACES.get
+        out = []
         get = self.points.get
         fits = self._fits
-        for square in sorted(self.frontier):
-            x, y = square
-            fit = fits.get(square)
+        known = fits.get
+        for square in self.frontier:
+            fit = known(square)
             if fit is None:
+                x, y = square
                 # FIT_MASK[self.pattern(x, y)], written out: this loop runs over the frontier
                 fit = fits[square] = FIT_MASK[
                     get((x, y + 1), 0)
@@ -341,7 +383,20 @@ class CominoState(State[CominoMove]):
                     | get((x + 1, y), 0) << 4
                     | get((x, y), 0) << 6
                 ]
-            m = fit & hm
+            if fit & hm:
+                out.append((square, fit & hm))
+        return out
+
+    def placements(self, player: int | None = None) -> list[Place]:
+        """Every distinct legal placement of ``player`` (default: the player to move), by
+        square, then by the tile's orientation (:meth:`fitting`'s, listed as moves)."""
+        if player is None:
+            player = self.to_move
+        if player < 0:
+            return []
+        out: list[Place] = []
+        known = _PLACES.get
+        for (x, y), m in sorted(self.fitting(player)):
             while m:
                 low = m & -m
                 key = (low.bit_length() - 1, x, y)
@@ -375,10 +430,11 @@ class CominoState(State[CominoMove]):
     def chance_outcomes(self) -> list[tuple[CominoMove, float]]:
         if self.draws >= DRAWS:
             return []
-        used = set(self.board.values()) | self.hands[0] | self.hands[1]
-        left = [_DEALS[n] for n in DEALT_TILES if n not in used]
-        p = 1.0 / len(left)
-        return [(m, p) for m in left]
+        used = self.hands[0] | self.hands[1]
+        used.update(self.board.values())
+        left = [n for n in DEALT_TILES if n not in used]
+        chances = _DRAW_CHANCES[len(left)]
+        return [chances[n] for n in left]
 
     def move_to_str(self, move: CominoMove | str) -> str:
         """Binding notation of a move; text is parsed and given back canonical."""
@@ -430,39 +486,49 @@ class CominoState(State[CominoMove]):
         text = move if isinstance(move, str) else None
         if text is not None:
             move = parse_move(text)
-        elif not isinstance(move, Place | Remove | Deal):
-            raise MalformedError(move, "not a Comino move (a Place, Remove or Deal)")
-        shown = text if text is not None else str(move)
-        if isinstance(move, Deal):
-            self._deal(move, shown)
+        cls = type(move)
+        if cls is Place:
+            self._place(move, text)  # type: ignore[arg-type]
+        elif cls is Deal:
+            self._deal(move, text)  # type: ignore[arg-type]
+        elif isinstance(move, Remove):
+            self._remove(move, text)
         elif isinstance(move, Place):
-            self._place(move, shown)
+            self._place(move, text)
+        elif isinstance(move, Deal):
+            self._deal(move, text)
         else:
-            self._remove(move, shown)
+            raise MalformedError(move, "not a Comino move (a Place, Remove or Deal)")
 
-    def _check_turn(self, shown: str) -> int:
+    def _check_turn(self, move: CominoMove, text: str | None) -> int:
         mover = self.to_move
         if mover == TERMINAL:
-            raise IllegalMoveError(shown, "the game is over")
+            raise IllegalMoveError(_shown(move, text), "the game is over")
         if mover == CHANCE:
             raise IllegalMoveError(
-                shown,
+                _shown(move, text),
                 "the deal is not finished ({draws} of 21 tiles drawn): the next move is a deal "
                 "draw",
                 draws=self.draws,
             )
         return mover
 
-    def _deal(self, move: Deal, shown: str) -> None:
+    def _deal(self, move: Deal, text: str | None) -> None:
         if self.draws >= DRAWS:
-            raise IllegalMoveError(shown, "the deal is over: all 21 tiles have been drawn")
+            raise IllegalMoveError(
+                _shown(move, text), "the deal is over: all 21 tiles have been drawn"
+            )
         name = move.name
         if name in (FIRST_TILE, SECOND_TILE):
             raise IllegalMoveError(
-                shown, "{name} is not dealt: players start with YYYY and RRRR", name=name
+                _shown(move, text),
+                "{name} is not dealt: players start with YYYY and RRRR",
+                name=name,
             )
         if name in self.hands[0] or name in self.hands[1] or name in self.board.values():
-            raise IllegalMoveError(shown, "tile {name} has already been drawn", name=name)
+            raise IllegalMoveError(
+                _shown(move, text), "tile {name} has already been drawn", name=name
+            )
         if self.draws == 0:
             self._put((0, 0), name)
         else:
@@ -471,43 +537,43 @@ class CominoState(State[CominoMove]):
         self.history.append(("deal", name, self.last))
         self.last = None
 
-    def _place(self, move: Place, shown: str) -> None:
-        player = self._check_turn(shown)
-        name = name_of(move.tile)
+    def _place(self, move: Place, text: str | None) -> None:
+        player = self._check_turn(move, text)
+        tile = move.tile
+        name = name_of(tile)
         if name not in self.hands[player]:
             raise IllegalMoveError(
-                shown,
+                _shown(move, text),
                 "tile {name} is not in {SIDE_NAMES} player's hand",
                 name=name,
                 SIDE_NAMES=SIDE_NAMES[player],
             )
-        square = (move.x, move.y)
+        x, y = square = (move.x, move.y)
         if square in self.board:
-            raise IllegalMoveError(shown, "square {x},{y} is already covered", x=move.x, y=move.y)
+            raise IllegalMoveError(
+                _shown(move, text), "square {x},{y} is already covered", x=x, y=y
+            )
         if square not in self.frontier:
             raise IllegalMoveError(
-                shown, "square {x},{y} shares no side with a tile on the table", x=move.x, y=move.y
+                _shown(move, text),
+                "square {x},{y} shares no side with a tile on the table",
+                x=x,
+                y=y,
             )
-        for (dx, dy), colour, corner in zip(CORNER_OFFSETS, move.tile, CORNER_NAMES, strict=True):
-            have = self.points.get((move.x + dx, move.y + dy), 0)
-            if have and have != COLOUR_CODE[colour]:
-                raise IllegalMoveError(
-                    shown,
-                    "its {corner} corner is {colour} but grid point {x},{y} is already {value}: "
-                    "every grid point has a single colour",
-                    corner=corner,
-                    colour=colour,
-                    x=move.x + dx,
-                    y=move.y + dy,
-                    value=".BRY"[have],
-                )
+        fit = self._fits.get(square)
+        if fit is None:
+            fit = self._fits[square] = FIT_MASK[self.pattern(x, y)]
+        oriented = ORIENTED_INDEX[tile]
+        if not fit >> oriented & 1:
+            self._mismatch(move, text)
         # legal: apply
-        self._put(square, move.tile)
+        self._put(square, tile)
         self.hands[player].discard(name)
         gained = 0
         earned = []
-        for colour in sorted(set(move.tile)):
-            size = len(self.area(square, colour)) - 1
+        at = (x + 32) * _ROW + y + 32
+        for colour in _COLOURS_OF[oriented]:
+            size = len(self._area_keys(at, colour)) - 1
             if size:
                 gained += size
                 earned.append((colour, size))
@@ -516,11 +582,29 @@ class CominoState(State[CominoMove]):
         self.history.append(("place", move, player, gained, self.last))
         self.last = ("place", player, str(move), gained, tuple(earned), *self.score)
 
-    def _remove(self, move: Remove, shown: str) -> None:
-        player = self._check_turn(shown)
+    def _mismatch(self, move: Place, text: str | None) -> None:
+        """Say which corner of ``move`` meets a grid point of another colour (the fit table
+        found that one does)."""
+        for (dx, dy), colour, corner in zip(CORNER_OFFSETS, move.tile, CORNER_NAMES, strict=True):
+            have = self.points.get((move.x + dx, move.y + dy), 0)
+            if have and have != COLOUR_CODE[colour]:
+                raise IllegalMoveError(
+                    _shown(move, text),
+                    "its {corner} corner is {colour} but grid point {x},{y} is already {value}: "
+                    "every grid point has a single colour",
+                    corner=corner,
+                    colour=colour,
+                    x=move.x + dx,
+                    y=move.y + dy,
+                    value=".BRY"[have],
+                )
+        raise AssertionError(f"{move} fits by its corners but not by the fit table")
+
+    def _remove(self, move: Remove, text: str | None) -> None:
+        player = self._check_turn(move, text)
         if move.name not in self.hands[player]:
             raise IllegalMoveError(
-                shown,
+                _shown(move, text),
                 "tile {name} is not in {SIDE_NAMES} player's hand",
                 name=move.name,
                 SIDE_NAMES=SIDE_NAMES[player],
@@ -528,7 +612,7 @@ class CominoState(State[CominoMove]):
         fits = self._any_placement(player)
         if fits is not None:
             raise IllegalMoveError(
-                shown,
+                _shown(move, text),
                 "a tile may be removed only when none fits anywhere, but {fits} fits",
                 fits=fits,
             )
@@ -596,6 +680,11 @@ class CominoState(State[CominoMove]):
                 if m >> ORIENTED_INDEX[oriented] & 1:
                     out.append((x, y, r))
         return sorted(out)
+
+
+def _shown(move: CominoMove, text: str | None) -> str:
+    """A refused move as the player wrote it, or in notation: made only for an error."""
+    return text if text is not None else str(move)
 
 
 @cache
