@@ -13,6 +13,7 @@ Representation, chosen so that move generation never looks beyond the edge of th
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from functools import cache
 
@@ -52,6 +53,7 @@ from .notation import (
     parse_move,
     parse_tile,
 )
+from .planes import tile_ones
 
 SIDE_NAMES = (Text("first"), Text("second"))
 
@@ -111,6 +113,10 @@ class CominoState(State[CominoMove]):
         self.cells: dict[int, int] = {}
         """The board again, by :func:`cell_key` to the oriented tile's index in
         :data:`ORIENTED`: what the colour-area search steps through."""
+        self.ones = array("q")
+        """The observation's flat indices of the tiles on the table (:func:`.planes.tile_ones`,
+        five a tile, in the order they were put), kept as tiles are put and taken back:
+        observing a position is then one numpy assignment of these."""
         self._fits: dict[tuple[int, int], int] = {}
         """The tiles' orientations that fit each frontier square (``FIT_MASK`` of its corner
         pattern), worked out when listed and kept until a tile is put on or taken from a
@@ -121,7 +127,8 @@ class CominoState(State[CominoMove]):
         self.turns = 0
         self.history: list[tuple] = []
         self.last: tuple | None = None
-        """What :meth:`last_move_summary` tells of the last turn, as plain values."""
+        """What :meth:`last_move_summary` tells of the last turn, as plain values (a
+        placement as its move, put in words only when asked)."""
 
     # --- construction -------------------------------------------------------------------
     @classmethod
@@ -145,6 +152,7 @@ class CominoState(State[CominoMove]):
         other.points = dict(self.points)
         other.frontier = set(self.frontier)
         other.cells = self.cells.copy()
+        other.ones = self.ones[:]
         other._fits = self._fits.copy()
         other.hands = [set(self.hands[0]), set(self.hands[1])]
         other.score = list(self.score)
@@ -195,6 +203,7 @@ class CominoState(State[CominoMove]):
         if self.last is None:
             return None
         kind, player, move, gained, earned, first, second = self.last
+        move = str(move)
         side = SIDE_NAMES[player]
         if kind == "remove":
             return Text(
@@ -238,7 +247,7 @@ class CominoState(State[CominoMove]):
                 {"start": start, "first": names[0], "second": names[1], "count": HAND_SIZE},
             )
         kind, player, move, gained, earned, first, second = self.last
-        tile, _, square = move.partition("@")
+        tile, _, square = str(move).partition("@")
         fields = {
             "who": names[player],
             "tile": tile,
@@ -286,6 +295,7 @@ class CominoState(State[CominoMove]):
         x, y = square
         self.board[square] = tile
         self.cells[(x + 32) * _ROW + y + 32] = ORIENTED_INDEX[tile]
+        self.ones.extend(tile_ones(x, y, tile))
         self.frontier.discard(square)
         self._forget_fits(x, y)
         points = self.points
@@ -299,6 +309,13 @@ class CominoState(State[CominoMove]):
     def _take(self, square: tuple[int, int]) -> None:
         """Undo :meth:`_put`: recompute the four points and the frontier nearby."""
         x, y = square
+        if square == next(reversed(self.board)):
+            del self.ones[-5:]
+        else:  # not the last put (no undo does this): list the others again
+            self.ones = array("q")
+            for (tx, ty), tile in self.board.items():
+                if (tx, ty) != square:
+                    self.ones.extend(tile_ones(tx, ty, tile))
         del self.board[square]
         del self.cells[(x + 32) * _ROW + y + 32]
         self._forget_fits(x, y)
@@ -580,7 +597,7 @@ class CominoState(State[CominoMove]):
         self.score[player] += gained
         self.turns += 1
         self.history.append(("place", move, player, gained, self.last))
-        self.last = ("place", player, str(move), gained, tuple(earned), *self.score)
+        self.last = ("place", player, move, gained, tuple(earned), *self.score)
 
     def _mismatch(self, move: Place, text: str | None) -> None:
         """Say which corner of ``move`` meets a grid point of another colour (the fit table
