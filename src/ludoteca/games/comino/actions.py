@@ -22,7 +22,7 @@ from bisect import bisect_left
 
 from ludoteca.core.protocol import State
 
-from .geometry import DEALT_TILES, ORIENTED, ORIENTED_INDEX, TILES
+from .geometry import DEALT_TILES, ORIENTED, ORIENTED_INDEX, ROW, TILES, cell_key
 from .notation import TURNS, Deal, Place, Remove
 
 RADIUS = TURNS
@@ -37,6 +37,10 @@ NUM_SQUARES = len(SQUARES)
 PLACEMENTS = len(ORIENTED) * NUM_SQUARES
 SIZE = PLACEMENTS + len(TILES)
 _TILE_INDEX = {name: i for i, name in enumerate(TILES)}
+_SQUARE_OF_KEY: list[int | None] = [None] * (ROW * ROW)
+"""Each diamond square's index by the engine's int square (:func:`.geometry.cell_key`)."""
+for _i, (_x, _y) in enumerate(SQUARES):
+    _SQUARE_OF_KEY[cell_key(_x, _y)] = _i
 _DEAL_INDEX = {name: i for i, name in enumerate(DEALT_TILES)}
 
 
@@ -111,12 +115,12 @@ def legal_ids(state) -> list[int]:
         return []
     ids: list[int] = []
     append = ids.append
-    square_index = SQUARE_INDEX.get
+    square_index = _SQUARE_OF_KEY
     first = _FIRST_ID
-    for square, m in state.fitting(mover):
-        s = square_index(square)
+    for k, m in state.fitting(mover):
+        s = square_index[k]
         if s is None:
-            raise ValueError(f"square {square} lies beyond the squares a game can reach")
+            raise ValueError(f"square {k} lies beyond the squares a game can reach")
         while m:
             low = m & -m
             append(first[low.bit_length()] + s)

@@ -29,6 +29,19 @@ CORNER_NAMES = (Text("top-left"), Text("top-right"), Text("bottom-right"), Text(
 # Grid point (px, py) is the bottom-left corner of square (px, py).
 CORNER_OFFSETS = ((0, 1), (1, 1), (1, 0), (0, 0))
 
+ROW = 64
+"""Squares as ints, where the engine steps from square to square: ``(x + 32) * 64 + y + 32``
+(:func:`cell_key`; a grid point has the key of the square whose bottom-left corner it is).
+Every tile lies within 22 squares of ``(0, 0)`` (23 tiles, each joined side to side to the
+start tile: in play and in a typed position alike), so the numbering never wraps, and a
+neighbour is one addition away."""
+
+
+def cell_key(x: int, y: int) -> int:
+    """The int of square ``(x, y)`` (see :data:`ROW`)."""
+    return (x + 32) * ROW + y + 32
+
+
 SIDE_OFFSETS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 """The four squares sharing a side with a square: up, right, down, left."""
 

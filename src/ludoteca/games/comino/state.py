@@ -3,12 +3,14 @@
 Representation, chosen so that move generation never looks beyond the edge of the table:
 
 * ``board`` maps a square ``(x, y)`` to the oriented tile lying there;
-* ``points`` maps every grid point some tile touches to its colour code, kept
-  incrementally (a placement fixes four points; an undo recomputes only those four);
-* ``frontier`` is the set of empty squares sharing a side with a tile: the only squares a
-  placement may use. Each frontier square's four corner codes index
-  :data:`~.tiles.FIT_MASK`, whose bits ``&`` the hand's bits are exactly the placements
-  there, each distinct orientation once.
+* the grid is kept again by int squares (:func:`cell_key`; a grid point has the key of the
+  square whose bottom-left corner it is), where a neighbour is one addition away:
+  ``cells`` maps a square to its oriented tile's index, ``codes`` every grid point some
+  tile touches to its colour code (a placement fixes four points; an undo recomputes only
+  those four), and ``front`` holds the empty squares sharing a side with a tile: the only
+  squares a placement may use (``points`` and ``frontier`` give both by ``(x, y)``). Each
+  frontier square's four corner codes index :data:`~.tiles.FIT_MASK`, whose bits ``&`` the
+  hand's bits are exactly the placements there, each distinct orientation once.
 """
 
 from __future__ import annotations
@@ -36,10 +38,14 @@ from .geometry import (
     SECOND_TILE,
     SIDE_OFFSETS,
     SQUARES_AT_POINT,
+    cell_key,
     linked_offsets,
     name_of,
     rotate,
     rotations,
+)
+from .geometry import (
+    ROW as _ROW,
 )
 from .notation import (
     DRAWS,
@@ -57,18 +63,6 @@ from .planes import tile_ones
 
 SIDE_NAMES = (Text("first"), Text("second"))
 
-_ROW = 64
-"""Squares as ints for the colour-area search: ``(x + 32) * 64 + y + 32``. Every tile lies
-within 22 squares of ``(0, 0)`` (23 tiles, each joined side to side to the start tile: play
-and a typed position alike), so the numbering never wraps, and a step to a square sharing a
-corner is one addition."""
-
-
-def cell_key(x: int, y: int) -> int:
-    """The int a square ``(x, y)`` has in :attr:`CominoState.cells` (see :data:`_ROW`)."""
-    return (x + 32) * _ROW + y + 32
-
-
 _LINKED: tuple[dict[str, tuple[int, ...]], ...] = tuple(
     {
         colour: tuple(dx * _ROW + dy for dx, dy in linked_offsets(oriented, colour))
@@ -78,6 +72,19 @@ _LINKED: tuple[dict[str, tuple[int, ...]], ...] = tuple(
 )
 """Per oriented tile (:data:`ORIENTED` order) and colour it has: :func:`linked_offsets` as
 steps between :data:`_ROW` keys."""
+
+_TL, _TR, _BR, _BL = (dx * _ROW + dy for dx, dy in CORNER_OFFSETS)
+"""A square's corner points as steps from its key, in tile-string order."""
+_SIDES = tuple(dx * _ROW + dy for dx, dy in SIDE_OFFSETS)
+_AROUND = tuple(dx * _ROW + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+"""The square and the eight sharing a corner with it."""
+_AT_POINT = tuple((dx * _ROW + dy, corner) for (dx, dy), corner in SQUARES_AT_POINT)
+_CORNER_CODES = tuple(tuple(COLOUR_CODE[c] for c in oriented) for oriented in ORIENTED)
+
+
+def _square(key: int) -> tuple[int, int]:
+    return key // _ROW - 32, key % _ROW - 32
+
 
 _COLOURS_OF = tuple(tuple(sorted(set(oriented))) for oriented in ORIENTED)
 """Per oriented tile, its colours in notation order (the order a placement's areas are told)."""
@@ -108,16 +115,16 @@ class CominoState(State[CominoMove]):
     def __init__(self, game) -> None:
         self.game = game
         self.board: dict[tuple[int, int], str] = {}
-        self.points: dict[tuple[int, int], int] = {}
-        self.frontier: set[tuple[int, int]] = set()
         self.cells: dict[int, int] = {}
         """The board again, by :func:`cell_key` to the oriented tile's index in
         :data:`ORIENTED`: what the colour-area search steps through."""
+        self.codes: dict[int, int] = {}
+        self.front: set[int] = set()
         self.ones = array("q")
         """The observation's flat indices of the tiles on the table (:func:`.planes.tile_ones`,
         five a tile, in the order they were put), kept as tiles are put and taken back:
         observing a position is then one numpy assignment of these."""
-        self._fits: dict[tuple[int, int], int] = {}
+        self._fits: dict[int, int] = {}
         """The tiles' orientations that fit each frontier square (``FIT_MASK`` of its corner
         pattern), worked out when listed and kept until a tile is put on or taken from a
         square sharing a corner with it: most of a position's frontier is the last one's."""
@@ -149,8 +156,8 @@ class CominoState(State[CominoMove]):
         other = CominoState.__new__(CominoState)
         other.game = self.game
         other.board = dict(self.board)
-        other.points = dict(self.points)
-        other.frontier = set(self.frontier)
+        other.codes = self.codes.copy()
+        other.front = self.front.copy()
         other.cells = self.cells.copy()
         other.ones = self.ones[:]
         other._fits = self._fits.copy()
@@ -281,34 +288,51 @@ class CominoState(State[CominoMove]):
         )
 
     # --- the grid -----------------------------------------------------------------------
+    @property
+    def points(self) -> dict[tuple[int, int], int]:
+        """Every grid point some tile touches, by ``(x, y)``, to its colour code."""
+        return {_square(k): code for k, code in self.codes.items()}
+
+    @property
+    def frontier(self) -> set[tuple[int, int]]:
+        """The empty squares sharing a side with a tile, by ``(x, y)``."""
+        return {_square(k) for k in self.front}
+
     def pattern(self, x: int, y: int) -> int:
         """The corner codes of square ``(x, y)`` packed as a :data:`FIT_MASK` index."""
-        get = self.points.get
-        return (
-            get((x, y + 1), 0)
-            | get((x + 1, y + 1), 0) << 2
-            | get((x + 1, y), 0) << 4
-            | get((x, y), 0) << 6
-        )
+        return self._pattern(cell_key(x, y))
+
+    def _pattern(self, k: int) -> int:
+        get = self.codes.get
+        return get(k + _TL, 0) | get(k + _TR, 0) << 2 | get(k + _BR, 0) << 4 | get(k + _BL, 0) << 6
 
     def _put(self, square: tuple[int, int], tile: str) -> None:
         x, y = square
+        k = (x + 32) * _ROW + y + 32
+        o = ORIENTED_INDEX[tile]
         self.board[square] = tile
-        self.cells[(x + 32) * _ROW + y + 32] = ORIENTED_INDEX[tile]
+        cells = self.cells
+        cells[k] = o
         self.ones.extend(tile_ones(x, y, tile))
-        self.frontier.discard(square)
-        self._forget_fits(x, y)
-        points = self.points
-        for (dx, dy), colour in zip(CORNER_OFFSETS, tile, strict=True):
-            points[(x + dx, y + dy)] = COLOUR_CODE[colour]
-        for dx, dy in SIDE_OFFSETS:
-            n = (x + dx, y + dy)
-            if n not in self.board:
-                self.frontier.add(n)
+        front = self.front
+        front.discard(k)
+        pop = self._fits.pop
+        for d in _AROUND:
+            pop(k + d, None)
+        codes = self.codes
+        tl, tr, br, bl = _CORNER_CODES[o]
+        codes[k + _TL] = tl
+        codes[k + _TR] = tr
+        codes[k + _BR] = br
+        codes[k + _BL] = bl
+        for d in _SIDES:
+            if k + d not in cells:
+                front.add(k + d)
 
     def _take(self, square: tuple[int, int]) -> None:
         """Undo :meth:`_put`: recompute the four points and the frontier nearby."""
         x, y = square
+        k = (x + 32) * _ROW + y + 32
         if square == next(reversed(self.board)):
             del self.ones[-5:]
         else:  # not the last put (no undo does this): list the others again
@@ -317,34 +341,29 @@ class CominoState(State[CominoMove]):
                 if (tx, ty) != square:
                     self.ones.extend(tile_ones(tx, ty, tile))
         del self.board[square]
-        del self.cells[(x + 32) * _ROW + y + 32]
-        self._forget_fits(x, y)
-        board = self.board
-        for dx, dy in CORNER_OFFSETS:
-            px, py = x + dx, y + dy
-            for (ox, oy), corner in SQUARES_AT_POINT:
-                tile = board.get((px + ox, py + oy))
-                if tile is not None:
-                    self.points[(px, py)] = COLOUR_CODE[tile[corner]]
+        cells = self.cells
+        del cells[k]
+        pop = self._fits.pop
+        for d in _AROUND:
+            pop(k + d, None)
+        codes = self.codes
+        for corner in (_TL, _TR, _BR, _BL):
+            p = k + corner
+            for step, at in _AT_POINT:
+                o = cells.get(p + step)
+                if o is not None:
+                    codes[p] = _CORNER_CODES[o][at]
                     break
             else:
-                del self.points[(px, py)]
-        for sq in [square] + [(x + dx, y + dy) for dx, dy in SIDE_OFFSETS]:
-            if sq in board:
+                del codes[p]
+        front = self.front
+        for n in (k, *(k + d for d in _SIDES)):
+            if n in cells:
                 continue
-            sx, sy = sq
-            if any((sx + dx, sy + dy) in board for dx, dy in SIDE_OFFSETS):
-                self.frontier.add(sq)
+            if any(n + d in cells for d in _SIDES):
+                front.add(n)
             else:
-                self.frontier.discard(sq)
-
-    def _forget_fits(self, x: int, y: int) -> None:
-        """The four corners of square ``(x, y)`` changed: forget what fits the squares that
-        share one of them (the square and its eight neighbours)."""
-        pop = self._fits.pop
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                pop((x + dx, y + dy), None)
+                front.discard(n)
 
     def area(self, square: tuple[int, int], colour: str) -> set[tuple[int, int]]:
         """The colour area of ``colour`` containing the tile on ``square``.
@@ -379,29 +398,28 @@ class CominoState(State[CominoMove]):
             mask |= NAME_MASK[name]
         return mask
 
-    def fitting(self, player: int) -> list[tuple[tuple[int, int], int]]:
-        """Each frontier square where a tile of ``player``'s hand fits, with the bits (in
-        :data:`ORIENTED` order) of the oriented tiles of the hand that fit there, in no set
-        order: every placement of the position, without a move made for any of them (the
-        research adapters' action ids come straight from these)."""
+    def fitting(self, player: int) -> list[tuple[int, int]]:
+        """Each frontier square (by :func:`cell_key`) where a tile of ``player``'s hand fits,
+        with the bits (in :data:`ORIENTED` order) of the oriented tiles of the hand that fit
+        there, in no set order: every placement of the position, without a move made for any
+        of them (the research adapters' action ids come straight from these)."""
         hm = self.hand_mask(player)
         out = []
-        get = self.points.get
+        get = self.codes.get
         fits = self._fits
         known = fits.get
-        for square in self.frontier:
-            fit = known(square)
+        for k in self.front:
+            fit = known(k)
             if fit is None:
-                x, y = square
-                # FIT_MASK[self.pattern(x, y)], written out: this loop runs over the frontier
-                fit = fits[square] = FIT_MASK[
-                    get((x, y + 1), 0)
-                    | get((x + 1, y + 1), 0) << 2
-                    | get((x + 1, y), 0) << 4
-                    | get((x, y), 0) << 6
+                # FIT_MASK[self._pattern(k)], written out: this loop runs over the frontier
+                fit = fits[k] = FIT_MASK[
+                    get(k + _TL, 0)
+                    | get(k + _TR, 0) << 2
+                    | get(k + _BR, 0) << 4
+                    | get(k + _BL, 0) << 6
                 ]
             if fit & hm:
-                out.append((square, fit & hm))
+                out.append((k, fit & hm))
         return out
 
     def placements(self, player: int | None = None) -> list[Place]:
@@ -413,7 +431,8 @@ class CominoState(State[CominoMove]):
             return []
         out: list[Place] = []
         known = _PLACES.get
-        for (x, y), m in sorted(self.fitting(player)):
+        for k, m in sorted(self.fitting(player)):  # keys sort as (x, y) do
+            x, y = _square(k)
             while m:
                 low = m & -m
                 key = (low.bit_length() - 1, x, y)
@@ -427,9 +446,10 @@ class CominoState(State[CominoMove]):
 
     def _any_placement(self, player: int) -> Place | None:
         hm = self.hand_mask(player)
-        for x, y in sorted(self.frontier):
-            m = FIT_MASK[self.pattern(x, y)] & hm
+        for k in sorted(self.front):
+            m = FIT_MASK[self._pattern(k)] & hm
             if m:
+                x, y = _square(k)
                 return Place(ORIENTED[(m & -m).bit_length() - 1], x, y)
         return None
 
@@ -566,20 +586,21 @@ class CominoState(State[CominoMove]):
                 SIDE_NAMES=SIDE_NAMES[player],
             )
         x, y = square = (move.x, move.y)
-        if square in self.board:
+        at = (x + 32) * _ROW + y + 32
+        if at in self.cells:
             raise IllegalMoveError(
                 _shown(move, text), "square {x},{y} is already covered", x=x, y=y
             )
-        if square not in self.frontier:
+        if at not in self.front:
             raise IllegalMoveError(
                 _shown(move, text),
                 "square {x},{y} shares no side with a tile on the table",
                 x=x,
                 y=y,
             )
-        fit = self._fits.get(square)
+        fit = self._fits.get(at)
         if fit is None:
-            fit = self._fits[square] = FIT_MASK[self.pattern(x, y)]
+            fit = self._fits[at] = FIT_MASK[self._pattern(at)]
         oriented = ORIENTED_INDEX[tile]
         if not fit >> oriented & 1:
             self._mismatch(move, text)
@@ -588,7 +609,6 @@ class CominoState(State[CominoMove]):
         self.hands[player].discard(name)
         gained = 0
         earned = []
-        at = (x + 32) * _ROW + y + 32
         for colour in _COLOURS_OF[oriented]:
             size = len(self._area_keys(at, colour)) - 1
             if size:
@@ -603,7 +623,7 @@ class CominoState(State[CominoMove]):
         """Say which corner of ``move`` meets a grid point of another colour (the fit table
         found that one does)."""
         for (dx, dy), colour, corner in zip(CORNER_OFFSETS, move.tile, CORNER_NAMES, strict=True):
-            have = self.points.get((move.x + dx, move.y + dy), 0)
+            have = self.codes.get(cell_key(move.x + dx, move.y + dy), 0)
             if have and have != COLOUR_CODE[colour]:
                 raise IllegalMoveError(
                     _shown(move, text),
@@ -669,8 +689,8 @@ class CominoState(State[CominoMove]):
     # --- for the web club ---------------------------------------------------------------
     def fits_somewhere(self, name: str) -> bool:
         """Whether the tile ``name`` (in any hand, or none) has a placement on this table."""
-        for x, y in self.frontier:
-            m = FIT_MASK[self.pattern(x, y)]
+        for k in self.front:
+            m = FIT_MASK[self._pattern(k)]
             if any(m >> ORIENTED_INDEX[rotate(name, r)] & 1 for r in range(4)):
                 return True
         return False
@@ -690,8 +710,9 @@ class CominoState(State[CominoMove]):
         if mover < 0 or name not in self.hands[mover]:
             return []
         out = []
-        for x, y in self.frontier:
-            m = FIT_MASK[self.pattern(x, y)]
+        for k in self.front:
+            m = FIT_MASK[self._pattern(k)]
+            x, y = _square(k)
             for r in range(4):
                 oriented = rotate(name, r)
                 if m >> ORIENTED_INDEX[oriented] & 1:
