@@ -1,0 +1,104 @@
+"""Comino's quick paths for the research adapters give what the plain ones give.
+
+The adapters' legal ids come straight from the state's frontier fits
+(:func:`ludoteca.games.comino.actions.legal_ids`), not from encoding every legal move; the
+observation's table comes from the flat indices the state keeps as tiles are put and taken
+back (:attr:`CominoState.ones`); the grid is kept by int squares beside ``board``. Each is
+held here to what the listing of moves, the board and a state read afresh from its position
+say, on random games played forward and undone to the start.
+"""
+
+from __future__ import annotations
+
+import random
+
+import numpy as np
+
+from ludoteca.core import get
+from ludoteca.core.protocol import CHANCE
+from ludoteca.env.observation import Observer
+from ludoteca.games.comino.actions import CominoActions, legal_ids, move_id
+from ludoteca.games.comino.geometry import COLOUR_CODE, CORNER_OFFSETS, TILES
+
+STUCK = "BBBY@0,0 BRBR,BRRR,BRYR,RRRY,RRYY,RYRY,YYYY BBBR,BBRR,BBRY,BBYR,BBYY,BRBY,RRRR 0 0 1"
+"""A position where no tile of player 1's hand fits (as in the rules tests)."""
+
+
+def encoded(state) -> list[int]:
+    """The ids of every legal move, each encoded on its own (what the adapters did)."""
+    return sorted(move_id(m)[0] for m in state.legal_moves())
+
+
+def reference_observation(state, player: int) -> np.ndarray:
+    """The table and hands as the layout describes them, from ``board`` alone."""
+    flat = np.zeros(Observer(get("comino")).size, np.float32)
+    squares = flat[: 45 * 45].reshape(45, 45)
+    points = flat[45 * 45 : 45 * 45 + 3 * 46 * 46].reshape(3, 46, 46)
+    for (x, y), tile in state.board.items():
+        squares[x + 22, y + 22] = 1
+        for (dx, dy), colour in zip(CORNER_OFFSETS, tile, strict=True):
+            points[COLOUR_CODE[colour] - 1, x + dx + 22, y + dy + 22] = 1
+    hands = flat[45 * 45 + 3 * 46 * 46 : -6]
+    for name in state.hands[player]:
+        hands[TILES.index(name)] = 1
+    for name in state.hands[1 - player]:
+        hands[len(TILES) + TILES.index(name)] = 1
+    return flat
+
+
+def internals(state) -> tuple:
+    return (
+        dict(state.cells),
+        dict(state.codes),
+        set(state.front),
+        sorted(state.ones),
+        state.points,
+        state.frontier,
+    )
+
+
+def test_legal_ids_the_observation_and_the_grid_follow_play_and_undo():
+    game = get("comino")
+    observer = Observer(game)
+    space = CominoActions()
+    for seed in (1, 2, 3):
+        rng = random.Random(seed)
+        state = game.new_state(seed)
+        seen = []
+        while not state.is_over:
+            if state.to_move == CHANCE:
+                state.play(rng.choice(state.legal_moves()))
+                continue
+            ids = legal_ids(state)
+            assert ids == encoded(state)
+            decision = space.decision(state)
+            assert decision.legal(()) == ids and decision.legal((ids[0],)) == []
+            assert all(decision.complete((a,)) in state.legal_moves() for a in ids)
+            assert decision.complete((ids[-1] + 1,)) is None
+            afresh = game.from_position(state.position())
+            assert internals(state) == internals(afresh)
+            for player in (0, 1):
+                ours = observer.encode(state, player)
+                assert np.array_equal(ours[:-6], reference_observation(state, player)[:-6])
+            seen.append((state.position(), internals(state), ids))
+            state.play(rng.choice(state.legal_moves()))
+        while seen:  # undone move by move, each position is the one played
+            if state.to_move != CHANCE or state.draws:
+                state.undo()
+            if state.to_move == CHANCE:
+                continue
+            position, inside, ids = seen.pop()
+            assert state.position() == position
+            assert internals(state) == inside and legal_ids(state) == ids
+        while state.history:  # and the deal, to the empty table
+            state.undo()
+        assert internals(state) == ({}, {}, set(), [], {}, set())
+
+
+def test_when_nothing_fits_the_ids_are_the_removals():
+    state = get("comino").from_position(STUCK)
+    ids = legal_ids(state)
+    assert ids == encoded(state) and len(ids) == len(state.hands[0])
+    assert [CominoActions().decision(state).complete((a,)) for a in ids] == sorted(
+        state.legal_moves()
+    )
