@@ -3,7 +3,8 @@
 The adapters' legal ids come straight from the state's frontier fits
 (:func:`ludoteca.games.comino.actions.legal_ids`), not from encoding every legal move; the
 observation's table comes from the flat indices the state keeps as tiles are put and taken
-back (:attr:`CominoState.ones`); the grid is kept by int squares beside ``board``. Each is
+back (:attr:`CominoState.ones`); the grid is kept by int squares beside ``board``, and the
+hands as bits beside ``hands``. Each is
 held here to what the listing of moves, the board and a state read afresh from its position
 say, on random games played forward and undone to the start.
 """
@@ -47,6 +48,7 @@ def reference_observation(state, player: int) -> np.ndarray:
 
 
 def internals(state) -> tuple:
+    assert state.hand_bits == [sum(1 << TILES.index(n) for n in hand) for hand in state.hands]
     return (
         dict(state.cells),
         dict(state.codes),

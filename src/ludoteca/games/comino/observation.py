@@ -18,7 +18,6 @@ from .notation import DRAWS, TURNS
 from .planes import POINT_SIDE, SQUARE_SIDE
 
 SCORE_SCALE = 100.0
-_TILE_BIT = {name: 1 << i for i, name in enumerate(TILES)}
 _HAND_BYTES = (2 * len(TILES) + 7) // 8
 
 
@@ -43,13 +42,8 @@ def fill_flat(flat, state, player, prefix) -> None:
     # (:attr:`.state.CominoState.ones`), in one assignment
     flat[np.frombuffer(state.ones, np.int64)] = 1.0
     # both hands as one bit string, own then other, spread over their 46 places
-    own = other = 0
-    bit = _TILE_BIT
-    for name in state.hands[player]:
-        own |= bit[name]
-    for name in state.hands[1 - player]:
-        other |= bit[name]
-    hands = (own | other << len(TILES)).to_bytes(_HAND_BYTES, "little")
+    bits = state.hand_bits
+    hands = (bits[player] | bits[1 - player] << len(TILES)).to_bytes(_HAND_BYTES, "little")
     flat[_OWN:_FEATURES] = np.unpackbits(
         np.frombuffer(hands, np.uint8), count=_FEATURES - _OWN, bitorder="little"
     )

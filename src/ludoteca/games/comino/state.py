@@ -38,6 +38,7 @@ from .geometry import (
     SECOND_TILE,
     SIDE_OFFSETS,
     SQUARES_AT_POINT,
+    TILES,
     cell_key,
     linked_offsets,
     name_of,
@@ -86,6 +87,19 @@ def _square(key: int) -> tuple[int, int]:
     return key // _ROW - 32, key % _ROW - 32
 
 
+TILE_BIT = {name: 1 << i for i, name in enumerate(TILES)}
+"""Each tile's bit in :attr:`CominoState.hand_bits` (:data:`TILES` order)."""
+_ORIENTED_LOW = tuple(
+    sum(NAME_MASK[name] for i, name in enumerate(TILES[:12]) if bits >> i & 1)
+    for bits in range(1 << 12)
+)
+_ORIENTED_HIGH = tuple(
+    sum(NAME_MASK[name] for i, name in enumerate(TILES[12:]) if bits >> i & 1)
+    for bits in range(1 << (len(TILES) - 12))
+)
+"""A hand's oriented tiles (:data:`NAME_MASK` bits) by its first twelve tiles' bits and by
+the rest: :meth:`CominoState.hand_mask` is two look-ups."""
+
 _COLOURS_OF = tuple(tuple(sorted(set(oriented))) for oriented in ORIENTED)
 """Per oriented tile, its colours in notation order (the order a placement's areas are told)."""
 
@@ -129,6 +143,9 @@ class CominoState(State[CominoMove]):
         pattern), worked out when listed and kept until a tile is put on or taken from a
         square sharing a corner with it: most of a position's frontier is the last one's."""
         self.hands: list[set[str]] = [{FIRST_TILE}, {SECOND_TILE}]
+        self.hand_bits = [TILE_BIT[FIRST_TILE], TILE_BIT[SECOND_TILE]]
+        """Each hand again as bits (:data:`TILE_BIT`), kept with it: what the hand's
+        placements and its observation are worked out from."""
         self.score: list[int] = [0, 0]
         self.draws = 0
         self.turns = 0
@@ -142,6 +159,7 @@ class CominoState(State[CominoMove]):
     def from_parts(cls, game, board, hands, scores, dealing: bool) -> CominoState:
         state = cls(game)
         state.hands = [set(hands[0]), set(hands[1])]
+        state.hand_bits = [sum(TILE_BIT[n] for n in hand) for hand in state.hands]
         state.score = [scores[0], scores[1]]
         for square, tile in board.items():
             state._put(square, tile)
@@ -162,6 +180,7 @@ class CominoState(State[CominoMove]):
         other.ones = self.ones[:]
         other._fits = self._fits.copy()
         other.hands = [set(self.hands[0]), set(self.hands[1])]
+        other.hand_bits = self.hand_bits[:]
         other.score = list(self.score)
         other.draws = self.draws
         other.turns = self.turns
@@ -393,10 +412,17 @@ class CominoState(State[CominoMove]):
 
     # --- moves --------------------------------------------------------------------------
     def hand_mask(self, player: int) -> int:
-        mask = 0
-        for name in self.hands[player]:
-            mask |= NAME_MASK[name]
-        return mask
+        """The bits (:data:`ORIENTED` order) of every orientation of ``player``'s tiles."""
+        bits = self.hand_bits[player]
+        return _ORIENTED_LOW[bits & 0xFFF] | _ORIENTED_HIGH[bits >> 12]
+
+    def _give(self, player: int, name: str) -> None:
+        self.hands[player].add(name)
+        self.hand_bits[player] |= TILE_BIT[name]
+
+    def _take_from(self, player: int, name: str) -> None:
+        self.hands[player].discard(name)
+        self.hand_bits[player] &= ~TILE_BIT[name]
 
     def fitting(self, player: int) -> list[tuple[int, int]]:
         """Each frontier square (by :func:`cell_key`) where a tile of ``player``'s hand fits,
@@ -569,7 +595,7 @@ class CominoState(State[CominoMove]):
         if self.draws == 0:
             self._put((0, 0), name)
         else:
-            self.hands[0 if self.draws <= HAND_SIZE - 1 else 1].add(name)
+            self._give(0 if self.draws <= HAND_SIZE - 1 else 1, name)
         self.draws += 1
         self.history.append(("deal", name, self.last))
         self.last = None
@@ -606,7 +632,7 @@ class CominoState(State[CominoMove]):
             self._mismatch(move, text)
         # legal: apply
         self._put(square, tile)
-        self.hands[player].discard(name)
+        self._take_from(player, name)
         gained = 0
         earned = []
         for colour in _COLOURS_OF[oriented]:
@@ -653,7 +679,7 @@ class CominoState(State[CominoMove]):
                 "a tile may be removed only when none fits anywhere, but {fits} fits",
                 fits=fits,
             )
-        self.hands[player].discard(move.name)
+        self._take_from(player, move.name)
         self.turns += 1
         self.history.append(("remove", move, player, 0, self.last))
         self.last = ("remove", player, move.name, 0, (), *self.score)
@@ -670,16 +696,16 @@ class CominoState(State[CominoMove]):
             if self.draws == 0:
                 self._take((0, 0))
             else:
-                self.hands[0 if self.draws <= HAND_SIZE - 1 else 1].discard(name)
+                self._take_from(0 if self.draws <= HAND_SIZE - 1 else 1, name)
             return
         _, move, player, gained, _ = entry
         self.turns -= 1
         self.score[player] -= gained
         if kind == "place":
             self._take((move.x, move.y))
-            self.hands[player].add(name_of(move.tile))
+            self._give(player, name_of(move.tile))
         else:
-            self.hands[player].add(move.name)
+            self._give(player, move.name)
 
     # --- positions ----------------------------------------------------------------------
     def position(self) -> str:
