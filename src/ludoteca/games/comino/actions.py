@@ -79,8 +79,28 @@ def id_move(action: int) -> Place | Remove:
     return Place(ORIENTED[tile], x, y)
 
 
-_FIRST_ID = tuple(max(0, bit - 1) * NUM_SQUARES for bit in range(len(ORIENTED) + 1))
-"""The first id of the oriented tile whose bit is the ``bit``-th lowest (``bit_length()``)."""
+class _FirstIds(dict):
+    """The first ids (``oriented * NUM_SQUARES``) of the oriented tiles whose bits (in
+    :data:`.geometry.ORIENTED` order) a mask sets, ascending, by mask: worked out once per
+    mask met, so that a square's ids are one look-up and one addition each. A square's mask
+    is what fits its corners and is in the hand, so the masks met repeat; the table is
+    emptied should it ever hold more than :data:`MASKS_KEPT` of them."""
+
+    def __missing__(self, mask: int) -> tuple[int, ...]:
+        if len(self) >= MASKS_KEPT:
+            self.clear()
+        out = []
+        m = mask
+        while m:
+            low = m & -m
+            out.append((low.bit_length() - 1) * NUM_SQUARES)
+            m ^= low
+        found = self[mask] = tuple(out)
+        return found
+
+
+MASKS_KEPT = 1 << 16
+_FIRST_IDS = _FirstIds()
 
 
 class CominoDecision:
@@ -113,18 +133,16 @@ def legal_ids(state) -> list[int]:
     mover = state.to_move
     if mover < 0:
         return []
-    ids: list[int] = []
-    append = ids.append
     square_index = _SQUARE_OF_KEY
-    first = _FIRST_ID
-    for k, m in state.fitting(mover):
-        s = square_index[k]
-        if s is None:
-            raise ValueError(f"square {k} lies beyond the squares a game can reach")
-        while m:
-            low = m & -m
-            append(first[low.bit_length()] + s)
-            m ^= low
+    first = _FIRST_IDS
+    fitting = state.fitting(mover)
+    try:
+        ids = [a + square_index[k] for k, m in fitting for a in first[m]]  # type: ignore[operator]
+    except TypeError:  # a square without an index: name it
+        for k, _ in fitting:
+            if square_index[k] is None:
+                raise ValueError(f"square {k} lies beyond the squares a game can reach") from None
+        raise
     if not ids:
         ids = [PLACEMENTS + _TILE_INDEX[name] for name in state.hands[mover]]
     ids.sort()
