@@ -104,3 +104,23 @@ def test_when_nothing_fits_the_ids_are_the_removals():
     assert [CominoActions().decision(state).complete((a,)) for a in ids] == sorted(
         state.legal_moves()
     )
+
+
+def test_a_square_far_out_is_refused_not_taken_for_another():
+    """Squares are kept as ints that hold 64 to a row: a move naming a square far beyond the
+    table is refused, never taken for the square its int would wrap onto."""
+    from ludoteca.core.errors import IllegalMoveError
+
+    state = get("comino").from_position("BRYY@0,0 YYYY RRRR 0 0 1")
+    before = state.position()
+    assert "YYYY@0,-1" in {str(m) for m in state.legal_moves()}
+    # both wrap onto 0,-1 by (x + 32) * 64 + y + 32
+    for far in ("YYYY@1,-65", "YYYY@-1,63", "YYYY@99,-99"):
+        try:
+            state.play(far)
+        except IllegalMoveError as error:
+            assert "shares no side" in str(error)
+        else:
+            raise AssertionError(f"{far} was played")
+        assert state.position() == before
+    assert state.pattern(1, -65) == 0 and state.pattern(0, -1) != 0

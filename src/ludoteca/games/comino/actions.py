@@ -71,12 +71,21 @@ def move_id(move) -> tuple[int, ...]:
     raise ValueError(f"{move!r} is not a player's move")
 
 
+_PLACE_OF_ID: dict[int, Place] = {}
+"""The placement of each id played so far: a move is an immutable value, made once (at most
+one per placement id)."""
+
+
 def id_move(action: int) -> Place | Remove:
+    place = _PLACE_OF_ID.get(action)
+    if place is not None:
+        return place
     if action >= PLACEMENTS:
         return Remove(TILES[action - PLACEMENTS])
     tile, square = divmod(action, NUM_SQUARES)
     x, y = SQUARES[square]
-    return Place(ORIENTED[tile], x, y)
+    place = _PLACE_OF_ID[action] = Place(ORIENTED[tile], x, y)
+    return place
 
 
 class _FirstIds(dict):

@@ -37,8 +37,14 @@ start tile: in play and in a typed position alike), so the numbering never wraps
 neighbour is one addition away."""
 
 
+REACH = 24
+"""The farthest a square's key is worked out (:func:`cell_key`): a tile lies at most 22
+squares from ``(0, 0)``, a square beside one 23; a move naming a square farther out names
+no square beside a tile, and is refused as such before any key is made of it."""
+
+
 def cell_key(x: int, y: int) -> int:
-    """The int of square ``(x, y)`` (see :data:`ROW`)."""
+    """The int of square ``(x, y)`` (see :data:`ROW`), for ``|x|, |y| <= REACH``."""
     return (x + 32) * ROW + y + 32
 
 

@@ -35,6 +35,8 @@ from .geometry import (
     NAME_MASK,
     ORIENTED,
     ORIENTED_INDEX,
+    ORIENTED_NAME,
+    REACH,
     SECOND_TILE,
     SIDE_OFFSETS,
     SQUARES_AT_POINT,
@@ -319,6 +321,8 @@ class CominoState(State[CominoMove]):
 
     def pattern(self, x: int, y: int) -> int:
         """The corner codes of square ``(x, y)`` packed as a :data:`FIT_MASK` index."""
+        if not (-REACH <= x <= REACH and -REACH <= y <= REACH):
+            return 0  # no tile reaches a corner of it
         return self._pattern(cell_key(x, y))
 
     def _pattern(self, k: int) -> int:
@@ -601,9 +605,13 @@ class CominoState(State[CominoMove]):
         self.last = None
 
     def _place(self, move: Place, text: str | None) -> None:
-        player = self._check_turn(move, text)
+        if self.draws >= DRAWS and self.turns < TURNS:
+            player = self.turns & 1
+        else:
+            player = self._check_turn(move, text)
         tile = move.tile
-        name = name_of(tile)
+        oriented = ORIENTED_INDEX[tile]
+        name = ORIENTED_NAME[oriented]
         if name not in self.hands[player]:
             raise IllegalMoveError(
                 _shown(move, text),
@@ -612,6 +620,13 @@ class CominoState(State[CominoMove]):
                 SIDE_NAMES=SIDE_NAMES[player],
             )
         x, y = square = (move.x, move.y)
+        if not (-REACH <= x <= REACH and -REACH <= y <= REACH):
+            raise IllegalMoveError(
+                _shown(move, text),
+                "square {x},{y} shares no side with a tile on the table",
+                x=x,
+                y=y,
+            )
         at = (x + 32) * _ROW + y + 32
         if at in self.cells:
             raise IllegalMoveError(
@@ -627,7 +642,6 @@ class CominoState(State[CominoMove]):
         fit = self._fits.get(at)
         if fit is None:
             fit = self._fits[at] = FIT_MASK[self._pattern(at)]
-        oriented = ORIENTED_INDEX[tile]
         if not fit >> oriented & 1:
             self._mismatch(move, text)
         # legal: apply
