@@ -19,7 +19,7 @@ from ludoteca.core import get
 from ludoteca.core.protocol import CHANCE
 from ludoteca.env.observation import Observer
 from ludoteca.games.comino.actions import CominoActions, legal_ids, move_id
-from ludoteca.games.comino.geometry import COLOUR_CODE, CORNER_OFFSETS, TILES
+from ludoteca.games.comino.geometry import COLOUR_CODE, CORNER_OFFSETS, FIT_MASK, TILES
 
 STUCK = "BBBY@0,0 BRBR,BRRR,BRYR,RRRY,RRYY,RYRY,YYYY BBBR,BBRR,BBRY,BBYR,BBYY,BRBY,RRRR 0 0 1"
 """A position where no tile of player 1's hand fits (as in the rules tests)."""
@@ -49,10 +49,11 @@ def reference_observation(state, player: int) -> np.ndarray:
 
 def internals(state) -> tuple:
     assert state.hand_bits == [sum(1 << TILES.index(n) for n in hand) for hand in state.hands]
+    assert state.front == {k: FIT_MASK[state._pattern(k)] for k in state.front}
     return (
         dict(state.cells),
         dict(state.codes),
-        set(state.front),
+        dict(state.front),
         sorted(state.ones),
         state.points,
         state.frontier,
@@ -94,7 +95,7 @@ def test_legal_ids_the_observation_and_the_grid_follow_play_and_undo():
             assert internals(state) == inside and legal_ids(state) == ids
         while state.history:  # and the deal, to the empty table
             state.undo()
-        assert internals(state) == ({}, {}, set(), [], {}, set())
+        assert internals(state) == ({}, {}, {}, [], {}, set())
 
 
 def test_when_nothing_fits_the_ids_are_the_removals():

@@ -7,10 +7,12 @@ Representation, chosen so that move generation never looks beyond the edge of th
   square whose bottom-left corner it is), where a neighbour is one addition away:
   ``cells`` maps a square to its oriented tile's index, ``codes`` every grid point some
   tile touches to its colour code (a placement fixes four points; an undo recomputes only
-  those four), and ``front`` holds the empty squares sharing a side with a tile: the only
-  squares a placement may use (``points`` and ``frontier`` give both by ``(x, y)``). Each
-  frontier square's four corner codes index :data:`~.tiles.FIT_MASK`, whose bits ``&`` the
-  hand's bits are exactly the placements there, each distinct orientation once.
+  those four), and ``front`` maps each empty square sharing a side with a tile (the only
+  squares a placement may use) to what fits it: its four corner codes index
+  :data:`~.tiles.FIT_MASK`, whose bits ``&`` the hand's bits are exactly the placements
+  there, each distinct orientation once. A tile put or taken back changes the corners of
+  the nine squares around it only, and only those are worked out again (``points`` and
+  ``frontier`` give the grid by ``(x, y)``).
 """
 
 from __future__ import annotations
@@ -80,6 +82,7 @@ _TL, _TR, _BR, _BL = (dx * _ROW + dy for dx, dy in CORNER_OFFSETS)
 """A square's corner points as steps from its key, in tile-string order."""
 _SIDES = tuple(dx * _ROW + dy for dx, dy in SIDE_OFFSETS)
 _AROUND = tuple(dx * _ROW + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+_DIAGONALS = tuple(dx * _ROW + dy for dx in (-1, 1) for dy in (-1, 1))
 """The square and the eight sharing a corner with it."""
 _AT_POINT = tuple((dx * _ROW + dy, corner) for (dx, dy), corner in SQUARES_AT_POINT)
 _CORNER_CODES = tuple(tuple(COLOUR_CODE[c] for c in oriented) for oriented in ORIENTED)
@@ -135,15 +138,13 @@ class CominoState(State[CominoMove]):
         """The board again, by :func:`cell_key` to the oriented tile's index in
         :data:`ORIENTED`: what the colour-area search steps through."""
         self.codes: dict[int, int] = {}
-        self.front: set[int] = set()
+        self.front: dict[int, int] = {}
+        """Each frontier square to the bits of the oriented tiles that fit it (see the module's
+        notes)."""
         self.ones = array("q")
         """The observation's flat indices of the tiles on the table (:func:`.planes.tile_ones`,
         five a tile, in the order they were put), kept as tiles are put and taken back:
         observing a position is then one numpy assignment of these."""
-        self._fits: dict[int, int] = {}
-        """The tiles' orientations that fit each frontier square (``FIT_MASK`` of its corner
-        pattern), worked out when listed and kept until a tile is put on or taken from a
-        square sharing a corner with it: most of a position's frontier is the last one's."""
         self.hands: list[set[str]] = [{FIRST_TILE}, {SECOND_TILE}]
         self.hand_bits = [TILE_BIT[FIRST_TILE], TILE_BIT[SECOND_TILE]]
         """Each hand again as bits (:data:`TILE_BIT`), kept with it: what the hand's
@@ -180,7 +181,6 @@ class CominoState(State[CominoMove]):
         other.front = self.front.copy()
         other.cells = self.cells.copy()
         other.ones = self.ones[:]
-        other._fits = self._fits.copy()
         other.hands = [set(self.hands[0]), set(self.hands[1])]
         other.hand_bits = self.hand_bits[:]
         other.score = list(self.score)
@@ -337,20 +337,33 @@ class CominoState(State[CominoMove]):
         cells = self.cells
         cells[k] = o
         self.ones.extend(tile_ones(x, y, tile))
-        front = self.front
-        front.discard(k)
-        pop = self._fits.pop
-        for d in _AROUND:
-            pop(k + d, None)
         codes = self.codes
         tl, tr, br, bl = _CORNER_CODES[o]
         codes[k + _TL] = tl
         codes[k + _TR] = tr
         codes[k + _BR] = br
         codes[k + _BL] = bl
-        for d in _SIDES:
-            if k + d not in cells:
-                front.add(k + d)
+        front = self.front
+        front.pop(k, None)
+        get = codes.get
+        for d in _SIDES:  # beside it: on the frontier now, with new corners
+            n = k + d
+            if n not in cells:
+                front[n] = FIT_MASK[
+                    get(n + _TL, 0)
+                    | get(n + _TR, 0) << 2
+                    | get(n + _BR, 0) << 4
+                    | get(n + _BL, 0) << 6
+                ]
+        for d in _DIAGONALS:  # sharing a corner: new corners if on the frontier
+            n = k + d
+            if n in front:
+                front[n] = FIT_MASK[
+                    get(n + _TL, 0)
+                    | get(n + _TR, 0) << 2
+                    | get(n + _BR, 0) << 4
+                    | get(n + _BL, 0) << 6
+                ]
 
     def _take(self, square: tuple[int, int]) -> None:
         """Undo :meth:`_put`: recompute the four points and the frontier nearby."""
@@ -366,9 +379,6 @@ class CominoState(State[CominoMove]):
         del self.board[square]
         cells = self.cells
         del cells[k]
-        pop = self._fits.pop
-        for d in _AROUND:
-            pop(k + d, None)
         codes = self.codes
         for corner in (_TL, _TR, _BR, _BL):
             p = k + corner
@@ -380,13 +390,14 @@ class CominoState(State[CominoMove]):
             else:
                 del codes[p]
         front = self.front
-        for n in (k, *(k + d for d in _SIDES)):
+        for d in _AROUND:
+            n = k + d
             if n in cells:
                 continue
-            if any(n + d in cells for d in _SIDES):
-                front.add(n)
+            if any(n + side in cells for side in _SIDES):
+                front[n] = FIT_MASK[self._pattern(n)]
             else:
-                front.discard(n)
+                front.pop(n, None)
 
     def area(self, square: tuple[int, int], colour: str) -> set[tuple[int, int]]:
         """The colour area of ``colour`` containing the tile on ``square``.
@@ -434,23 +445,7 @@ class CominoState(State[CominoMove]):
         there, in no set order: every placement of the position, without a move made for any
         of them (the research adapters' action ids come straight from these)."""
         hm = self.hand_mask(player)
-        out = []
-        get = self.codes.get
-        fits = self._fits
-        known = fits.get
-        for k in self.front:
-            fit = known(k)
-            if fit is None:
-                # FIT_MASK[self._pattern(k)], written out: this loop runs over the frontier
-                fit = fits[k] = FIT_MASK[
-                    get(k + _TL, 0)
-                    | get(k + _TR, 0) << 2
-                    | get(k + _BR, 0) << 4
-                    | get(k + _BL, 0) << 6
-                ]
-            if fit & hm:
-                out.append((k, fit & hm))
-        return out
+        return [(k, fit & hm) for k, fit in self.front.items() if fit & hm]
 
     def placements(self, player: int | None = None) -> list[Place]:
         """Every distinct legal placement of ``player`` (default: the player to move), by
@@ -477,7 +472,7 @@ class CominoState(State[CominoMove]):
     def _any_placement(self, player: int) -> Place | None:
         hm = self.hand_mask(player)
         for k in sorted(self.front):
-            m = FIT_MASK[self._pattern(k)] & hm
+            m = self.front[k] & hm
             if m:
                 x, y = _square(k)
                 return Place(ORIENTED[(m & -m).bit_length() - 1], x, y)
@@ -632,16 +627,14 @@ class CominoState(State[CominoMove]):
             raise IllegalMoveError(
                 _shown(move, text), "square {x},{y} is already covered", x=x, y=y
             )
-        if at not in self.front:
+        fit = self.front.get(at)
+        if fit is None:
             raise IllegalMoveError(
                 _shown(move, text),
                 "square {x},{y} shares no side with a tile on the table",
                 x=x,
                 y=y,
             )
-        fit = self._fits.get(at)
-        if fit is None:
-            fit = self._fits[at] = FIT_MASK[self._pattern(at)]
         if not fit >> oriented & 1:
             self._mismatch(move, text)
         # legal: apply
@@ -729,8 +722,7 @@ class CominoState(State[CominoMove]):
     # --- for the web club ---------------------------------------------------------------
     def fits_somewhere(self, name: str) -> bool:
         """Whether the tile ``name`` (in any hand, or none) has a placement on this table."""
-        for k in self.front:
-            m = FIT_MASK[self._pattern(k)]
+        for m in self.front.values():
             if any(m >> ORIENTED_INDEX[rotate(name, r)] & 1 for r in range(4)):
                 return True
         return False
@@ -750,8 +742,7 @@ class CominoState(State[CominoMove]):
         if mover < 0 or name not in self.hands[mover]:
             return []
         out = []
-        for k in self.front:
-            m = FIT_MASK[self._pattern(k)]
+        for k, m in self.front.items():
             x, y = _square(k)
             for r in range(4):
                 oriented = rotate(name, r)
