@@ -146,7 +146,7 @@ def legal_ids(state) -> list[int]:
     first = _FIRST_IDS
     fitting = state.fitting(mover)
     try:
-        ids = [a + square_index[k] for k, m in fitting for a in first[m]]  # type: ignore[operator]
+        ids = [a + square_index[k] for k, m in fitting for a in first[m]]
     except TypeError:  # a square without an index: name it
         for k, _ in fitting:
             if square_index[k] is None:
