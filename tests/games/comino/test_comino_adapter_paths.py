@@ -19,7 +19,14 @@ from ludoteca.core import get
 from ludoteca.core.protocol import CHANCE
 from ludoteca.env.observation import Observer
 from ludoteca.games.comino.actions import CominoActions, legal_ids, move_id
-from ludoteca.games.comino.geometry import COLOUR_CODE, CORNER_OFFSETS, FIT_MASK, TILES
+from ludoteca.games.comino import Deal
+from ludoteca.games.comino.geometry import (
+    COLOUR_CODE,
+    CORNER_OFFSETS,
+    DEALT_TILES,
+    FIT_MASK,
+    TILES,
+)
 
 STUCK = "BBBY@0,0 BRBR,BRRR,BRYR,RRRY,RRYY,RYRY,YYYY BBBR,BBRR,BBRY,BBYR,BBYY,BRBY,RRRR 0 0 1"
 """A position where no tile of player 1's hand fits (as in the rules tests)."""
@@ -70,6 +77,9 @@ def test_legal_ids_the_observation_and_the_grid_follow_play_and_undo():
         seen = []
         while not state.is_over:
             if state.to_move == CHANCE:
+                drawn = state.hands[0] | state.hands[1] | set(state.board.values())
+                left = [n for n in DEALT_TILES if n not in drawn]
+                assert state.chance_outcomes() == [(Deal(n), 1 / len(left)) for n in left]
                 state.play(rng.choice(state.legal_moves()))
                 continue
             ids = legal_ids(state)

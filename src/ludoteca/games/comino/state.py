@@ -105,6 +105,11 @@ _ORIENTED_HIGH = tuple(
 """A hand's oriented tiles (:data:`NAME_MASK` bits) by its first twelve tiles' bits and by
 the rest: :meth:`CominoState.hand_mask` is two look-ups."""
 
+_DEALT_BIT = tuple((name, TILE_BIT[name]) for name in DEALT_TILES)
+_DEALT_BITS = sum(bit for _, bit in _DEALT_BIT)
+"""The dealt tiles with their bits, and all their bits: a chance node's outcomes are the
+tiles whose bits no hand and no tile on the table holds."""
+
 _COLOURS_OF = tuple(tuple(sorted(set(oriented))) for oriented in ORIENTED)
 """Per oriented tile, its colours in notation order (the order a placement's areas are told)."""
 
@@ -492,11 +497,12 @@ class CominoState(State[CominoMove]):
     def chance_outcomes(self) -> list[tuple[CominoMove, float]]:
         if self.draws >= DRAWS:
             return []
-        used = self.hands[0] | self.hands[1]
-        used.update(self.board.values())
-        left = [n for n in DEALT_TILES if n not in used]
-        chances = _DRAW_CHANCES[len(left)]
-        return [chances[n] for n in left]
+        drawn = self.hand_bits[0] | self.hand_bits[1]
+        for tile in self.board.values():
+            drawn |= TILE_BIT[ORIENTED_NAME[ORIENTED_INDEX[tile]]]
+        drawn &= _DEALT_BITS
+        chances = _DRAW_CHANCES[len(DEALT_TILES) - drawn.bit_count()]
+        return [chances[n] for n, bit in _DEALT_BIT if not drawn & bit]
 
     def move_to_str(self, move: CominoMove | str) -> str:
         """Binding notation of a move; text is parsed and given back canonical."""
