@@ -18,8 +18,8 @@ import numpy as np
 from ludoteca.core import get
 from ludoteca.core.protocol import CHANCE
 from ludoteca.env.observation import Observer
-from ludoteca.games.comino.actions import CominoActions, legal_ids, move_id
 from ludoteca.games.comino import Deal
+from ludoteca.games.comino.actions import CominoActions, legal_ids, move_id
 from ludoteca.games.comino.geometry import (
     COLOUR_CODE,
     CORNER_OFFSETS,
