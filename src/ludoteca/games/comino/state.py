@@ -39,6 +39,7 @@ from .geometry import (
     ORIENTED_INDEX,
     ORIENTED_NAME,
     REACH,
+    ROW,
     SECOND_TILE,
     SIDE_OFFSETS,
     SQUARES_AT_POINT,
@@ -48,9 +49,6 @@ from .geometry import (
     name_of,
     rotate,
     rotations,
-)
-from .geometry import (
-    ROW as _ROW,
 )
 from .notation import (
     DRAWS,
@@ -70,26 +68,27 @@ SIDE_NAMES = (Text("first"), Text("second"))
 
 _LINKED: tuple[dict[str, tuple[int, ...]], ...] = tuple(
     {
-        colour: tuple(dx * _ROW + dy for dx, dy in linked_offsets(oriented, colour))
+        colour: tuple(dx * ROW + dy for dx, dy in linked_offsets(oriented, colour))
         for colour in set(oriented)
     }
     for oriented in ORIENTED
 )
 """Per oriented tile (:data:`ORIENTED` order) and colour it has: :func:`linked_offsets` as
-steps between :data:`_ROW` keys."""
+steps between :data:`ROW` keys."""
 
-_TL, _TR, _BR, _BL = (dx * _ROW + dy for dx, dy in CORNER_OFFSETS)
+_TL, _TR, _BR, _BL = (dx * ROW + dy for dx, dy in CORNER_OFFSETS)
 """A square's corner points as steps from its key, in tile-string order."""
-_SIDES = tuple(dx * _ROW + dy for dx, dy in SIDE_OFFSETS)
-_AROUND = tuple(dx * _ROW + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1))
-_DIAGONALS = tuple(dx * _ROW + dy for dx in (-1, 1) for dy in (-1, 1))
+_SIDES = tuple(dx * ROW + dy for dx, dy in SIDE_OFFSETS)
+_AROUND = tuple(dx * ROW + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1))
 """The square and the eight sharing a corner with it."""
-_AT_POINT = tuple((dx * _ROW + dy, corner) for (dx, dy), corner in SQUARES_AT_POINT)
+_DIAGONALS = tuple(dx * ROW + dy for dx in (-1, 1) for dy in (-1, 1))
+_AT_POINT = tuple((dx * ROW + dy, corner) for (dx, dy), corner in SQUARES_AT_POINT)
 _CORNER_CODES = tuple(tuple(COLOUR_CODE[c] for c in oriented) for oriented in ORIENTED)
 
 
 def _square(key: int) -> tuple[int, int]:
-    return key // _ROW - 32, key % _ROW - 32
+    """The ``(x, y)`` of an int square (:func:`cell_key` undone)."""
+    return key // ROW - 32, key % ROW - 32
 
 
 TILE_BIT = {name: 1 << i for i, name in enumerate(TILES)}
@@ -336,12 +335,15 @@ class CominoState(State[CominoMove]):
 
     def _put(self, square: tuple[int, int], tile: str) -> None:
         x, y = square
-        k = (x + 32) * _ROW + y + 32
+        # a tile lies within 22 squares of (0, 0) (see ROW): its square's five flat indices
+        # say so, and refuse one farther out before anything is changed
+        ones = tile_ones(x, y, tile)
+        k = (x + 32) * ROW + y + 32
         o = ORIENTED_INDEX[tile]
         self.board[square] = tile
         cells = self.cells
         cells[k] = o
-        self.ones.extend(tile_ones(x, y, tile))
+        self.ones.extend(ones)
         codes = self.codes
         tl, tr, br, bl = _CORNER_CODES[o]
         codes[k + _TL] = tl
@@ -373,7 +375,7 @@ class CominoState(State[CominoMove]):
     def _take(self, square: tuple[int, int]) -> None:
         """Undo :meth:`_put`: recompute the four points and the frontier nearby."""
         x, y = square
-        k = (x + 32) * _ROW + y + 32
+        k = (x + 32) * ROW + y + 32
         if square == next(reversed(self.board)):
             del self.ones[-5:]
         else:  # not the last put (no undo does this): list the others again
@@ -414,7 +416,7 @@ class CominoState(State[CominoMove]):
         so the search is one look-up per square that could be linked.
         """
         keys = self._area_keys(cell_key(*square), colour)
-        return {(k // _ROW - 32, k % _ROW - 32) for k in keys}
+        return {(k // ROW - 32, k % ROW - 32) for k in keys}
 
     def _area_keys(self, start: int, colour: str) -> set[int]:
         """:meth:`area` by :attr:`cells` keys: what scoring counts."""
@@ -628,7 +630,7 @@ class CominoState(State[CominoMove]):
                 x=x,
                 y=y,
             )
-        at = (x + 32) * _ROW + y + 32
+        at = (x + 32) * ROW + y + 32
         if at in self.cells:
             raise IllegalMoveError(
                 _shown(move, text), "square {x},{y} is already covered", x=x, y=y
