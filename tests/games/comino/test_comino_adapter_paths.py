@@ -135,3 +135,23 @@ def test_a_square_far_out_is_refused_not_taken_for_another():
             raise AssertionError(f"{far} was played")
         assert state.position() == before
     assert state.pattern(1, -65) == 0 and state.pattern(0, -1) != 0
+
+
+def test_a_hand_built_table_beyond_the_ids_is_named():
+    """A table built by hand (not through a position, which keeps every tile within the
+    squares a game reaches) whose frontier leaves the ids' squares: a clear error."""
+    from ludoteca.games.comino.state import CominoState
+
+    board = {(0, 0): "BBRR", (1, 0): "BBBR", (1, 1): "YRBB"}
+    far = {(x + 20, y): tile for (x, y), tile in board.items()}
+    hands = (["BBBY", "BRYY", "BYBY", "RYRY", "YYYY"], ["BRRR", "BYYR", "RRRR", "RRYY", "RYYY"])
+    state = CominoState.from_parts(get("comino"), far, hands, (4, 6), dealing=False)
+    try:
+        legal_ids(state)
+    except ValueError as error:
+        named, _, why = str(error).removeprefix("square ").partition(" ")
+        x, y = map(int, named.split(","))
+        assert why == "lies beyond the squares a game can reach"
+        assert (x, y) in state.frontier and abs(x) + abs(y) > 22
+    else:
+        raise AssertionError("no error")

@@ -150,7 +150,10 @@ def legal_ids(state) -> list[int]:
     except TypeError:  # a square without an index: name it
         for k, _ in fitting:
             if square_index[k] is None:
-                raise ValueError(f"square {k} lies beyond the squares a game can reach") from None
+                x, y = k // ROW - 32, k % ROW - 32
+                raise ValueError(
+                    f"square {x},{y} lies beyond the squares a game can reach"
+                ) from None
         raise
     if not ids:
         ids = [PLACEMENTS + _TILE_INDEX[name] for name in state.hands[mover]]
