@@ -114,7 +114,7 @@ _FIRST_IDS = _FirstIds()
 
 class CominoDecision:
     """A position's legal ids, ascending, straight from the state's fits
-    (:meth:`.state.CominoState.fitting`): no move is made for an id until it is played."""
+    (:func:`legal_ids`): no move is made for an id until it is played."""
 
     __slots__ = ("_legal",)
 
@@ -144,11 +144,13 @@ def legal_ids(state) -> list[int]:
         return []
     square_index = _SQUARE_OF_KEY
     first = _FIRST_IDS
-    fitting = state.fitting(mover)
+    hand = state.hand_mask(mover)
+    # state.fitting(mover), read in the same pass: each frontier square's fits in the hand
+    front = state.front.items()
     try:
-        ids = [a + square_index[k] for k, m in fitting for a in first[m]]
+        ids = [a + square_index[k] for k, fit in front if fit & hand for a in first[fit & hand]]
     except TypeError:  # a square without an index: name it
-        for k, _ in fitting:
+        for k, _ in front:
             if square_index[k] is None:
                 x, y = k // ROW - 32, k % ROW - 32
                 raise ValueError(

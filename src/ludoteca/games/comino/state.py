@@ -450,7 +450,8 @@ class CominoState(State[CominoMove]):
         """Each frontier square (by :func:`cell_key`) where a tile of ``player``'s hand fits,
         with the bits (in :data:`ORIENTED` order) of the oriented tiles of the hand that fit
         there, in no set order: every placement of the position, without a move made for any
-        of them (the research adapters' action ids come straight from these)."""
+        of them (the research adapters' ids, :func:`.actions.legal_ids`, read the same
+        ``front`` and hand in one pass)."""
         hm = self.hand_mask(player)
         return [(k, fit & hm) for k, fit in self.front.items() if fit & hm]
 
