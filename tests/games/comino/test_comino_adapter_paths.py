@@ -155,3 +155,23 @@ def test_a_hand_built_table_beyond_the_ids_is_named():
         assert (x, y) in state.frontier and abs(x) + abs(y) > 22
     else:
         raise AssertionError("no error")
+
+
+def test_a_move_made_by_hand_with_no_such_tile_or_square_is_refused():
+    """A ``Place`` built in Python rather than parsed: a tile that is no tile, or a square
+    that is no pair of whole numbers, gets the engine's error and changes nothing."""
+    from ludoteca.core.errors import IllegalMoveError
+    from ludoteca.games.comino import Place
+
+    state = get("comino").from_position("BRYY@0,0 YYYY RRRR 0 0 1")
+    before = state.position()
+    for move in (Place("ZZZZ", 0, -1), Place("YYYY", "0", -1), Place("YYYY", 0.5, -1)):
+        try:
+            state.play(move)
+        except IllegalMoveError:
+            pass
+        else:
+            raise AssertionError(f"{move!r} was played")
+        assert state.position() == before
+    state.play(Place("YYYY", 0, -1))
+    assert state.score == [1, 0]

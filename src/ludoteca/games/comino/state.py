@@ -614,8 +614,8 @@ class CominoState(State[CominoMove]):
         else:
             player = self._check_turn(move, text)
         tile = move.tile
-        oriented = ORIENTED_INDEX[tile]
-        name = ORIENTED_NAME[oriented]
+        oriented = ORIENTED_INDEX.get(tile, -1) if isinstance(tile, str) else -1
+        name = ORIENTED_NAME[oriented] if oriented >= 0 else tile
         if name not in self.hands[player]:
             raise IllegalMoveError(
                 _shown(move, text),
@@ -624,7 +624,12 @@ class CominoState(State[CominoMove]):
                 SIDE_NAMES=SIDE_NAMES[player],
             )
         x, y = square = (move.x, move.y)
-        if not (-REACH <= x <= REACH and -REACH <= y <= REACH):
+        if not (
+            isinstance(x, int)
+            and isinstance(y, int)
+            and -REACH <= x <= REACH
+            and -REACH <= y <= REACH
+        ):
             raise IllegalMoveError(
                 _shown(move, text),
                 "square {x},{y} shares no side with a tile on the table",
