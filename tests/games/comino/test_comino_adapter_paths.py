@@ -175,3 +175,21 @@ def test_a_move_made_by_hand_with_no_such_tile_or_square_is_refused():
         assert state.position() == before
     state.play(Place("YYYY", 0, -1))
     assert state.score == [1, 0]
+
+
+def test_a_draw_made_by_hand_of_no_dealt_tile_is_refused():
+    from ludoteca.core.errors import MalformedError
+
+    state = get("comino").new_state(1)
+    for name in ("ZZZZ", "RBBB"):  # no tile; a tile but not by its name
+        try:
+            state.play(Deal(name))
+        except MalformedError:
+            pass
+        else:
+            raise AssertionError(f"deal {name} was played")
+        assert state.draws == 0 and not state.board and state.hands == [{"YYYY"}, {"RRRR"}]
+    state.play(Deal("BBBR"))
+    state.play(Deal("BBRR"))
+    assert state.board == {(0, 0): "BBBR"} and state.hands[0] == {"YYYY", "BBRR"}
+    assert state.hand_bits[0] == 1 << TILES.index("YYYY") | 1 << TILES.index("BBRR")

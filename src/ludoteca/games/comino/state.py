@@ -596,6 +596,8 @@ class CominoState(State[CominoMove]):
                 "{name} is not dealt: players start with YYYY and RRRR",
                 name=name,
             )
+        if not isinstance(name, str) or name not in _DEALS:  # a Deal built by hand
+            raise MalformedError(_shown(move, text), "not a Comino move (a Place, Remove or Deal)")
         if name in self.hands[0] or name in self.hands[1] or name in self.board.values():
             raise IllegalMoveError(
                 _shown(move, text), "tile {name} has already been drawn", name=name
