@@ -76,6 +76,11 @@ _LINKED: tuple[dict[str, tuple[int, ...]], ...] = tuple(
 """Per oriented tile (:data:`ORIENTED` order) and colour it has: :func:`linked_offsets` as
 steps between :data:`ROW` keys."""
 
+_LINKED_BY_COLOUR = {
+    colour: tuple(steps.get(colour, ()) for steps in _LINKED) for colour in COLOUR_CODE
+}
+""":data:`_LINKED` by colour, then by oriented tile: what one area's search reads."""
+
 _TL, _TR, _BR, _BL = (dx * ROW + dy for dx, dy in CORNER_OFFSETS)
 """A square's corner points as steps from its key, in tile-string order."""
 _SIDES = tuple(dx * ROW + dy for dx, dy in SIDE_OFFSETS)
@@ -421,11 +426,12 @@ class CominoState(State[CominoMove]):
     def _area_keys(self, start: int, colour: str) -> set[int]:
         """:meth:`area` by :attr:`cells` keys: what scoring counts."""
         cells = self.cells
+        linked = _LINKED_BY_COLOUR[colour]
         seen = {start}
         stack = [start]
         while stack:
             at = stack.pop()
-            for step in _LINKED[cells[at]][colour]:
+            for step in linked[cells[at]]:
                 n = at + step
                 if n in cells and n not in seen:
                     seen.add(n)
