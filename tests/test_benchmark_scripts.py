@@ -105,3 +105,10 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
     assert met["arena, 500 players: next game after one ends, p99"] is False  # 1.2 s > 1 s
     assert "1/111" in run_all.table(run_all.figures(results))
     assert "61,234; 20,000; 90,000" in run_all.table(run_all.figures(results))
+
+
+def test_adapter_split_reports_the_engine_and_the_rest():
+    row = run_json(str(BENCH / "adapter_split.py"), "--json", "--game", "comino", "--games", "2")
+    assert row["game"] == "comino" and row["moves_per_game"] == 43
+    assert 0 < row["engine_us"] < row["engine_and_listing_us"]
+    assert row["openspiel_loop_us"] > 0

@@ -18,7 +18,11 @@ Chance ids (the deal): ``deal NAME`` is the tile's index in :data:`.tiles.DEALT_
 
 from __future__ import annotations
 
-from .geometry import DEALT_TILES, ORIENTED, ORIENTED_INDEX, TILES
+from bisect import bisect_left
+
+from ludoteca.core.protocol import State
+
+from .geometry import DEALT_TILES, ORIENTED, ORIENTED_INDEX, ROW, TILES, cell_key
 from .notation import TURNS, Deal, Place, Remove
 
 RADIUS = TURNS
@@ -33,6 +37,10 @@ NUM_SQUARES = len(SQUARES)
 PLACEMENTS = len(ORIENTED) * NUM_SQUARES
 SIZE = PLACEMENTS + len(TILES)
 _TILE_INDEX = {name: i for i, name in enumerate(TILES)}
+_SQUARE_OF_KEY: list[int | None] = [None] * (ROW * ROW)
+"""Each diamond square's index by the engine's int square (:func:`.geometry.cell_key`)."""
+for _i, (_x, _y) in enumerate(SQUARES):
+    _SQUARE_OF_KEY[cell_key(_x, _y)] = _i
 _DEAL_INDEX = {name: i for i, name in enumerate(DEALT_TILES)}
 
 
@@ -63,12 +71,96 @@ def move_id(move) -> tuple[int, ...]:
     raise ValueError(f"{move!r} is not a player's move")
 
 
+_PLACE_OF_ID: dict[int, Place] = {}
+"""The placement of each id played so far: a move is an immutable value, made once (at most
+one per placement id)."""
+
+
 def id_move(action: int) -> Place | Remove:
+    place = _PLACE_OF_ID.get(action)
+    if place is not None:
+        return place
     if action >= PLACEMENTS:
         return Remove(TILES[action - PLACEMENTS])
     tile, square = divmod(action, NUM_SQUARES)
     x, y = SQUARES[square]
-    return Place(ORIENTED[tile], x, y)
+    place = _PLACE_OF_ID[action] = Place(ORIENTED[tile], x, y)
+    return place
+
+
+class _FirstIds(dict):
+    """The first ids (``oriented * NUM_SQUARES``) of the oriented tiles whose bits (in
+    :data:`.geometry.ORIENTED` order) a mask sets, ascending, by mask: worked out once per
+    mask met, so that a square's ids are one look-up and one addition each. A square's mask
+    is what fits its corners and is in the hand, so the masks met repeat; the table is
+    emptied should it ever hold more than :data:`MASKS_KEPT` of them."""
+
+    def __missing__(self, mask: int) -> tuple[int, ...]:
+        if len(self) >= MASKS_KEPT:
+            self.clear()
+        out = []
+        m = mask
+        while m:
+            low = m & -m
+            out.append((low.bit_length() - 1) * NUM_SQUARES)
+            m ^= low
+        found = self[mask] = tuple(out)
+        return found
+
+
+MASKS_KEPT = 1 << 16
+_FIRST_IDS = _FirstIds()
+
+
+class CominoDecision:
+    """A position's legal ids, ascending, straight from the state's fits
+    (:func:`legal_ids`): no move is made for an id until it is played."""
+
+    __slots__ = ("_legal",)
+
+    def __init__(self, legal: list[int]) -> None:
+        self._legal = legal
+
+    def legal(self, prefix: tuple[int, ...]) -> list[int]:
+        return [] if prefix else self._legal
+
+    def complete(self, prefix: tuple[int, ...]) -> Place | Remove | None:
+        if len(prefix) != 1:
+            return None
+        action = prefix[0]
+        legal = self._legal
+        i = bisect_left(legal, action)
+        if i == len(legal) or legal[i] != action:
+            return None
+        return id_move(action)
+
+
+def legal_ids(state) -> list[int]:
+    """The ids of ``state``'s legal moves, ascending (none unless a player is to move):
+    each placement's id from the square's fitting bits, or each removal's when nothing fits.
+    ``ValueError`` for a placement beyond the squares a game can reach, as :func:`move_id`."""
+    mover = state.to_move
+    if mover < 0:
+        return []
+    square_index = _SQUARE_OF_KEY
+    first = _FIRST_IDS
+    hand = state.hand_mask(mover)
+    # state.fitting(mover), read in the same pass: each frontier square's fits in the hand
+    front = state.front.items()
+    try:
+        ids = [a + square_index[k] for k, fit in front if fit & hand for a in first[fit & hand]]
+    except TypeError:  # a square without an index: name it
+        for k, _ in front:
+            if square_index[k] is None:
+                x, y = k // ROW - 32, k % ROW - 32
+                raise ValueError(
+                    f"square {x},{y} lies beyond the squares a game can reach"
+                ) from None
+        raise
+    if not ids:
+        ids = [PLACEMENTS + _TILE_INDEX[name] for name in state.hands[mover]]
+    ids.sort()
+    return ids
 
 
 class CominoActions:
@@ -78,6 +170,10 @@ class CominoActions:
 
     def encoder(self, state):
         return move_id
+
+    def decision(self, state: State) -> CominoDecision:
+        """The position's ids without a move listed (see :func:`legal_ids`)."""
+        return CominoDecision(legal_ids(state))
 
     def chance_id(self, outcome: Deal) -> int:
         return _DEAL_INDEX[outcome.name]

@@ -29,6 +29,25 @@ CORNER_NAMES = (Text("top-left"), Text("top-right"), Text("bottom-right"), Text(
 # Grid point (px, py) is the bottom-left corner of square (px, py).
 CORNER_OFFSETS = ((0, 1), (1, 1), (1, 0), (0, 0))
 
+ROW = 64
+"""Squares as ints, where the engine steps from square to square: ``(x + 32) * 64 + y + 32``
+(:func:`cell_key`; a grid point has the key of the square whose bottom-left corner it is).
+Every tile lies within 22 squares of ``(0, 0)`` (23 tiles, each joined side to side to the
+start tile: in play and in a typed position alike), so the numbering never wraps, and a
+neighbour is one addition away."""
+
+
+REACH = 24
+"""The farthest a square's key is worked out (:func:`cell_key`): a tile lies at most 22
+squares from ``(0, 0)``, a square beside one 23; a move naming a square farther out names
+no square beside a tile, and is refused as such before any key is made of it."""
+
+
+def cell_key(x: int, y: int) -> int:
+    """The int of square ``(x, y)`` (see :data:`ROW`), for ``|x|, |y| <= REACH``."""
+    return (x + 32) * ROW + y + 32
+
+
 SIDE_OFFSETS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 """The four squares sharing a side with a square: up, right, down, left."""
 

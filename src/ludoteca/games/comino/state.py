@@ -3,16 +3,21 @@
 Representation, chosen so that move generation never looks beyond the edge of the table:
 
 * ``board`` maps a square ``(x, y)`` to the oriented tile lying there;
-* ``points`` maps every grid point some tile touches to its colour code, kept
-  incrementally (a placement fixes four points; an undo recomputes only those four);
-* ``frontier`` is the set of empty squares sharing a side with a tile: the only squares a
-  placement may use. Each frontier square's four corner codes index
+* the grid is kept again by int squares (:func:`cell_key`; a grid point has the key of the
+  square whose bottom-left corner it is), where a neighbour is one addition away:
+  ``cells`` maps a square to its oriented tile's index, ``codes`` every grid point some
+  tile touches to its colour code (a placement fixes four points; an undo recomputes only
+  those four), and ``front`` maps each empty square sharing a side with a tile (the only
+  squares a placement may use) to what fits it: its four corner codes index
   :data:`~.tiles.FIT_MASK`, whose bits ``&`` the hand's bits are exactly the placements
-  there, each distinct orientation once.
+  there, each distinct orientation once. A tile put or taken back changes the corners of
+  the nine squares around it only, and only those are worked out again (``points`` and
+  ``frontier`` give the grid by ``(x, y)``).
 """
 
 from __future__ import annotations
 
+from array import array
 from collections.abc import Sequence
 from functools import cache
 
@@ -32,9 +37,14 @@ from .geometry import (
     NAME_MASK,
     ORIENTED,
     ORIENTED_INDEX,
+    ORIENTED_NAME,
+    REACH,
+    ROW,
     SECOND_TILE,
     SIDE_OFFSETS,
     SQUARES_AT_POINT,
+    TILES,
+    cell_key,
     linked_offsets,
     name_of,
     rotate,
@@ -52,8 +62,60 @@ from .notation import (
     parse_move,
     parse_tile,
 )
+from .planes import tile_ones
 
 SIDE_NAMES = (Text("first"), Text("second"))
+
+_LINKED: tuple[dict[str, tuple[int, ...]], ...] = tuple(
+    {
+        colour: tuple(dx * ROW + dy for dx, dy in linked_offsets(oriented, colour))
+        for colour in set(oriented)
+    }
+    for oriented in ORIENTED
+)
+"""Per oriented tile (:data:`ORIENTED` order) and colour it has: :func:`linked_offsets` as
+steps between :data:`ROW` keys."""
+
+_LINKED_BY_COLOUR = {
+    colour: tuple(steps.get(colour, ()) for steps in _LINKED) for colour in COLOUR_CODE
+}
+""":data:`_LINKED` by colour, then by oriented tile: what one area's search reads."""
+
+_TL, _TR, _BR, _BL = (dx * ROW + dy for dx, dy in CORNER_OFFSETS)
+"""A square's corner points as steps from its key, in tile-string order."""
+_SIDES = tuple(dx * ROW + dy for dx, dy in SIDE_OFFSETS)
+_AROUND = tuple(dx * ROW + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1))
+"""The square and the eight sharing a corner with it."""
+_DIAGONALS = tuple(dx * ROW + dy for dx in (-1, 1) for dy in (-1, 1))
+_AT_POINT = tuple((dx * ROW + dy, corner) for (dx, dy), corner in SQUARES_AT_POINT)
+_CORNER_CODES = tuple(tuple(COLOUR_CODE[c] for c in oriented) for oriented in ORIENTED)
+
+
+def _square(key: int) -> tuple[int, int]:
+    """The ``(x, y)`` of an int square (:func:`cell_key` undone)."""
+    return key // ROW - 32, key % ROW - 32
+
+
+TILE_BIT = {name: 1 << i for i, name in enumerate(TILES)}
+"""Each tile's bit in :attr:`CominoState.hand_bits` (:data:`TILES` order)."""
+_ORIENTED_LOW = tuple(
+    sum(NAME_MASK[name] for i, name in enumerate(TILES[:12]) if bits >> i & 1)
+    for bits in range(1 << 12)
+)
+_ORIENTED_HIGH = tuple(
+    sum(NAME_MASK[name] for i, name in enumerate(TILES[12:]) if bits >> i & 1)
+    for bits in range(1 << (len(TILES) - 12))
+)
+"""A hand's oriented tiles (:data:`NAME_MASK` bits) by its first twelve tiles' bits and by
+the rest: :meth:`CominoState.hand_mask` is two look-ups."""
+
+_DEALT_BIT = tuple((name, TILE_BIT[name]) for name in DEALT_TILES)
+_DEALT_BITS = sum(bit for _, bit in _DEALT_BIT)
+"""The dealt tiles with their bits, and all their bits: a chance node's outcomes are the
+tiles whose bits no hand and no tile on the table holds."""
+
+_COLOURS_OF = tuple(tuple(sorted(set(oriented))) for oriented in ORIENTED)
+"""Per oriented tile, its colours in notation order (the order a placement's areas are told)."""
 
 
 _PLACES: dict[tuple[int, int, int], Place] = {}
@@ -67,6 +129,13 @@ _DEALS = {name: Deal(name) for name in DEALT_TILES}
 """One draw of each dealt tile, made once: a deal lists up to 21 of them at every draw (the
 moves are frozen, so every position may hand out the same ones)."""
 
+_DRAW_CHANCES = [
+    {name: (deal, 1.0 / left) for name, deal in _DEALS.items()} if left else {}
+    for left in range(len(DEALT_TILES) + 1)
+]
+"""Each draw with its probability when ``left`` tiles are still to be drawn, made once: a
+chance node's outcomes are then one look-up per tile left."""
+
 
 class CominoState(State[CominoMove]):
     """A Comino game in progress (see the module docstring for the representation)."""
@@ -74,25 +143,35 @@ class CominoState(State[CominoMove]):
     def __init__(self, game) -> None:
         self.game = game
         self.board: dict[tuple[int, int], str] = {}
-        self.points: dict[tuple[int, int], int] = {}
-        self.frontier: set[tuple[int, int]] = set()
-        self._fits: dict[tuple[int, int], int] = {}
-        """The tiles' orientations that fit each frontier square (``FIT_MASK`` of its corner
-        pattern), worked out when listed and kept until a tile is put on or taken from a
-        square sharing a corner with it: most of a position's frontier is the last one's."""
+        self.cells: dict[int, int] = {}
+        """The board again, by :func:`cell_key` to the oriented tile's index in
+        :data:`ORIENTED`: what the colour-area search steps through."""
+        self.codes: dict[int, int] = {}
+        self.front: dict[int, int] = {}
+        """Each frontier square to the bits of the oriented tiles that fit it (see the module's
+        notes)."""
+        self.ones = array("q")
+        """The observation's flat indices of the tiles on the table (:func:`.planes.tile_ones`,
+        five a tile, in the order they were put), kept as tiles are put and taken back:
+        observing a position is then one numpy assignment of these."""
         self.hands: list[set[str]] = [{FIRST_TILE}, {SECOND_TILE}]
+        self.hand_bits = [TILE_BIT[FIRST_TILE], TILE_BIT[SECOND_TILE]]
+        """Each hand again as bits (:data:`TILE_BIT`), kept with it: what the hand's
+        placements and its observation are worked out from."""
         self.score: list[int] = [0, 0]
         self.draws = 0
         self.turns = 0
         self.history: list[tuple] = []
         self.last: tuple | None = None
-        """What :meth:`last_move_summary` tells of the last turn, as plain values."""
+        """What :meth:`last_move_summary` tells of the last turn, as plain values (a
+        placement as its move, put in words only when asked)."""
 
     # --- construction -------------------------------------------------------------------
     @classmethod
     def from_parts(cls, game, board, hands, scores, dealing: bool) -> CominoState:
         state = cls(game)
         state.hands = [set(hands[0]), set(hands[1])]
+        state.hand_bits = [sum(TILE_BIT[n] for n in hand) for hand in state.hands]
         state.score = [scores[0], scores[1]]
         for square, tile in board.items():
             state._put(square, tile)
@@ -107,10 +186,12 @@ class CominoState(State[CominoMove]):
         other = CominoState.__new__(CominoState)
         other.game = self.game
         other.board = dict(self.board)
-        other.points = dict(self.points)
-        other.frontier = set(self.frontier)
-        other._fits = self._fits.copy()
+        other.codes = self.codes.copy()
+        other.front = self.front.copy()
+        other.cells = self.cells.copy()
+        other.ones = self.ones[:]
         other.hands = [set(self.hands[0]), set(self.hands[1])]
+        other.hand_bits = self.hand_bits[:]
         other.score = list(self.score)
         other.draws = self.draws
         other.turns = self.turns
@@ -159,6 +240,7 @@ class CominoState(State[CominoMove]):
         if self.last is None:
             return None
         kind, player, move, gained, earned, first, second = self.last
+        move = str(move)
         side = SIDE_NAMES[player]
         if kind == "remove":
             return Text(
@@ -202,7 +284,7 @@ class CominoState(State[CominoMove]):
                 {"start": start, "first": names[0], "second": names[1], "count": HAND_SIZE},
             )
         kind, player, move, gained, earned, first, second = self.last
-        tile, _, square = move.partition("@")
+        tile, _, square = str(move).partition("@")
         fields = {
             "who": names[player],
             "tile": tile,
@@ -236,60 +318,98 @@ class CominoState(State[CominoMove]):
         )
 
     # --- the grid -----------------------------------------------------------------------
+    @property
+    def points(self) -> dict[tuple[int, int], int]:
+        """Every grid point some tile touches, by ``(x, y)``, to its colour code."""
+        return {_square(k): code for k, code in self.codes.items()}
+
+    @property
+    def frontier(self) -> set[tuple[int, int]]:
+        """The empty squares sharing a side with a tile, by ``(x, y)``."""
+        return {_square(k) for k in self.front}
+
     def pattern(self, x: int, y: int) -> int:
         """The corner codes of square ``(x, y)`` packed as a :data:`FIT_MASK` index."""
-        get = self.points.get
-        return (
-            get((x, y + 1), 0)
-            | get((x + 1, y + 1), 0) << 2
-            | get((x + 1, y), 0) << 4
-            | get((x, y), 0) << 6
-        )
+        if not (-REACH <= x <= REACH and -REACH <= y <= REACH):
+            return 0  # no tile reaches a corner of it
+        return self._pattern(cell_key(x, y))
+
+    def _pattern(self, k: int) -> int:
+        get = self.codes.get
+        return get(k + _TL, 0) | get(k + _TR, 0) << 2 | get(k + _BR, 0) << 4 | get(k + _BL, 0) << 6
 
     def _put(self, square: tuple[int, int], tile: str) -> None:
         x, y = square
+        # a tile lies within 22 squares of (0, 0) (see ROW): its square's five flat indices
+        # say so, and refuse one farther out before anything is changed
+        ones = tile_ones(x, y, tile)
+        k = (x + 32) * ROW + y + 32
+        o = ORIENTED_INDEX[tile]
         self.board[square] = tile
-        self.frontier.discard(square)
-        self._forget_fits(x, y)
-        points = self.points
-        for (dx, dy), colour in zip(CORNER_OFFSETS, tile, strict=True):
-            points[(x + dx, y + dy)] = COLOUR_CODE[colour]
-        for dx, dy in SIDE_OFFSETS:
-            n = (x + dx, y + dy)
-            if n not in self.board:
-                self.frontier.add(n)
+        cells = self.cells
+        cells[k] = o
+        self.ones.extend(ones)
+        codes = self.codes
+        tl, tr, br, bl = _CORNER_CODES[o]
+        codes[k + _TL] = tl
+        codes[k + _TR] = tr
+        codes[k + _BR] = br
+        codes[k + _BL] = bl
+        front = self.front
+        front.pop(k, None)
+        get = codes.get
+        for d in _SIDES:  # beside it: on the frontier now, with new corners
+            n = k + d
+            if n not in cells:
+                front[n] = FIT_MASK[
+                    get(n + _TL, 0)
+                    | get(n + _TR, 0) << 2
+                    | get(n + _BR, 0) << 4
+                    | get(n + _BL, 0) << 6
+                ]
+        for d in _DIAGONALS:  # sharing a corner: new corners if on the frontier
+            n = k + d
+            if n in front:
+                front[n] = FIT_MASK[
+                    get(n + _TL, 0)
+                    | get(n + _TR, 0) << 2
+                    | get(n + _BR, 0) << 4
+                    | get(n + _BL, 0) << 6
+                ]
 
     def _take(self, square: tuple[int, int]) -> None:
         """Undo :meth:`_put`: recompute the four points and the frontier nearby."""
         x, y = square
+        k = (x + 32) * ROW + y + 32
+        if square == next(reversed(self.board)):
+            del self.ones[-5:]
+        else:  # not the last put (no undo does this): list the others again
+            self.ones = array("q")
+            for (tx, ty), tile in self.board.items():
+                if (tx, ty) != square:
+                    self.ones.extend(tile_ones(tx, ty, tile))
         del self.board[square]
-        self._forget_fits(x, y)
-        board = self.board
-        for dx, dy in CORNER_OFFSETS:
-            px, py = x + dx, y + dy
-            for (ox, oy), corner in SQUARES_AT_POINT:
-                tile = board.get((px + ox, py + oy))
-                if tile is not None:
-                    self.points[(px, py)] = COLOUR_CODE[tile[corner]]
+        cells = self.cells
+        del cells[k]
+        codes = self.codes
+        for corner in (_TL, _TR, _BR, _BL):
+            p = k + corner
+            for step, at in _AT_POINT:
+                o = cells.get(p + step)
+                if o is not None:
+                    codes[p] = _CORNER_CODES[o][at]
                     break
             else:
-                del self.points[(px, py)]
-        for sq in [square] + [(x + dx, y + dy) for dx, dy in SIDE_OFFSETS]:
-            if sq in board:
+                del codes[p]
+        front = self.front
+        for d in _AROUND:
+            n = k + d
+            if n in cells:
                 continue
-            sx, sy = sq
-            if any((sx + dx, sy + dy) in board for dx, dy in SIDE_OFFSETS):
-                self.frontier.add(sq)
+            if any(n + side in cells for side in _SIDES):
+                front[n] = FIT_MASK[self._pattern(n)]
             else:
-                self.frontier.discard(sq)
-
-    def _forget_fits(self, x: int, y: int) -> None:
-        """The four corners of square ``(x, y)`` changed: forget what fits the squares that
-        share one of them (the square and its eight neighbours)."""
-        pop = self._fits.pop
-        for dx in (-1, 0, 1):
-            for dy in (-1, 0, 1):
-                pop((x + dx, y + dy), None)
+                front.pop(n, None)
 
     def area(self, square: tuple[int, int], colour: str) -> set[tuple[int, int]]:
         """The colour area of ``colour`` containing the tile on ``square``.
@@ -297,51 +417,61 @@ class CominoState(State[CominoMove]):
         Tiles are linked when they share a grid point of that colour; all corners of a tile
         belong to it, so a tile with the colour at two corners joins the areas at both. Each
         tile's squares linked through its corners of a colour come from
-        :func:`.geometry.linked_offsets`, so
-        the search is one set look-up per square that could be linked.
+        :func:`.geometry.linked_offsets` (as steps between :attr:`cells` keys, :data:`_LINKED`),
+        so the search is one look-up per square that could be linked.
         """
-        board = self.board
-        seen = {square}
-        stack = [square]
+        keys = self._area_keys(cell_key(*square), colour)
+        return {(k // ROW - 32, k % ROW - 32) for k in keys}
+
+    def _area_keys(self, start: int, colour: str) -> set[int]:
+        """:meth:`area` by :attr:`cells` keys: what scoring counts."""
+        cells = self.cells
+        linked = _LINKED_BY_COLOUR[colour]
+        seen = {start}
+        stack = [start]
         while stack:
-            x, y = stack.pop()
-            for dx, dy in linked_offsets(board[(x, y)], colour):
-                n = (x + dx, y + dy)
-                if n not in seen and n in board:
+            at = stack.pop()
+            for step in linked[cells[at]]:
+                n = at + step
+                if n in cells and n not in seen:
                     seen.add(n)
                     stack.append(n)
         return seen
 
     # --- moves --------------------------------------------------------------------------
     def hand_mask(self, player: int) -> int:
-        mask = 0
-        for name in self.hands[player]:
-            mask |= NAME_MASK[name]
-        return mask
+        """The bits (:data:`ORIENTED` order) of every orientation of ``player``'s tiles."""
+        bits = self.hand_bits[player]
+        return _ORIENTED_LOW[bits & 0xFFF] | _ORIENTED_HIGH[bits >> 12]
+
+    def _give(self, player: int, name: str) -> None:
+        self.hands[player].add(name)
+        self.hand_bits[player] |= TILE_BIT[name]
+
+    def _take_from(self, player: int, name: str) -> None:
+        self.hands[player].discard(name)
+        self.hand_bits[player] &= ~TILE_BIT[name]
+
+    def fitting(self, player: int) -> list[tuple[int, int]]:
+        """Each frontier square (by :func:`cell_key`) where a tile of ``player``'s hand fits,
+        with the bits (in :data:`ORIENTED` order) of the oriented tiles of the hand that fit
+        there, in no set order: every placement of the position, without a move made for any
+        of them (the research adapters' ids, :func:`.actions.legal_ids`, read the same
+        ``front`` and hand in one pass)."""
+        hm = self.hand_mask(player)
+        return [(k, fit & hm) for k, fit in self.front.items() if fit & hm]
 
     def placements(self, player: int | None = None) -> list[Place]:
-        """Every distinct legal placement of ``player`` (default: the player to move)."""
+        """Every distinct legal placement of ``player`` (default: the player to move), by
+        square, then by the tile's orientation (:meth:`fitting`'s, listed as moves)."""
         if player is None:
             player = self.to_move
         if player < 0:
             return []
-        hm = self.hand_mask(player)
         out: list[Place] = []
         known = _PLACES.get
-        get = self.points.get
-        fits = self._fits
-        for square in sorted(self.frontier):
-            x, y = square
-            fit = fits.get(square)
-            if fit is None:
-                # FIT_MASK[self.pattern(x, y)], written out: this loop runs over the frontier
-                fit = fits[square] = FIT_MASK[
-                    get((x, y + 1), 0)
-                    | get((x + 1, y + 1), 0) << 2
-                    | get((x + 1, y), 0) << 4
-                    | get((x, y), 0) << 6
-                ]
-            m = fit & hm
+        for k, m in sorted(self.fitting(player)):  # keys sort as (x, y) do
+            x, y = _square(k)
             while m:
                 low = m & -m
                 key = (low.bit_length() - 1, x, y)
@@ -355,9 +485,10 @@ class CominoState(State[CominoMove]):
 
     def _any_placement(self, player: int) -> Place | None:
         hm = self.hand_mask(player)
-        for x, y in sorted(self.frontier):
-            m = FIT_MASK[self.pattern(x, y)] & hm
+        for k in sorted(self.front):
+            m = self.front[k] & hm
             if m:
+                x, y = _square(k)
                 return Place(ORIENTED[(m & -m).bit_length() - 1], x, y)
         return None
 
@@ -375,10 +506,12 @@ class CominoState(State[CominoMove]):
     def chance_outcomes(self) -> list[tuple[CominoMove, float]]:
         if self.draws >= DRAWS:
             return []
-        used = set(self.board.values()) | self.hands[0] | self.hands[1]
-        left = [_DEALS[n] for n in DEALT_TILES if n not in used]
-        p = 1.0 / len(left)
-        return [(m, p) for m in left]
+        drawn = self.hand_bits[0] | self.hand_bits[1]
+        for tile in self.board.values():
+            drawn |= TILE_BIT[ORIENTED_NAME[ORIENTED_INDEX[tile]]]
+        drawn &= _DEALT_BITS
+        chances = _DRAW_CHANCES[len(DEALT_TILES) - drawn.bit_count()]
+        return [chances[n] for n, bit in _DEALT_BIT if not drawn & bit]
 
     def move_to_str(self, move: CominoMove | str) -> str:
         """Binding notation of a move; text is parsed and given back canonical."""
@@ -430,69 +563,125 @@ class CominoState(State[CominoMove]):
         text = move if isinstance(move, str) else None
         if text is not None:
             move = parse_move(text)
-        elif not isinstance(move, Place | Remove | Deal):
-            raise MalformedError(move, "not a Comino move (a Place, Remove or Deal)")
-        shown = text if text is not None else str(move)
-        if isinstance(move, Deal):
-            self._deal(move, shown)
+        cls = type(move)
+        if cls is Place:
+            self._place(move, text)  # type: ignore[arg-type]
+        elif cls is Deal:
+            self._deal(move, text)  # type: ignore[arg-type]
+        elif isinstance(move, Remove):
+            self._remove(move, text)
         elif isinstance(move, Place):
-            self._place(move, shown)
+            self._place(move, text)
+        elif isinstance(move, Deal):
+            self._deal(move, text)
         else:
-            self._remove(move, shown)
+            raise MalformedError(move, "not a Comino move (a Place, Remove or Deal)")
 
-    def _check_turn(self, shown: str) -> int:
+    def _check_turn(self, move: CominoMove, text: str | None) -> int:
         mover = self.to_move
         if mover == TERMINAL:
-            raise IllegalMoveError(shown, "the game is over")
+            raise IllegalMoveError(_shown(move, text), "the game is over")
         if mover == CHANCE:
             raise IllegalMoveError(
-                shown,
+                _shown(move, text),
                 "the deal is not finished ({draws} of 21 tiles drawn): the next move is a deal "
                 "draw",
                 draws=self.draws,
             )
         return mover
 
-    def _deal(self, move: Deal, shown: str) -> None:
+    def _deal(self, move: Deal, text: str | None) -> None:
         if self.draws >= DRAWS:
-            raise IllegalMoveError(shown, "the deal is over: all 21 tiles have been drawn")
+            raise IllegalMoveError(
+                _shown(move, text), "the deal is over: all 21 tiles have been drawn"
+            )
         name = move.name
         if name in (FIRST_TILE, SECOND_TILE):
             raise IllegalMoveError(
-                shown, "{name} is not dealt: players start with YYYY and RRRR", name=name
+                _shown(move, text),
+                "{name} is not dealt: players start with YYYY and RRRR",
+                name=name,
             )
+        if not isinstance(name, str) or name not in _DEALS:  # a Deal built by hand
+            raise MalformedError(_shown(move, text), "not a Comino move (a Place, Remove or Deal)")
         if name in self.hands[0] or name in self.hands[1] or name in self.board.values():
-            raise IllegalMoveError(shown, "tile {name} has already been drawn", name=name)
+            raise IllegalMoveError(
+                _shown(move, text), "tile {name} has already been drawn", name=name
+            )
         if self.draws == 0:
             self._put((0, 0), name)
         else:
-            self.hands[0 if self.draws <= HAND_SIZE - 1 else 1].add(name)
+            self._give(0 if self.draws <= HAND_SIZE - 1 else 1, name)
         self.draws += 1
         self.history.append(("deal", name, self.last))
         self.last = None
 
-    def _place(self, move: Place, shown: str) -> None:
-        player = self._check_turn(shown)
-        name = name_of(move.tile)
+    def _place(self, move: Place, text: str | None) -> None:
+        if self.draws >= DRAWS and self.turns < TURNS:
+            player = self.turns & 1
+        else:
+            player = self._check_turn(move, text)
+        tile = move.tile
+        oriented = ORIENTED_INDEX.get(tile, -1) if isinstance(tile, str) else -1
+        name = ORIENTED_NAME[oriented] if oriented >= 0 else tile
         if name not in self.hands[player]:
             raise IllegalMoveError(
-                shown,
+                _shown(move, text),
                 "tile {name} is not in {SIDE_NAMES} player's hand",
                 name=name,
                 SIDE_NAMES=SIDE_NAMES[player],
             )
-        square = (move.x, move.y)
-        if square in self.board:
-            raise IllegalMoveError(shown, "square {x},{y} is already covered", x=move.x, y=move.y)
-        if square not in self.frontier:
+        x, y = square = (move.x, move.y)
+        if not (
+            isinstance(x, int)
+            and isinstance(y, int)
+            and -REACH <= x <= REACH
+            and -REACH <= y <= REACH
+        ):
             raise IllegalMoveError(
-                shown, "square {x},{y} shares no side with a tile on the table", x=move.x, y=move.y
+                _shown(move, text),
+                "square {x},{y} shares no side with a tile on the table",
+                x=x,
+                y=y,
             )
+        at = (x + 32) * ROW + y + 32
+        if at in self.cells:
+            raise IllegalMoveError(
+                _shown(move, text), "square {x},{y} is already covered", x=x, y=y
+            )
+        fit = self.front.get(at)
+        if fit is None:
+            raise IllegalMoveError(
+                _shown(move, text),
+                "square {x},{y} shares no side with a tile on the table",
+                x=x,
+                y=y,
+            )
+        if not fit >> oriented & 1:
+            self._mismatch(move, text)
+        # legal: apply
+        self._put(square, tile)
+        self._take_from(player, name)
+        gained = 0
+        earned = []
+        for colour in _COLOURS_OF[oriented]:
+            size = len(self._area_keys(at, colour)) - 1
+            if size:
+                gained += size
+                earned.append((colour, size))
+        self.score[player] += gained
+        self.turns += 1
+        self.history.append(("place", move, player, gained, self.last))
+        self.last = ("place", player, move, gained, tuple(earned), *self.score)
+
+    def _mismatch(self, move: Place, text: str | None) -> None:
+        """Say which corner of ``move`` meets a grid point of another colour (the fit table
+        found that one does)."""
         for (dx, dy), colour, corner in zip(CORNER_OFFSETS, move.tile, CORNER_NAMES, strict=True):
-            have = self.points.get((move.x + dx, move.y + dy), 0)
+            have = self.codes.get(cell_key(move.x + dx, move.y + dy), 0)
             if have and have != COLOUR_CODE[colour]:
                 raise IllegalMoveError(
-                    shown,
+                    _shown(move, text),
                     "its {corner} corner is {colour} but grid point {x},{y} is already {value}: "
                     "every grid point has a single colour",
                     corner=corner,
@@ -501,26 +690,13 @@ class CominoState(State[CominoMove]):
                     y=move.y + dy,
                     value=".BRY"[have],
                 )
-        # legal: apply
-        self._put(square, move.tile)
-        self.hands[player].discard(name)
-        gained = 0
-        earned = []
-        for colour in sorted(set(move.tile)):
-            size = len(self.area(square, colour)) - 1
-            if size:
-                gained += size
-                earned.append((colour, size))
-        self.score[player] += gained
-        self.turns += 1
-        self.history.append(("place", move, player, gained, self.last))
-        self.last = ("place", player, str(move), gained, tuple(earned), *self.score)
+        raise AssertionError(f"{move} fits by its corners but not by the fit table")
 
-    def _remove(self, move: Remove, shown: str) -> None:
-        player = self._check_turn(shown)
+    def _remove(self, move: Remove, text: str | None) -> None:
+        player = self._check_turn(move, text)
         if move.name not in self.hands[player]:
             raise IllegalMoveError(
-                shown,
+                _shown(move, text),
                 "tile {name} is not in {SIDE_NAMES} player's hand",
                 name=move.name,
                 SIDE_NAMES=SIDE_NAMES[player],
@@ -528,11 +704,11 @@ class CominoState(State[CominoMove]):
         fits = self._any_placement(player)
         if fits is not None:
             raise IllegalMoveError(
-                shown,
+                _shown(move, text),
                 "a tile may be removed only when none fits anywhere, but {fits} fits",
                 fits=fits,
             )
-        self.hands[player].discard(move.name)
+        self._take_from(player, move.name)
         self.turns += 1
         self.history.append(("remove", move, player, 0, self.last))
         self.last = ("remove", player, move.name, 0, (), *self.score)
@@ -549,16 +725,16 @@ class CominoState(State[CominoMove]):
             if self.draws == 0:
                 self._take((0, 0))
             else:
-                self.hands[0 if self.draws <= HAND_SIZE - 1 else 1].discard(name)
+                self._take_from(0 if self.draws <= HAND_SIZE - 1 else 1, name)
             return
         _, move, player, gained, _ = entry
         self.turns -= 1
         self.score[player] -= gained
         if kind == "place":
             self._take((move.x, move.y))
-            self.hands[player].add(name_of(move.tile))
+            self._give(player, name_of(move.tile))
         else:
-            self.hands[player].add(move.name)
+            self._give(player, move.name)
 
     # --- positions ----------------------------------------------------------------------
     def position(self) -> str:
@@ -568,8 +744,7 @@ class CominoState(State[CominoMove]):
     # --- for the web club ---------------------------------------------------------------
     def fits_somewhere(self, name: str) -> bool:
         """Whether the tile ``name`` (in any hand, or none) has a placement on this table."""
-        for x, y in self.frontier:
-            m = FIT_MASK[self.pattern(x, y)]
+        for m in self.front.values():
             if any(m >> ORIENTED_INDEX[rotate(name, r)] & 1 for r in range(4)):
                 return True
         return False
@@ -589,13 +764,18 @@ class CominoState(State[CominoMove]):
         if mover < 0 or name not in self.hands[mover]:
             return []
         out = []
-        for x, y in self.frontier:
-            m = FIT_MASK[self.pattern(x, y)]
+        for k, m in self.front.items():
+            x, y = _square(k)
             for r in range(4):
                 oriented = rotate(name, r)
                 if m >> ORIENTED_INDEX[oriented] & 1:
                     out.append((x, y, r))
         return sorted(out)
+
+
+def _shown(move: CominoMove, text: str | None) -> str:
+    """A refused move as the player wrote it, or in notation: made only for an error."""
+    return text if text is not None else str(move)
 
 
 @cache
