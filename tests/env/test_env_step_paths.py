@@ -15,6 +15,7 @@ import pytest
 
 from ludoteca.core import get
 from ludoteca.core.errors import IllegalMoveError
+from ludoteca.core.protocol import CHANCE
 from ludoteca.env.actions import Play, space_for
 from ludoteca.env.observation import Observer
 from ludoteca.env.openspiel import _listed
@@ -159,3 +160,33 @@ def test_the_listed_tensor_and_the_mask_are_numpys(count):
     mask = _mask(2000, legal)
     assert mask.dtype == np.int8 and (mask == expected).all()
     mask[0] = 1  # the caller's own array
+
+
+@pytest.mark.parametrize(("name", "options"), GAMES, ids=IDS)
+def test_a_chance_nodes_ids_are_the_engines_outcomes_mapped_each_time(name, options):
+    """At every chance node of random games (Hexagone's rolls kept per list of outcomes,
+    the others worked out each time) the driver's ids, pairs and table are the engine's
+    outcomes mapped afresh; a caller changing the lists it got changes nothing kept."""
+    rng = random.Random(8)
+    met = 0
+    for seed in range(3):
+        play = Play.new(get(name, **options), seed=seed)
+        space = play.space
+        while not play.is_over:
+            if play.to_move == CHANCE:
+                met += 1
+                fresh = {space.chance_id(m): (m, p) for m, p in play.state.chance_outcomes()}
+                pairs = play.chance_outcomes()
+                ids = play.legal_actions()
+                assert pairs == sorted((a, p) for a, (_, p) in fresh.items())
+                assert ids == sorted(fresh)
+                assert play.chance_table() == fresh
+                pairs.clear()
+                ids.append(-1)
+                assert play.clone().chance_outcomes() == sorted(
+                    (a, p) for a, (_, p) in fresh.items()
+                )
+                assert play.clone().legal_actions() == sorted(fresh)
+            play.apply(rng.choice(play.legal_actions()))
+    if name in ("comino", "hexagone"):
+        assert met

@@ -24,6 +24,8 @@ game, and a game loaded as a plug-in offers the adapters as the built-in ones do
   (Kuniumi), so no move is encoded or looked up, and an id is played as it comes (the
   engine's own check refuses an illegal one); with it, ``moves_ascending = True``: every
   ``legal_moves()`` is a new list, ascending, kept as the legal ids without a sort;
+- optionally ``chance_repeats = True``: its chance nodes meet the same few lists of
+  outcomes (dice), so the driver works out their ids once per list (:func:`chance_entry`);
 - optionally ``max_score``: the best score alone, OpenSpiel's utility bound when a game is
   played by one player (Hexagone's solo puzzle);
 - optionally ``warm_up()``: makes the engine's states step with the game's compiled kernel
@@ -209,8 +211,10 @@ _CHANCE_ENTRIES_KEPT = 4096
 
 def chance_entry(space: GameSpace, outcomes: Sequence[tuple[Move, float]]) -> ChanceEntry:
     """The ids of a chance node's ``outcomes`` (the engine's list), worked out once per
-    distinct list and space: a game with dice meets the same few lists at every roll, and
-    mapping and sorting them again was most of a roll's cost in the adapters. At most
+    distinct list and space, for a space that says ``chance_repeats = True``: a game with
+    dice meets the same few lists at every roll, and mapping and sorting them again was
+    most of a roll's cost in the adapters (hashing a deal's list of tiles costs more than
+    mapping it: a space whose lists seldom repeat leaves the flag out). At most
     :data:`_CHANCE_ENTRIES_KEPT` lists are kept per space (a deal of tiles meets many)."""
     key = tuple(outcomes)
     try:
@@ -256,6 +260,7 @@ class Play:
         "_decide",
         "_direct",
         "_one_step",
+        "_chance_kept",
     )
 
     def __init__(self, space: GameSpace, state: State) -> None:
@@ -272,6 +277,9 @@ class Play:
         # refuses an illegal one, so no decision is needed to tell it
         self._direct: bool = bool(getattr(space, "ids_are_moves", False))
         self._one_step = space.max_steps == 1
+        # a space whose chance nodes meet the same few lists of outcomes (dice) says so, and
+        # their ids are worked out once per list; a deal of tiles meets too many to keep
+        self._chance_kept: bool = bool(getattr(space, "chance_repeats", False))
 
     @classmethod
     def new(cls, game: Game, seed: int | None = None) -> Play:
@@ -291,7 +299,11 @@ class Play:
 
     def _chance_entry(self) -> ChanceEntry:
         if self._chance is None:
-            self._chance = chance_entry(self.space, self.state.chance_outcomes())
+            outcomes = self.state.chance_outcomes()
+            if self._chance_kept:
+                self._chance = chance_entry(self.space, outcomes)
+            else:
+                self._chance = _chance_entry(self.space, outcomes)
         return self._chance
 
     def chance_table(self) -> dict[int, tuple[Move, float]]:
@@ -433,6 +445,7 @@ class Play:
         other._decide = self._decide
         other._direct = self._direct
         other._one_step = self._one_step
+        other._chance_kept = self._chance_kept
         return other
 
     def __deepcopy__(self, memo: dict) -> Play:

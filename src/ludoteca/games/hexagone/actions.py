@@ -227,6 +227,7 @@ def id_cell(corner: int, action: int) -> int:
 class HexagoneActions:
     size = SIZE
     chance_size = len(ROLLS)
+    chance_repeats = True  # a roll's outcomes depend only on the colours left in the block
     max_steps = 2
     max_score = len(COLOURS) * PIECES_PER_COLOUR
     """The best score alone (every piece captured): the return's bound in the solo puzzle."""
