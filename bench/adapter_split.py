@@ -21,13 +21,18 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import sys
 import time
+from pathlib import Path
 
 import pyspiel
 
 import ludoteca.env.openspiel  # noqa: F401  (registers the games)
 from ludoteca.core import get
 from ludoteca.env.actions import Play, space_for
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from adapters import random_game  # noqa: E402  (this folder's script, OpenSpiel's loop)
 
 
 def recorded(name: str, count: int, seed: int = 1) -> list[list]:
@@ -80,14 +85,7 @@ def measure(name: str, count: int) -> dict:
     def openspiel() -> None:
         rng = random.Random(1)
         for _ in games:
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    outcomes = state.chance_outcomes()
-                    actions = [a for a, _ in outcomes]
-                    state.apply_action(rng.choices(actions, [p for _, p in outcomes])[0])
-                else:
-                    state.apply_action(rng.choice(state.legal_actions()))
+            random_game(game.new_initial_state(), rng)
 
     return {
         "game": name,

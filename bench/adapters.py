@@ -57,16 +57,23 @@ def openspiel_steps(name: str, options: dict, seconds: float, seed: int = 1) -> 
     start = clock()
     deadline = start + seconds
     while clock() < deadline:
-        state = game.new_initial_state()
-        while not state.is_terminal():
-            if state.is_chance_node():
-                outcomes = state.chance_outcomes()
-                actions = [a for a, _ in outcomes]
-                state.apply_action(rng.choices(actions, [p for _, p in outcomes])[0])
-            else:
-                state.apply_action(rng.choice(state.legal_actions()))
-            steps += 1
+        steps += random_game(game.new_initial_state(), rng)
     return steps / (clock() - start)
+
+
+def random_game(state, rng: random.Random) -> int:
+    """Play ``state`` (an OpenSpiel state) to its end by uniform random actions, chance by
+    its probabilities, as an OpenSpiel algorithm steps a game; returns the actions taken."""
+    steps = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            outcomes = state.chance_outcomes()
+            actions = [a for a, _ in outcomes]
+            state.apply_action(rng.choices(actions, [p for _, p in outcomes])[0])
+        else:
+            state.apply_action(rng.choice(state.legal_actions()))
+        steps += 1
+    return steps
 
 
 def pettingzoo_steps(name: str, options: dict, seconds: float, seed: int = 1) -> float:
