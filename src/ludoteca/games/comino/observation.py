@@ -9,6 +9,8 @@ over the 23 tiles in :data:`.tiles.TILES` order; "own" is the observer's.
 
 from __future__ import annotations
 
+import struct
+
 import numpy as np
 
 from ludoteca.env.observation import starts
@@ -37,34 +39,55 @@ _SQUARES, _POINTS, _OWN, _OTHER, _FEATURES = starts(layout(None)).values()
 assert _OWN + _HAND == _OTHER and _OTHER + _HAND == _FEATURES and _FEATURES - _OWN <= 48
 
 
-_ROWS = list(
-    np.unpackbits(
-        np.arange(1 << 12, dtype="<u2").view(np.uint8).reshape(-1, 2), axis=1, bitorder="little"
-    )[:, :12].astype(np.float32)
-)
-"""Twelve bits as twelve 0/1 floats, for each of the 4096 values: the hands' places are
-written twelve at a time (cheaper than unpacking their bytes at every observation)."""
+def _places(start: int) -> list[bytes]:
+    """For each of the 4096 values of twelve bits, the flat indices (int64 bytes) of the
+    hands' places from ``start`` on that they set: the hands' ones join the table's in its
+    one assignment, twelve places a table look-up."""
+    return [
+        np.array([start + i for i in range(12) if bits >> i & 1], np.int64).tobytes()
+        for bits in range(1 << 12)
+    ]
+
+
+_PLACES = [_places(_OWN + 12 * k) for k in range(4)]
+"""The places of the hands' four runs of twelve bits (bits 46 and 47, past the two hands of
+23, are never set)."""
+_FEATURE_BYTES = struct.Struct("6f")
+"""The six features as float32 (the array's own byte order), written into its bytes."""
+_FEATURE_AT = 4 * _FEATURES
 
 
 def fill_flat(flat, state, player, prefix) -> None:
-    # the table's ones: the flat indices the state keeps of each tile and its corners
-    # (:attr:`.state.CominoState.ones`), in one assignment
-    flat[np.frombuffer(state.ones, np.int64)] = 1.0
-    # both hands as one bit string (the state keeps each as bits), own then other, twelve
-    # places at a time
+    """The table's ones (the flat indices the state keeps of each tile and its corners,
+    :attr:`.state.CominoState.ones`) and the hands' places joined as bytes, set in one
+    assignment (a numpy call costs far more than joining a few bytes), and the features
+    packed straight into the array's bytes."""
+    # both hands as one bit string (the state keeps each as bits), own then other
     bits = state.hand_bits
     hands = bits[player] | bits[1 - player] << _HAND
-    rows = _ROWS
-    flat[_OWN : _OWN + 12] = rows[hands & 0xFFF]
-    flat[_OWN + 12 : _OWN + 24] = rows[hands >> 12 & 0xFFF]
-    flat[_OWN + 24 : _OWN + 36] = rows[hands >> 24 & 0xFFF]
-    flat[_OWN + 36 : _FEATURES] = rows[hands >> 36][: _FEATURES - _OWN - 36]
+    first, second, third, fourth = _PLACES
+    flat[
+        np.frombuffer(
+            b"".join(
+                (
+                    state.ones,
+                    first[hands & 0xFFF],
+                    second[hands >> 12 & 0xFFF],
+                    third[hands >> 24 & 0xFFF],
+                    fourth[hands >> 36],
+                )
+            ),
+            np.int64,
+        )
+    ] = 1.0
     # at most 1, as the observation space promises: a score past 100 (never seen in play,
     # possible in principle) reads as 1
     own = state.score[player]
     other = state.score[1 - player]
     draws = state.draws
-    flat[_FEATURES:] = (
+    _FEATURE_BYTES.pack_into(
+        flat,
+        _FEATURE_AT,
         own / SCORE_SCALE if own < SCORE_SCALE else 1.0,
         other / SCORE_SCALE if other < SCORE_SCALE else 1.0,
         draws < DRAWS,

@@ -37,12 +37,12 @@ def layout(game):
 _BOARD, _SELECTED, _SELECTED_COLOUR, _PHASE, _DICE, _CAPTURED, _POOL, _FEATURES = starts(
     layout(None)
 ).values()
-_HEADS: dict[tuple, np.ndarray] = {}
+_HEADS: dict[tuple, bytes] = {}
 """The selected colour, phase and dice pieces by what they show (a few hundred at most)."""
-_PILES: dict[tuple, np.ndarray] = {}
+_PILES: dict[tuple, bytes] = {}
 """The captured and pool pieces by the observer and the piles: they change only with a
 capture, so a game has few, and copying one kept is several times faster than writing it."""
-_FEATURE_VALUES: dict[tuple, np.ndarray] = {}
+_FEATURE_VALUES: dict[tuple, bytes] = {}
 """The features by their values (rolls this turn, turns without a capture: a few hundred)."""
 _PILES_KEPT = 1024
 
@@ -52,7 +52,9 @@ def fill_flat(flat, state, player, prefix) -> None:
     if cells:  # each piece's colour plane and frame cell (as actions.cell_id), in one go:
         # the cells' ids are kept for the cells (a swap exchanges colours, not places)
         offsets = frame_of(state).offsets()  # ValueError for a piece outside the frame
-        flat[np.fromiter(cells.values(), np.intp, len(cells)) * CELLS + offsets] = 1.0
+        at = np.fromiter(map(_PLANES.__getitem__, cells.values()), np.intp, len(cells))
+        at += offsets
+        flat[at] = 1.0
     colour = None
     if prefix:
         first = prefix[0]
@@ -60,11 +62,13 @@ def fill_flat(flat, state, player, prefix) -> None:
             flat[_SELECTED + first] = 1.0
         elif first < COLOUR + len(COLOURS):
             colour = first - COLOUR
+    # the pieces after the board, kept as their bytes by what they show, copied into the
+    # array's bytes: a byte copy through a memoryview costs a fraction of numpy's slice
+    # assignment, and these are three of them
     shown = (colour, state.phase, state.dice)
     head = _HEADS.get(shown)
     if head is None:
         head = _HEADS[shown] = _head(*shown)
-    flat[_SELECTED_COLOUR:_CAPTURED] = head
     captured = state.captured
     held = (player, tuple(map(tuple, captured)), tuple(state.pool))
     piles = _PILES.get(held)
@@ -72,18 +76,25 @@ def fill_flat(flat, state, player, prefix) -> None:
         if len(_PILES) >= _PILES_KEPT:
             _PILES.clear()
         piles = _PILES[held] = _piles(captured, state.pool, player)
-    flat[_CAPTURED:_FEATURES] = piles
     counts = (state.rolled, state.rolls_left, state.since, state.to_move == player, len(captured))
     features = _FEATURE_VALUES.get(counts)
     if features is None:
         if len(_FEATURE_VALUES) >= _PILES_KEPT:
             _FEATURE_VALUES.clear()
         features = _FEATURE_VALUES[counts] = _features(*counts)
-    flat[_FEATURES:] = features
+    flat.data.cast("B")[_TAIL:] = head + piles + features
 
 
-def _head(colour: int | None, phase: str, dice: tuple[int, int] | None) -> np.ndarray:
-    """The selected colour (of a placement under way), phase and dice pieces."""
+_PLANES = tuple(CELLS * k for k in range(len(COLOURS)))
+"""Where each colour's plane starts (looked up as the colours are read: one numpy call
+fewer than multiplying them)."""
+_TAIL = 4 * _SELECTED_COLOUR
+"""Where the pieces after the board start among the float32 array's bytes."""
+
+
+def _head(colour: int | None, phase: str, dice: tuple[int, int] | None) -> bytes:
+    """The selected colour (of a placement under way), phase and dice pieces, as the bytes
+    of their float32 values."""
     head = np.zeros(_CAPTURED - _SELECTED_COLOUR, np.float32)
     if colour is not None:
         head[colour] = 1.0
@@ -91,26 +102,25 @@ def _head(colour: int | None, phase: str, dice: tuple[int, int] | None) -> np.nd
     if dice is not None:
         for k in dice:
             head[_DICE - _SELECTED_COLOUR + k] += 0.5
-    head.flags.writeable = False  # shared by every observation that shows it
-    return head
+    return head.tobytes()
 
 
-def _piles(captured: list[list[int]], pool: list[int], player: int) -> np.ndarray:
-    """The captured piles from the observer on, then the pool, each count / 6."""
+def _piles(captured: list[list[int]], pool: list[int], player: int) -> bytes:
+    """The captured piles from the observer on, then the pool, each count / 6 (their
+    float32 bytes)."""
     piles = np.zeros((MAX_PLAYERS + 1, len(COLOURS)), np.float32)
     for row, pile in enumerate(captured[player:] + captured[:player]):
         piles[row] = pile
     piles[MAX_PLAYERS] = pool
     piles /= PIECES_PER_COLOUR
-    piles.flags.writeable = False
-    return piles.ravel()
+    return piles.tobytes()
 
 
 def _features(
     rolled: int, rolls_left: int | None, since: int, to_move: bool, players: int
-) -> np.ndarray:
+) -> bytes:
     """Rolls this turn / 2, solo rolls left / 15, turns without a capture / 40, the observer
-    is to move, players / 4."""
+    is to move, players / 4 (their float32 bytes)."""
     features = np.array(
         [
             rolled / 2,
@@ -121,5 +131,4 @@ def _features(
         ],
         np.float32,
     )
-    features.flags.writeable = False
-    return features
+    return features.tobytes()
