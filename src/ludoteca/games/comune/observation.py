@@ -57,7 +57,7 @@ _SIDES = (
     itemgetter(*range(PIECES + 3, PIECES + 6), *range(PIECES, PIECES + 3)),
 )
 """The six boards of pieces from the observer's side (player 0, 1): own, then the other's."""
-_NO_PENDING = (0, 0, 0, FULL)
+_NO_PENDING: tuple[int, ...] = (0, 0, 0, FULL)
 _FEATURE_BYTES = struct.Struct("6f")
 """The six features as float32 (the array's own byte order), written into its bytes."""
 _FEATURE_AT = 4 * _FEATURES
