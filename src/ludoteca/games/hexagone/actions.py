@@ -81,7 +81,17 @@ class Frame:
     def offsets(self) -> np.ndarray:
         """Each cell's id in the order of the cells, as an array (the observation's)."""
         if self._offsets is None:
-            self._offsets = np.fromiter(self.ids().values(), np.intp, len(self._cells))
+            if self._ids is not None:
+                self._offsets = np.fromiter(self._ids.values(), np.intp, len(self._cells))
+            else:  # cell_id of every cell at once: a frame's first observation
+                dq, dr = np.divmod(
+                    np.fromiter(self._cells, np.intp, len(self._cells)) - self.corner, STRIDE
+                )
+                if len(dq) and not (dq.min() >= 0 and dq.max() < SIDE and dr.max() < SIDE):
+                    self.ids()  # raises, naming the cell outside the frame
+                dq *= SIDE
+                dq += dr
+                self._offsets = dq
         return self._offsets
 
 

@@ -40,8 +40,11 @@ _BOARD, _SELECTED, _SELECTED_COLOUR, _PHASE, _DICE, _CAPTURED, _POOL, _FEATURES 
 _HEADS: dict[tuple, bytes] = {}
 """The selected colour, phase and dice pieces by what they show (a few hundred at most)."""
 _PILES: dict[tuple, bytes] = {}
-"""The captured and pool pieces by the observer and the piles: they change only with a
-capture, so a game has few, and copying one kept is several times faster than writing it."""
+"""The captured piece by the observer and the piles: they change only with a capture, so a
+game has few, and copying one kept is several times faster than writing it."""
+_POOLS: dict[tuple, bytes] = {}
+"""The pool piece by the pieces waiting to be placed back (apart from the captured piles,
+which change less often)."""
 _FEATURE_VALUES: dict[tuple, bytes] = {}
 """The features by their values (rolls this turn, turns without a capture: a few hundred)."""
 _PILES_KEPT = 1024
@@ -70,19 +73,25 @@ def fill_flat(flat, state, player, prefix) -> None:
     if head is None:
         head = _HEADS[shown] = _head(*shown)
     captured = state.captured
-    held = (player, tuple(map(tuple, captured)), tuple(state.pool))
+    held = (player, tuple(map(tuple, captured)))
     piles = _PILES.get(held)
     if piles is None:
         if len(_PILES) >= _PILES_KEPT:
             _PILES.clear()
-        piles = _PILES[held] = _piles(captured, state.pool, player)
+        piles = _PILES[held] = _piles(captured, player)
+    waiting = tuple(state.pool)
+    pool = _POOLS.get(waiting)
+    if pool is None:
+        if len(_POOLS) >= _PILES_KEPT:
+            _POOLS.clear()
+        pool = _POOLS[waiting] = _counts(waiting)
     counts = (state.rolled, state.rolls_left, state.since, state.to_move == player, len(captured))
     features = _FEATURE_VALUES.get(counts)
     if features is None:
         if len(_FEATURE_VALUES) >= _PILES_KEPT:
             _FEATURE_VALUES.clear()
         features = _FEATURE_VALUES[counts] = _features(*counts)
-    flat.data.cast("B")[_TAIL:] = head + piles + features
+    flat.data.cast("B")[_TAIL:] = head + piles + pool + features
 
 
 _PLANES = tuple(CELLS * k for k in range(len(COLOURS)))
@@ -105,15 +114,16 @@ def _head(colour: int | None, phase: str, dice: tuple[int, int] | None) -> bytes
     return head.tobytes()
 
 
-def _piles(captured: list[list[int]], pool: list[int], player: int) -> bytes:
-    """The captured piles from the observer on, then the pool, each count / 6 (their
-    float32 bytes)."""
-    piles = np.zeros((MAX_PLAYERS + 1, len(COLOURS)), np.float32)
-    for row, pile in enumerate(captured[player:] + captured[:player]):
-        piles[row] = pile
-    piles[MAX_PLAYERS] = pool
-    piles /= PIECES_PER_COLOUR
-    return piles.tobytes()
+def _piles(captured: list[list[int]], player: int) -> bytes:
+    """The captured piles from the observer on, each count / 6 (their float32 bytes)."""
+    rows = captured[player:] + captured[:player]
+    rows += [[0] * len(COLOURS)] * (MAX_PLAYERS - len(rows))
+    return b"".join(map(_counts, rows))
+
+
+def _counts(counts) -> bytes:
+    """Counts of pieces by colour, each / 6, as their float32 bytes."""
+    return (np.array(counts, np.float32) / PIECES_PER_COLOUR).tobytes()
 
 
 def _features(
