@@ -148,3 +148,103 @@ def test_hexagone_tensor_is_the_position_written_out(players):
         legal = play.legal_actions()
         play.apply(legal[rng.integers(len(legal))])
     assert {("swap", True), ("reform", True), ("roll", False)} <= seen
+
+
+def _every_step(name: str, seed: int, options: dict | None = None):
+    """Each step of a random game through the action layer, chance drawn as offered:
+    the positions between a move's steps too (a prefix under way)."""
+    rng = np.random.default_rng(seed)
+    play = Play.new(get(name, **(options or {})), seed=seed)
+    while not play.is_over:
+        if play.to_move < 0:
+            outcomes = play.chance_outcomes()
+            play.apply(outcomes[rng.integers(len(outcomes))][0])
+            continue
+        yield play
+        legal = play.legal_actions()
+        play.apply(legal[rng.integers(len(legal))])
+    yield play
+
+
+def test_comune_tensor_is_the_position_written_out():
+    """The planes gathered from the unpacked boards and the features packed into the array's
+    bytes are the position written out cell by cell, for both players at every step of a
+    random game, a turn's first piece under way too."""
+    from ludoteca.games.comune.actions import PLACEMENTS
+    from ludoteca.games.comune.flat import PASSES, PIECES, SUPPLY, TO_MOVE
+    from ludoteca.games.comune.geometry import CELLS
+
+    game = get("comune")
+    observer = Observer(game)
+    pending_seen = 0
+    for play in _every_step("comune", seed=3):
+        s = play.state.slots()
+        for player in (0, 1):
+            want = observer.views(np.zeros(observer.size, np.float32))
+            for i, (c, r) in enumerate(CELLS):
+                want["board"][r, c] = 1
+                for angle in range(3):
+                    want["pieces"][angle, r, c] = s[PIECES + 3 * player + angle] >> i & 1
+                    want["pieces"][3 + angle, r, c] = s[PIECES + 3 * (1 - player) + angle] >> i & 1
+            if play.prefix and play.prefix[0] < PLACEMENTS:
+                cell, angle = divmod(play.prefix[0], 3)
+                c, r = CELLS[cell]
+                want["pending"][angle, r, c] = 1
+                pending_seen += 1
+            want["features"][:] = [
+                s[SUPPLY + player] / 35,
+                s[SUPPLY + 1 - player] / 35,
+                s[PASSES] / 2,
+                play.state.is_opening,
+                not play.state.is_over and s[TO_MOVE] == player,
+                bool(play.prefix),
+            ]
+            got = observer.views(observer.encode(play.state, player, play.prefix))
+            for name, value in want.items():
+                assert (got[name] == value).all(), (name, play.state.position(), play.prefix)
+    assert pending_seen
+
+
+def test_comino_tensor_is_the_position_written_out():
+    """The hands' places joined to the table's ones and the features packed into the array's
+    bytes are the hands and counts written out tile by tile, for both players at every step
+    of a random game."""
+    from ludoteca.games.comino.geometry import TILES
+
+    game = get("comino")
+    observer = Observer(game)
+    for play in _every_step("comino", seed=5):
+        state = play.state
+        for player in (0, 1):
+            want = np.zeros(observer.size, np.float32)
+            want[np.frombuffer(state.ones, np.int64)] = 1
+            view = observer.views(want)
+            view["own_hand"][:] = [t in state.hands[player] for t in TILES]
+            view["other_hand"][:] = [t in state.hands[1 - player] for t in TILES]
+            view["features"][:] = [
+                min(state.score[player] / 100, 1),
+                min(state.score[1 - player] / 100, 1),
+                state.draws < 21,
+                state.draws / 21,
+                state.turns / 22,
+                state.to_move == player,
+            ]
+            got = observer.encode(state, player, play.prefix)
+            assert (got == want).all(), (state.position(), player)
+            assert got.sum() > len(state.ones) // 8  # the table's ones and a hand at least
+
+
+def test_hexagone_frames_offsets_are_their_cells_ids():
+    """A frame's offsets worked out for all its cells at once are each cell's ``cell_id``,
+    and a cell outside the frame is refused by name, as ``ids`` refuses it."""
+    from ludoteca.games.hexagone.actions import Frame, cell_id
+    from ludoteca.games.hexagone.geometry import cell
+
+    for play in random_positions("hexagone", {"players": 3}, seed=8, every=5):
+        cells = tuple(play.state.cells)
+        frame = Frame(cells)
+        want = [cell_id(frame.corner, c) for c in cells]
+        assert frame.offsets().tolist() == want
+    far = (cell(0, 0), cell(0, 1), cell(50, 0))  # 50 columns apart: wider than the frame
+    with pytest.raises(ValueError, match="outside the frame"):
+        Frame(far).offsets()

@@ -234,11 +234,9 @@ class LudotecaState(pyspiel.State):
         if not 0 <= player < game.num_players():
             return super().observation_tensor(player)  # pyspiel's error, as before
         play = self._play
-        # a new array each call (filling zeroes it): states of one game may be observed
-        # from several threads at once
-        flat = np.empty(game.observer.size, np.float32)
-        game.observer.fill(flat, play.state, player, play.prefix)
-        return _listed(flat)
+        # a new array each call (calloc-backed zeros, cheaper than zeroing a kept one):
+        # states of one game may be observed from several threads at once
+        return _listed(game.observer.encode(play.state, player, play.prefix))
 
     def information_state_tensor(self, player: int | None = None) -> list[float]:
         """Not provided (the game type says so; use ``observation_tensor``, which for these
