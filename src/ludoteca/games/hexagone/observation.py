@@ -55,7 +55,8 @@ def fill_flat(flat, state, player, prefix) -> None:
     if cells:  # each piece's colour plane and frame cell (as actions.cell_id), in one go:
         # the cells' ids are kept for the cells (a swap exchanges colours, not places)
         offsets = frame_of(state).offsets()  # ValueError for a piece outside the frame
-        at = np.fromiter(map(_PLANES.__getitem__, cells.values()), np.intp, len(cells))
+        at = np.fromiter(cells.values(), np.intp, len(cells))
+        at *= CELLS
         at += offsets
         flat[at] = 1.0
     colour = None
@@ -94,9 +95,6 @@ def fill_flat(flat, state, player, prefix) -> None:
     flat.data.cast("B")[_TAIL:] = head + piles + pool + features
 
 
-_PLANES = tuple(CELLS * k for k in range(len(COLOURS)))
-"""Where each colour's plane starts (looked up as the colours are read: one numpy call
-fewer than multiplying them)."""
 _TAIL = 4 * _SELECTED_COLOUR
 """Where the pieces after the board start among the float32 array's bytes."""
 
