@@ -46,6 +46,7 @@ from typing import Protocol
 from weakref import WeakKeyDictionary
 
 from ludoteca.core.errors import GameError, IllegalMoveError
+from ludoteca.core.kept import Kept
 from ludoteca.core.protocol import CHANCE, TERMINAL, Game, Move, Result, State
 
 Actions = tuple[int, ...]
@@ -205,7 +206,7 @@ ChanceEntry = tuple[dict[int, tuple[Move, float]], list[tuple[int, float]], list
 """A chance node's outcomes by id, its ``(id, probability)`` pairs ascending and its ids
 ascending."""
 
-_CHANCE_ENTRIES: WeakKeyDictionary[GameSpace, dict[tuple, ChanceEntry]] = WeakKeyDictionary()
+_CHANCE_ENTRIES: WeakKeyDictionary[GameSpace, Kept[tuple, ChanceEntry]] = WeakKeyDictionary()
 _CHANCE_ENTRIES_KEPT = 4096
 
 
@@ -216,20 +217,14 @@ def chance_entry(space: GameSpace, outcomes: Sequence[tuple[Move, float]]) -> Ch
     most of a roll's cost in the adapters (hashing a deal's list of tiles costs more than
     mapping it: a space whose lists seldom repeat leaves the flag out). At most
     :data:`_CHANCE_ENTRIES_KEPT` lists are kept per space (a deal of tiles meets many)."""
-    key = tuple(outcomes)
     try:
         kept = _CHANCE_ENTRIES.get(space)
         if kept is None:
-            kept = _CHANCE_ENTRIES[space] = {}
-        entry = kept.get(key)
+            kept = Kept(partial(_chance_entry, space), _CHANCE_ENTRIES_KEPT)
+            _CHANCE_ENTRIES[space] = kept
+        return kept[tuple(outcomes)]
     except TypeError:  # a plug-in's space or outcomes that cannot be kept: worked out each time
         return _chance_entry(space, outcomes)
-    if entry is None:
-        entry = _chance_entry(space, outcomes)
-        if len(kept) >= _CHANCE_ENTRIES_KEPT:
-            kept.clear()
-        kept[key] = entry
-    return entry
 
 
 def _chance_entry(space: GameSpace, outcomes: Sequence[tuple[Move, float]]) -> ChanceEntry:

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
+from ludoteca.core.kept import Kept
 from ludoteca.core.protocol import State
 
 from .geometry import DEALT_TILES, ORIENTED, ORIENTED_INDEX, ROW, TILES, cell_key
@@ -88,28 +89,22 @@ def id_move(action: int) -> Place | Remove:
     return place
 
 
-class _FirstIds(dict):
+def _first_ids(mask: int) -> tuple[int, ...]:
     """The first ids (``oriented * NUM_SQUARES``) of the oriented tiles whose bits (in
-    :data:`.geometry.ORIENTED` order) a mask sets, ascending, by mask: worked out once per
-    mask met, so that a square's ids are one look-up and one addition each. A square's mask
-    is what fits its corners and is in the hand, so the masks met repeat; the table is
-    emptied should it ever hold more than :data:`MASKS_KEPT` of them."""
-
-    def __missing__(self, mask: int) -> tuple[int, ...]:
-        if len(self) >= MASKS_KEPT:
-            self.clear()
-        out = []
-        m = mask
-        while m:
-            low = m & -m
-            out.append((low.bit_length() - 1) * NUM_SQUARES)
-            m ^= low
-        found = self[mask] = tuple(out)
-        return found
+    :data:`.geometry.ORIENTED` order) ``mask`` sets, ascending."""
+    out = []
+    m = mask
+    while m:
+        low = m & -m
+        out.append((low.bit_length() - 1) * NUM_SQUARES)
+        m ^= low
+    return tuple(out)
 
 
 MASKS_KEPT = 1 << 16
-_FIRST_IDS = _FirstIds()
+_FIRST_IDS: Kept[int, tuple[int, ...]] = Kept(_first_ids, MASKS_KEPT)
+"""The first ids of each mask met: a square's mask is what fits its corners and is in the
+hand, so the masks met repeat, and a square's ids are one look-up and one addition each."""
 
 
 class CominoDecision:

@@ -28,6 +28,7 @@ from operator import itemgetter
 
 import numpy as np
 
+from ludoteca.core.kept import Kept
 from ludoteca.core.protocol import Move
 from ludoteca.env.actions import FlatDecision, TrieDecision
 
@@ -47,11 +48,11 @@ _ONE_STEP = frozenset((MAIN, AGAIN, STOP))
 """The kinds of move whose ids are one id each."""
 
 
-_FRAMES: dict[tuple[int, ...], Frame] = {}
+_FRAMES_KEPT = 512
+_FRAMES: Kept[tuple[int, ...], Frame] = Kept(lambda cells: Frame(cells), _FRAMES_KEPT)
 """Frames by the cells of the table in their order: a block keeps its cells (a swap
 exchanges colours, not places) for many moves, and the frame and the board's offsets are
 worked out once for them."""
-_FRAMES_KEPT = 512
 
 
 class Frame:
@@ -97,13 +98,7 @@ class Frame:
 
 def frame_of(state) -> Frame:
     """The :class:`Frame` of the pieces on the table (kept for the same cells)."""
-    key = tuple(state.cells)
-    found = _FRAMES.get(key)
-    if found is None:
-        if len(_FRAMES) >= _FRAMES_KEPT:
-            _FRAMES.clear()
-        found = _FRAMES[key] = Frame(key)
-    return found
+    return _FRAMES[tuple(state.cells)]
 
 
 def frame(state) -> int:

@@ -8,8 +8,11 @@ pile first, then the next players' in turn order (rows beyond the number of play
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import numpy as np
 
+from ludoteca.core.kept import Kept
 from ludoteca.env.observation import starts
 
 from .actions import CELLS, COLOUR, SIDE, frame_of
@@ -37,17 +40,17 @@ def layout(game):
 _BOARD, _SELECTED, _SELECTED_COLOUR, _PHASE, _DICE, _CAPTURED, _POOL, _FEATURES = starts(
     layout(None)
 ).values()
-_HEADS: dict[tuple, bytes] = {}
+_PILES_KEPT = 1024
+_HEADS: Kept[tuple, bytes] = Kept(lambda shown: _head(*shown), _PILES_KEPT)
 """The selected colour, phase and dice pieces by what they show (a few hundred at most)."""
-_PILES: dict[tuple, bytes] = {}
+_PILES: Kept[tuple, bytes] = Kept(lambda held: _piles(held[1], held[0]), _PILES_KEPT)
 """The captured piece by the observer and the piles: they change only with a capture, so a
 game has few, and copying one kept is several times faster than writing it."""
-_POOLS: dict[tuple, bytes] = {}
+_POOLS: Kept[tuple, bytes] = Kept(lambda waiting: _counts(waiting), _PILES_KEPT)
 """The pool piece by the pieces waiting to be placed back (apart from the captured piles,
 which change less often)."""
-_FEATURE_VALUES: dict[tuple, bytes] = {}
+_FEATURE_VALUES: Kept[tuple, bytes] = Kept(lambda counts: _features(*counts), _PILES_KEPT)
 """The features by their values (rolls this turn, turns without a capture: a few hundred)."""
-_PILES_KEPT = 1024
 
 
 def fill_flat(flat, state, player, prefix) -> None:
@@ -69,29 +72,12 @@ def fill_flat(flat, state, player, prefix) -> None:
     # the pieces after the board, kept as their bytes by what they show, copied into the
     # array's bytes: a byte copy through a memoryview costs a fraction of numpy's slice
     # assignment, and these are three of them
-    shown = (colour, state.phase, state.dice)
-    head = _HEADS.get(shown)
-    if head is None:
-        head = _HEADS[shown] = _head(*shown)
     captured = state.captured
-    held = (player, tuple(map(tuple, captured)))
-    piles = _PILES.get(held)
-    if piles is None:
-        if len(_PILES) >= _PILES_KEPT:
-            _PILES.clear()
-        piles = _PILES[held] = _piles(captured, player)
-    waiting = tuple(state.pool)
-    pool = _POOLS.get(waiting)
-    if pool is None:
-        if len(_POOLS) >= _PILES_KEPT:
-            _POOLS.clear()
-        pool = _POOLS[waiting] = _counts(waiting)
+    head = _HEADS[colour, state.phase, state.dice]
+    piles = _PILES[player, tuple(map(tuple, captured))]
+    pool = _POOLS[tuple(state.pool)]
     counts = (state.rolled, state.rolls_left, state.since, state.to_move == player, len(captured))
-    features = _FEATURE_VALUES.get(counts)
-    if features is None:
-        if len(_FEATURE_VALUES) >= _PILES_KEPT:
-            _FEATURE_VALUES.clear()
-        features = _FEATURE_VALUES[counts] = _features(*counts)
+    features = _FEATURE_VALUES[counts]
     flat.data.cast("B")[_TAIL:] = head + piles + pool + features
 
 
@@ -112,9 +98,9 @@ def _head(colour: int | None, phase: str, dice: tuple[int, int] | None) -> bytes
     return head.tobytes()
 
 
-def _piles(captured: list[list[int]], player: int) -> bytes:
+def _piles(captured: Sequence[Sequence[int]], player: int) -> bytes:
     """The captured piles from the observer on, each count / 6 (their float32 bytes)."""
-    rows = captured[player:] + captured[:player]
+    rows = [*captured[player:], *captured[:player]]
     rows += [[0] * len(COLOURS)] * (MAX_PLAYERS - len(rows))
     return b"".join(map(_counts, rows))
 
