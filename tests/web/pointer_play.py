@@ -149,7 +149,14 @@ def record_traffic(page) -> None:
     page.on("response", answered)
     page.on(
         "requestfailed",
-        lambda request: kept.append(f"FAILED {request.method} {request.url}: {request.failure}"),
+        lambda request: (
+            "/api/" in request.url
+            and kept.append(f"FAILED {request.method} {request.url}: {request.failure}")
+        ),
+    )
+    page.on(
+        "websocket",
+        lambda socket: socket.on("close", lambda _: kept.append(f"socket closed: {socket.url}")),
     )
     page.on(
         "console",

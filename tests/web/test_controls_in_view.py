@@ -69,6 +69,36 @@ def test_comunes_angle_choices_are_brought_into_view(browser, club, size):
     context.close()
 
 
+BOARD_AT = "() => [scrollY, document.getElementById('board').getBoundingClientRect().top]"
+
+
+def test_the_board_stays_put_while_the_choices_drawings_arrive(browser, club):
+    """The drawings of the angle choices arrive a moment after the buttons. They made the
+    buttons taller, the page scrolled to keep them in view, and the board moved under the
+    pointer on its way to the next cell: the click took another cell (seen as a whole game
+    by pointer that stalled on a desktop, its second click on the wrong cell). The buttons
+    have the drawings' room from the start, so the board stays where it was when clicked."""
+    context = browser.new_context(**SIZES["desktop"])
+    page = context.new_page()
+    register_in_browser(page, club.base, "viewstill")
+    create(page, club.base, "comune", AGAINST_RANDOM)
+    wait_my_turn_or_end(page)
+    page.evaluate("() => window.scrollTo(0, 0)")  # as the page opens
+    held = []
+    page.route("**/api/games/*/preview", lambda route: held.append(route))
+    press(page, *centre(cell_box(page, "e5")), False)
+    page.locator(CHOICES).first.wait_for()
+    page.wait_for_timeout(400)  # the page's own second looks (two frames, 250 ms)
+    before = page.evaluate(BOARD_AT)
+    assert held, "the page did not ask for the choices' drawings"
+    held[0].continue_()
+    page.wait_for_selector("#picker > .choices[data-previews='1']")
+    page.wait_for_timeout(400)
+    assert page.evaluate(BOARD_AT) == before
+    assert controls_out_of_view(page) == []
+    context.close()
+
+
 def test_all_nine_choices_of_two_pieces_fit_a_phone(browser, club):
     """Two pieces on two cells leave up to nine choices (angles for each), each with a drawing:
     on a phone they ran past the bottom of the screen, and no scrolling shows them at once."""
