@@ -99,6 +99,32 @@ def test_the_board_stays_put_while_the_choices_drawings_arrive(browser, club):
     context.close()
 
 
+SCROLL_UP_ONCE_SELECTED = """() => new MutationObserver((changes, watch) => {
+  if (!document.querySelector('#board .cell.selected')) return;
+  watch.disconnect();
+  window.scrollTo(0, 0);
+}).observe(document.getElementById('board'), {subtree: true, attributes: true})"""
+
+
+def test_the_page_leaves_the_window_where_the_player_scrolled_it(browser, club):
+    """The choices a click leaves are scrolled into view, and looked at again a moment later
+    (the layout may still move). A player who scrolled up at once, to the board's top row
+    for their second cell, was pulled back down by that second look as they clicked: the
+    click took another cell (a whole game by pointer stalled so on a busy machine)."""
+    context = browser.new_context(**SIZES["desktop"])
+    page = context.new_page()
+    register_in_browser(page, club.base, "viewleft")
+    create(page, club.base, "comune", AGAINST_RANDOM)
+    wait_my_turn_or_end(page)
+    page.evaluate("() => window.scrollTo(0, 0)")  # as the page opens
+    page.evaluate(SCROLL_UP_ONCE_SELECTED)
+    press(page, *centre(cell_box(page, "e5")), False)
+    page.locator(CHOICES).first.wait_for()
+    page.wait_for_timeout(600)  # past the page's second looks (two frames, 250 ms)
+    assert page.evaluate("() => scrollY") == 0
+    context.close()
+
+
 def test_all_nine_choices_of_two_pieces_fit_a_phone(browser, club):
     """Two pieces on two cells leave up to nine choices (angles for each), each with a drawing:
     on a phone they ran past the bottom of the screen, and no scrolling shows them at once."""

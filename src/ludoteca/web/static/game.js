@@ -220,12 +220,19 @@ async function showPreviews(row, moves) {
 // A control the player must use now is scrolled into the window when any of it is outside
 // (the angle choices opened below the fold at 1280 × 800), by the least distance.
 let pressing = false; // a pointer held down (a drag): the page must not move under it
+let presses = 0; // pointers put down so far
 function bringIntoView(node) {
   scrollIfOut(node);
   // The page may still move under it (the board drawn larger for fingers, a side panel set
   // below the block, the log and status filled in): look again once the layout has settled.
-  requestAnimationFrame(() => requestAnimationFrame(() => scrollIfOut(node)));
-  setTimeout(() => scrollIfOut(node), 250);
+  // Not once the person has scrolled or pressed since: they went to the next cell (the top
+  // of the board), and pulling the page back moved the board under their pointer, so the
+  // click took another cell.
+  const at = [scrollX, scrollY, presses];
+  const still = () => scrollX === at[0] && scrollY === at[1] && presses === at[2];
+  const again = () => { if (still()) { scrollIfOut(node); at[0] = scrollX; at[1] = scrollY; } };
+  requestAnimationFrame(() => requestAnimationFrame(again));
+  setTimeout(again, 250);
 }
 function scrollIfOut(node) {
   if (!node.isConnected || pressing) return;
@@ -236,7 +243,7 @@ function scrollIfOut(node) {
 }
 // The game's own buttons (Comino's Remove tile and turns) show when they are needed; not
 // while a pointer is held down (a drag: the page must not move under it).
-addEventListener("pointerdown", () => { pressing = true; }, true);
+addEventListener("pointerdown", () => { pressing = true; presses += 1; }, true);
 for (const type of ["pointerup", "pointercancel"]) addEventListener(type, () => { pressing = false; }, true);
 new MutationObserver((changes) => {
   if (!view.your_turn || pressing) return;
