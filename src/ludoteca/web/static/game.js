@@ -222,15 +222,25 @@ async function showPreviews(row, moves) {
 let pressing = false; // a pointer held down (a drag): the page must not move under it
 let presses = 0; // pointers put down so far
 function bringIntoView(node) {
+  const skipped = pressing || !node.isConnected; // scrollIfOut leaves it for now
   scrollIfOut(node);
   // The page may still move under it (the board drawn larger for fingers, a side panel set
   // below the block, the log and status filled in): look again once the layout has settled.
-  // Not once the person has scrolled or pressed since: they went to the next cell (the top
-  // of the board), and pulling the page back moved the board under their pointer, so the
-  // click took another cell.
-  const at = [scrollX, scrollY, presses];
-  const still = () => scrollX === at[0] && scrollY === at[1] && presses === at[2];
-  const again = () => { if (still()) { scrollIfOut(node); at[0] = scrollX; at[1] = scrollY; } };
+  // Only if it did move, and not once the person has pressed since: when only the window had
+  // moved, the person had scrolled it (to the board's top row for their next cell), and
+  // pulling it back moved the board under their pointer, so the click took another cell.
+  const place = () => {
+    const r = node.getBoundingClientRect();
+    return [r.top + scrollY, r.left + scrollX, r.width, r.height];
+  };
+  let was = place();
+  const pressed = presses;
+  const again = () => {
+    const now = place();
+    if (presses !== pressed) return;
+    if (skipped || now.some((v, i) => Math.abs(v - was[i]) > 0.5)) scrollIfOut(node);
+    was = place();
+  };
   requestAnimationFrame(() => requestAnimationFrame(again));
   setTimeout(again, 250);
 }
