@@ -8,9 +8,15 @@ referee; it never types notation into the page."""
 from __future__ import annotations
 
 import random
+from collections import deque
 from collections.abc import Callable
 
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
 Hook = Callable[[object], None] | None
+
+TRAFFIC_KEPT = 12
+"""How many of the page's last requests (and console errors) a stuck click reports."""
 
 
 def quoted(text: str) -> str:
@@ -109,7 +115,13 @@ def play(page, move: dict, touch: bool, before_press: Hook = None) -> None:
         press(page, *centre(cell_box(page, cell)), touch)
         # The page takes the click (and, for a game sent compact, asks for the cell's moves)
         # before the next one: the cell is marked selected, or the move has gone.
-        page.wait_for_function(SETTLED, arg=[cell, ply, move["text"]])
+        try:
+            page.wait_for_function(SETTLED, arg=[cell, ply, move["text"]])
+        except PlaywrightTimeout:
+            raise AssertionError(
+                f"the click on {cell} for {move['text']!r} at ply {ply} was not taken: "
+                f"{what_the_page_showed(page)}"
+            ) from None
     if (
         page.get_attribute("#play", "data-ply") == ply
         and page.locator(f"#picker .choices [data-move={quoted(move['text'])}]:visible").count()
@@ -122,6 +134,66 @@ SETTLED = """([cell, ply, text]) =>
   || !!document.querySelector(`#board .cell.selected[data-cell="${CSS.escape(cell)}"]`)
      && (!!document.querySelector(`#picker > .choices [data-move="${CSS.escape(text)}"]`)
          || !!document.querySelector("#board .cell.target"))"""
+
+
+def record_traffic(page) -> None:
+    """Keep the page's last requests to the club's API and sockets (with their answers'
+    status, or why they failed) and its console errors, for :func:`what_the_page_showed`."""
+    kept: deque[str] = deque(maxlen=TRAFFIC_KEPT)
+    page.traffic = kept
+
+    def answered(response) -> None:
+        if "/api/" in response.url:
+            kept.append(f"{response.request.method} {response.url} -> {response.status}")
+
+    page.on("response", answered)
+    page.on(
+        "requestfailed",
+        lambda request: (
+            "/api/" in request.url
+            and kept.append(f"FAILED {request.method} {request.url}: {request.failure}")
+        ),
+    )
+    page.on(
+        "websocket",
+        lambda socket: socket.on("close", lambda _: kept.append(f"socket closed: {socket.url}")),
+    )
+    page.on(
+        "console",
+        lambda message: (
+            message.type in ("error", "warning")
+            and kept.append(f"console {message.type}: {message.text}")
+        ),
+    )
+    page.on("pageerror", lambda error: kept.append(f"page error: {error}"))
+
+
+SHOWN = """() => {
+  const root = document.getElementById("play");
+  const cells = (selector) => [...document.querySelectorAll(selector)].map((n) => n.dataset.cell);
+  return {
+    page_ply: root.dataset.ply, status: root.dataset.status, live: root.dataset.live,
+    your_turn: document.getElementById("status").classList.contains("your-turn"),
+    selected: cells("#board .cell.selected"),
+    targets: cells("#board .cell.target").length,
+    choices: [...document.querySelectorAll("#picker > .choices [data-move]")].map(
+      (n) => n.dataset.move).slice(0, 12),
+    message: document.getElementById("message").textContent,
+  };
+}"""
+
+
+def what_the_page_showed(page) -> dict:
+    """What a stuck page showed: its ply and the server's, the selected cells, how many
+    targets, the choices offered, the message line, and its last requests and errors."""
+    shown = page.evaluate(SHOWN)
+    pk = page.url.rstrip("/").rsplit("/", 1)[-1]
+    try:
+        shown["server_ply"] = server_view(page, int(pk))["ply"] if pk.isdigit() else None
+    except Exception as exc:  # the report must not hide the failure it reports
+        shown["server_ply"] = f"unread: {exc}"
+    shown["traffic"] = list(getattr(page, "traffic", ()))
+    return shown
 
 
 def choose(rng: random.Random, view: dict) -> dict:

@@ -69,6 +69,62 @@ def test_comunes_angle_choices_are_brought_into_view(browser, club, size):
     context.close()
 
 
+BOARD_AT = "() => [scrollY, document.getElementById('board').getBoundingClientRect().top]"
+
+
+def test_the_board_stays_put_while_the_choices_drawings_arrive(browser, club):
+    """The drawings of the angle choices arrive a moment after the buttons. They made the
+    buttons taller, the page scrolled to keep them in view, and the board moved under the
+    pointer on its way to the next cell: the click took another cell (seen as a whole game
+    by pointer that stalled on a desktop, its second click on the wrong cell). The buttons
+    have the drawings' room from the start, so the board stays where it was when clicked."""
+    context = browser.new_context(**SIZES["desktop"])
+    page = context.new_page()
+    register_in_browser(page, club.base, "viewstill")
+    create(page, club.base, "comune", AGAINST_RANDOM)
+    wait_my_turn_or_end(page)
+    page.evaluate("() => window.scrollTo(0, 0)")  # as the page opens
+    held = []
+    page.route("**/api/games/*/preview", lambda route: held.append(route))
+    press(page, *centre(cell_box(page, "e5")), False)
+    page.locator(CHOICES).first.wait_for()
+    page.wait_for_timeout(400)  # the page's own second looks (two frames, 250 ms)
+    before = page.evaluate(BOARD_AT)
+    assert held, "the page did not ask for the choices' drawings"
+    held[0].continue_()
+    page.wait_for_selector("#picker > .choices[data-previews='1']")
+    page.wait_for_timeout(400)
+    assert page.evaluate(BOARD_AT) == before
+    assert controls_out_of_view(page) == []
+    context.close()
+
+
+SCROLL_UP_ONCE_SELECTED = """() => new MutationObserver((changes, watch) => {
+  if (!document.querySelector('#board .cell.selected')) return;
+  watch.disconnect();
+  window.scrollTo(0, 0);
+}).observe(document.getElementById('board'), {subtree: true, attributes: true})"""
+
+
+def test_the_page_leaves_the_window_where_the_player_scrolled_it(browser, club):
+    """The choices a click leaves are scrolled into view, and looked at again a moment later
+    (the layout may still move). A player who scrolled up at once, to the board's top row
+    for their second cell, was pulled back down by that second look as they clicked: the
+    click took another cell (a whole game by pointer stalled so on a busy machine)."""
+    context = browser.new_context(**SIZES["desktop"])
+    page = context.new_page()
+    register_in_browser(page, club.base, "viewleft")
+    create(page, club.base, "comune", AGAINST_RANDOM)
+    wait_my_turn_or_end(page)
+    page.evaluate("() => window.scrollTo(0, 0)")  # as the page opens
+    page.evaluate(SCROLL_UP_ONCE_SELECTED)
+    press(page, *centre(cell_box(page, "e5")), False)
+    page.locator(CHOICES).first.wait_for()
+    page.wait_for_timeout(600)  # past the page's second looks (two frames, 250 ms)
+    assert page.evaluate("() => scrollY") == 0
+    context.close()
+
+
 def test_all_nine_choices_of_two_pieces_fit_a_phone(browser, club):
     """Two pieces on two cells leave up to nine choices (angles for each), each with a drawing:
     on a phone they ran past the bottom of the screen, and no scrolling shows them at once."""

@@ -38,7 +38,13 @@ from tests.web.look import (
     looks_dir,
     readme_combinations,
 )
-from tests.web.pointer_play import choose, play, server_view
+from tests.web.pointer_play import (
+    choose,
+    play,
+    record_traffic,
+    server_view,
+    what_the_page_showed,
+)
 from tests.web.sizes import SIZES, context_options
 
 VIEWPORTS = SIZES
@@ -55,11 +61,18 @@ def club(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def shots() -> Path:
+    """The pictures' folder. Each game deletes only its own earlier pictures when it starts
+    (:func:`fresh_pictures`): the workers of a parallel run share the folder, and one worker
+    clearing it deleted the other's pictures, a failed game's among them."""
     folder = looks_dir()
     folder.mkdir(parents=True, exist_ok=True)
-    for old in folder.glob("*.png"):  # only this run's pictures
-        old.unlink()
     return folder
+
+
+def fresh_pictures(look: Look) -> None:
+    """Remove the pictures an earlier run took of this game (and only of this game)."""
+    for old in look.shots.glob(f"{look.name}-*.png"):
+        old.unlink(missing_ok=True)
 
 
 def wait_moved(page, ply: str, move: dict) -> None:
@@ -71,12 +84,11 @@ def wait_moved(page, ply: str, move: dict) -> None:
         )
     except PlaywrightTimeout:
         shown = page.evaluate(
-            """() => ({message: document.getElementById('message').textContent,
-                      live: document.getElementById('play').dataset.live,
-                      status: document.getElementById('status').textContent,
+            """() => ({status: document.getElementById('status').textContent,
                       picked: [...document.querySelectorAll('#board .selected')].map(
                           (n) => n.dataset.tile || n.dataset.cell)})"""
         )
+        shown |= what_the_page_showed(page)
         raise AssertionError(f"the page stayed at ply {ply} after {move}: {shown}") from None
 
 
@@ -115,9 +127,13 @@ def play_and_look(look: Look, name: str) -> None:
             look.shoot(f"move{look.moves}")
         ply = page.get_attribute("#play", "data-ply")
         move = choose(rng, view)
-        play(page, move, look.touch, lambda control: check_pressed(look, control))
-        look.moves += 1
-        wait_moved(page, ply, move)
+        try:
+            play(page, move, look.touch, lambda control: check_pressed(look, control))
+            look.moves += 1
+            wait_moved(page, ply, move)
+        except AssertionError as failure:
+            shot = look.shoot(f"FAILED-ply{ply}")
+            raise AssertionError(f"{look.name}, game {look.pk}: {failure} (see {shot})") from None
         if look.moves == SHOT_AT_MOVE and README:
             readme_shot(look)
     page.wait_for_function("() => document.getElementById('play').dataset.status === 'finished'")
@@ -161,9 +177,11 @@ def test_a_whole_game_by_pointer_looked_at_after_every_move(
 ):
     context = browser.new_context(**context_options(size, theme, lang))
     page = context.new_page()
+    record_traffic(page)
     name = f"pp{next(_names)}"
     register_in_browser(page, club.base, name)
     look = Look(page, game, size, theme, lang, shots)
+    fresh_pictures(look)
     look.pk = create(page, club.base, game, AGAINST_RANDOM)
     assert page.evaluate("() => document.documentElement.lang") == lang
     play_and_look(look, name)

@@ -161,8 +161,7 @@ function renderPicker(cands) {
   picker.append(all);
 }
 
-// Several moves on the same cells (Comune's angles): a small drawing of each, made by the
-// engine (the board after the move) and cropped here around the clicked cells.
+const PREVIEWED = 12; // the choices drawn, at most
 function cellsBox(cells) {
   let box = null;
   for (const c of cells) {
@@ -177,42 +176,73 @@ function cellsBox(cells) {
   return box;
 }
 
+// Several moves on the same cells (Comune's angles): a small drawing of each, made by the
+// engine (the board after the move) and cropped here around the clicked cells. Each button
+// has its drawing's room from the start: the drawings arrive a moment after the buttons, and
+// when they made the buttons taller the page scrolled to keep them in view and the board moved
+// under a pointer already on its way to the next cell, which then took the click.
 async function showPreviews(row, moves) {
   const box = cellsBox(selected);
   const asked = view.ply;
+  const shown = moves.slice(0, PREVIEWED);
+  const frames = new Map();
+  for (const button of row.querySelectorAll(".move-choice[data-move]")) {
+    if (!shown.includes(button.dataset.move)) continue;
+    const pic = el("span", { class: "preview", "aria-hidden": "true" });
+    button.prepend(pic);
+    button.classList.add("pictured");
+    frames.set(button.dataset.move, pic);
+  }
   const r = await fetch(`/api/games/${gameId}/preview`, {
     method: "POST",
     headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf },
-    body: JSON.stringify({ moves: moves.slice(0, 12), ply: view.ply }),
+    body: JSON.stringify({ moves: shown, ply: view.ply }),
   }).catch(() => null);
-  if (!r || !r.ok || view.ply !== asked) return;
-  const { svgs } = await r.json();
-  for (const button of row.querySelectorAll(".move-choice[data-move]")) {
-    const svg = svgs[button.dataset.move];
-    if (!svg) continue;
-    const pic = el("span", { class: "preview", "aria-hidden": "true" });
+  const { svgs } = r && r.ok ? await r.json().catch(() => ({})) : {};
+  if (view.ply !== asked) return; // drawn again since: this row is gone
+  for (const [move, pic] of frames) {
+    const svg = svgs && svgs[move];
+    if (!svg) { // no drawing after all: the button as it is without one
+      pic.parentElement.classList.remove("pictured");
+      pic.remove();
+      continue;
+    }
     pic.innerHTML = svg; // the engine's own drawing, as the board is
     const drawing = pic.querySelector("svg");
     if (drawing && box) {
       const w = box.r - box.x, h = box.b - box.y, pad = Math.max(w, h);
       drawing.setAttribute("viewBox", `${box.x - pad} ${box.y - pad} ${w + 2 * pad} ${h + 2 * pad}`);
     }
-    button.prepend(pic);
-    button.classList.add("pictured");
   }
   row.dataset.previews = "1";
-  bringIntoView(row); // the drawings made the buttons taller
 }
 
 // A control the player must use now is scrolled into the window when any of it is outside
 // (the angle choices opened below the fold at 1280 × 800), by the least distance.
 let pressing = false; // a pointer held down (a drag): the page must not move under it
+let presses = 0; // pointers put down so far
 function bringIntoView(node) {
+  const skipped = pressing || !node.isConnected; // scrollIfOut leaves it for now
   scrollIfOut(node);
   // The page may still move under it (the board drawn larger for fingers, a side panel set
   // below the block, the log and status filled in): look again once the layout has settled.
-  requestAnimationFrame(() => requestAnimationFrame(() => scrollIfOut(node)));
-  setTimeout(() => scrollIfOut(node), 250);
+  // Only if it did move, and not once the person has pressed since: when only the window had
+  // moved, the person had scrolled it (to the board's top row for their next cell), and
+  // pulling it back moved the board under their pointer, so the click took another cell.
+  const place = () => {
+    const r = node.getBoundingClientRect();
+    return [r.top + scrollY, r.left + scrollX, r.width, r.height];
+  };
+  let was = place();
+  const pressed = presses;
+  const again = () => {
+    const now = place();
+    if (presses !== pressed) return;
+    if (skipped || now.some((v, i) => Math.abs(v - was[i]) > 0.5)) scrollIfOut(node);
+    was = place();
+  };
+  requestAnimationFrame(() => requestAnimationFrame(again));
+  setTimeout(again, 250);
 }
 function scrollIfOut(node) {
   if (!node.isConnected || pressing) return;
@@ -223,7 +253,7 @@ function scrollIfOut(node) {
 }
 // The game's own buttons (Comino's Remove tile and turns) show when they are needed; not
 // while a pointer is held down (a drag: the page must not move under it).
-addEventListener("pointerdown", () => { pressing = true; }, true);
+addEventListener("pointerdown", () => { pressing = true; presses += 1; }, true);
 for (const type of ["pointerup", "pointercancel"]) addEventListener(type, () => { pressing = false; }, true);
 new MutationObserver((changes) => {
   if (!view.your_turn || pressing) return;
