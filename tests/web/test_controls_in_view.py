@@ -49,13 +49,21 @@ def club(tmp_path_factory):
     srv.kill()
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
-def test_comunes_angle_choices_are_brought_into_view(browser, club, size):
+def my_comune_turn(browser, club, size: str, name: str):
+    """A new member ``name`` in a window of ``size``, in a Comune game against the random
+    computer, at their turn: the browser context (for the test to close), the page and the
+    game's number."""
     context = browser.new_context(**SIZES[size])
     page = context.new_page()
-    register_in_browser(page, club.base, f"view{size}")
-    create(page, club.base, "comune", AGAINST_RANDOM)
+    register_in_browser(page, club.base, name)
+    pk = create(page, club.base, "comune", AGAINST_RANDOM)
     wait_my_turn_or_end(page)
+    return context, page, pk
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_comunes_angle_choices_are_brought_into_view(browser, club, size):
+    context, page, _ = my_comune_turn(browser, club, size, f"view{size}")
     page.evaluate("() => window.scrollTo(0, 0)")  # as the page opens
     cell = page.locator('#board [data-cell="e5"].cell')
     box = cell.bounding_box()
@@ -78,11 +86,7 @@ def test_the_board_stays_put_while_the_choices_drawings_arrive(browser, club):
     pointer on its way to the next cell: the click took another cell (seen as a whole game
     by pointer that stalled on a desktop, its second click on the wrong cell). The buttons
     have the drawings' room from the start, so the board stays where it was when clicked."""
-    context = browser.new_context(**SIZES["desktop"])
-    page = context.new_page()
-    register_in_browser(page, club.base, "viewstill")
-    create(page, club.base, "comune", AGAINST_RANDOM)
-    wait_my_turn_or_end(page)
+    context, page, _ = my_comune_turn(browser, club, "desktop", "viewstill")
     page.evaluate("() => window.scrollTo(0, 0)")  # as the page opens
     held = []
     page.route("**/api/games/*/preview", lambda route: held.append(route))
@@ -111,11 +115,7 @@ def test_the_page_leaves_the_window_where_the_player_scrolled_it(browser, club):
     (the layout may still move). A player who scrolled up at once, to the board's top row
     for their second cell, was pulled back down by that second look as they clicked: the
     click took another cell (a whole game by pointer stalled so on a busy machine)."""
-    context = browser.new_context(**SIZES["desktop"])
-    page = context.new_page()
-    register_in_browser(page, club.base, "viewleft")
-    create(page, club.base, "comune", AGAINST_RANDOM)
-    wait_my_turn_or_end(page)
+    context, page, _ = my_comune_turn(browser, club, "desktop", "viewleft")
     page.evaluate("() => window.scrollTo(0, 0)")  # as the page opens
     page.evaluate(SCROLL_UP_ONCE_SELECTED)
     press(page, *centre(cell_box(page, "e5")), False)
@@ -128,11 +128,7 @@ def test_the_page_leaves_the_window_where_the_player_scrolled_it(browser, club):
 def test_all_nine_choices_of_two_pieces_fit_a_phone(browser, club):
     """Two pieces on two cells leave up to nine choices (angles for each), each with a drawing:
     on a phone they ran past the bottom of the screen, and no scrolling shows them at once."""
-    context = browser.new_context(**SIZES["phone"])
-    page = context.new_page()
-    register_in_browser(page, club.base, "viewnine")
-    pk = create(page, club.base, "comune", AGAINST_RANDOM)
-    wait_my_turn_or_end(page)
+    context, page, pk = my_comune_turn(browser, club, "phone", "viewnine")
     ply = page.get_attribute("#play", "data-ply")
     press(page, *centre(cell_box(page, "e5")), True)
     page.locator('#picker > .choices [data-move="e5-"]').tap()
