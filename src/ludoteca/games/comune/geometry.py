@@ -11,6 +11,7 @@ Everything here is computed once at import; the hot paths only index the tuples.
 
 from __future__ import annotations
 
+from ludoteca.core.bit_tables import set_bits_table
 from ludoteca.core.messages import Text
 
 SIDE = 5
@@ -69,21 +70,8 @@ ROWS: tuple[tuple[int, ...], ...] = tuple(
 CENTRE = INDEX[(4, 4)]
 
 
-def _chunk_table(shift: int) -> tuple[tuple[int, ...], ...]:
-    """Each 12-bit chunk -> its set bits plus ``shift``, ascending.
-
-    Built by extending the table for the chunk less its highest bit: one tuple per entry,
-    so importing the module (every command's start-up) stays quick.
-    """
-    table: list[tuple[int, ...]] = [()]
-    for chunk in range(1, 4096):
-        high = chunk.bit_length() - 1
-        table.append(table[chunk ^ (1 << high)] + (shift + high,))
-    return tuple(table)
-
-
 _CHUNKS: tuple[tuple[tuple[int, ...], ...], ...] = tuple(
-    _chunk_table(shift) for shift in range(0, len(CELLS), 12)
+    set_bits_table(12, shift) for shift in range(0, len(CELLS), 12)
 )
 """``_CHUNKS[k][chunk]``: the cell indices of ``chunk`` taken as bits ``12k .. 12k+11``."""
 
@@ -104,18 +92,8 @@ def cells_of(mask: int) -> tuple[int, ...]:
     )
 
 
-def _code_chunk(shift: int, angle: int) -> tuple[tuple[int, ...], ...]:
-    """Each 8-bit chunk -> the placement codes (``cell * 3 + angle``) of its cells, taken
-    as cells ``shift .. shift + 7``, ascending (built as :func:`_chunk_table` builds)."""
-    table: list[tuple[int, ...]] = [()]
-    for chunk in range(1, 256):
-        high = chunk.bit_length() - 1
-        table.append(table[chunk ^ (1 << high)] + ((shift + high) * 3 + angle,))
-    return tuple(table)
-
-
 _CODE_CHUNKS: tuple[tuple[tuple[tuple[int, ...], ...], ...], ...] = tuple(
-    tuple(_code_chunk(shift, angle) for shift in range(0, 64, 8)) for angle in range(3)
+    tuple(set_bits_table(8, shift, 3, angle) for shift in range(0, 64, 8)) for angle in range(3)
 )
 """``_CODE_CHUNKS[angle][k][chunk]``: the codes of ``chunk`` taken as bits ``8k .. 8k+7``
 (eight bits, not twelve: 6,144 small tuples, built in a couple of milliseconds)."""

@@ -12,6 +12,7 @@ from collections.abc import Sequence
 from numbers import Integral
 from typing import TYPE_CHECKING
 
+from ludoteca.core.bit_tables import set_bits_table
 from ludoteca.core.errors import IllegalMoveError, IllegalPositionError, MalformedError
 from ludoteca.core.messages import Text
 from ludoteca.core.protocol import TERMINAL, Result, State, joined_names
@@ -49,11 +50,7 @@ SETUP_ORDER = "ESllss"
 """The fixed set-up order (rules, **Decision**)."""
 
 
-def _chunk_table(offset: int) -> tuple[tuple[int, ...], ...]:
-    return tuple(tuple(offset + i for i in range(12) if c >> i & 1) for c in range(4096))
-
-
-_LOW, _MID, _HIGH = _chunk_table(0), _chunk_table(12), _chunk_table(24)
+_LOW, _MID, _HIGH = (set_bits_table(12, shift) for shift in (0, 12, 24))
 
 
 def squares_of(board: int) -> tuple[int, ...]:
