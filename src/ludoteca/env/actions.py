@@ -368,28 +368,12 @@ class Play:
         here, leaving everything unchanged.
         """
         action = int(action)
-        if self.mover >= 0 and not self._one_step:
-            # a step of a move of several (completes() written out: the hottest path of
-            # Comune's and Hexagone's agents)
-            decision = self._decision
-            if decision is None:
-                decision = self._decision = self._decide(self.state)
-            legal = decision.legal(self.prefix)
-            at = bisect_left(legal, action)
-            if at == len(legal) or legal[at] != action:
-                raise self._refusal(action)
-            steps = (*self.prefix, action)
-            move = decision.complete(steps)
-            if move is None:
-                self.prefix = steps
-                return None
-        elif self._direct and self.mover >= 0:
+        if self._direct and self.mover >= 0:
             return self._play_id(action)
-        else:
-            move = self.completes(action)
-            if move is None:  # not met: a chance outcome, a one-step move are whole
-                self.prefix = (*self.prefix, action)
-                return None
+        move = self.completes(action)
+        if move is None:
+            self.prefix = (*self.prefix, action)
+            return None
         self._play(move)
         return move
 
@@ -397,11 +381,9 @@ class Play:
         """Play an id that is its own move: the engine checks it (the one place the rules
         are), and refuses an illegal one with the state unchanged."""
         try:
-            self.state.play(action)
+            self._play(action)  # the engine refuses before anything changes
         except GameError:
             raise self._refusal(action) from None
-        self._decision = None
-        self.mover = self.state.to_move
         return action
 
     def _play(self, move: Move) -> None:
