@@ -18,6 +18,7 @@ scores by 100, read as 1 beyond), so the spaces can say so.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from math import prod
 
 import numpy as np
@@ -43,12 +44,16 @@ def starts(layout: Layout) -> dict[str, int]:
 class Observer:
     """A game's observation layout and encoder."""
 
+    encode: Callable[..., np.ndarray]
+    """``encode(state, player, prefix=())``: a fresh array (an agent may keep it) of
+    ``state`` as ``player`` sees it. One function per observer with what it needs bound: an
+    observation costs a few microseconds, and attribute look-ups are a few percent of that."""
+
     def __init__(self, game: Game) -> None:
         module = game.observation()
         if module is None:
             raise ValueError(f"{game.title} has no observation for the research adapters")
         self.layout: Layout = tuple(module.layout(game))
-        self._flat_fill = getattr(module, "fill_flat", None)
         self._fill = getattr(module, "fill", None)
         self.size = sum(prod(shape) for _, shape in self.layout)
         self._pieces: list[tuple[str, slice, tuple[int, ...]]] = []
@@ -56,22 +61,24 @@ class Observer:
         for name, shape in self.layout:
             self._pieces.append((name, slice(start, start + prod(shape)), shape))
             start += prod(shape)
-        if self._flat_fill is not None:
-            self.encode = self._flat_encoder(self._flat_fill)  # type: ignore[method-assign]
-
-    def _flat_encoder(self, fill_flat):
-        """:meth:`encode` for a game that gives ``fill_flat``, as one function with what it
-        needs bound: an observation costs a few microseconds, and the lookups and the
-        branch of the general path are a few percent of that."""
-        size, zeros, float32 = self.size, np.zeros, np.float32
+        # how a position is written into a zeroed flat array: the game's own flat writer,
+        # or its writer through the named views
+        self._write: Callable[[np.ndarray, State, int, tuple[int, ...]], None] = (
+            getattr(module, "fill_flat", None) or self._fill_views
+        )
+        size, zeros, float32, write = self.size, np.zeros, np.float32, self._write
 
         def encode(state: State, player: int, prefix: tuple[int, ...] = ()) -> np.ndarray:
             flat = zeros(size, float32)
-            fill_flat(flat, state, player, prefix)
+            write(flat, state, player, prefix)
             return flat
 
-        encode.__doc__ = Observer.encode.__doc__
-        return encode
+        self.encode = encode
+
+    def _fill_views(
+        self, flat: np.ndarray, state: State, player: int, prefix: tuple[int, ...]
+    ) -> None:
+        self._fill(self.views(flat), state, player, prefix)
 
     def views(self, flat: np.ndarray) -> dict[str, np.ndarray]:
         """The named pieces of ``flat``, shaped, sharing its memory."""
@@ -80,19 +87,7 @@ class Observer:
     def fill(self, flat: np.ndarray, state: State, player: int, prefix: tuple[int, ...]) -> None:
         """Write ``state`` as ``player`` sees it into ``flat`` (zeroed first)."""
         flat.fill(0.0)
-        if self._flat_fill is not None:
-            self._flat_fill(flat, state, player, prefix)
-        else:
-            self._fill(self.views(flat), state, player, prefix)
-
-    def encode(self, state: State, player: int, prefix: tuple[int, ...] = ()) -> np.ndarray:
-        """A fresh array (an agent may keep it) of ``state`` as ``player`` sees it."""
-        flat = np.zeros(self.size, np.float32)
-        if self._flat_fill is not None:
-            self._flat_fill(flat, state, player, prefix)
-        else:
-            self._fill(self.views(flat), state, player, prefix)
-        return flat
+        self._write(flat, state, player, prefix)
 
     def describe(self) -> str:
         """The layout in one line per piece, for documentation and errors."""
