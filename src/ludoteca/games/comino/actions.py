@@ -23,7 +23,7 @@ from bisect import bisect_left
 from ludoteca.core.kept import Kept
 from ludoteca.core.protocol import State
 
-from .geometry import DEALT_TILES, ORIENTED, ORIENTED_INDEX, ROW, TILES, cell_key
+from .geometry import DEALT_TILES, ORIENTED, ORIENTED_INDEX, ROW, TILES, cell_key, key_square
 from .notation import TURNS, Deal, Place, Remove
 
 RADIUS = TURNS
@@ -147,7 +147,7 @@ def legal_ids(state) -> list[int]:
     except TypeError:  # a square without an index: name it
         for k, _ in front:
             if square_index[k] is None:
-                x, y = k // ROW - 32, k % ROW - 32
+                x, y = key_square(k)
                 raise ValueError(
                     f"square {x},{y} lies beyond the squares a game can reach"
                 ) from None

@@ -48,6 +48,11 @@ def cell_key(x: int, y: int) -> int:
     return (x + 32) * ROW + y + 32
 
 
+def key_square(key: int) -> tuple[int, int]:
+    """The ``(x, y)`` of an int square (:func:`cell_key` undone)."""
+    return key // ROW - 32, key % ROW - 32
+
+
 SIDE_OFFSETS = ((0, 1), (1, 0), (0, -1), (-1, 0))
 """The four squares sharing a side with a square: up, right, down, left."""
 

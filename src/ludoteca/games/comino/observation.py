@@ -13,6 +13,7 @@ import struct
 
 import numpy as np
 
+from ludoteca.core.bit_tables import set_bits_table
 from ludoteca.env.observation import starts
 
 from .geometry import TILES
@@ -43,10 +44,7 @@ def _places(start: int) -> list[bytes]:
     """For each of the 4096 values of twelve bits, the flat indices (int64 bytes) of the
     hands' places from ``start`` on that they set: the hands' ones join the table's in its
     one assignment, twelve places a table look-up."""
-    return [
-        np.array([start + i for i in range(12) if bits >> i & 1], np.int64).tobytes()
-        for bits in range(1 << 12)
-    ]
+    return [np.array(places, np.int64).tobytes() for places in set_bits_table(12, start)]
 
 
 _PLACES = [_places(_OWN + 12 * k) for k in range(4)]

@@ -15,10 +15,9 @@ from __future__ import annotations
 
 from functools import cache
 
+from .actions import RADIUS
 from .geometry import COLOUR_CODE, CORNER_OFFSETS
-from .notation import TURNS
 
-RADIUS = TURNS
 SQUARE_SIDE = 2 * RADIUS + 1
 POINT_SIDE = SQUARE_SIDE + 1
 SQUARE_PLANE = SQUARE_SIDE * SQUARE_SIDE

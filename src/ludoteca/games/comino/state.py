@@ -45,6 +45,7 @@ from .geometry import (
     SQUARES_AT_POINT,
     TILES,
     cell_key,
+    key_square,
     linked_offsets,
     name_of,
     rotate,
@@ -89,11 +90,6 @@ _AROUND = tuple(dx * ROW + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1))
 _DIAGONALS = tuple(dx * ROW + dy for dx in (-1, 1) for dy in (-1, 1))
 _AT_POINT = tuple((dx * ROW + dy, corner) for (dx, dy), corner in SQUARES_AT_POINT)
 _CORNER_CODES = tuple(tuple(COLOUR_CODE[c] for c in oriented) for oriented in ORIENTED)
-
-
-def _square(key: int) -> tuple[int, int]:
-    """The ``(x, y)`` of an int square (:func:`cell_key` undone)."""
-    return key // ROW - 32, key % ROW - 32
 
 
 TILE_BIT = {name: 1 << i for i, name in enumerate(TILES)}
@@ -321,12 +317,12 @@ class CominoState(State[CominoMove]):
     @property
     def points(self) -> dict[tuple[int, int], int]:
         """Every grid point some tile touches, by ``(x, y)``, to its colour code."""
-        return {_square(k): code for k, code in self.codes.items()}
+        return {key_square(k): code for k, code in self.codes.items()}
 
     @property
     def frontier(self) -> set[tuple[int, int]]:
         """The empty squares sharing a side with a tile, by ``(x, y)``."""
-        return {_square(k) for k in self.front}
+        return {key_square(k) for k in self.front}
 
     def pattern(self, x: int, y: int) -> int:
         """The corner codes of square ``(x, y)`` packed as a :data:`FIT_MASK` index."""
@@ -343,7 +339,7 @@ class CominoState(State[CominoMove]):
         # a tile lies within 22 squares of (0, 0) (see ROW): its square's five flat indices
         # say so, and refuse one farther out before anything is changed
         ones = tile_ones(x, y, tile)
-        k = (x + 32) * ROW + y + 32
+        k = cell_key(x, y)
         o = ORIENTED_INDEX[tile]
         self.board[square] = tile
         cells = self.cells
@@ -380,7 +376,7 @@ class CominoState(State[CominoMove]):
     def _take(self, square: tuple[int, int]) -> None:
         """Undo :meth:`_put`: recompute the four points and the frontier nearby."""
         x, y = square
-        k = (x + 32) * ROW + y + 32
+        k = cell_key(x, y)
         if square == next(reversed(self.board)):
             del self.ones[-5:]
         else:  # not the last put (no undo does this): list the others again
@@ -421,7 +417,7 @@ class CominoState(State[CominoMove]):
         so the search is one look-up per square that could be linked.
         """
         keys = self._area_keys(cell_key(*square), colour)
-        return {(k // ROW - 32, k % ROW - 32) for k in keys}
+        return {key_square(k) for k in keys}
 
     def _area_keys(self, start: int, colour: str) -> set[int]:
         """:meth:`area` by :attr:`cells` keys: what scoring counts."""
@@ -471,7 +467,7 @@ class CominoState(State[CominoMove]):
         out: list[Place] = []
         known = _PLACES.get
         for k, m in sorted(self.fitting(player)):  # keys sort as (x, y) do
-            x, y = _square(k)
+            x, y = key_square(k)
             while m:
                 low = m & -m
                 key = (low.bit_length() - 1, x, y)
@@ -488,7 +484,7 @@ class CominoState(State[CominoMove]):
         for k in sorted(self.front):
             m = self.front[k] & hm
             if m:
-                x, y = _square(k)
+                x, y = key_square(k)
                 return Place(ORIENTED[(m & -m).bit_length() - 1], x, y)
         return None
 
@@ -644,7 +640,7 @@ class CominoState(State[CominoMove]):
                 x=x,
                 y=y,
             )
-        at = (x + 32) * ROW + y + 32
+        at = cell_key(x, y)
         if at in self.cells:
             raise IllegalMoveError(
                 _shown(move, text), "square {x},{y} is already covered", x=x, y=y
@@ -765,7 +761,7 @@ class CominoState(State[CominoMove]):
             return []
         out = []
         for k, m in self.front.items():
-            x, y = _square(k)
+            x, y = key_square(k)
             for r in range(4):
                 oriented = rotate(name, r)
                 if m >> ORIENTED_INDEX[oriented] & 1:
