@@ -27,6 +27,18 @@ from ludoteca.core.protocol import Game, State
 
 Layout = tuple[tuple[str, tuple[int, ...]], ...]
 
+BOARDS = np.dtype("<u8")
+"""Little-endian 64-bit boards, for a game that observes its int bitboards by unpacking
+them (``np.unpackbits``): their bytes come lowest first on any machine."""
+
+
+def unpacked_bit(board, bit):
+    """Where bit ``bit`` of the ``board``-th of several :data:`BOARDS` lies once their bytes
+    are unpacked by ``np.unpackbits`` (numpy's big bit order, twice as quick to unpack as
+    the little: bit ``i`` in byte ``i // 8`` at ``7 - i % 8``). Ints or numpy arrays alike."""
+    return 64 * board + bit // 8 * 8 + 7 - bit % 8
+
+
 LOW, HIGH = 0.0, 1.0
 """The bounds of every value of every game's observation."""
 

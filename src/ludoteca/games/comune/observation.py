@@ -13,14 +13,11 @@ from operator import itemgetter
 
 import numpy as np
 
-from ludoteca.env.observation import starts
+from ludoteca.env.observation import BOARDS, starts, unpacked_bit
 
 from .actions import PLACEMENTS
 from .flat import FULL, PASSES, PIECES, SUPPLY, TO_MOVE
 from .geometry import CELLS, PIECES_PER_PLAYER
-
-_BOARDS = np.dtype("<u8")
-"""Little-endian 64-bit boards: their bytes come lowest first on any machine."""
 
 
 def _gather() -> np.ndarray:
@@ -32,8 +29,8 @@ def _gather() -> np.ndarray:
     where = np.empty((10, 81), np.intp)
     bits = np.arange(len(CELLS))
     for plane in range(10):
-        where[plane] = plane * 64 + 56  # bit 63
-        where[plane, _AT] = plane * 64 + bits // 8 * 8 + 7 - bits % 8
+        where[plane] = unpacked_bit(plane, 63)
+        where[plane, _AT] = unpacked_bit(plane, bits)
     return where.reshape(-1)
 
 
@@ -74,7 +71,7 @@ def fill_flat(flat, state, player, prefix) -> None:
         pending = [0, 0, 0, FULL]
         pending[angle] = 1 << cell
         tail = tuple(pending)
-    boards = np.array(_SIDES[player](s) + tail, _BOARDS)
+    boards = np.array(_SIDES[player](s) + tail, BOARDS)
     flat[:_FEATURES] = np.unpackbits(boards.view(np.uint8)).take(_GATHER)
     _FEATURE_BYTES.pack_into(
         flat,

@@ -9,10 +9,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .flat import CHOOSE_PHASE, FULL, LAND, NO_SIDE, PLAY, SEA, SETUP, SQUARES
+from ludoteca.env.observation import BOARDS, unpacked_bit
 
-_BOARDS = np.dtype("<u8")
-"""Little-endian 64-bit boards: their bytes come lowest first on any machine."""
+from .flat import CHOOSE_PHASE, FULL, LAND, NO_SIDE, PLAY, SEA, SETUP, SQUARES
 
 
 def layout(game):
@@ -27,8 +26,8 @@ def layout(game):
 
 _PHASE = {SETUP: 0, CHOOSE_PHASE: 1, PLAY: 2}
 _GATHER = np.array(
-    [64 * k + sq // 8 * 8 + 7 - sq % 8 for k in range(5) for sq in range(SQUARES)]
-    + [64 * 5 + i // 8 * 8 + 7 - i % 8 for i in range(13)],
+    [unpacked_bit(k, sq) for k in range(5) for sq in range(SQUARES)]
+    + [unpacked_bit(5, i) for i in range(13)],
     np.intp,
 )
 """Where each value is among the bits of six boards unpacked by ``np.unpackbits``: square
@@ -56,7 +55,7 @@ def fill_flat(flat, state, player, prefix) -> None:
     if state.to_move == player:
         features |= 1 << 12
     boards = np.array(
-        [earth, sea_god, land & ~earth, sea & ~sea_god, FULL & ~(land | sea), features], _BOARDS
+        [earth, sea_god, land & ~earth, sea & ~sea_god, FULL & ~(land | sea), features], BOARDS
     )
     # square sq of plane k is bit sq of board k; a plane is [rank][file], sq = 6 * rank + file
     flat[:] = np.unpackbits(boards.view(np.uint8)).take(_GATHER)
