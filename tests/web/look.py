@@ -18,6 +18,7 @@ from __future__ import annotations
 import itertools
 import os
 from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -97,6 +98,19 @@ class Look:
         self.taken.append(path)
         TAKEN.append(path)
         return path
+
+
+@contextmanager
+def window_moved_for_a_shot(page, y: str = "0"):
+    """Scroll the window to ``y`` (a script expression) for a screenshot, then put it back
+    where the page had put it: a control the page brought into view is checked there, and
+    the harness's own scroll is not a person's (who would scroll back themselves)."""
+    where = page.evaluate("() => [scrollX, scrollY]")
+    page.evaluate(f"() => window.scrollTo(0, {y})")
+    try:
+        yield
+    finally:
+        page.evaluate("([x, y]) => window.scrollTo(x, y)", where)
 
 
 def finish_animations(page) -> None:

@@ -37,6 +37,7 @@ from tests.web.look import (
     combinations,
     looks_dir,
     readme_combinations,
+    window_moved_for_a_shot,
 )
 from tests.web.pointer_play import (
     choose,
@@ -123,8 +124,8 @@ def play_and_look(look: Look, name: str) -> None:
         computer_moves += computer_marked(page, view)
         check_now(look)
         if look.moves in (0, SHOT_AT_MOVE):
-            page.evaluate("() => window.scrollTo(0, 0)")
-            look.shoot(f"move{look.moves}")
+            with window_moved_for_a_shot(page):
+                look.shoot(f"move{look.moves}")
         ply = page.get_attribute("#play", "data-ply")
         move = choose(rng, view)
         try:
@@ -158,13 +159,13 @@ def readme_shot(look: Look) -> None:
     page = look.page
     wait_my_turn_or_end(page, timeout=30000)
     page.wait_for_timeout(800)
-    page.evaluate("() => window.scrollTo(0, document.querySelector('.board-wrap').offsetTop - 8)")
     names = [f"{look.game}-{look.size}.png"] if look.lang == "en" else []
     if (look.game, look.size) == ("comune", "desktop"):  # the README's page in each language
         names.append(f"comune-desktop-{look.lang}.png")
     folder = Path(README)
     folder.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(folder / names[0]))
+    with window_moved_for_a_shot(page, "document.querySelector('.board-wrap').offsetTop - 8"):
+        page.screenshot(path=str(folder / names[0]))
     for name in names[1:]:
         shutil.copy(folder / names[0], folder / name)
 
