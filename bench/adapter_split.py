@@ -2,7 +2,8 @@
 
     python bench/adapter_split.py [--game comino] [--games 200] [--json]
 
-Random games (uniform over the legal moves, chance included) are recorded first; then, in
+Random games (uniform over the legal moves, chance included; Hexagone with 2 players, as in
+``bench/adapters.py``) are recorded first; then, in
 CPU time (``time.process_time``), best of five, per game:
 
 - ``engine_us``: the recorded moves replayed through ``state.play`` from a new state;
@@ -32,11 +33,13 @@ from ludoteca.core import get
 from ludoteca.env.actions import Play, space_for
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from adapters import random_game  # noqa: E402  (this folder's script, OpenSpiel's loop)
+from adapters import GAMES, random_game  # noqa: E402  (this folder's script, OpenSpiel's loop)
 
 
 def recorded(name: str, count: int, seed: int = 1) -> list[list]:
-    engine = get(name)
+    """``count`` random games, game ``i`` from the engine's start ``new_state(i)`` (Hexagone
+    draws a block from it)."""
+    engine = get(name, **GAMES.get(name, {}))
     rng = random.Random(seed)
     games = []
     for i in range(count):
@@ -60,19 +63,19 @@ def best_per_game(run, games: list) -> float:
 
 
 def measure(name: str, count: int) -> dict:
-    engine = get(name)
+    engine = get(name, **GAMES.get(name, {}))
     space = space_for(engine)
     games = recorded(name, count)
 
     def replay() -> None:
-        for moves in games:
-            state = engine.new_state(0)
+        for i, moves in enumerate(games):
+            state = engine.new_state(i)
             for move in moves:
                 state.play(move)
 
     def listing() -> None:
-        for moves in games:
-            state = engine.new_state(0)
+        for i, moves in enumerate(games):
+            state = engine.new_state(i)
             for move in moves:
                 if state.to_move >= 0:
                     Play(space, state).legal_actions()
@@ -80,7 +83,7 @@ def measure(name: str, count: int) -> dict:
                     state.chance_outcomes()
                 state.play(move)
 
-    game = pyspiel.load_game(f"ludoteca_{name}")
+    game = pyspiel.load_game(f"ludoteca_{name}", GAMES.get(name, {}))
 
     def openspiel() -> None:
         rng = random.Random(1)
