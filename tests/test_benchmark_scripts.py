@@ -112,3 +112,29 @@ def test_adapter_split_reports_the_engine_and_the_rest():
     assert row["game"] == "comino" and row["moves_per_game"] == 43
     assert 0 < row["engine_us"] < row["engine_and_listing_us"]
     assert row["openspiel_loop_us"] > 0
+
+
+def test_adapter_split_replays_hexagones_games_from_the_blocks_they_were_played_on():
+    row = run_json(str(BENCH / "adapter_split.py"), "--json", "--game", "hexagone", "--games", "2")
+    assert row["game"] == "hexagone" and row["moves_per_game"] > 10
+    assert 0 < row["engine_us"] < row["engine_and_listing_us"]
+
+
+def test_adapter_floor_replays_the_real_steps_through_openspiels_loop():
+    import random
+
+    import pyspiel
+
+    import adapter_floor
+    from adapters import random_game
+
+    game = pyspiel.load_game("ludoteca_hexagone", {"players": 2})
+    tape = adapter_floor.tapes(game, 1)[0]
+    kinds = {player for player, _ in tape}
+    assert adapter_floor._CHANCE in kinds and {0, 1} <= kinds  # rolls and both players
+    # the loop takes as many steps on the tape as the game had, each with its listing
+    assert random_game(adapter_floor.TapeState(game, tape), random.Random(3)) == len(tape) - 1
+    rows = run_json(str(BENCH / "adapter_floor.py"), "--json", "--game", "kuniumi",
+                    "--seconds", "0.05", "--rounds", "1", "--games", "3")  # fmt: skip
+    assert rows[0]["game"] == "kuniumi"
+    assert rows[0]["floor_steps_per_s"] > rows[0]["adapter_steps_per_s"] > 0
