@@ -31,7 +31,6 @@ import json
 import random
 import statistics
 import sys
-import time
 from pathlib import Path
 
 import pyspiel
@@ -39,9 +38,9 @@ import pyspiel
 import ludoteca.env.openspiel  # noqa: F401  (registers the games)
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from adapters import GAMES, random_game  # noqa: E402  (this folder's script, the same loop)
+import adapters  # noqa: E402  (this folder's script: the same loop, options and clock)
+from adapters import GAMES, random_game  # noqa: E402
 
-clock = time.perf_counter
 _CHANCE, _TERMINAL = int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL)
 
 
@@ -106,6 +105,7 @@ def rate(make_state, seconds: float) -> float:
     """Steps per second of ``random_game`` over the states ``make_state`` gives."""
     rng = random.Random(1)
     steps = 0
+    clock = adapters.clock  # CPU time with --cpu
     start = clock()
     deadline = start + seconds
     while clock() < deadline:
@@ -136,17 +136,11 @@ def measure(name: str, options: dict, seconds: float, rounds: int, games: int) -
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=1.0, help="per run (default 1)")
+    adapters.game_arguments(parser, 1.0, "run")
     parser.add_argument("--rounds", type=int, default=3, help="alternating runs (default 3)")
     parser.add_argument("--games", type=int, default=50, help="games on tape (default 50)")
-    parser.add_argument("--game", choices=sorted(GAMES), help="one game (default: all four)")
-    parser.add_argument("--cpu", action="store_true", help="time in CPU time, not wall-clock")
-    parser.add_argument("--json", action="store_true", help="print one JSON list")
     args = parser.parse_args()
-    if args.cpu:
-        global clock
-        clock = time.process_time
-    names = [args.game] if args.game else list(GAMES)
+    names = adapters.chosen_games(args)
     rows = [measure(n, GAMES[n], args.seconds, args.rounds, args.games) for n in names]
     if args.json:
         print(json.dumps(rows))

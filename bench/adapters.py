@@ -146,18 +146,29 @@ def measure(name: str, options: dict, seconds: float) -> dict:
     }
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--seconds", type=float, default=2.0, help="per figure (default 2)")
+def game_arguments(parser: argparse.ArgumentParser, seconds: float, per: str) -> None:
+    """The options this script and its siblings (``adapter_floor.py``) share."""
+    parser.add_argument(
+        "--seconds", type=float, default=seconds, help=f"per {per} (default {seconds:g})"
+    )
     parser.add_argument("--game", choices=sorted(GAMES), help="one game (default: all four)")
     parser.add_argument("--cpu", action="store_true", help="time in CPU time, not wall-clock")
     parser.add_argument("--json", action="store_true", help="print one JSON list")
-    args = parser.parse_args()
+
+
+def chosen_games(args: argparse.Namespace) -> list[str]:
+    """The games ``args`` name; with ``--cpu``, :data:`clock` becomes CPU time."""
     if args.cpu:
         global clock
         clock = time.process_time
-    names = [args.game] if args.game else list(GAMES)
-    rows = [measure(name, GAMES[name], args.seconds) for name in names]
+    return [args.game] if args.game else list(GAMES)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    game_arguments(parser, 2.0, "figure")
+    args = parser.parse_args()
+    rows = [measure(name, GAMES[name], args.seconds) for name in chosen_games(args)]
     if args.json:
         print(json.dumps(rows))
         return 0
