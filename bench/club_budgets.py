@@ -258,16 +258,33 @@ async def _play(base: str, tokens: list[str], game: str, level: str, seconds: fl
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=50)
-    parser.add_argument("--game", default="comune")
-    parser.add_argument("--levels", default="easy,medium")
-    parser.add_argument("--seconds", type=float, default=40.0)
-    parser.add_argument("--think", type=float, default=3.0)
-    parser.add_argument("--settle", type=float, default=15.0)
-    parser.add_argument("--load", type=int, default=os.cpu_count() or 2)
-    parser.add_argument("--keep", action="store_true")
+    parser.add_argument(
+        "--games", type=int, default=50, help="members, each playing the computer (default 50)"
+    )
+    parser.add_argument("--game", default="comune", help="the game played (default comune)")
+    parser.add_argument(
+        "--levels", default="easy,medium", help="levels, one after another (default easy,medium)"
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=40.0, help="measured seconds a level (default 40)"
+    )
+    parser.add_argument(
+        "--think", type=float, default=3.0, help="a member's mean think time, s (default 3)"
+    )
+    parser.add_argument(
+        "--settle", type=float, default=15.0, help="unmeasured seconds first (default 15)"
+    )
+    parser.add_argument(
+        "--load",
+        type=int,
+        default=os.cpu_count() or 2,
+        help="processes burning CPU beside the club (default: one per core)",
+    )
+    parser.add_argument(
+        "--keep", action="store_true", help="keep the work folder (the server's log) at the end"
+    )
     parser.add_argument("--server-src", type=Path, help="run the server from this source tree")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     if not 1 <= args.games <= 500 or args.seconds <= 0 or args.think < 0:
         parser.error("--games 1 to 500, --seconds above 0, --think not negative")
