@@ -161,7 +161,9 @@ def main() -> int:
     parser.add_argument("--renders", type=int, default=1000, help="renders per page (1000)")
     parser.add_argument("--target-p50", type=float, default=1.0, help="ms (default 1)")
     parser.add_argument("--target-p99", type=float, default=5.0, help="ms (default 5)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--seed", type=int, default=1, help="seed of the opening moves played (default 1)"
+    )
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args()
     if args.renders < 1:

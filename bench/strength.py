@@ -252,7 +252,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         description="Play this project's bots against OpenSpiel's MCTSBot through the "
         "OpenSpiel adapter, seats alternating, and report the score with its 95% interval.",
     )
-    p.add_argument("game", choices=GAMES)
+    p.add_argument("game", choices=GAMES, help="the game played")
     p.add_argument(
         "--ours", default="mcts:iterations=1000", help="our bot spec (default: %(default)s)"
     )
