@@ -49,7 +49,9 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p.add_argument(
         "--players", type=int, default=500, help="members who join the arena (default 500)"
     )
-    p.add_argument("--seconds", type=float, default=150.0, help="how long the arena is run")
+    p.add_argument(
+        "--seconds", type=float, default=150.0, help="how long the arena is run, s (default 150)"
+    )
     p.add_argument(
         "--game-seconds",
         type=float,
@@ -60,7 +62,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "made (default 20 60)",
     )
     p.add_argument("--database", help="a database URL (default: a fresh SQLite file)")
-    p.add_argument("--target", type=float, default=1.0, help="p99 wait to meet, in seconds")
+    p.add_argument("--target", type=float, default=1.0, help="p99 wait to meet, s (default 1)")
     p.add_argument(
         "--seed", type=int, default=1, help="seed of the games' lengths and resigners (default 1)"
     )
