@@ -158,13 +158,35 @@ def main() -> int:
         description=__doc__.split("\n\n")[2].replace("\n", " "),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--load", type=int, default=os.cpu_count() or 2)
-    parser.add_argument("--games", default="comune,kuniumi,comino,hexagone")
-    parser.add_argument("--levels", default="medium,hard")
-    parser.add_argument("--moves", type=int, default=20)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--latch-seconds", type=float, default=1.0)
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "--load",
+        type=int,
+        default=os.cpu_count() or 2,
+        help="processes burning CPU for the whole run (default: one per core)",
+    )
+    parser.add_argument(
+        "--games",
+        default="comune,kuniumi,comino,hexagone",
+        help="games measured, comma-separated (default comune,kuniumi,comino,hexagone)",
+    )
+    parser.add_argument(
+        "--levels",
+        default="medium,hard",
+        help="levels measured in each game, comma-separated (default medium,hard)",
+    )
+    parser.add_argument(
+        "--moves", type=int, default=20, help="moves timed for each game and level (default 20)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1, help="seed of the first game and the bots (default 1)"
+    )
+    parser.add_argument(
+        "--latch-seconds",
+        type=float,
+        default=1.0,
+        help="seconds of each search in the pace measurement, 0 to skip it (default 1)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     load = start_load(args.load)
     try:

@@ -96,15 +96,29 @@ def plot(rows: list[dict[str, Any]], path: Path) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", default="50,100,200,300,400,500")
-    parser.add_argument("--seconds", type=float, default=30.0)
-    parser.add_argument("--think", type=float, default=2.0)
-    parser.add_argument("--setups", default="sqlite1,sqlite1-api,postgres2")
+    parser.add_argument(
+        "--games",
+        default="50,100,200,300,400,500",
+        help="numbers of live games, one point each, comma-separated "
+        "(default 50,100,200,300,400,500)",
+    )
+    parser.add_argument(
+        "--seconds", type=float, default=30.0, help="seconds of play at each point (default 30)"
+    )
+    parser.add_argument(
+        "--think", type=float, default=2.0, help="a player's mean think time, s (default 2)"
+    )
+    parser.add_argument(
+        "--setups",
+        default="sqlite1,sqlite1-api,postgres2",
+        help="set-ups measured, comma-separated, of sqlite1, sqlite1-api, postgres1, "
+        "postgres2, postgres2-by-game (default sqlite1,sqlite1-api,postgres2)",
+    )
     parser.add_argument(
         "--http-moves", action="store_true", help="moves as POSTs, as a page without a socket"
     )
     parser.add_argument("--png", type=Path, default=None, help="draw the curves here")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     try:
         counts = sorted({int(g) for g in args.games.split(",") if g.strip()})

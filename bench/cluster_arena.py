@@ -57,10 +57,17 @@ def comparable(summary: dict) -> dict:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--game", default="kuniumi")
-    parser.add_argument("--bots", nargs="+", default=["random", "greedy"])
-    parser.add_argument("--games", type=int, default=40)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--game", default="kuniumi", help="the game played (default kuniumi)")
+    parser.add_argument(
+        "--bots",
+        nargs="+",
+        default=["random", "greedy"],
+        help="bot specs, as for ludoteca arena (default random greedy)",
+    )
+    parser.add_argument(
+        "--games", type=int, default=40, help="games per pairing or table (default 40)"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="the arena's seed (default 1)")
     parser.add_argument(
         "--workers", type=int, default=2, help="local processes and cluster workers (2)"
     )

@@ -29,10 +29,16 @@ def timed(work, repeat: int) -> tuple[float, str]:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--moves", type=int, default=6, help="random moves before measuring")
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--lang", default="de", help="the reader's language (en, de, ja)")
-    parser.add_argument("--repeat", type=int, default=5)
+    parser.add_argument(
+        "--moves", type=int, default=6, help="random moves before measuring (default 6)"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random moves (default 1)")
+    parser.add_argument(
+        "--lang", default="de", help="the reader's language: en, de, ja (default de)"
+    )
+    parser.add_argument(
+        "--repeat", type=int, default=5, help="builds of each form, timed as a mean (default 5)"
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     state = get_game("comune").new_state()

@@ -106,11 +106,26 @@ def measure(database: Path | None, settle: float = 2.0) -> list[dict[str, Any]]:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--database", type=Path, default=None)
-    parser.add_argument("--target-ms", type=float, default=200.0)
-    parser.add_argument("--target-kb", type=float, default=100.0)
+    parser.add_argument(
+        "--database",
+        type=Path,
+        default=None,
+        help="an existing SQLite file to start the club on (default: a fresh one)",
+    )
+    parser.add_argument(
+        "--target-ms",
+        type=float,
+        default=200.0,
+        help="a page's server time above this many ms is marked (default 200)",
+    )
+    parser.add_argument(
+        "--target-kb",
+        type=float,
+        default=100.0,
+        help="a page's HTML above this many KB gzipped is marked (default 100)",
+    )
     parser.add_argument("--settle", type=float, default=2.0, help="seconds after start (2)")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args()
     if args.database is not None and not args.database.exists():
         parser.error(f"no database at {args.database}")

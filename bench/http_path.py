@@ -274,16 +274,20 @@ def measure(games: int, moves: int, seed: int = 1, load_like: bool = False) -> l
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=30)
-    parser.add_argument("--moves", type=int, default=400)
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--games", type=int, default=30, help="Kuniumi games started, two members each (default 30)"
+    )
+    parser.add_argument(
+        "--moves", type=int, default=400, help="moves measured, over all the games (default 400)"
+    )
+    parser.add_argument("--seed", type=int, default=1, help="seed of the random moves (default 1)")
     parser.add_argument(
         "--load-like",
         action="store_true",
         help="each move's requests as bench/load.py --api-players makes them, with a watcher "
         "on every game; also prints a whole move's processor time",
     )
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args()
     if args.games < 1 or args.moves < 1:
         parser.error("--games and --moves must be at least 1")

@@ -72,12 +72,34 @@ def main() -> int:
         description=__doc__.split("\n\n")[2].replace("\n", " "),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("bots", nargs="*", default=["mcts:seconds=1", "mcts:seconds=4"])
-    parser.add_argument("--game", default="comune")
-    parser.add_argument("--games", type=int, default=4)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--tolerance", type=float, default=0.15)
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument(
+        "bots",
+        nargs="*",
+        default=["mcts:seconds=1", "mcts:seconds=4"],
+        help="two bot specs, seats alternating from game to game "
+        "(default mcts:seconds=1 mcts:seconds=4: the levels hard and master)",
+    )
+    parser.add_argument("--game", default="comune", help="the game played (default comune)")
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=4,
+        help="games played one after another, at least 2 (default 4)",
+    )
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        help="seed of the first game, one more for each next game (default 1)",
+    )
+    parser.add_argument(
+        "--tolerance",
+        type=float,
+        default=0.15,
+        help="growth of memory allowed from the first game to the last, "
+        "a fraction (default 0.15: 15%%)",
+    )
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     if len(args.bots) != 2:
         parser.error("give two bots (or none for hard against master)")

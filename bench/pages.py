@@ -159,9 +159,15 @@ def measure(renders: int, seed: int = 1) -> list[dict[str, Any]]:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--renders", type=int, default=1000, help="renders per page (1000)")
-    parser.add_argument("--target-p50", type=float, default=1.0, help="ms (default 1)")
-    parser.add_argument("--target-p99", type=float, default=5.0, help="ms (default 5)")
-    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--target-p50", type=float, default=1.0, help="p50 a page may take, ms (default 1)"
+    )
+    parser.add_argument(
+        "--target-p99", type=float, default=5.0, help="p99 a page may take, ms (default 5)"
+    )
+    parser.add_argument(
+        "--seed", type=int, default=1, help="seed of the opening moves played (default 1)"
+    )
     parser.add_argument("--json", action="store_true", help="print the rows as JSON")
     args = parser.parse_args()
     if args.renders < 1:

@@ -180,14 +180,35 @@ async def run(people: list[Seeker], seconds: float) -> None:
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="bench/pairing.py", description=__doc__.split("\n\n")[0])
-    ap.add_argument("--people", type=int, default=1000)
-    ap.add_argument("--seconds", type=float, default=60.0)
-    ap.add_argument("--cells", type=int, default=4)
+    ap.add_argument(
+        "--people", type=int, default=1000, help="people seeking, an even number (default 1000)"
+    )
+    ap.add_argument(
+        "--seconds",
+        type=float,
+        default=60.0,
+        help="seconds within which each person arrives at a random moment (default 60)",
+    )
+    ap.add_argument(
+        "--cells",
+        type=int,
+        default=4,
+        help="cells of the seek grid (game and time control) the people share (default 4)",
+    )
     ap.add_argument("--spread", type=float, default=0.0, help="rating spread (0: all 1500)")
     ap.add_argument("--database", help="a database URL (default: a fresh SQLite file)")
-    ap.add_argument("--servers", type=int, default=1)
-    ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--json", action="store_true")
+    ap.add_argument(
+        "--servers",
+        type=int,
+        default=1,
+        help="server processes; more than one needs --database on PostgreSQL (default 1)",
+    )
+    ap.add_argument(
+        "--seed", type=int, default=1, help="seed of the arrivals and ratings (default 1)"
+    )
+    ap.add_argument(
+        "--json", action="store_true", help="print the JSON on one line (default: indented)"
+    )
     args = ap.parse_args(argv)
     if args.people < 2 or args.people % 2 or args.cells < 1:
         ap.error("--people must be even and at least 2; --cells at least 1")

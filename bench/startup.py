@@ -131,10 +131,20 @@ def main() -> int:
         description=__doc__.split("\n\n")[2].replace("\n", " "),
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--target", type=float, default=0.5)
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=5,
+        help="timed runs of each command, after one untimed run (default 5)",
+    )
+    parser.add_argument(
+        "--target",
+        type=float,
+        default=0.5,
+        help="seconds a command's median may take to its first output (default 0.5)",
+    )
     parser.add_argument("--only", help="measure only the commands whose label contains WORD")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     rows = []
     with tempfile.TemporaryDirectory() as folder:

@@ -109,10 +109,18 @@ def fill(url: str, games: int, seed: int = 1, batch: int = 20_000) -> float:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=1_000_000)
-    parser.add_argument("--requests", type=int, default=300)
+    parser.add_argument(
+        "--games",
+        type=int,
+        default=1_000_000,
+        help="finished games a new database is filled with; an existing one is not "
+        "added to (default 1000000)",
+    )
+    parser.add_argument(
+        "--requests", type=int, default=300, help="warm /stats requests timed (default 300)"
+    )
     parser.add_argument("--database", type=Path, default=None, help="a SQLite file to reuse")
-    parser.add_argument("--json", action="store_true")
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args()
     from ludoteca.web.infra.store import Store
     from ludoteca.web.stats.service import Stats

@@ -252,7 +252,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         description="Play this project's bots against OpenSpiel's MCTSBot through the "
         "OpenSpiel adapter, seats alternating, and report the score with its 95% interval.",
     )
-    p.add_argument("game", choices=GAMES)
+    p.add_argument("game", choices=GAMES, help="the game played")
     p.add_argument(
         "--ours", default="mcts:iterations=1000", help="our bot spec (default: %(default)s)"
     )
@@ -270,7 +270,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         metavar="SECONDS",
         help="calibrate OpenSpiel's simulations to SECONDS a move on this machine",
     )
-    p.add_argument("--games", type=int, default=100, help="default: %(default)s")
+    p.add_argument("--games", type=int, default=100, help="games played (default: %(default)s)")
     p.add_argument(
         "--seat",
         type=int,
@@ -288,7 +288,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "stopped, playing the games it had left, by number and seed",
     )
     p.add_argument("--jobs", type=int, default=1, help="worker processes (default: 1)")
-    p.add_argument("--seed", type=int, default=1, help="default: %(default)s")
+    p.add_argument(
+        "--seed",
+        type=int,
+        default=1,
+        help="each game is seeded from it and its number (default: %(default)s)",
+    )
     p.add_argument("--json", action="store_true", help="print the summary as JSON")
     p.add_argument("--out", default=None, help="also write the JSON summary to this file")
     args = p.parse_args(argv)

@@ -46,13 +46,27 @@ GAME = "kuniumi"
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    p.add_argument("--players", type=int, default=500)
-    p.add_argument("--seconds", type=float, default=150.0, help="how long the arena is run")
-    p.add_argument("--game-seconds", type=float, nargs=2, default=(20.0, 60.0))
+    p.add_argument(
+        "--players", type=int, default=500, help="members who join the arena (default 500)"
+    )
+    p.add_argument(
+        "--seconds", type=float, default=150.0, help="how long the arena is run, s (default 150)"
+    )
+    p.add_argument(
+        "--game-seconds",
+        type=float,
+        nargs=2,
+        default=(20.0, 60.0),
+        metavar=("LOW", "HIGH"),
+        help="a game is resigned a random time between LOW and HIGH seconds after it is "
+        "made (default 20 60)",
+    )
     p.add_argument("--database", help="a database URL (default: a fresh SQLite file)")
-    p.add_argument("--target", type=float, default=1.0, help="p99 wait to meet, in seconds")
-    p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--target", type=float, default=1.0, help="p99 wait to meet, s (default 1)")
+    p.add_argument(
+        "--seed", type=int, default=1, help="seed of the games' lengths and resigners (default 1)"
+    )
+    p.add_argument("--json", action="store_true", help="print one JSON object")
     return p.parse_args(argv)
 
 

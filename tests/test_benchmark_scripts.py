@@ -138,3 +138,21 @@ def test_adapter_floor_replays_the_real_steps_through_openspiels_loop():
                     "--seconds", "0.05", "--rounds", "1", "--games", "3")  # fmt: skip
     assert rows[0]["game"] == "kuniumi"
     assert rows[0]["floor_steps_per_s"] > rows[0]["adapter_steps_per_s"] > 0
+
+
+def test_every_benchmark_option_says_what_it_is_in_help():
+    """``python bench/X.py --help`` is how a person learns a script's options: an option
+    without ``help=`` shows there as a bare name, with neither its meaning nor its default."""
+    import ast
+
+    bare = []
+    for script in sorted(BENCH.glob("*.py")):
+        for node in ast.walk(ast.parse(script.read_text(), filename=str(script))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Attribute)
+                and node.func.attr == "add_argument"
+                and not any(keyword.arg == "help" for keyword in node.keywords)
+            ):
+                bare.append(f"{script.relative_to(ROOT)}:{node.lineno}: {ast.unparse(node)}")
+    assert not bare, "options without help=:\n" + "\n".join(bare)
