@@ -143,3 +143,31 @@ def test_the_warm_up_at_start_makes_every_step_without_an_error(caplog):
     assert [r.getMessage() for r in caplog.records] == []
     assert made == ["stats"]
     assert TEMPLATES.env.cache is not None and len(TEMPLATES.env.cache) >= 30
+
+
+def test_a_computer_replys_tree_is_freed_at_the_next_turn_not_on_the_way_back(monkeypatch):
+    """Freeing a search tree takes milliseconds (more on a starved worker): it is done before
+    the next turn's search, not after a reply's deadline as the move goes back."""
+    import weakref
+
+    import ludoteca.bots
+    from ludoteca.core.registry import get
+    from ludoteca.core.table import Table
+    from ludoteca.record import from_table
+    from ludoteca.web.round.seats import BotJob, think_turn
+
+    made: list = []
+    real = ludoteca.bots.make_bot
+
+    def make_bot(*args, **kwargs):
+        bot = real(*args, **kwargs)
+        made.append(weakref.ref(bot))
+        return bot
+
+    monkeypatch.setattr(ludoteca.bots, "make_bot", make_bot)
+    table = Table.new(get("kuniumi"), seed=3, players=["ann", "computer:random"])
+    job = BotJob(record=from_table(table), level="random", bot_seed=1)
+    think_turn(job)
+    assert made[0]() is not None  # the reply is back; its bot is not freed yet
+    think_turn(job)
+    assert made[0]() is None and made[1]() is not None  # freed at the next turn
