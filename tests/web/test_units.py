@@ -171,3 +171,25 @@ def test_a_computer_replys_tree_is_freed_at_the_next_turn_not_on_the_way_back(mo
     assert made[0]() is not None  # the reply is back; its bot is not freed yet
     think_turn(job)
     assert made[0]() is None and made[1]() is not None  # freed at the next turn
+
+
+def test_a_bot_worker_runs_in_a_session_of_its_own_at_a_lower_priority():
+    """The workers' searches do not share the server's scheduling group (see
+    ``seats.start_worker``), and they still yield to the server within a group."""
+    import os
+
+    from ludoteca.web.round.seats import WORKER_NICENESS, make_pool
+
+    pool = make_pool("process", workers=1)
+    try:
+        pid, session, nice = pool.submit(_session_and_nice).result(timeout=120)
+    finally:
+        pool.shutdown()
+    assert pid != os.getpid() and session == pid != os.getsid(0)
+    assert nice == min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS)
+
+
+def _session_and_nice() -> tuple[int, int, int]:
+    import os
+
+    return os.getpid(), os.getsid(0), os.getpriority(os.PRIO_PROCESS, 0)
