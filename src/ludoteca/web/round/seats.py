@@ -130,7 +130,11 @@ with more searches than cores, the server's own work (storing and telling every 
 computer's included) still gets the processors when it needs them. Each search stops at its
 level's time whatever share it gets: it searches less, it does not answer later. On the busy
 2-core machine (``bench/club_budgets.py``, ``medium``, in turns) the members' own moves took
-0.21-0.23 s at the p99 with 10, 0.39-0.41 s with 5, and the replies 0.36 s against 0.39-0.6 s."""
+0.21-0.23 s at the p99 with 10, 0.39-0.41 s with 5, and the replies 0.36 s against 0.39-0.6 s.
+(Measured with the workers in the server's session. Where Linux groups each session's
+processes for its scheduler, a worker is now a group of its own (:func:`start_worker`) and
+this value weighs it against no other process; in a service's own control group, where
+sessions are not grouped, it still puts the server first.)"""
 WORKER_PRELOAD = "ludoteca.web.round.worker_preload"
 """What the bot workers' forkserver imports before it forks any: see that module."""
 
