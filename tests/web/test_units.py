@@ -173,23 +173,25 @@ def test_a_computer_replys_tree_is_freed_at_the_next_turn_not_on_the_way_back(mo
     assert made[0]() is None and made[1]() is not None  # freed at the next turn
 
 
-def test_a_bot_worker_runs_in_a_session_of_its_own_at_a_lower_priority():
-    """The workers' searches do not share the server's scheduling group (see
-    ``seats.start_worker``), and they still yield to the server within a group."""
+def test_the_bot_workers_run_in_one_session_apart_from_the_servers_at_a_lower_priority():
+    """The workers' searches do not share the server's scheduling group, nor each have one
+    of their own: they share their forkserver's session (see
+    ``worker_preload.own_session``), and they yield to the server within a group."""
     import os
 
     from ludoteca.web.round.seats import WORKER_NICENESS, make_pool
 
     pool = make_pool("process", workers=1)
     try:
-        pid, session, nice = pool.submit(_session_and_nice).result(timeout=120)
+        pid, parent, session, nice = pool.submit(_session_and_nice).result(timeout=120)
     finally:
         pool.shutdown()
-    assert pid != os.getpid() and session == pid != os.getsid(0)
+    assert pid != os.getpid() and session != os.getsid(0)
+    assert session == parent != pid  # the forkserver's session, which every worker shares
     assert nice == min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS)
 
 
-def _session_and_nice() -> tuple[int, int, int]:
+def _session_and_nice() -> tuple[int, int, int, int]:
     import os
 
-    return os.getpid(), os.getsid(0), os.getpriority(os.PRIO_PROCESS, 0)
+    return os.getpid(), os.getppid(), os.getsid(0), os.getpriority(os.PRIO_PROCESS, 0)

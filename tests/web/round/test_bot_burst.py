@@ -26,9 +26,17 @@ from ludoteca.core.errors import RecordError
 from ludoteca.core.registry import get
 from ludoteca.core.table import Table
 from ludoteca.record import from_table
-from ludoteca.web.round.bot_workers import ENV, PER_CORE, default_bot_workers
+from ludoteca.web.round.bot_workers import ENV, MAX_PER_CORE, default_bot_workers
 from ludoteca.web.round.bots import BotRunner, PlayThreads
-from ludoteca.web.round.seats import MIN_THINK_SHARE, BotJob, make_pool, think_seconds, think_turn
+from ludoteca.web.round.seats import (
+    MIN_THINK_SHARE,
+    BotJob,
+    level_seconds,
+    make_pool,
+    think_seconds,
+    think_turn,
+    turn_seconds,
+)
 
 BURST = 12
 """Turns asked at once: more than the cap on a 2-core machine (eight), as 50 members playing
@@ -80,10 +88,24 @@ def test_a_burst_of_turns_is_answered_within_the_levels_time():
 
 
 def test_the_cap_is_sized_from_the_cores_and_the_memory():
-    assert default_bot_workers(cores=2, memory=24_000) == 2 * PER_CORE
+    assert default_bot_workers(cores=2, memory=24_000) == 2 * MAX_PER_CORE
+    assert default_bot_workers(cores=2, memory=6_000) == 12  # a quarter of 6 GB
     assert default_bot_workers(cores=2, memory=2_000) == 4  # a quarter of 2 GB: four workers
     assert default_bot_workers(cores=2, memory=256) == 2  # never fewer than the cores
     assert default_bot_workers() >= (os.cpu_count() or 1)
+
+
+@pytest.mark.parametrize("game", ["comune", "comino", "kuniumi", "hexagone"])
+def test_the_server_knows_each_levels_time_before_a_worker_replays_the_game(game):
+    """The share of the processors a turn is let in with comes from its level's time, read in
+    the server: the same time the worker's search is then given."""
+    from ludoteca.bots import make_bot
+
+    state = Table.new(get(game), seed=1, players=["ann", "computer:hard"]).state
+    for level in ("random", "easy", "medium", "hard", "master"):
+        assert turn_seconds(state, level) == level_seconds(state, make_bot(level, seed=5))
+    assert turn_seconds(state, "hard") == 1.0 and turn_seconds(state, "master") >= 4.0
+    assert turn_seconds(state, "no such bot") == 0.25
 
 
 def test_a_search_leaves_the_reserve_for_telling_its_move():

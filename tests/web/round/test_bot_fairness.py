@@ -14,6 +14,7 @@ import time
 import httpx
 import pytest
 
+from ludoteca.web.round.bot_workers import turn_share
 from ludoteca.web.round.botqueue import BOT_TURNS_PER_USER, BOT_WORKERS, FairQueue
 from tests.web.helpers import Server, create_game, register, started_club, view
 
@@ -139,3 +140,91 @@ def test_a_cancelled_turn_leaves_the_line_and_frees_its_slot():
 def test_a_queue_needs_workers():
     with pytest.raises(ValueError, match="at least one worker"):
         FairQueue(workers=0)
+
+
+def _most_at_once(queue: FairQueue, shares: list[float]) -> int:
+    """The most turns thinking at once when turns of these shares are asked together, each
+    by its own owner."""
+
+    async def run() -> int:
+        most = 0
+
+        async def job(owner: int, share: float) -> None:
+            nonlocal most
+            async with queue.turn(owner, share):
+                most = max(most, queue.busy)
+                await asyncio.sleep(0.01)
+
+        await asyncio.gather(*(job(k, s) for k, s in enumerate(shares)))
+        assert queue.busy == 0 and queue.shares == 0.0
+        return most
+
+    return asyncio.run(run())
+
+
+def test_as_many_turns_think_at_once_as_their_levels_times_allow():
+    """Fifty members playing ``hard`` (1 s) waited for one of eight workers, the cap sized
+    for ``medium`` (0.25 s), and their replies took 1.2-1.5 s at the p99: sixteen 1 s turns
+    a core get as much of it each as four 0.25 s ones."""
+    medium, hard, master = (turn_share(s) for s in (0.25, 1.0, 4.0))
+    assert _most_at_once(FairQueue(workers=50, cores=2), [medium] * 40) == 8
+    assert _most_at_once(FairQueue(workers=50, cores=2), [hard] * 40) == 32
+    assert _most_at_once(FairQueue(workers=20, cores=2), [master] * 40) == 20  # the cap
+    assert turn_share(0.01) == 1.0  # a whole core at most
+
+
+def test_a_short_turn_is_not_overtaken_while_it_waits_for_its_room():
+    """A ``medium`` turn behind thirty-one ``hard`` ones waits for a quarter of a core; the
+    ``hard`` turns asked after it, which would fit in what is left, do not go first."""
+    medium, hard = turn_share(0.25), turn_share(1.0)
+
+    async def run() -> list[str]:
+        queue = FairQueue(workers=64, cores=2)
+        release = asyncio.Event()
+        order: list[str] = []
+
+        async def job(owner: str, share: float, hold: bool) -> None:
+            async with queue.turn(owner, share):
+                order.append(owner)
+                if hold:
+                    await release.wait()
+
+        holders = [asyncio.create_task(job(f"h{k}", hard, True)) for k in range(31)]
+        await asyncio.sleep(0)
+        assert queue.busy == 31  # 31/16 of a core: 1/16 left
+        short = asyncio.create_task(job("m", medium, False))
+        await asyncio.sleep(0)
+        late = asyncio.create_task(job("late", hard, False))
+        await asyncio.sleep(0)
+        assert queue.waiting() == 2 and queue.busy == 31  # the late one fits, yet waits
+        release.set()
+        await asyncio.gather(*holders, short, late)
+        return order
+
+    order = asyncio.run(run())
+    assert order.index("m") < order.index("late")
+
+
+def test_a_turn_that_leaves_the_line_lets_the_next_one_in():
+    async def run() -> None:
+        queue = FairQueue(workers=8, cores=1)
+        release = asyncio.Event()
+
+        async def job(owner: str, share: float) -> None:
+            async with queue.turn(owner, share):
+                await release.wait()
+
+        holder = asyncio.create_task(job("a", 0.5))
+        await asyncio.sleep(0)
+        big = asyncio.create_task(job("b", 1.0))  # no room beside a
+        await asyncio.sleep(0)
+        small = asyncio.create_task(job("c", 0.5))  # room, but behind b
+        await asyncio.sleep(0)
+        assert queue.busy == 1 and queue.waiting() == 2
+        big.cancel()
+        await asyncio.sleep(0)
+        assert queue.running["c"] == 1  # b's leaving let c in
+        release.set()
+        await asyncio.gather(holder, small)
+
+    asyncio.run(run())

@@ -59,10 +59,11 @@ def register(subparsers) -> None:
         type=whole_number(1, MAX_BOT_WORKERS),
         default=None,
         metavar="N",
-        help="computer turns thought at once, the most workers the pool grows to (default "
-        "$LUDOTECA_BOT_WORKERS, else four a core, fewer where a quarter of the memory holds "
-        "fewer workers of 120 MB): beyond the cores, each turn keeps its level's time and "
-        "searches less",
+        help="the most computer turns thought at once, the most workers the pool grows to "
+        "(default $LUDOTECA_BOT_WORKERS, else sixteen a core, fewer where a quarter of the "
+        "memory holds fewer workers of 120 MB); below it, as many turns think at once as "
+        "their levels' times allow (four 0.25 s turns a core, sixteen 1 s ones): beyond the "
+        "cores, each turn keeps its level's time and searches less",
     )
     p.add_argument(
         "--forwarded-allow-ips",

@@ -49,18 +49,6 @@ class ByUseQueue(FairQueue):
             finally:  # charged before the slot goes to the next person
                 self.charge(owner, time.monotonic() - began)
 
-    def _next_owner(self) -> Hashable | None:
-        now = time.monotonic()
-        best: tuple[tuple[int, float, int], Hashable] | None = None
-        for owner, line in list(self._lines.items()):
-            while line and line[0].done():  # cancelled while waiting
-                line.popleft()
-            if not line:
-                del self._lines[owner]
-                continue
-            if self.running[owner] >= self.per_owner:
-                continue
-            rank = (self.running[owner], self.used(owner, now), self._served.get(owner, 0))
-            if best is None or rank < best[0]:
-                best = (rank, owner)
-        return None if best is None else best[1]
+    def _rank(self, owner: Hashable) -> tuple:
+        """Fewest running, then least use of the worker lately, then served longest ago."""
+        return (self.running[owner], self.used(owner), self._served.get(owner, 0))

@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 from ludoteca.core.table import ply_rng
 from ludoteca.web.infra.store import GameRow, MoveRow, Seat, Store, utcnow
 from ludoteca.web.round.reading import GameReader
-from ludoteca.web.round.seats import BotJob
+from ludoteca.web.round.seats import BotJob, turn_seconds
 from ludoteca.web.round.storage import record_of
 
 
@@ -35,11 +35,13 @@ class BotTurns:
             texts = db.scalars(
                 select(MoveRow.text).where(MoveRow.game_id == pk).order_by(MoveRow.ply)
             ).all()
+            level = row.seats[player].bot or "random"
             job = BotJob(
                 record=record_of(row, self.reader.start_state(row), list(texts)),
-                level=row.seats[player].bot or "random",
+                level=level,
                 bot_seed=ply_rng(row.seed, row.ply, "bot").getrandbits(62),
                 owner=row.created_by,
+                seconds=turn_seconds(state, level),
             )
             return job, row.ply, row.takebacks
 

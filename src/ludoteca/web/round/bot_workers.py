@@ -1,4 +1,5 @@
-"""How many computer turns one server process thinks at once: a cap sized from memory.
+"""How many computer turns one server process thinks at once: a share of the processors for
+each, by its level's time, and a cap on workers sized from memory.
 
 A level's time is wall-clock time from the player's move, and every search stops at its
 deadline (:mod:`ludoteca.bots.mcts_budget`). So when more turns are asked than there are cores,
@@ -9,10 +10,17 @@ worker was free, or waited past it: 50 members playing Comune at ``medium`` (0.2
 busy cores ask about 3.8 searches at once on average, and with two workers the replies' p99
 was 0.9 s (``python bench/club_budgets.py``; figures in ``docs/performance.md``).
 
+How many may share the processors depends on how long they think: a turn is let in while
+every turn thinking can still count on :data:`MIN_SEARCH_CPU` of processor time within its
+level's time (:func:`turn_share`). Four ``medium`` turns (0.25 s) share a core, sixteen
+``hard`` ones (1 s). A single cap for every level, four a core, kept 50 members playing
+``hard`` waiting for a worker: their replies took 1.2-1.5 s at the p99 against the level's
+1 s, the wait alone 0.9-1.4 s; let in by their time, 0.95-1.0 s.
+
 The pool grows to the number of turns asked at once, up to :func:`default_bot_workers`: what
 memory allows (a worker holding a game's compiled search is about :data:`WORKER_MB`) and no
-more than :data:`PER_CORE` a core, past which each search would get too small a slice to play
-its level. ``ludoteca serve --bot-workers N`` (or ``$LUDOTECA_BOT_WORKERS``) sets it.
+more than :data:`MAX_PER_CORE` a core. ``ludoteca serve --bot-workers N`` (or
+``$LUDOTECA_BOT_WORKERS``) sets it.
 """
 
 from __future__ import annotations
@@ -28,9 +36,16 @@ loaded them itself held 160 MB, all its own. The resident size is counted, so th
 even once the shared pages are written to and copied."""
 MEMORY_SHARE = 0.25
 """The share of the machine's memory the bot workers of one server process may hold."""
+MIN_SEARCH_CPU = 1 / 16
+"""Seconds of processor time each thinking turn can count on within its level's time, at the
+least: four 0.25 s searches sharing a core each get a sixteenth of a second of it, still
+several hundred simulations of Comune; sixteen 1 s searches as much."""
 PER_CORE = 4
-"""The most workers a core: four 0.25 s searches sharing a core each get a sixteenth of a
-second of it, still several hundred simulations of Comune."""
+"""The most ``medium`` (0.25 s) or ``easy`` turns a core thinks at once (:func:`turn_share`)."""
+MAX_PER_CORE = 16
+"""The most workers a core, whatever their levels: sixteen ``hard`` (1 s) turns, each given
+:data:`MIN_SEARCH_CPU`. Longer levels (``master``, 4 s) share the same workers, each with more
+than its least."""
 ENV = "LUDOTECA_BOT_WORKERS"
 """The environment variable that sets the cap (``ludoteca serve --bot-workers``)."""
 
@@ -43,13 +58,20 @@ def memory_mb() -> int | None:
         return None
 
 
+def turn_share(seconds: float) -> float:
+    """The share of one core a turn of a level with ``seconds`` of time is counted as taking
+    while it thinks: what gives it :data:`MIN_SEARCH_CPU` within its time, a whole core at
+    most. Turns are let in while their shares fit the cores (:class:`.botqueue.FairQueue`)."""
+    return min(1.0, MIN_SEARCH_CPU / seconds) if seconds > 0 else 1.0
+
+
 def default_bot_workers(cores: int | None = None, memory: int | None = None) -> int:
     """The cap for this machine (``cores`` and ``memory`` in MB: those of this machine when
-    not given): :data:`PER_CORE` a core, fewer where :data:`MEMORY_SHARE` of the memory
+    not given): :data:`MAX_PER_CORE` a core, fewer where :data:`MEMORY_SHARE` of the memory
     holds fewer workers of :data:`WORKER_MB`, never fewer than one a core."""
     cores = cores or os.cpu_count() or 1
     memory = memory if memory is not None else memory_mb()
-    cap = PER_CORE * cores
+    cap = MAX_PER_CORE * cores
     if memory is not None:
         cap = min(cap, int(memory * MEMORY_SHARE) // WORKER_MB)
     return max(cores, cap)

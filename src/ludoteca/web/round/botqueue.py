@@ -9,16 +9,24 @@ the game: see :attr:`ludoteca.web.round.seats.BotJob.owner`). When a worker is f
 owner with the fewest turns running (among equals, the one served longest ago), and no owner
 holds more than :data:`BOT_TURNS_PER_USER` workers at once. So the flood only delays its own
 games, and with :data:`BOT_WORKERS` workers a newcomer finds one free at once.
+
+Each turn also takes its share of the processors (:func:`.bot_workers.turn_share`: a quarter of
+a core for a 0.25 s level, a sixteenth for a 1 s one), and a turn is let in only while the
+shares of those thinking leave room for its own: as many long turns think at once as short
+ones would leave each the same least time of a core. The next turn in the fair order waits for
+its room; it is not overtaken by a turn that takes less, which would keep short levels waiting
+behind a stream of long ones.
 """
 
 from __future__ import annotations
 
 import asyncio
+import os
 from collections import Counter, deque
 from collections.abc import AsyncIterator, Hashable
 from contextlib import asynccontextmanager
 
-from ludoteca.web.round.bot_workers import default_bot_workers
+from ludoteca.web.round.bot_workers import PER_CORE, default_bot_workers
 
 BOT_WORKERS = default_bot_workers()
 """The most computer turns one server process thinks at once (its worker pool grows to this):
@@ -35,20 +43,35 @@ playing several computer games at once sees their moves one after another, which
 nothing it was not already asking for."""
 
 
+DEFAULT_SHARE = 1 / PER_CORE
+"""The share of a core a turn takes when it does not say (a 0.25 s level's)."""
+
+
 class FairQueue:
-    """Hands out ``workers`` slots, round robin between owners, at most ``per_owner`` each.
+    """Hands out ``workers`` slots, round robin between owners, at most ``per_owner`` each,
+    and only while the turns' shares of the processors fit in ``cores``.
 
-    Used from one event loop: ``async with queue.turn(owner): ...`` waits for a slot and
-    holds it for the block. A waiter that is cancelled leaves the line; a slot is always
-    given back, however the block ends."""
+    Used from one event loop: ``async with queue.turn(owner, share): ...`` waits for a slot
+    and holds it for the block. A waiter that is cancelled leaves the line; a slot is always
+    given back, however the block ends. A turn finds room when nothing else is thinking,
+    whatever its share."""
 
-    def __init__(self, workers: int = BOT_WORKERS, per_owner: int = BOT_TURNS_PER_USER) -> None:
+    def __init__(
+        self,
+        workers: int = BOT_WORKERS,
+        per_owner: int = BOT_TURNS_PER_USER,
+        cores: float | None = None,
+    ) -> None:
         if workers < 1 or per_owner < 1:
             raise ValueError("a fair queue needs at least one worker and one turn per owner")
         self.workers = workers
         self.per_owner = per_owner
+        self.cores = float(cores or os.cpu_count() or 1)
+        """The processors the turns' shares are counted against."""
         self.running: Counter[Hashable] = Counter()
-        self._lines: dict[Hashable, deque[asyncio.Future[None]]] = {}
+        self.shares = 0.0
+        """The shares of the turns thinking, summed."""
+        self._lines: dict[Hashable, deque[tuple[asyncio.Future[None], float]]] = {}
         """Each owner's waiting turns, oldest first, in the order the owners began to wait."""
         self._served: dict[Hashable, int] = {}
         """When each owner with turns running or waiting was last given a slot (a count of
@@ -66,22 +89,23 @@ class FairQueue:
         return sum(len(line) for line in self._lines.values())
 
     @asynccontextmanager
-    async def turn(self, owner: Hashable) -> AsyncIterator[None]:
+    async def turn(self, owner: Hashable, share: float = DEFAULT_SHARE) -> AsyncIterator[None]:
+        """A slot for a turn of ``owner`` that takes ``share`` of a core while it thinks."""
         ticket: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._lines.setdefault(owner, deque()).append(ticket)
+        self._lines.setdefault(owner, deque()).append((ticket, share))
         self._hand_out()
         try:
             await ticket
         except asyncio.CancelledError:
             if ticket.done() and not ticket.cancelled():
-                self._release(owner)  # given a slot in the same instant: give it back
+                self._release(owner, share)  # given a slot in the same instant: give it back
             else:
                 self._leave(owner, ticket)
             raise
         try:
             yield
         finally:
-            self._release(owner)
+            self._release(owner, share)
 
     def _hand_out(self) -> None:
         while self.busy < self.workers:
@@ -89,40 +113,56 @@ class FairQueue:
             if owner is None:
                 return
             line = self._lines[owner]
-            ticket = line.popleft()
+            ticket, share = line[0]
+            if self.busy and self.shares + share > self.cores + 1e-9:
+                return  # its room comes as turns end: it is not overtaken
+            line.popleft()
             if not line:
                 del self._lines[owner]
             self.running[owner] += 1
+            self.shares += share
             self._given += 1
             self._served[owner] = self._given
             ticket.set_result(None)
 
     def _next_owner(self) -> Hashable | None:
-        best: tuple[tuple[int, int], Hashable] | None = None
+        """Of the owners with a turn waiting and fewer than ``per_owner`` running, the one
+        :meth:`_rank` puts first (cancelled turns are dropped from the lines on the way)."""
+        best: tuple[tuple, Hashable] | None = None
         for owner, line in list(self._lines.items()):
-            while line and line[0].done():  # cancelled while waiting
+            while line and line[0][0].done():  # cancelled while waiting
                 line.popleft()
             if not line:
                 del self._lines[owner]
                 continue
             if self.running[owner] >= self.per_owner:
                 continue
-            rank = (self.running[owner], self._served.get(owner, 0))
+            rank = self._rank(owner)
             if best is None or rank < best[0]:
                 best = (rank, owner)
         return None if best is None else best[1]
 
+    def _rank(self, owner: Hashable) -> tuple:
+        """Who goes first among owners with turns waiting (lowest first): fewest running,
+        then served longest ago."""
+        return (self.running[owner], self._served.get(owner, 0))
+
     def _leave(self, owner: Hashable, ticket: asyncio.Future[None]) -> None:
         line = self._lines.get(owner)
-        if line is not None and ticket in line:
-            line.remove(ticket)
+        if line is not None:
+            for waiting in line:
+                if waiting[0] is ticket:
+                    line.remove(waiting)
+                    break
             if not line:
                 del self._lines[owner]
+        self._hand_out()  # it may have held up the line for its room
 
-    def _release(self, owner: Hashable) -> None:
+    def _release(self, owner: Hashable, share: float) -> None:
         self.running[owner] -= 1
         if self.running[owner] <= 0:
             del self.running[owner]
+        self.shares = max(0.0, self.shares - share) if self.running else 0.0
         self._hand_out()
         self._forget_idle()
 

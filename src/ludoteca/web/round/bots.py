@@ -19,6 +19,7 @@ import anyio
 
 from ludoteca.web.infra.periodic import watch
 from ludoteca.web.kernel.errors import ClubError
+from ludoteca.web.round.bot_workers import turn_share
 from ludoteca.web.round.botqueue import BOT_WORKERS, FairQueue
 from ludoteca.web.round.seats import BotJob, Thought, think_turn
 
@@ -111,8 +112,10 @@ class BotRunner:
     (processes, or threads in tests) after waiting its turn in its game creator's line.
 
     Up to ``workers`` turns think at once (:data:`~ludoteca.web.round.botqueue.BOT_WORKERS`),
-    more than the cores: each search stops at its level's time, so under load the turns
-    share the processors and each searches less, rather than waiting past their time."""
+    more than the cores, as many as their levels' times leave each its least share of a core
+    (:func:`~ludoteca.web.round.bot_workers.turn_share`): each search stops at its level's
+    time, so under load the turns share the processors and each searches less, rather than
+    waiting past their time."""
 
     def __init__(
         self,
@@ -205,7 +208,7 @@ class BotRunner:
         have a worker (it thinks what is left of its level's time then: :mod:`.seats`).
         When the worker was given, and how many turns were thinking then (this one too), are
         appended to ``slot``."""
-        async with self.queue.turn(job.owner):
+        async with self.queue.turn(job.owner, turn_share(job.seconds)):
             if slot is not None:
                 slot += (time.time(), self.queue.busy)
             thinking = time.perf_counter()

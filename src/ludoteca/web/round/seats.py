@@ -19,10 +19,20 @@ from dataclasses import dataclass
 from typing import NamedTuple
 
 from ludoteca.bots.base import Bot
+from ludoteca.core.errors import MalformedError
 from ludoteca.core.protocol import State
 from ludoteca.record import Record, to_table
 from ludoteca.web.infra.orphans import die_with_parent, start_forkserver
 from ludoteca.web.round.botqueue import BOT_WORKERS
+
+MIN_THINK_SHARE = 0.1
+"""The least share of its level's time a search is given, however long its turn waited:
+a reply never degrades to no search at all."""
+INSTANT_SECONDS = 0.25
+"""The time a level that does not search (``easy``: the best-looking move now) is allowed:
+it weighs every legal move, and a game's thousands of them took 0.1 to 0.3 s of a busy
+core, several seconds when the workers were shared; past this it takes the best of those
+it weighed (in a seeded random order)."""
 
 
 @dataclass(frozen=True)
@@ -43,16 +53,10 @@ class BotJob:
     """Seconds of the level's time kept for what follows the search: handing the move back,
     storing it and telling the players (as the server lately took: :class:`.bots.BotRunner`),
     so that the reply, not only the search, lands within the level's time."""
-
-
-MIN_THINK_SHARE = 0.1
-"""The least share of its level's time a search is given, however long its turn waited:
-a reply never degrades to no search at all."""
-INSTANT_SECONDS = 0.25
-"""The time a level that does not search (``easy``: the best-looking move now) is allowed:
-it weighs every legal move, and a game's thousands of them took 0.1 to 0.3 s of a busy
-core, several seconds when the workers were shared; past this it takes the best of those
-it weighed (in a seeded random order)."""
+    seconds: float = INSTANT_SECONDS
+    """The level's time in this game (:func:`turn_seconds`): how long the turn will think,
+    which sets the share of the processors it is let in with
+    (:func:`.bot_workers.turn_share`)."""
 
 
 def level_seconds(state: State, bot: Bot) -> float:
@@ -62,6 +66,28 @@ def level_seconds(state: State, bot: Bot) -> float:
 
     inner = bot.bot_for(state) if isinstance(bot, LevelBot) else bot
     return inner.budget.seconds or inner.default_budget.seconds or INSTANT_SECONDS
+
+
+_LEVEL_TIMES: dict[tuple[object, int, str], float] = {}
+"""Each level's time by game, number of players and level (a few dozen at most)."""
+
+
+def turn_seconds(state: State, level: str) -> float:
+    """The time ``level`` (a bot spec, as a computer seat names it) thinks a move in
+    ``state``'s game (:func:`level_seconds`), known in the server before a worker replays the
+    game. A spec that names no bot is given :data:`INSTANT_SECONDS`: the worker refuses it."""
+    key = (state.game, state.num_players, level)
+    seconds = _LEVEL_TIMES.get(key)
+    if seconds is None:
+        from ludoteca.bots import make_bot
+
+        try:
+            seconds = level_seconds(state, make_bot(level, seed=0))
+        except MalformedError:
+            seconds = INSTANT_SECONDS
+        if len(_LEVEL_TIMES) < 1024:
+            _LEVEL_TIMES[key] = seconds
+    return seconds
 
 
 def think_seconds(
@@ -131,33 +157,18 @@ computer's included) still gets the processors when it needs them. Each search s
 level's time whatever share it gets: it searches less, it does not answer later. On the busy
 2-core machine (``bench/club_budgets.py``, ``medium``, in turns) the members' own moves took
 0.21-0.23 s at the p99 with 10, 0.39-0.41 s with 5, and the replies 0.36 s against 0.39-0.6 s.
-(Measured with the workers in the server's session. Where Linux groups each session's
-processes for its scheduler, a worker is now a group of its own (:func:`start_worker`) and
-this value weighs it against no other process; in a service's own control group, where
-sessions are not grouped, it still puts the server first.)"""
+Where Linux groups each session's processes for its scheduler, the workers are one group
+apart from the server's, and this weighs them only among themselves
+(:mod:`ludoteca.web.round.worker_preload`)."""
 WORKER_PRELOAD = "ludoteca.web.round.worker_preload"
 """What the bot workers' forkserver imports before it forks any: see that module."""
 
 
 def start_worker() -> None:
-    """A bot worker's start: it ends with the server (:func:`die_with_parent`), opens a
-    session of its own, and yields the processors to the server (:data:`WORKER_NICENESS`).
-
-    Its own session: where Linux groups the processes of each session for its scheduler
-    (``sched_autogroup``, on by default on desktop and many server kernels), the server and
-    every worker shared one group and so one session's share of a busy machine, and within
-    it a worker at nice 10 waited behind every burst of the server's own work. With two
-    cores kept busy by other work (``bench/club_budgets.py``, Comune ``medium``, 50 members,
-    two rounds alternating), the searches ran past their deadline by 195-560 ms at the p99
-    and the replies took 447-762 ms at the p99; in sessions of their own, the overrun was 0
-    ms, the replies 233-240 ms (the level's 250 ms + 10% is 275), the members' own moves 34-46
-    ms against 78-84 ms, and the searches' median 185-193 ms against 23-41 ms. The searches
-    then take their sessions' share of the machine: other work on it gets less while they
-    run. Without session groups (a service's own control group) this changes nothing, and
-    the nice value keeps the server first among its workers."""
-    die_with_parent()  # asked first: the request outlives the new session
-    with suppress(OSError):
-        os.setsid()
+    """A bot worker's start: it ends with the server (:func:`die_with_parent`) and yields the
+    processors to the server (:data:`WORKER_NICENESS`). It runs in its forkserver's session,
+    which is not the server's (:func:`ludoteca.web.round.worker_preload.own_session`)."""
+    die_with_parent()
     with suppress(OSError):
         os.nice(WORKER_NICENESS)
 
