@@ -179,7 +179,9 @@ async def _one_game(base: str, token: str, index: int, game: str, level: str, ru
     async with httpx.AsyncClient(
         cookies=cookies, transport=transport, timeout=60, limits=limits
     ) as http:
-        while not run["stop"]:
+
+        async def one_game() -> bool:
+            """One game to its end (True), or until the run stops or the club refuses a game."""
             page = await http.get(base + "/games/new")
             csrf = CSRF_RE.search(page.text)
             assert csrf, page.status_code
@@ -188,7 +190,7 @@ async def _one_game(base: str, token: str, index: int, game: str, level: str, ru
             r = await http.post(base + "/games", data=data)
             if r.status_code != 303:
                 run["errors"].append(f"new game: {r.status_code}")
-                return
+                return False
             pk = int(r.headers["location"].rsplit("/", 1)[1])
             page = await http.get(base + f"/games/{pk}")
             found = CSRF_RE.search(page.text)
@@ -217,12 +219,20 @@ async def _one_game(base: str, token: str, index: int, game: str, level: str, ru
                         run["replies"].append(now - stored_at)
                     stored_at = None
                     if run["stop"]:
-                        return
+                        return False
                     await asyncio.sleep(rng.gammavariate(2.0, run["think"] / 2))
                     move = await _pick(http, base, pk, view, rng)
                     sent_at = time.perf_counter()
                     await ws.send(json.dumps({"type": "move", "move": move,
                                               "ply": view["ply"], "csrf": csrf}))  # fmt: skip
+            return True
+
+        while not run["stop"]:
+            try:
+                if not await one_game():
+                    return
+            except httpx.TransportError as exc:  # noted with its request; the member goes on
+                run["errors"].append(f"{exc.request.method} {exc.request.url.path}: {exc!r}")
 
 
 async def _play(base: str, tokens: list[str], game: str, level: str, seconds: float,
