@@ -44,6 +44,8 @@ STOP_ID = AGAIN_ID + 1
 SIZE = STOP_ID + 1
 _ROLL_INDEX = {roll: i for i, roll in enumerate(ROLLS)}
 _R_MASK = STRIDE - 1
+_Q_SHIFT = STRIDE.bit_length() - 1
+"""``c // STRIDE`` is ``c >> _Q_SHIFT`` (a power of two) and ``c % STRIDE`` is ``c & _R_MASK``."""
 _ONE_STEP = frozenset((MAIN, AGAIN, STOP))
 """The kinds of move whose ids are one id each."""
 
@@ -85,10 +87,13 @@ class Frame:
             if self._ids is not None:
                 self._offsets = np.fromiter(self._ids.values(), np.intp, len(self._cells))
             else:  # cell_id of every cell at once: a frame's first observation
-                dq, dr = np.divmod(
-                    np.fromiter(self._cells, np.intp, len(self._cells)) - self.corner, STRIDE
-                )
-                if len(dq) and not (dq.min() >= 0 and dq.max() < SIDE and dr.max() < SIDE):
+                # c - corner is (q - q0) * STRIDE + r - r0, both parts at least 1 (the
+                # corner is one below the smallest of each), so the parts are its bits
+                dr = np.fromiter(self._cells, np.intp, len(self._cells))
+                dr -= self.corner
+                dq = dr >> _Q_SHIFT
+                dr &= _R_MASK
+                if len(dq) and (dq.max() >= SIDE or dr.max() >= SIDE):
                     self.ids()  # raises, naming the cell outside the frame
                 dq *= SIDE
                 dq += dr
