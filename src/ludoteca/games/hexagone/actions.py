@@ -51,10 +51,23 @@ _ONE_STEP = frozenset((MAIN, AGAIN, STOP))
 
 
 _FRAMES_KEPT = 512
-_FRAMES: Kept[tuple[int, ...], Frame] = Kept(lambda cells: Frame(cells), _FRAMES_KEPT)
+_FRAMES: Kept[tuple[int, ...], Frame] = Kept(lambda cells: _new_frame(cells), _FRAMES_KEPT)
 """Frames by the cells of the table in their order: a block keeps its cells (a swap
 exchanges colours, not places) for many moves, and the frame and the board's offsets are
 worked out once for them."""
+
+
+def _new_frame(cells: tuple[int, ...]) -> Frame:
+    """The frame of ``cells``, grown from that of all but the last if it is kept: a reform's
+    placement puts its cell last (a ``dict`` keeps its order), and most leave the corner
+    where it was (:meth:`Frame.grown`)."""
+    if len(cells) > 1:
+        before = _FRAMES.get(cells[:-1])
+        if before is not None:
+            grown = before.grown(cells)
+            if grown is not None:
+                return grown
+    return Frame(cells)
 
 
 class Frame:
@@ -63,8 +76,10 @@ class Frame:
 
     __slots__ = ("corner", "_cells", "_ids", "_offsets")
 
-    def __init__(self, cells) -> None:
-        if cells:
+    def __init__(self, cells, corner: int | None = None) -> None:
+        if corner is not None:  # known to be that of the cells (see grown)
+            self.corner = corner
+        elif cells:
             q0 = min(cells) // STRIDE - 1
             r0 = min(map(_R_MASK.__and__, cells)) - 1  # c % STRIDE: cells are never negative
             self.corner = q0 * STRIDE + r0
@@ -73,6 +88,20 @@ class Frame:
         self._cells = cells
         self._ids: dict[int, int] | None = None
         self._offsets: np.ndarray | None = None
+
+    def grown(self, cells) -> Frame | None:
+        """The frame of ``cells``, this frame's cells and one more after them, when its
+        corner is this one (the new cell lies above the smallest ``q`` and ``r``) and the
+        cell within it; ``None`` otherwise. Its offsets are these and the new cell's."""
+        dq, dr = divmod(cells[-1] - self.corner, STRIDE)
+        if not (0 < dq < SIDE and 0 < dr < SIDE):
+            return None
+        out = Frame(cells, self.corner)
+        if self._offsets is not None:
+            offsets = out._offsets = np.empty(len(cells), np.intp)
+            offsets[:-1] = self._offsets
+            offsets[-1] = dq * SIDE + dr
+        return out
 
     def ids(self) -> dict[int, int]:
         """Each cell's id (:func:`cell_id`); ``ValueError`` if one lies outside the frame."""

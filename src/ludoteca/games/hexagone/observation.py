@@ -58,11 +58,11 @@ def fill_flat(flat, state, player, prefix) -> None:
     kept = state.pieces_kept
     pieces = kept.get(player)
     if pieces is None:
-        pieces = kept[player] = _pieces(state, player)
+        pieces = kept[player] = _pieces(state, player, kept)
     offsets, piles, players = pieces
     if cells:  # each piece's colour plane and frame cell (as actions.cell_id), in one go
         at = np.fromiter(cells.values(), np.intp, len(cells))
-        at *= CELLS
+        at *= _PLANE  # a 0-d array: half the cost of an int, which numpy converts each time
         at += offsets
         flat[at] = 1.0
     colour = None
@@ -88,16 +88,19 @@ def fill_flat(flat, state, player, prefix) -> None:
     flat.data.cast("B")[_TAIL:] = head + piles + features
 
 
-def _pieces(state, player: int) -> tuple[np.ndarray, bytes, int]:
+def _pieces(state, player: int, kept: dict) -> tuple[np.ndarray, bytes, int]:
     """The frame's offsets of the cells (``ValueError`` for a piece outside the frame), the
     captured piles from ``player`` on and the pool as their float32 bytes, and the number of
-    players."""
+    players. The offsets are the same for every player: another's, if ``kept`` has them."""
     captured = state.captured
-    offsets = frame_of(state).offsets()
+    other = next(iter(kept.values()), None)
+    offsets = frame_of(state).offsets() if other is None else other[0]
     piles = _PILES[player, tuple(map(tuple, captured))] + _POOLS[tuple(state.pool)]
     return offsets, piles, len(captured)
 
 
+_PLANE = np.array(CELLS)
+"""A colour plane's size, as a 0-d array to multiply by."""
 _TAIL = 4 * _SELECTED_COLOUR
 """Where the pieces after the board start among the float32 array's bytes."""
 
