@@ -133,7 +133,6 @@ def test_hexagone_pieces_kept_follow_play_undo_and_clones(players):
 
     from ludoteca.core.playout import sample_chance
     from ludoteca.games.hexagone.actions import Frame
-    from ludoteca.games.hexagone.observation import _counts, _piles
 
     def check(state):
         for player in range(players):
@@ -142,7 +141,9 @@ def test_hexagone_pieces_kept_follow_play_undo_and_clones(players):
         assert len(state.pieces_kept) == players
         for player, (offsets, piles, count) in state.pieces_kept.items():
             assert offsets.tolist() == fresh, state.position()
-            assert piles == _piles(state.captured, player) + _counts(state.pool)
+            rows = [state.captured[(player + row) % players] for row in range(players)]
+            rows += [[0] * 7] * (4 - players) + [state.pool]  # the pool after the piles
+            assert piles == (np.array(rows, np.float32) / 6).tobytes()
             assert count == players
 
     def step(state):

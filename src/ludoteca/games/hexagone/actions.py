@@ -74,7 +74,7 @@ class Frame:
     """The frame of one set of cells (in one order): its corner, and each cell's offset in
     a plane of the observation (its cell id), in the order of the cells, as an array."""
 
-    __slots__ = ("corner", "_cells", "_ids", "_offsets")
+    __slots__ = ("corner", "_cells", "_ids", "_offsets", "_before", "_last")
 
     def __init__(self, cells, corner: int | None = None) -> None:
         if corner is not None:  # known to be that of the cells (see grown)
@@ -88,19 +88,22 @@ class Frame:
         self._cells = cells
         self._ids: dict[int, int] | None = None
         self._offsets: np.ndarray | None = None
+        self._before: Frame | None = None
+        """The frame this one grew from (:meth:`grown`) until the offsets are worked out."""
+        self._last = 0
+        """The offset of the cell it grew by."""
 
     def grown(self, cells) -> Frame | None:
         """The frame of ``cells``, this frame's cells and one more after them, when its
         corner is this one (the new cell lies above the smallest ``q`` and ``r``) and the
-        cell within it; ``None`` otherwise. Its offsets are these and the new cell's."""
+        cell within it; ``None`` otherwise. Its offsets will be these and the new cell's
+        (the positions of a reform are met in turn: these are known when they are asked)."""
         dq, dr = divmod(cells[-1] - self.corner, STRIDE)
         if not (0 < dq < SIDE and 0 < dr < SIDE):
             return None
         out = Frame(cells, self.corner)
-        if self._offsets is not None:
-            offsets = out._offsets = np.empty(len(cells), np.intp)
-            offsets[:-1] = self._offsets
-            offsets[-1] = dq * SIDE + dr
+        out._before = self
+        out._last = dq * SIDE + dr
         return out
 
     def ids(self) -> dict[int, int]:
@@ -113,7 +116,13 @@ class Frame:
     def offsets(self) -> np.ndarray:
         """Each cell's id in the order of the cells, as an array (the observation's)."""
         if self._offsets is None:
-            if self._ids is not None:
+            before = self._before
+            self._before = None  # the frames a reform grew through are not kept
+            if before is not None and before._offsets is not None:
+                offsets = self._offsets = np.empty(len(self._cells), np.intp)
+                offsets[:-1] = before._offsets
+                offsets[-1] = self._last
+            elif self._ids is not None:
                 self._offsets = np.fromiter(self._ids.values(), np.intp, len(self._cells))
             else:  # cell_id of every cell at once: a frame's first observation
                 # c - corner is (q - q0) * STRIDE + r - r0, both parts at least 1 (the

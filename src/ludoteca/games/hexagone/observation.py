@@ -8,8 +8,6 @@ pile first, then the next players' in turn order (rows beyond the number of play
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-
 import numpy as np
 
 from ludoteca.core.kept import Kept
@@ -44,11 +42,11 @@ _KEPT = 4096
 _SHOWN: Kept[tuple, tuple[bytes, bytes]] = Kept(lambda shown: _shown(*shown), 16384)
 """The pieces before the piles (a placement's colour, the phase and the dice) and the
 features, by what they show: a few thousand in a game, met again and again."""
-_PILES: Kept[tuple, bytes] = Kept(lambda held: _piles(held[1], held[0]), _KEPT)
-"""The captured piles by the observer and the piles: a reform's placements change the pool
-alone, each a new :attr:`~.state.HexagoneState.pieces_kept`, and the piles stay."""
-_POOLS: Kept[tuple, bytes] = Kept(lambda waiting: _counts(waiting), _KEPT)
-"""The pool piece by the pieces waiting to be placed back."""
+_COUNTS: Kept[tuple, bytes] = Kept(lambda counts: _counts(counts), _KEPT)
+"""A captured pile or the pool by its counts: a player's pile changes only with that
+player's capture, so each set of pieces meets piles kept before."""
+_NO_PILES = [bytes(4 * len(COLOURS) * (MAX_PLAYERS - n)) for n in range(MAX_PLAYERS + 1)]
+"""The rows of the players a game has not, by the number it has."""
 
 
 def fill_flat(flat, state, player, prefix) -> None:
@@ -95,8 +93,10 @@ def _pieces(state, player: int, kept: dict) -> tuple[np.ndarray, bytes, int]:
     captured = state.captured
     other = next(iter(kept.values()), None)
     offsets = frame_of(state).offsets() if other is None else other[0]
-    piles = _PILES[player, tuple(map(tuple, captured))] + _POOLS[tuple(state.pool)]
-    return offsets, piles, len(captured)
+    counts = _COUNTS
+    rows = [counts[tuple(row)] for row in (*captured[player:], *captured[:player])]
+    rows += (_NO_PILES[len(captured)], counts[tuple(state.pool)])
+    return offsets, b"".join(rows), len(captured)
 
 
 _PLANE = np.array(CELLS)
@@ -130,13 +130,6 @@ def _head(colour: int | None, phase: str, dice: tuple[int, int] | None) -> bytes
         for k in dice:
             head[_DICE - _SELECTED_COLOUR + k] += 0.5
     return head.tobytes()
-
-
-def _piles(captured: Sequence[Sequence[int]], player: int) -> bytes:
-    """The captured piles from the observer on, each count / 6 (their float32 bytes)."""
-    rows = [*captured[player:], *captured[:player]]
-    rows += [[0] * len(COLOURS)] * (MAX_PLAYERS - len(rows))
-    return b"".join(map(_counts, rows))
 
 
 def _counts(counts) -> bytes:
