@@ -127,8 +127,9 @@ def test_hexagone_tensor_is_the_position_written_out(players):
 def test_hexagone_pieces_kept_follow_play_undo_and_clones(players):
     """What Hexagone's observation keeps with the state's pieces (``pieces_kept``: the
     frame's offsets, the piles and pool as each player sees them, shared by clones until a
-    piece moves) is at every position what a fresh computation gives, through random games
-    played forward and taken back, and clones moving apart; the tensor is the position."""
+    piece moves) and with its colours (``colours_kept``: the board's ones, until a swap) is
+    at every position what a fresh computation gives, through random games played forward
+    and taken back, and clones moving apart; the tensor is the position."""
     import random
 
     from ludoteca.core.playout import sample_chance
@@ -138,6 +139,8 @@ def test_hexagone_pieces_kept_follow_play_undo_and_clones(players):
         for player in range(players):
             _assert_hexagone_written_out(observer, state, player, ())
         fresh = Frame(tuple(state.cells)).offsets().tolist()  # not a kept frame
+        ones = [k * 44 * 44 + at for k, at in zip(state.cells.values(), fresh, strict=True)]
+        assert state.colours_kept["board"].tolist() == ones, state.position()
         assert len(state.pieces_kept) == players
         for player, (offsets, piles, count) in state.pieces_kept.items():
             assert offsets.tolist() == fresh, state.position()

@@ -50,6 +50,12 @@ _NO_PILES = [bytes(4 * len(COLOURS) * (MAX_PLAYERS - n)) for n in range(MAX_PLAY
 
 
 def fill_flat(flat, state, player, prefix) -> None:
+    flat[:] = encode(state, player, prefix)
+
+
+def encode(state, player: int, prefix: tuple[int, ...] = ()) -> np.ndarray:
+    """A fresh array of ``state`` as ``player`` sees it (``Observer.encode``)."""
+    flat = np.zeros(_SIZE, np.float32)
     cells = state.cells
     # the frame's offsets and the piles and pool as the player sees them change only when
     # pieces come or go: kept with the state's pieces (shared by its clones)
@@ -58,11 +64,15 @@ def fill_flat(flat, state, player, prefix) -> None:
     if pieces is None:
         pieces = kept[player] = _pieces(state, player, kept)
     offsets, piles, players = pieces
-    if cells:  # each piece's colour plane and frame cell (as actions.cell_id), in one go
-        at = np.fromiter(cells.values(), np.intp, len(cells))
+    # each piece's colour plane and frame cell (as actions.cell_id), in one go; kept with
+    # the colours on the table (shared by clones), which a roll or a step under way keeps
+    board = state.colours_kept
+    at = board.get(_BOARD_ONES)
+    if at is None:
+        at = board[_BOARD_ONES] = np.fromiter(cells.values(), np.intp, len(cells))
         at *= _PLANE  # a 0-d array: half the cost of an int, which numpy converts each time
         at += offsets
-        flat[at] = 1.0
+    flat[at] = 1.0
     colour = None
     if prefix:
         first = prefix[0]
@@ -84,6 +94,7 @@ def fill_flat(flat, state, player, prefix) -> None:
         players,
     ]
     flat.data.cast("B")[_TAIL:] = head + piles + features
+    return flat
 
 
 def _pieces(state, player: int, kept: dict) -> tuple[np.ndarray, bytes, int]:
@@ -99,8 +110,11 @@ def _pieces(state, player: int, kept: dict) -> tuple[np.ndarray, bytes, int]:
     return offsets, b"".join(rows), len(captured)
 
 
+_BOARD_ONES = "board"
+"""Where the board's ones are kept in :attr:`~.state.HexagoneState.colours_kept`."""
 _PLANE = np.array(CELLS)
 """A colour plane's size, as a 0-d array to multiply by."""
+_SIZE = _FEATURES + 5
 _TAIL = 4 * _SELECTED_COLOUR
 """Where the pieces after the board start among the float32 array's bytes."""
 

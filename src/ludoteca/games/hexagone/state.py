@@ -91,6 +91,7 @@ class HexagoneState(State[tuple]):
         "pool",
         "captured",
         "pieces_kept",
+        "colours_kept",
         *_TURN_FIELDS,
         "_search",
         "_legal",
@@ -149,6 +150,10 @@ class HexagoneState(State[tuple]):
         that captures nothing moves colours, not pieces, and keeps it: the observation keeps
         its frame and piles in it (:mod:`.observation`) at the cost of a ``dict`` at a
         capture, a placement or an undo of either, not at every move."""
+        self.colours_kept: dict = {}
+        """The same for what depends on the colours on the table too: fresh also at every
+        swap (a roll, ``again`` and ``stop`` keep it, and so do a move's steps under way in
+        the research adapters). The observation keeps its board's ones in it."""
 
     # --- protocol: whose turn -------------------------------------------------------------
     @property
@@ -497,6 +502,7 @@ class HexagoneState(State[tuple]):
                 self.captured = [list(p) for p in pieces[3]]
                 self._pairs = None
                 self.pieces_kept = {}
+                self.colours_kept = {}
         self._set_turn(snap[1:])
         self._search = None
         self._legal = None
@@ -594,6 +600,7 @@ class HexagoneState(State[tuple]):
             self.cells[c] = k
             self._pairs = None
             self.pieces_kept = {}
+            self.colours_kept = {}
             self.counts[k] += 1
             self.pool[k] -= 1
             if not any(self.pool):
@@ -650,6 +657,7 @@ class HexagoneState(State[tuple]):
         cells = self.cells
         k1, k2 = cells[c1], cells[c2]
         cells[c1], cells[c2] = k2, k1
+        self.colours_kept = {}
         pairs = self._pairs
         if pairs is not None:  # each of the two cells' pairs now has the other's colour there
             _, low, high = pairs
@@ -709,6 +717,7 @@ class HexagoneState(State[tuple]):
         cells = self.cells
         self._pairs = None
         self.pieces_kept = {}
+        self.colours_kept = {}
         for c in [c for c in cells if c not in keep]:
             k = cells.pop(c)
             self.counts[k] -= 1
@@ -865,6 +874,7 @@ class HexagoneState(State[tuple]):
         other._summary = self._summary
         other._history = list(self._history)
         other.pieces_kept = self.pieces_kept
+        other.colours_kept = self.colours_kept
         return other
 
     def position(self) -> str:
