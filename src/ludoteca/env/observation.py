@@ -11,8 +11,7 @@ pieces one after the other in C order; :func:`views` gives each piece its shape 
 player, prefix)`` instead, writing straight into the zeroed flat array: its ones in one
 numpy assignment and its features as one slice, which is several times faster than
 writing through the views one element at a time (:func:`starts` gives each piece's
-offset); and ``encode(state, player, prefix)`` too, making the fresh array itself, a call
-fewer per observation where a few microseconds are all it costs. Every value is in [0, 1]
+offset). Every value is in [0, 1]
 (:data:`LOW`, :data:`HIGH`): 0/1 flags, and counts divided by their largest value (Comino's
 scores by 100, read as 1 beyond), so the spaces can say so.
 """
@@ -86,7 +85,7 @@ class Observer:
             write(flat, state, player, prefix)
             return flat
 
-        self.encode = getattr(module, "encode", None) or encode
+        self.encode = encode
 
     def _fill_views(
         self, flat: np.ndarray, state: State, player: int, prefix: tuple[int, ...]

@@ -50,12 +50,6 @@ _NO_PILES = [bytes(4 * len(COLOURS) * (MAX_PLAYERS - n)) for n in range(MAX_PLAY
 
 
 def fill_flat(flat, state, player, prefix) -> None:
-    flat[:] = encode(state, player, prefix)
-
-
-def encode(state, player: int, prefix: tuple[int, ...] = ()) -> np.ndarray:
-    """A fresh array of ``state`` as ``player`` sees it (``Observer.encode``)."""
-    flat = np.zeros(_SIZE, np.float32)
     cells = state.cells
     # the frame's offsets and the piles and pool as the player sees them change only when
     # pieces come or go: kept with the state's pieces (shared by its clones)
@@ -94,7 +88,6 @@ def encode(state, player: int, prefix: tuple[int, ...] = ()) -> np.ndarray:
         players,
     ]
     flat.data.cast("B")[_TAIL:] = head + piles + features
-    return flat
 
 
 def _pieces(state, player: int, kept: dict) -> tuple[np.ndarray, bytes, int]:
@@ -114,7 +107,6 @@ _BOARD_ONES = "board"
 """Where the board's ones are kept in :attr:`~.state.HexagoneState.colours_kept`."""
 _PLANE = np.array(CELLS)
 """A colour plane's size, as a 0-d array to multiply by."""
-_SIZE = _FEATURES + 5
 _TAIL = 4 * _SELECTED_COLOUR
 """Where the pieces after the board start among the float32 array's bytes."""
 
