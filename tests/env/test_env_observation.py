@@ -108,8 +108,6 @@ def test_hexagone_tensor_is_the_position_written_out(players):
     """The tensor Hexagone writes from what it keeps (the cells' ids per set of cells, the
     small pieces per value) is the position written out piece by piece, for every player at
     every step of random games, a swap's first cell or a placement's colour under way too."""
-    from ludoteca.games.hexagone.state import PHASES
-
     game = get("hexagone", players=players)
     observer = Observer(game)
     rng = np.random.default_rng(players)
@@ -117,37 +115,105 @@ def test_hexagone_tensor_is_the_position_written_out(players):
     seen = set()
     while not play.is_over:
         state = play.state
-        cells = state.cells
-        q0 = min(c >> 16 for c in cells) - 1 if cells else 0
-        r0 = min(c & 0xFFFF for c in cells) - 1 if cells else 0
         for player in range(players):
-            want = observer.views(np.zeros(observer.size, np.float32))
-            for c, k in cells.items():
-                want["board"][k, (c >> 16) - q0, (c & 0xFFFF) - r0] = 1
-            if play.prefix and play.prefix[0] < 44 * 44:
-                want["selected"].flat[play.prefix[0]] = 1
-            elif play.prefix:
-                want["selected_colour"][play.prefix[0] - 44 * 44] = 1
-            want["phase"][PHASES.index(state.phase)] = 1
-            for k in state.dice or ():
-                want["dice"][k] += 0.5
-            for row in range(players):
-                want["captured"][row] = np.array(state.captured[(player + row) % players]) / 6
-            want["pool"][:] = np.array(state.pool) / 6
-            want["features"][:] = [
-                state.rolled / 2,
-                (state.rolls_left or 0) / 15,
-                state.since / 40,
-                state.to_move == player,
-                players / 4,
-            ]
-            got = observer.views(observer.encode(state, player, play.prefix))
-            for name, value in want.items():
-                assert (got[name] == value).all(), (name, state.position(), play.prefix)
+            _assert_hexagone_written_out(observer, state, player, play.prefix)
         seen.add((state.phase, bool(play.prefix)))
         legal = play.legal_actions()
         play.apply(legal[rng.integers(len(legal))])
     assert {("swap", True), ("reform", True), ("roll", False)} <= seen
+
+
+@pytest.mark.parametrize("players", [1, 2, 3])
+def test_hexagone_pieces_kept_follow_play_undo_and_clones(players):
+    """What Hexagone's observation keeps with the state's pieces (``pieces_kept``: the
+    frame's offsets, the piles and pool as each player sees them, shared by clones until a
+    piece moves) and with its colours (``colours_kept``: the board's ones, until a swap) is
+    at every position what a fresh computation gives, through random games played forward
+    and taken back, and clones moving apart; the tensor is the position."""
+    import random
+
+    from ludoteca.core.playout import sample_chance
+    from ludoteca.games.hexagone.actions import Frame
+
+    def check(state):
+        for player in range(players):
+            _assert_hexagone_written_out(observer, state, player, ())
+        fresh = Frame(tuple(state.cells)).offsets().tolist()  # not a kept frame
+        ones = [k * 44 * 44 + at for k, at in zip(state.cells.values(), fresh, strict=True)]
+        assert state.colours_kept["board"].tolist() == ones, state.position()
+        assert len(state.pieces_kept) == players
+        for player, (offsets, piles, count) in state.pieces_kept.items():
+            assert offsets.tolist() == fresh, state.position()
+            rows = [state.captured[(player + row) % players] for row in range(players)]
+            rows += [[0] * 7] * (4 - players) + [state.pool]  # the pool after the piles
+            assert piles == (np.array(rows, np.float32) / 6).tobytes()
+            assert count == players
+
+    def step(state):
+        if state.to_move < 0:
+            state.play(sample_chance(state, rng))
+        else:
+            state.play(rng.choice(state.legal_moves()))
+
+    game = get("hexagone", players=players)
+    observer = Observer(game)
+    rng = random.Random(players)
+    state = game.new_state(seed=players)
+    moved = restored = 0
+    for _ in range(1500):
+        check(state)
+        if state.is_over or (state._history and rng.random() < 0.3):
+            before = len(state.cells)
+            state.undo()
+            restored += len(state.cells) != before  # a capture or a placement taken back
+        else:
+            if rng.random() < 0.1 and not state.is_over:  # a clone moving apart
+                other = state.clone()
+                step(other)
+                check(other)
+                check(state)
+            before = len(state.cells)
+            step(state)
+            moved += 1
+            if len(state.cells) != before and rng.random() < 0.5:  # and back at once
+                check(state)
+                state.undo()
+                restored += 1
+    assert moved > 700 and restored > 20
+
+
+def _assert_hexagone_written_out(observer, state, player, prefix):
+    """Hexagone's tensor of ``state`` as ``player`` sees it is the position written out
+    piece by piece."""
+    from ludoteca.games.hexagone.state import PHASES
+
+    players = len(state.captured)
+    cells = state.cells
+    q0 = min(c >> 16 for c in cells) - 1 if cells else 0
+    r0 = min(c & 0xFFFF for c in cells) - 1 if cells else 0
+    want = observer.views(np.zeros(observer.size, np.float32))
+    for c, k in cells.items():
+        want["board"][k, (c >> 16) - q0, (c & 0xFFFF) - r0] = 1
+    if prefix and prefix[0] < 44 * 44:
+        want["selected"].flat[prefix[0]] = 1
+    elif prefix:
+        want["selected_colour"][prefix[0] - 44 * 44] = 1
+    want["phase"][PHASES.index(state.phase)] = 1
+    for k in state.dice or ():
+        want["dice"][k] += 0.5
+    for row in range(players):
+        want["captured"][row] = np.array(state.captured[(player + row) % players]) / 6
+    want["pool"][:] = np.array(state.pool) / 6
+    want["features"][:] = [
+        state.rolled / 2,
+        (state.rolls_left or 0) / 15,
+        state.since / 40,
+        state.to_move == player,
+        players / 4,
+    ]
+    got = observer.views(observer.encode(state, player, prefix))
+    for name, value in want.items():
+        assert (got[name] == value).all(), (name, state.position(), prefix)
 
 
 def _every_step(name: str, seed: int, options: dict | None = None):

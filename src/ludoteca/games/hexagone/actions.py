@@ -44,25 +44,42 @@ STOP_ID = AGAIN_ID + 1
 SIZE = STOP_ID + 1
 _ROLL_INDEX = {roll: i for i, roll in enumerate(ROLLS)}
 _R_MASK = STRIDE - 1
+_Q_SHIFT = STRIDE.bit_length() - 1
+"""``c // STRIDE`` is ``c >> _Q_SHIFT`` (a power of two) and ``c % STRIDE`` is ``c & _R_MASK``."""
 _ONE_STEP = frozenset((MAIN, AGAIN, STOP))
 """The kinds of move whose ids are one id each."""
 
 
 _FRAMES_KEPT = 512
-_FRAMES: Kept[tuple[int, ...], Frame] = Kept(lambda cells: Frame(cells), _FRAMES_KEPT)
+_FRAMES: Kept[tuple[int, ...], Frame] = Kept(lambda cells: _new_frame(cells), _FRAMES_KEPT)
 """Frames by the cells of the table in their order: a block keeps its cells (a swap
 exchanges colours, not places) for many moves, and the frame and the board's offsets are
 worked out once for them."""
+
+
+def _new_frame(cells: tuple[int, ...]) -> Frame:
+    """The frame of ``cells``, grown from that of all but the last if it is kept: a reform's
+    placement puts its cell last (a ``dict`` keeps its order), and most leave the corner
+    where it was (:meth:`Frame.grown`)."""
+    if len(cells) > 1:
+        before = _FRAMES.get(cells[:-1])
+        if before is not None:
+            grown = before.grown(cells)
+            if grown is not None:
+                return grown
+    return Frame(cells)
 
 
 class Frame:
     """The frame of one set of cells (in one order): its corner, and each cell's offset in
     a plane of the observation (its cell id), in the order of the cells, as an array."""
 
-    __slots__ = ("corner", "_cells", "_ids", "_offsets")
+    __slots__ = ("corner", "_cells", "_ids", "_offsets", "_before", "_last")
 
-    def __init__(self, cells) -> None:
-        if cells:
+    def __init__(self, cells, corner: int | None = None) -> None:
+        if corner is not None:  # known to be that of the cells (see grown)
+            self.corner = corner
+        elif cells:
             q0 = min(cells) // STRIDE - 1
             r0 = min(map(_R_MASK.__and__, cells)) - 1  # c % STRIDE: cells are never negative
             self.corner = q0 * STRIDE + r0
@@ -71,6 +88,23 @@ class Frame:
         self._cells = cells
         self._ids: dict[int, int] | None = None
         self._offsets: np.ndarray | None = None
+        self._before: Frame | None = None
+        """The frame this one grew from (:meth:`grown`) until the offsets are worked out."""
+        self._last = 0
+        """The offset of the cell it grew by."""
+
+    def grown(self, cells) -> Frame | None:
+        """The frame of ``cells``, this frame's cells and one more after them, when its
+        corner is this one (the new cell lies above the smallest ``q`` and ``r``) and the
+        cell within it; ``None`` otherwise. Its offsets will be these and the new cell's
+        (the positions of a reform are met in turn: these are known when they are asked)."""
+        dq, dr = divmod(cells[-1] - self.corner, STRIDE)
+        if not (0 < dq < SIDE and 0 < dr < SIDE):
+            return None
+        out = Frame(cells, self.corner)
+        out._before = self
+        out._last = dq * SIDE + dr
+        return out
 
     def ids(self) -> dict[int, int]:
         """Each cell's id (:func:`cell_id`); ``ValueError`` if one lies outside the frame."""
@@ -82,13 +116,22 @@ class Frame:
     def offsets(self) -> np.ndarray:
         """Each cell's id in the order of the cells, as an array (the observation's)."""
         if self._offsets is None:
-            if self._ids is not None:
+            before = self._before
+            self._before = None  # the frames a reform grew through are not kept
+            if before is not None and before._offsets is not None:
+                offsets = self._offsets = np.empty(len(self._cells), np.intp)
+                offsets[:-1] = before._offsets
+                offsets[-1] = self._last
+            elif self._ids is not None:
                 self._offsets = np.fromiter(self._ids.values(), np.intp, len(self._cells))
             else:  # cell_id of every cell at once: a frame's first observation
-                dq, dr = np.divmod(
-                    np.fromiter(self._cells, np.intp, len(self._cells)) - self.corner, STRIDE
-                )
-                if len(dq) and not (dq.min() >= 0 and dq.max() < SIDE and dr.max() < SIDE):
+                # c - corner is (q - q0) * STRIDE + r - r0, both parts at least 1 (the
+                # corner is one below the smallest of each), so the parts are its bits
+                dr = np.fromiter(self._cells, np.intp, len(self._cells))
+                dr -= self.corner
+                dq = dr >> _Q_SHIFT
+                dr &= _R_MASK
+                if len(dq) and (dq.max() >= SIDE or dr.max() >= SIDE):
                     self.ids()  # raises, naming the cell outside the frame
                 dq *= SIDE
                 dq += dr

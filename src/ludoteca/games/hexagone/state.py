@@ -90,6 +90,8 @@ class HexagoneState(State[tuple]):
         "counts",
         "pool",
         "captured",
+        "pieces_kept",
+        "colours_kept",
         *_TURN_FIELDS,
         "_search",
         "_legal",
@@ -140,6 +142,18 @@ class HexagoneState(State[tuple]):
         and every two of them as a swap, in move order: for a double's swaps."""
         self._summary: tuple | None = None
         self._history: list[tuple] = []
+        self.pieces_kept: dict = {}
+        """What is worked out from where the pieces lie (the cells, in their order), the
+        captured piles and the pool, never from the colours on the table: a fresh ``dict``
+        whenever a piece comes onto or leaves the table, a pile or the pool changes, and
+        shared by the clones, whose pieces are the same until one of them moves one. A swap
+        that captures nothing moves colours, not pieces, and keeps it: the observation keeps
+        its frame and piles in it (:mod:`.observation`) at the cost of a ``dict`` at a
+        capture, a placement or an undo of either, not at every move."""
+        self.colours_kept: dict = {}
+        """The same for what depends on the colours on the table too: fresh also at every
+        swap (a roll, ``again`` and ``stop`` keep it, and so do a move's steps under way in
+        the research adapters). The observation keeps its board's ones in it."""
 
     # --- protocol: whose turn -------------------------------------------------------------
     @property
@@ -487,6 +501,8 @@ class HexagoneState(State[tuple]):
                 self.pool = list(pieces[2])
                 self.captured = [list(p) for p in pieces[3]]
                 self._pairs = None
+                self.pieces_kept = {}
+                self.colours_kept = {}
         self._set_turn(snap[1:])
         self._search = None
         self._legal = None
@@ -583,6 +599,8 @@ class HexagoneState(State[tuple]):
             search.commit(k, c)
             self.cells[c] = k
             self._pairs = None
+            self.pieces_kept = {}
+            self.colours_kept = {}
             self.counts[k] += 1
             self.pool[k] -= 1
             if not any(self.pool):
@@ -618,6 +636,7 @@ class HexagoneState(State[tuple]):
             pieces[0][c1], pieces[0][c2] = k1, k2
             self._history[-1] = (pieces, *snap[1:])
         pile = self.captured[self.player]
+        self.pieces_kept = {}
         if pairs is not None:  # the touching pairs less those of the taken pieces
             _, low, high = pairs
             alive = self._ends[ALIVE]
@@ -638,6 +657,7 @@ class HexagoneState(State[tuple]):
         cells = self.cells
         k1, k2 = cells[c1], cells[c2]
         cells[c1], cells[c2] = k2, k1
+        self.colours_kept = {}
         pairs = self._pairs
         if pairs is not None:  # each of the two cells' pairs now has the other's colour there
             _, low, high = pairs
@@ -696,6 +716,8 @@ class HexagoneState(State[tuple]):
         """Every piece outside the main block ``keep`` leaves the table for the pool."""
         cells = self.cells
         self._pairs = None
+        self.pieces_kept = {}
+        self.colours_kept = {}
         for c in [c for c in cells if c not in keep]:
             k = cells.pop(c)
             self.counts[k] -= 1
@@ -851,6 +873,8 @@ class HexagoneState(State[tuple]):
         other._cross = self._cross
         other._summary = self._summary
         other._history = list(self._history)
+        other.pieces_kept = self.pieces_kept
+        other.colours_kept = self.colours_kept
         return other
 
     def position(self) -> str:
