@@ -173,25 +173,33 @@ def test_a_computer_replys_tree_is_freed_at_the_next_turn_not_on_the_way_back(mo
     assert made[0]() is None and made[1]() is not None  # freed at the next turn
 
 
-def test_the_bot_workers_run_in_one_session_apart_from_the_servers_at_a_lower_priority():
-    """The workers' searches do not share the server's scheduling group, nor each have one
-    of their own: they share their forkserver's session (see
-    ``worker_preload.own_session``), and they yield to the server within a group."""
+def test_the_first_bot_workers_have_sessions_of_their_own_the_others_share_one():
+    """Each of the first ``own_sessions`` workers opens a session of its own; the others
+    share their forkserver's, which is not the server's either (see ``seats.OWN_SESSIONS``).
+    All yield to the server within a group."""
     import os
 
     from ludoteca.web.round.seats import WORKER_NICENESS, make_pool
 
-    pool = make_pool("process", workers=1)
-    try:
-        pid, parent, session, nice = pool.submit(_session_and_nice).result(timeout=120)
+    pool = make_pool("process", workers=3, own_sessions=1)
+    try:  # three at once, so three workers: each job holds its worker a moment
+        answers = [
+            f.result(timeout=120) for f in [pool.submit(_session_and_nice, 1.0) for _ in "abc"]
+        ]
     finally:
         pool.shutdown()
-    assert pid != os.getpid() and session != os.getsid(0)
-    assert session == parent != pid  # the forkserver's session, which every worker shares
-    assert nice == min(19, os.getpriority(os.PRIO_PROCESS, 0) + WORKER_NICENESS)
+    assert len({pid for pid, *_ in answers}) == 3
+    own = [pid for pid, _, session, _ in answers if session == pid]
+    shared = [parent for _, parent, session, _ in answers if session == parent]
+    assert len(own) == 1 and len(shared) == 2, answers  # the forkserver's session
+    assert all(session != os.getsid(0) for _, _, session, _ in answers)
+    mine = os.getpriority(os.PRIO_PROCESS, 0)
+    assert all(nice == min(19, mine + WORKER_NICENESS) for *_, nice in answers)
 
 
-def _session_and_nice() -> tuple[int, int, int, int]:
+def _session_and_nice(hold: float = 0.0) -> tuple[int, int, int, int]:
     import os
+    import time
 
+    time.sleep(hold)
     return os.getpid(), os.getppid(), os.getsid(0), os.getpriority(os.PRIO_PROCESS, 0)

@@ -16,13 +16,14 @@ import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from contextlib import suppress
 from dataclasses import dataclass
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ludoteca.bots.base import Bot
 from ludoteca.core.errors import MalformedError
 from ludoteca.core.protocol import State
 from ludoteca.record import Record, to_table
 from ludoteca.web.infra.orphans import die_with_parent, start_forkserver
+from ludoteca.web.round.bot_workers import PER_CORE
 from ludoteca.web.round.botqueue import BOT_WORKERS
 
 MIN_THINK_SHARE = 0.1
@@ -164,27 +165,55 @@ WORKER_PRELOAD = "ludoteca.web.round.worker_preload"
 """What the bot workers' forkserver imports before it forks any: see that module."""
 
 
-def start_worker() -> None:
-    """A bot worker's start: it ends with the server (:func:`die_with_parent`) and yields the
-    processors to the server (:data:`WORKER_NICENESS`). It runs in its forkserver's session,
-    which is not the server's (:func:`ludoteca.web.round.worker_preload.own_session`)."""
-    die_with_parent()
+OWN_SESSIONS = PER_CORE * (os.cpu_count() or 1)
+"""How many of a pool's workers each open a session of their own: as many as turns of the
+short levels think at once (:data:`~ludoteca.web.round.bot_workers.PER_CORE` a core). The
+others stay in their forkserver's session, one group for all of them
+(:func:`ludoteca.web.round.worker_preload.own_session`).
+
+Where Linux groups each session's processes for its scheduler, a worker in a session of its
+own weighs as much as the server, and one of the shared session's only a share of one. With
+every worker sharing one session, the ``medium`` searches of 50 members got a third of a busy
+machine's core between them, and their replies ran past the level's time + 10% in two runs of
+Kuniumi's four (292 and 316 ms at the p99, ``bench/club_budgets.py``); each in its own, the
+seventeen searches of 50 members at ``hard`` outweighed the server, and the members' own
+moves took 0.11-0.27 s at the p99 to be stored. So the first workers, as many as ``medium``
+keeps busy, search as the server weighs, and the more that long levels let in share what one
+more would get."""
+
+
+def start_worker(own_sessions: Any = None) -> None:
+    """A bot worker's start: it ends with the server (:func:`die_with_parent`), opens a
+    session of its own while ``own_sessions`` (a shared count, :data:`OWN_SESSIONS` at first)
+    has some left, and yields the processors to the server (:data:`WORKER_NICENESS`)."""
+    die_with_parent()  # asked first: the request outlives a new session
+    if own_sessions is not None:
+        with own_sessions.get_lock():
+            mine = own_sessions.value > 0
+            if mine:
+                own_sessions.value -= 1
+        if mine:
+            with suppress(OSError):
+                os.setsid()
     with suppress(OSError):
         os.nice(WORKER_NICENESS)
 
 
-def make_pool(kind: str, workers: int = BOT_WORKERS) -> Executor:
+def make_pool(kind: str, workers: int = BOT_WORKERS, own_sessions: int = OWN_SESSIONS) -> Executor:
     """``process`` (the default for ``ludoteca serve``: search never holds the GIL of the
     server) or ``thread`` (for games registered only inside the server process), of at most
     ``workers``. A process pool starts a worker when a job finds none idle, so it grows to
-    the turns asked at once, each worker forked ready to search (:data:`WORKER_PRELOAD`)."""
+    the turns asked at once, each worker forked ready to search (:data:`WORKER_PRELOAD`); the
+    first ``own_sessions`` of them open sessions of their own (:data:`OWN_SESSIONS`)."""
     if kind == "process":
         # from this thread, and guarded (see ludoteca.web.infra.orphans); the workers start
         # with the games' searches loaded (see ludoteca.web.round.worker_preload)
         start_forkserver((WORKER_PRELOAD,))
+        context = multiprocessing.get_context("forkserver")
         return ProcessPoolExecutor(
             workers,
-            mp_context=multiprocessing.get_context("forkserver"),
+            mp_context=context,
             initializer=start_worker,
+            initargs=(context.Value("i", min(own_sessions, workers)),),
         )
     return ThreadPoolExecutor(workers, thread_name_prefix="bot")

@@ -8,7 +8,7 @@ came that late whatever its level's time. Loaded once in the forkserver, it is s
 workers' memory pages too. Nothing here may stop the forkserver: a game that cannot be made
 ready is left to load in the worker that first plays it, as before.
 
-The forkserver also opens a session of its own (:func:`own_session`), which its workers share.
+The forkserver also opens a session of its own (:func:`own_session`).
 """
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from contextlib import suppress
 
 
 def own_session() -> None:
-    """Put the forkserver, and so every worker it forks, in one session apart from the
-    server's.
+    """Put the forkserver in a session apart from the server's: the workers it forks share it,
+    but for the first few, which open their own (:data:`.seats.OWN_SESSIONS`).
 
     Where Linux groups the processes of each session for its scheduler (``sched_autogroup``,
     on by default on desktop and many server kernels), a group's share of a busy machine is
@@ -28,16 +28,11 @@ def own_session() -> None:
     10 waited behind every burst of the server's own work, and the searches ran past their
     deadline by 0.2-0.56 s at the p99 (Comune ``medium``, 50 members, two cores kept busy by
     other work: ``bench/club_budgets.py``). Each worker in a session of its own ended that,
-    but many workers then outweighed the server: 50 members playing ``hard`` kept about
-    seventeen searching, and the members' own moves took 0.11-0.27 s at the p99 to be stored.
-    One session for all the workers weighs them together as one session, whatever their
-    number: the server gets the processors when it wakes, the workers what it leaves (those
-    moves took 0.05 s at the p99, and the replies kept their time). The cost is on a machine
-    busy with other work: the workers, one group, get one group's share of it, and search
-    less. A session's weight can be set (``/proc/self/autogroup``), but without privilege
+    but the many workers of long levels then outweighed the server. A session's weight can
+    be set (``/proc/self/autogroup``), but without privilege the kernel takes such a change
     only ten times a second for the whole machine, too seldom for a pool of workers. Without
-    session groups (a service in its own control group) this changes nothing, and the
-    workers' nice value keeps the server first."""
+    session groups (a service in its own control group) none of this changes anything, and
+    the workers' nice value keeps the server first."""
     with suppress(OSError):
         os.setsid()
 
