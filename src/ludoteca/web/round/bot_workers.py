@@ -14,8 +14,8 @@ How many may share the processors depends on how long they think: a turn is let 
 every turn thinking can still count on :data:`MIN_SEARCH_CPU` of processor time within its
 level's time (:func:`turn_share`). Four ``medium`` turns (0.25 s) share a core, sixteen
 ``hard`` ones (1 s). A single cap for every level, four a core, kept 50 members playing
-``hard`` waiting for a worker: their replies took 1.2-1.5 s at the p99 against the level's
-1 s, the wait alone 0.9-1.4 s; let in by their time, 0.95-1.0 s.
+``hard`` waiting for a worker: their replies took 1.2-1.6 s at the p99 against the level's
+1 s, the wait alone 0.8-1.5 s; let in by their time, 1.0 s (``master``: 7.7-8.0 s, then 3.8 s).
 
 The pool grows to the number of turns asked at once, up to :func:`default_bot_workers`: what
 memory allows (a worker holding a game's compiled search is about :data:`WORKER_MB`) and no

@@ -174,12 +174,12 @@ others stay in their forkserver's session, one group for all of them
 Where Linux groups each session's processes for its scheduler, a worker in a session of its
 own weighs as much as the server, and one of the shared session's only a share of one. With
 every worker sharing one session, the ``medium`` searches of 50 members got a third of a busy
-machine's core between them, and their replies ran past the level's time + 10% in two runs of
-Kuniumi's four (292 and 316 ms at the p99, ``bench/club_budgets.py``); each in its own, the
+machine's core between them, and Kuniumi's replies ran past the level's time + 10% in four
+runs of six (292-380 ms at the p99, ``bench/club_budgets.py``); each in its own, the
 seventeen searches of 50 members at ``hard`` outweighed the server, and the members' own
 moves took 0.11-0.27 s at the p99 to be stored. So the first workers, as many as ``medium``
 keeps busy, search as the server weighs, and the more that long levels let in share what one
-more would get."""
+more would get: Kuniumi ``medium`` 241-242 ms, members' moves at ``hard`` 115-124 ms."""
 
 
 def start_worker(own_sessions: Any = None) -> None:
