@@ -369,22 +369,24 @@ class Play:
         """
         action = int(action)
         if self._direct and self.mover >= 0:
-            return self._play_id(action)
+            # an id that is its own move: the engine checks it (the one place the rules
+            # are) and refuses an illegal one with the state unchanged; _play written out
+            # (this is every step of such a game)
+            state = self.state
+            try:
+                state.play(action)
+            except GameError:
+                raise self._refusal(action) from None
+            self._decision = None
+            self._chance = None
+            self.mover = state.to_move
+            return action
         move = self.completes(action)
         if move is None:
             self.prefix = (*self.prefix, action)
             return None
         self._play(move)
         return move
-
-    def _play_id(self, action: int) -> Move:
-        """Play an id that is its own move: the engine checks it (the one place the rules
-        are), and refuses an illegal one with the state unchanged."""
-        try:
-            self._play(action)  # the engine refuses before anything changes
-        except GameError:
-            raise self._refusal(action) from None
-        return action
 
     def _play(self, move: Move) -> None:
         self.state.play(move)
