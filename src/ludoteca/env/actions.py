@@ -24,6 +24,9 @@ game, and a game loaded as a plug-in offers the adapters as the built-in ones do
   (Kuniumi), so no move is encoded or looked up, and an id is played as it comes (the
   engine's own check refuses an illegal one); with it, ``moves_ascending = True``: every
   ``legal_moves()`` is a new list, ascending, kept as the legal ids without a sort;
+- optionally ``legal_mask(state)``, for a one-step space: a ``bytearray`` of ``size``
+  bytes, 1 at each legal id of ``state`` (a player's), made without listing the ids
+  (Kuniumi's, from the engine's bitboard): PettingZoo's mask;
 - optionally ``chance_repeats = True``: its chance nodes meet the same few lists of
   outcomes (dice), so the driver works out their ids once per list (:func:`chance_entry`);
 - optionally ``max_score``: the best score alone, OpenSpiel's utility bound when a game is
@@ -255,6 +258,7 @@ class Play:
         "_decide",
         "_direct",
         "_one_step",
+        "_own_listed",
         "_chance_kept",
     )
 
@@ -272,6 +276,8 @@ class Play:
         # refuses an illegal one, so no decision is needed to tell it
         self._direct: bool = bool(getattr(space, "ids_are_moves", False))
         self._one_step = space.max_steps == 1
+        # and where they come ascending, a new list each time, the engine's list is the ids
+        self._own_listed = self._direct and bool(getattr(space, "moves_ascending", False))
         # a space whose chance nodes meet the same few lists of outcomes (dice) says so, and
         # their ids are worked out once per list; a deal of tiles meets too many to keep
         self._chance_kept: bool = bool(getattr(space, "chance_repeats", False))
@@ -312,6 +318,8 @@ class Play:
     def legal_actions(self) -> list[int]:
         """The legal ids, ascending: chance ids at a chance node, none once the game is over."""
         if self.mover >= 0:  # a player: the common case first, the decision read once
+            if self._own_listed:
+                return self.state.legal_moves()
             decision = self._decision
             if decision is None:
                 decision = self._decision = self._decide(self.state)
@@ -424,6 +432,7 @@ class Play:
         other._decide = self._decide
         other._direct = self._direct
         other._one_step = self._one_step
+        other._own_listed = self._own_listed
         other._chance_kept = self._chance_kept
         return other
 

@@ -274,17 +274,24 @@ class KuniumiState(State[int]):
 
     # --- moves ---------------------------------------------------------------------------------
     def legal_moves(self) -> list[int]:
+        base, squares = self.legal_squares()
+        return [base + sq for sq in squares_of(squares)]
+
+    def legal_squares(self) -> tuple[int, int]:
+        """The legal moves as ``(base, squares)``: each is ``base`` plus a square of the
+        board ``squares`` (a set-up piece's kind's, or a God move's from its square, to
+        each free square in its group's lines; the choice's two, ``CHOOSE`` plus ``LAND``
+        and ``SEA``). No square once the game is over. The research adapters' mask is set
+        from it without a list."""
         if self._result is not None:
-            return []
+            return 0, 0
         phase = self.phase
         if phase == PLAY:  # the God's square, then each free square in its lines
             god = self.earth_god if self.side == LAND else self.sea_god
-            base = MOVE + SQUARES * (god.bit_length() - 1)
-        elif phase == SETUP:
-            base = self._setup_kind() * SQUARES
-        else:
-            return [CHOOSE + LAND, CHOOSE + SEA]
-        return [base + sq for sq in squares_of(self._targets)]
+            return MOVE + SQUARES * (god.bit_length() - 1), self._targets
+        if phase == SETUP:
+            return self._kind * SQUARES, self._targets
+        return CHOOSE, 1 << LAND | 1 << SEA
 
     def move_to_str(self, move: int | str) -> str:
         """Binding notation of a move; notation text is accepted too and comes back canonical."""
