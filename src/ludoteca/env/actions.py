@@ -254,6 +254,7 @@ class Play:
         "prefix",
         "mover",
         "_decision",
+        "_legal",
         "_chance",
         "_decide",
         "_direct",
@@ -270,6 +271,9 @@ class Play:
         """The engine's ``to_move``, read once each time the driver changes the state (an
         agent asks for it several times an action; the state changes only through here)."""
         self._decision: Decision | None = None
+        self._legal: list[int] | None = None
+        """The ids last listed for this position and prefix (the decision's own list),
+        which the step that follows checks its id against without asking again."""
         self._chance: ChanceEntry | None = None
         self._decide = decider(space)
         # ids that are the engine's moves are played as they come: the engine's own check
@@ -323,7 +327,8 @@ class Play:
             decision = self._decision
             if decision is None:
                 decision = self._decision = self._decide(self.state)
-            return decision.legal(self.prefix)
+            legal = self._legal = decision.legal(self.prefix)
+            return legal
         if self.mover == CHANCE:
             return list(self._chance_entry()[2])
         return []
@@ -353,7 +358,9 @@ class Play:
             if move is None:
                 raise self._refusal(action)
             return move
-        legal = decision.legal(self.prefix)
+        legal = self._legal
+        if legal is None:
+            legal = decision.legal(self.prefix)
         at = bisect_left(legal, action)  # the legal ids are ascending: no scan of them
         if at == len(legal) or legal[at] != action:
             raise self._refusal(action)
@@ -386,12 +393,14 @@ class Play:
             except GameError:
                 raise self._refusal(action) from None
             self._decision = None
+            self._legal = None
             self._chance = None
             self.mover = state.to_move
             return action
         move = self.completes(action)
         if move is None:
             self.prefix = (*self.prefix, action)
+            self._legal = None
             return None
         self._play(move)
         return move
@@ -400,6 +409,7 @@ class Play:
         self.state.play(move)
         self.prefix = ()
         self._decision = None
+        self._legal = None
         self._chance = None
         self.mover = self.state.to_move
 
@@ -428,6 +438,7 @@ class Play:
         other.prefix = self.prefix
         other.mover = self.mover
         other._decision = self._decision
+        other._legal = self._legal
         other._chance = self._chance
         other._decide = self._decide
         other._direct = self._direct

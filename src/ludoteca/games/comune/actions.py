@@ -95,6 +95,13 @@ class ComuneActions:
     def decision(self, state) -> ComuneDecision:
         return ComuneDecision(state)
 
+    def warm_up(self) -> None:
+        """States list a turn's steps with the compiled kernel (:mod:`.jit`: the same
+        :func:`.flat.placement_codes`; loaded from numba's cache after the first)."""
+        from .jit import compiled
+
+        compiled()
+
     def chance_id(self, outcome) -> int:
         raise ValueError("Comune has no chance")
 

@@ -61,14 +61,38 @@ _Turns: type[Turns] = Turns
 or :class:`.turns.CompiledTurns` once this process has compiled the kernel."""
 
 
+def _plain_codes(m0: int, m1: int, m2: int) -> list[int]:
+    """:func:`.flat.placement_codes` of the three masks, as a list (the plain function)."""
+    out = [0] * flat.PLACEMENT_CODES
+    return out[: flat.placement_codes(m0, m1, m2, out)]
+
+
+_placement_codes = _plain_codes
+"""The placement codes of three masks, ascending (the research adapters' steps): through
+the plain :func:`.flat.placement_codes`, or its compiled twin once this process has
+compiled the kernel (see :func:`use_compiled`)."""
+
+
 def use_compiled(kernel) -> None:
     """Step states with the compiled kernel's functions of :mod:`.flat`: the same code,
     compiled by numba (:mod:`.jit` calls this once it has compiled them), so a process that
     searches or benchmarks lists and plays turns at a fraction of the cost. Numba is slow to
-    import, so a process that never asks for the kernel keeps the plain functions."""
-    global _Turns
+    import, so a process that never asks for the kernel keeps the plain functions (passing
+    :mod:`.flat` itself puts them back)."""
+    global _Turns, _placement_codes
     turns.use_compiled(kernel)
-    _Turns = CompiledTurns
+    if kernel is flat:
+        _Turns, _placement_codes = Turns, _plain_codes
+        return
+    import numpy as np  # the kernel's own arrays (numba imported numpy already)
+
+    listing, empty, int64, room = kernel.placement_codes, np.empty, np.int64, flat.PLACEMENT_CODES
+
+    def compiled_codes(m0: int, m1: int, m2: int) -> list[int]:
+        out = empty(room, int64)  # a new one each call: states may step in several threads
+        return out[: listing(m0, m1, m2, out)].tolist()
+
+    _Turns, _placement_codes = CompiledTurns, compiled_codes
 
 
 def _codes(s: list[int], player: int, angles: range) -> list[int]:
@@ -85,6 +109,18 @@ def _second_codes(s: list[int]) -> list[int]:
     if s[SUPPLY + player] <= 0:
         return []
     return _codes(s, player, range(s[PENDING] + 1, 3))
+
+
+def _second_listed(s: list[int]) -> list[int]:
+    """Mid-turn: :func:`_second_codes` ascending by code (cell, then angle), listed by
+    :data:`_placement_codes` from the masks of the angles above the first piece's."""
+    player = s[TO_MOVE]
+    pending = s[PENDING]
+    return _placement_codes(
+        0,
+        placement_mask(s, player, 1) if pending < 1 else 0,
+        placement_mask(s, player, 2) if pending < 2 else 0,
+    )
 
 
 def _first_ends_turn(s: list[int], player: int, opening: bool) -> bool:
@@ -192,20 +228,13 @@ class ComuneState(State[int]):
         if s[OVER]:
             return []
         if s[PENDING] >= 0:
-            codes = self._second_codes()
-        else:  # _codes of the three angles, their masks in one go as legal_moves has them
-            player = s[TO_MOVE]
-            if s[SUPPLY + player] <= 0:
-                return []
-            free = flat.FULL & ~s[OCC]
-            blocked = flat.BLOCKED + 3 * player
-            codes = [
-                *codes_of(free & ~s[blocked], 0),
-                *codes_of(free & ~s[blocked + 1], 1),
-                *codes_of(free & ~s[blocked + 2], 2),
-            ]
-        codes.sort()
-        return codes
+            return _second_listed(s)
+        player = s[TO_MOVE]
+        if s[SUPPLY + player] <= 0:
+            return []
+        free = flat.FULL & ~s[OCC]  # the three angles' masks in one go, as legal_moves
+        blocked = flat.BLOCKED + 3 * player
+        return _placement_codes(free & ~s[blocked], free & ~s[blocked + 1], free & ~s[blocked + 2])
 
     def _second_codes(self) -> list[int]:
         return _second_codes(self._s)
@@ -310,9 +339,7 @@ class ComuneState(State[int]):
         if _first_ends_turn(probe, player, opening):
             return None
         probe[PENDING] = angle
-        codes = _second_codes(probe)
-        codes.sort()  # as placement_codes: by code (cell, then angle)
-        return codes
+        return _second_listed(probe)
 
     def end_turn(self) -> None:
         """End the current turn: a pass if nothing was placed, else after one placement."""
