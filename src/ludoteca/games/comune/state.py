@@ -95,32 +95,29 @@ def use_compiled(kernel) -> None:
     _Turns, _placement_codes = CompiledTurns, compiled_codes
 
 
-def _codes(s: list[int], player: int, angles: range) -> list[int]:
-    """``player``'s placement codes (``cell * 3 + angle``) at ``angles``, angle by angle."""
-    codes: list[int] = []
-    for angle in angles:
-        codes += codes_of(placement_mask(s, player, angle), angle)
-    return codes
-
-
-def _second_codes(s: list[int]) -> list[int]:
-    """Mid-turn: second placements at an angle above the first piece's (canonical order)."""
-    player = s[TO_MOVE]
-    if s[SUPPLY + player] <= 0:
-        return []
-    return _codes(s, player, range(s[PENDING] + 1, 3))
-
-
-def _second_listed(s: list[int]) -> list[int]:
-    """Mid-turn: :func:`_second_codes` ascending by code (cell, then angle), listed by
-    :data:`_placement_codes` from the masks of the angles above the first piece's."""
+def _second_masks(s: list[int]) -> tuple[int, int, int]:
+    """Mid-turn: where the second piece may go at each angle: only at an angle above the
+    first piece's (the canonical order of a turn's two placements), nowhere with an empty
+    supply (:func:`.flat.placement_mask`)."""
     player = s[TO_MOVE]
     pending = s[PENDING]
-    return _placement_codes(
-        0,
+    return (
+        0,  # no angle is below the first piece's lowest
         placement_mask(s, player, 1) if pending < 1 else 0,
         placement_mask(s, player, 2) if pending < 2 else 0,
     )
+
+
+def _second_codes(s: list[int]) -> list[int]:
+    """Mid-turn: the second placements' codes, angle by angle (see :func:`_second_masks`)."""
+    _, m1, m2 = _second_masks(s)
+    return [*codes_of(m1, 1), *codes_of(m2, 2)]
+
+
+def _second_listed(s: list[int]) -> list[int]:
+    """Mid-turn: the second placements' codes ascending by code (cell, then angle), listed
+    by :data:`_placement_codes` (the research adapters' steps)."""
+    return _placement_codes(*_second_masks(s))
 
 
 def _first_ends_turn(s: list[int], player: int, opening: bool) -> bool:
