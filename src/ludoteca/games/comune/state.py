@@ -120,6 +120,36 @@ def _second_listed(s: list[int]) -> list[int]:
     return _placement_codes(*_second_masks(s))
 
 
+def step_codes(s: list[int]) -> list[int]:
+    """:meth:`ComuneState.placement_codes` of the state array ``s`` (the research adapters
+    keep a position's array, not a state)."""
+    if s[OVER]:
+        return []
+    if s[PENDING] >= 0:
+        return _second_listed(s)
+    player = s[TO_MOVE]
+    if s[SUPPLY + player] <= 0:
+        return []
+    free = flat.FULL & ~s[OCC]  # the three angles' masks in one go, as legal_moves
+    blocked = flat.BLOCKED + 3 * player
+    return _placement_codes(free & ~s[blocked], free & ~s[blocked + 1], free & ~s[blocked + 2])
+
+
+def second_step_codes(s: list[int], first: int) -> list[int] | None:
+    """:meth:`ComuneState.second_codes` of the state array ``s`` (unchanged)."""
+    if s[PENDING] >= 0:
+        raise ValueError("second_codes is asked at a turn's start")
+    player = s[TO_MOVE]
+    opening = is_opening(s)
+    probe = s.copy()
+    cell, angle = divmod(first, 3)
+    put(probe, player, cell, angle)
+    if _first_ends_turn(probe, player, opening):
+        return None
+    probe[PENDING] = angle
+    return _second_listed(probe)
+
+
 def _first_ends_turn(s: list[int], player: int, opening: bool) -> bool:
     """Whether the first placement of a turn, just put on ``s``, ends the turn: in Light's
     opening (one piece at most), or when the player's supply is now empty."""
@@ -221,17 +251,7 @@ class ComuneState(State[int]):
     def placement_codes(self) -> list[int]:
         """:meth:`legal_placements` as placement codes (``cell * 3 + angle``), ascending: the
         research adapters' steps, without a tuple per placement."""
-        s = self._s
-        if s[OVER]:
-            return []
-        if s[PENDING] >= 0:
-            return _second_listed(s)
-        player = s[TO_MOVE]
-        if s[SUPPLY + player] <= 0:
-            return []
-        free = flat.FULL & ~s[OCC]  # the three angles' masks in one go, as legal_moves
-        blocked = flat.BLOCKED + 3 * player
-        return _placement_codes(free & ~s[blocked], free & ~s[blocked + 1], free & ~s[blocked + 2])
+        return step_codes(self._s)
 
     def _second_codes(self) -> list[int]:
         return _second_codes(self._s)
@@ -325,18 +345,7 @@ class ComuneState(State[int]):
         turn: what :meth:`place` then :meth:`placement_codes` give, on a copy of the slots
         only (no history, no checks: ``first`` is one of :meth:`placement_codes`). The
         research adapters ask it for every first step chosen. The position is unchanged."""
-        s = self._s
-        if s[PENDING] >= 0:
-            raise ValueError("second_codes is asked at a turn's start")
-        player = s[TO_MOVE]
-        opening = is_opening(s)
-        probe = s.copy()
-        cell, angle = divmod(first, 3)
-        put(probe, player, cell, angle)
-        if _first_ends_turn(probe, player, opening):
-            return None
-        probe[PENDING] = angle
-        return _second_listed(probe)
+        return second_step_codes(self._s, first)
 
     def end_turn(self) -> None:
         """End the current turn: a pass if nothing was placed, else after one placement."""
