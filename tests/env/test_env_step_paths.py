@@ -19,7 +19,7 @@ from ludoteca.core.protocol import CHANCE
 from ludoteca.env.actions import Play, space_for
 from ludoteca.env.observation import Observer
 from ludoteca.env.openspiel import _listed
-from ludoteca.env.pettingzoo import _mask
+from ludoteca.env.pettingzoo import _mask, env
 from ludoteca.games.comune.flat import PASSES
 from ludoteca.games.comune.geometry import CELLS, cells_of, codes_of
 from ludoteca.games.comune.notation import decode_turn, encode_turn
@@ -62,6 +62,32 @@ def test_kuniumis_moves_come_ascending():
         moves = list(play.state.legal_moves())
         assert moves == sorted(moves)
         assert play.legal_actions() == moves
+
+
+def test_kuniumis_mask_is_its_legal_moves():
+    """Kuniumi's mask is set from the engine's bitboard of squares, no list made: it holds
+    a one at each legal move's id and nowhere else (none once the game is over), and
+    PettingZoo's observation gives it; every mask met is held to a list set id by id."""
+    space = get("kuniumi").action_space()
+    environment = env("kuniumi").unwrapped
+    for play in random_positions("kuniumi", {}, seed=12):
+        for state in (play.state, *_taken_back(play.state)):
+            mask = np.frombuffer(space.legal_mask(state), np.int8)
+            assert mask.tolist() == _mask(space.size, state.legal_moves()).tolist()
+        environment.play = play
+        if play.to_move >= 0:
+            seen = environment.observe(f"player_{play.to_move}")["action_mask"]
+            assert np.flatnonzero(seen).tolist() == play.legal_actions()
+    assert play.is_over and not any(space.legal_mask(play.state))
+
+
+def _taken_back(state):
+    """Copies of ``state`` with its last move or two taken back."""
+    back = state.clone()
+    for _ in range(2):
+        if back._history:
+            back.undo()
+            yield back.clone()
 
 
 def test_comunes_codes_are_each_cells_code():

@@ -24,6 +24,9 @@ game, and a game loaded as a plug-in offers the adapters as the built-in ones do
   (Kuniumi), so no move is encoded or looked up, and an id is played as it comes (the
   engine's own check refuses an illegal one); with it, ``moves_ascending = True``: every
   ``legal_moves()`` is a new list, ascending, kept as the legal ids without a sort;
+- optionally ``legal_mask(state)``, for a one-step space: a ``bytearray`` of ``size``
+  bytes, 1 at each legal id of ``state`` (a player's), made without listing the ids
+  (Kuniumi's, from the engine's bitboard): PettingZoo's mask;
 - optionally ``chance_repeats = True``: its chance nodes meet the same few lists of
   outcomes (dice), so the driver works out their ids once per list (:func:`chance_entry`);
 - optionally ``max_score``: the best score alone, OpenSpiel's utility bound when a game is
@@ -251,10 +254,12 @@ class Play:
         "prefix",
         "mover",
         "_decision",
+        "_legal",
         "_chance",
         "_decide",
         "_direct",
         "_one_step",
+        "_own_listed",
         "_chance_kept",
     )
 
@@ -266,12 +271,17 @@ class Play:
         """The engine's ``to_move``, read once each time the driver changes the state (an
         agent asks for it several times an action; the state changes only through here)."""
         self._decision: Decision | None = None
+        self._legal: list[int] | None = None
+        """The ids last listed for this position and prefix (the decision's own list),
+        which the step that follows checks its id against without asking again."""
         self._chance: ChanceEntry | None = None
         self._decide = decider(space)
         # ids that are the engine's moves are played as they come: the engine's own check
         # refuses an illegal one, so no decision is needed to tell it
         self._direct: bool = bool(getattr(space, "ids_are_moves", False))
         self._one_step = space.max_steps == 1
+        # and where they come ascending, a new list each time, the engine's list is the ids
+        self._own_listed = self._direct and bool(getattr(space, "moves_ascending", False))
         # a space whose chance nodes meet the same few lists of outcomes (dice) says so, and
         # their ids are worked out once per list; a deal of tiles meets too many to keep
         self._chance_kept: bool = bool(getattr(space, "chance_repeats", False))
@@ -312,10 +322,13 @@ class Play:
     def legal_actions(self) -> list[int]:
         """The legal ids, ascending: chance ids at a chance node, none once the game is over."""
         if self.mover >= 0:  # a player: the common case first, the decision read once
+            if self._own_listed:
+                return self.state.legal_moves()
             decision = self._decision
             if decision is None:
                 decision = self._decision = self._decide(self.state)
-            return decision.legal(self.prefix)
+            legal = self._legal = decision.legal(self.prefix)
+            return legal
         if self.mover == CHANCE:
             return list(self._chance_entry()[2])
         return []
@@ -345,7 +358,9 @@ class Play:
             if move is None:
                 raise self._refusal(action)
             return move
-        legal = decision.legal(self.prefix)
+        legal = self._legal
+        if legal is None:
+            legal = decision.legal(self.prefix)
         at = bisect_left(legal, action)  # the legal ids are ascending: no scan of them
         if at == len(legal) or legal[at] != action:
             raise self._refusal(action)
@@ -369,27 +384,32 @@ class Play:
         """
         action = int(action)
         if self._direct and self.mover >= 0:
-            return self._play_id(action)
+            # an id that is its own move: the engine checks it (the one place the rules
+            # are) and refuses an illegal one with the state unchanged; _play written out
+            # (this is every step of such a game)
+            state = self.state
+            try:
+                state.play(action)
+            except GameError:
+                raise self._refusal(action) from None
+            self._decision = None
+            self._legal = None
+            self._chance = None
+            self.mover = state.to_move
+            return action
         move = self.completes(action)
         if move is None:
             self.prefix = (*self.prefix, action)
+            self._legal = None
             return None
         self._play(move)
         return move
-
-    def _play_id(self, action: int) -> Move:
-        """Play an id that is its own move: the engine checks it (the one place the rules
-        are), and refuses an illegal one with the state unchanged."""
-        try:
-            self._play(action)  # the engine refuses before anything changes
-        except GameError:
-            raise self._refusal(action) from None
-        return action
 
     def _play(self, move: Move) -> None:
         self.state.play(move)
         self.prefix = ()
         self._decision = None
+        self._legal = None
         self._chance = None
         self.mover = self.state.to_move
 
@@ -418,10 +438,12 @@ class Play:
         other.prefix = self.prefix
         other.mover = self.mover
         other._decision = self._decision
+        other._legal = self._legal
         other._chance = self._chance
         other._decide = self._decide
         other._direct = self._direct
         other._one_step = self._one_step
+        other._own_listed = self._own_listed
         other._chance_kept = self._chance_kept
         return other
 

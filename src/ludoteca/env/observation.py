@@ -11,7 +11,9 @@ pieces one after the other in C order; :func:`views` gives each piece its shape 
 player, prefix)`` instead, writing straight into the zeroed flat array: its ones in one
 numpy assignment and its features as one slice, which is several times faster than
 writing through the views one element at a time (:func:`starts` gives each piece's
-offset). Every value is in [0, 1]
+offset); and beside it ``encode_flat(state, player, prefix)``, a new array of the same
+values made in one go (Kuniumi's: its bytes joined from tables), which :class:`Observer`'s
+``encode`` then is. Every value is in [0, 1]
 (:data:`LOW`, :data:`HIGH`): 0/1 flags, and counts divided by their largest value (Comino's
 scores by 100, read as 1 beyond), so the spaces can say so.
 """
@@ -85,7 +87,7 @@ class Observer:
             write(flat, state, player, prefix)
             return flat
 
-        self.encode = encode
+        self.encode = getattr(module, "encode_flat", None) or encode
 
     def _fill_views(
         self, flat: np.ndarray, state: State, player: int, prefix: tuple[int, ...]

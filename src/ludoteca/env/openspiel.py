@@ -129,9 +129,14 @@ class LudotecaGame(pyspiel.Game):
         self._start = self.engine.new_state(self.seed)
         # the tensor's shape depends on the game alone
         self._shape = [self.observer.size]
+        # a space whose ids are the engine's moves, listed ascending, lists a position's
+        # ids straight from the engine
+        own = getattr(self.space, "ids_are_moves", False)
+        ascending = getattr(self.space, "moves_ascending", False)
+        self._state_class = OwnIdsState if own and ascending else LudotecaState
 
     def new_initial_state(self) -> LudotecaState:
-        return LudotecaState(self, Play(self.space, self._start.clone()))
+        return self._state_class(self, Play(self.space, self._start.clone()))
 
     def observation_tensor_shape(self) -> list[int]:
         # pyspiel learns it by making a new initial state and observing it, on every call
@@ -255,6 +260,18 @@ class LudotecaState(pyspiel.State):
         if self._play.prefix:
             text += " | " + ", ".join(self._play.label(a) for a in self._play.prefix)
         return text
+
+
+class OwnIdsState(LudotecaState):
+    """A state of a game whose moves are their own ids, every ``legal_moves()`` a new list,
+    ascending (the space says ``ids_are_moves`` and ``moves_ascending``: Kuniumi): a
+    player's legal ids are the engine's list itself, with no decision made or copied (the
+    driver plays such an id straight on the engine too)."""
+
+    def legal_actions(self, player: int | None = None) -> list[int]:
+        if self._player >= 0 and (player is None or player == self._player):
+            return self._play.state.legal_moves()  # a new list: the caller may change it
+        return super().legal_actions(player)
 
 
 def _listed(flat: np.ndarray) -> list[float]:

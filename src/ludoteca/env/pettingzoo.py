@@ -89,6 +89,9 @@ class LudotecaEnv(AECEnv):
         self.space = space_for(self.game)
         warm_up(self.space)
         self.observer = Observer(self.game)
+        # a one-step space may set a position's mask itself, without a list of its ids
+        own_mask = getattr(self.space, "legal_mask", None)
+        self._legal_mask = own_mask if self.space.max_steps == 1 else None
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -129,7 +132,7 @@ class LudotecaEnv(AECEnv):
             return
         assert self.play is not None
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        # no reward comes before the end, which sets them: the dict stays the zeros of reset
         self.play.apply(int(action))  # type: ignore[arg-type]
         self._settle()
         if self.render_mode == "human":
@@ -163,7 +166,10 @@ class LudotecaEnv(AECEnv):
         player = self._seat[agent]
         observation = self.observer.encode(play.state, player, play.prefix)
         if play.mover == player:
-            mask = _mask(self.space.size, play.legal_actions())
+            if self._legal_mask is not None:
+                mask = np.frombuffer(self._legal_mask(play.state), np.int8)
+            else:
+                mask = _mask(self.space.size, play.legal_actions())
         else:
             mask = np.zeros(self.space.size, np.int8)
         return {"observation": observation, "action_mask": mask}

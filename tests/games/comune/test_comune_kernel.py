@@ -268,3 +268,46 @@ def test_states_step_the_same_with_the_compiled_kernel_underneath():
                     assert bits.nth_turn(m0, m1, m2, moves._pairs, k) == listed[k]
     finally:
         engine.use_compiled(K)
+
+
+def test_states_list_their_steps_the_same_with_the_compiled_kernel_underneath():
+    """Once the kernel is compiled a turn's steps (``placement_codes``, ``second_codes``,
+    the research adapters' ids) are listed by its ``placement_codes``: the same random
+    positions give the same codes as with the plain function, and both are the placements
+    the engine lists cell by cell (``legal_placements``), ascending, at a turn's start and
+    after each first piece tried (placed, then taken back)."""
+    from ludoteca.games.comune import state as engine
+
+    def ascending(state) -> list[int]:
+        return sorted(cell * 3 + angle for cell, angle in state.legal_placements())
+
+    def listings(seed: int) -> list:
+        rng = random.Random(seed)
+        seen: list = []
+        for _ in range(4):
+            s = GAME.new_state()
+            while not s.is_over:
+                codes = s.placement_codes()
+                assert codes == ascending(s)
+                for first in codes[:: max(1, len(codes) // 3)]:
+                    seconds = s.second_codes(first)
+                    s.place(first // 3, first % 3)
+                    if seconds is None:  # the first piece ended the turn
+                        assert not s.mid_turn
+                    else:
+                        assert seconds == s.placement_codes() == ascending(s)
+                    s.undo()
+                    seen.append((first, seconds))
+                seen.append(codes)
+                moves = s.legal_moves()
+                s.play(moves[rng.randrange(len(moves))])
+        return seen
+
+    assert engine._placement_codes is not engine._plain_codes  # installed by compiled()
+    with_kernel = listings(9)
+    engine.use_compiled(bits)
+    try:
+        assert engine._placement_codes is engine._plain_codes
+        assert listings(9) == with_kernel
+    finally:
+        engine.use_compiled(K)

@@ -209,10 +209,11 @@ def test_fast_playout_from_setup_and_choice():
 
 
 def test_states_step_the_same_with_the_compiled_kernel_underneath():
-    """Once the kernel is compiled the engine's God moves and set-up run its
-    ``after_god_move`` and ``setup_targets``
-    (:func:`ludoteca.games.kuniumi.state.use_compiled`): the same random games, move for
-    move, give the same legal moves, undo and results as with the plain function."""
+    """Once the kernel is compiled the engine's God moves, set-up and end of a game run its
+    functions (``after_god_move``, ``setup_targets``, ``outcome``, ``god_targets``,
+    ``closed_pieces``, ``largest_group``: :func:`ludoteca.games.kuniumi.state.use_compiled`):
+    the same random games, move for move, give the same legal moves, undo and results (their
+    reasons naming the closed groups' sizes) as with the plain functions."""
     from ludoteca.games.kuniumi import jit
     from ludoteca.games.kuniumi import state as engine
 
@@ -231,11 +232,11 @@ def test_states_step_the_same_with_the_compiled_kernel_underneath():
         return seen
 
     compiled = jit.compiled()  # installs the compiled step
-    assert engine._after_god_move is compiled.after_god_move
-    assert engine._setup_targets is compiled.setup_targets
+    for name in engine.COMPILED:
+        assert getattr(engine, "_" + name) is getattr(compiled, name)
     with_kernel = games(5)
-    engine._after_god_move = bits.after_god_move
-    engine._setup_targets = bits.setup_targets
+    engine.use_compiled(bits)  # the plain functions
+    assert engine._outcome is bits.outcome
     try:
         assert games(5) == with_kernel
     finally:

@@ -12,6 +12,7 @@ import pytest
 
 from ludoteca.core import TERMINAL, IllegalMoveError, IllegalPositionError, get
 from ludoteca.games.kuniumi import flat as bits
+from ludoteca.games.kuniumi import state as engine
 
 GAME = get("kuniumi")
 START = "6/6/6/6/6/6 setup"
@@ -288,7 +289,9 @@ def test_simultaneous_closures_of_equal_size_draw():
 def test_player_without_a_legal_move_loses(monkeypatch):
     # The Sea God on a1 has file a and rank 1 full. By the rules that also means it is closed,
     # so to see the no-move clause on its own, closures are switched off for this test.
-    monkeypatch.setattr(bits, "outcome", lambda land, sea: bits.NOT_OVER)
+    never = lambda land, sea: bits.NOT_OVER  # noqa: E731
+    monkeypatch.setattr(bits, "outcome", never)
+    monkeypatch.setattr(engine, "_outcome", never)  # the states' own (maybe compiled) name
     state = at("s5/s5/s1ss1E/s5/l5/Slllll play sea sea")
     assert state.is_over
     assert state.result.winners == (1,)  # sea is the first player's side: player 0 loses
@@ -323,3 +326,26 @@ def test_a_side_never_runs_out_of_tokens_while_a_square_is_empty():
         assert rows.count("l") <= 17 and rows.count("s") <= 17
         if not any(ch.isdigit() for ch in rows):  # a full board: every token is down
             assert rows.count("l") == rows.count("s") == 17
+
+
+def test_the_kept_next_set_up_piece_is_the_one_the_pieces_down_call_for():
+    """The state keeps the next set-up piece's kind as it settles; played forward, taken
+    back, cloned and read from text it is the order's kind for the pieces down."""
+
+    def wanted(state):
+        if state.phase != bits.SETUP:
+            return None
+        return bits.setup_kind(bits.popcount(state.land | state.sea))
+
+    rng = random.Random(23)
+    for _ in range(30):
+        state = at(START)
+        for _ in range(rng.randrange(1, 9)):
+            if state.is_over:
+                break
+            state.play(rng.choice(state.legal_moves()))
+            for seen in (state, state.clone(), at(state.position())):
+                assert seen.next_setup_kind == wanted(seen)
+        while state._history:
+            state.undo()
+            assert state.next_setup_kind == wanted(state)

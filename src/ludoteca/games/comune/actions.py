@@ -23,8 +23,10 @@ from __future__ import annotations
 
 from bisect import bisect_left
 
+from .flat import OVER
 from .geometry import ANGLE_SYMBOLS, CELL_NAMES, NUM_CELLS
 from .notation import decode_turn, encode_turn
+from .state import second_step_codes, step_codes
 
 PLACEMENTS = NUM_CELLS * 3
 END = PLACEMENTS
@@ -45,20 +47,20 @@ def turn_actions(move: int) -> tuple[int, ...]:
 class ComuneDecision:
     """A Comune position's turns as steps, asked of the engine one level at a time."""
 
-    __slots__ = ("_root", "_first", "_second")
+    __slots__ = ("_s", "_first", "_second")
 
     def __init__(self, state) -> None:
-        self._root = state.detached()  # the position, kept: the state plays on
+        self._s = state.slots()  # the position's array, kept: the state plays on
         self._first: list[int] | None = None
         self._second: dict[int, list[int]] = {}
 
     def legal(self, prefix: tuple[int, ...]) -> list[int]:
         if not prefix:
             if self._first is None:
-                if self._root.is_over:
+                if self._s[OVER]:
                     self._first = []
                 else:
-                    self._first = self._root.placement_codes()  # a new list: ours
+                    self._first = step_codes(self._s)  # a new list: ours
                     self._first.append(PASS)
             return self._first
         if len(prefix) == 1 and prefix[0] < PLACEMENTS:
@@ -70,7 +72,7 @@ class ComuneDecision:
                 if at == len(firsts) or firsts[at] != first:
                     return []
                 # None: the first piece ends the turn (the opening, or no piece left)
-                seconds = self._root.second_codes(first) or []
+                seconds = second_step_codes(self._s, first) or []
                 seconds.append(END)
                 self._second[first] = seconds
             return seconds
@@ -94,6 +96,13 @@ class ComuneActions:
 
     def decision(self, state) -> ComuneDecision:
         return ComuneDecision(state)
+
+    def warm_up(self) -> None:
+        """States list a turn's steps with the compiled kernel (:mod:`.jit`: the same
+        :func:`.flat.placement_codes`; loaded from numba's cache after the first)."""
+        from .jit import compiled
+
+        compiled()
 
     def chance_id(self, outcome) -> int:
         raise ValueError("Comune has no chance")

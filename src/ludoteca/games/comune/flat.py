@@ -33,7 +33,7 @@ from __future__ import annotations
 
 from ludoteca.core.xorshift import rand_at, seed_at
 
-from .geometry import FULL, NEIGH, NUM_ANGLES, PIECES_PER_PLAYER
+from .geometry import FULL, NEIGH, NUM_ANGLES, NUM_CELLS, PIECES_PER_PLAYER
 
 PIECES = 0
 BLOCKED = 6
@@ -50,6 +50,8 @@ KERNEL_SLOTS = 20
 # whole-turn values (:mod:`.notation`): ``pass`` is 0, a single placement ``1 + code``, a pair
 # ``(1 + low code) + TURN_STRIDE * (1 + high code)`` (``code`` = ``cell * 3 + angle``)
 PASS_TURN = 0
+PLACEMENT_CODES = 3 * NUM_CELLS
+"""How many placement codes there are (``cell * 3 + angle``): 183."""
 TURN_STRIDE = 184
 """Multiplier of the second placement in a two-piece turn value."""
 
@@ -234,6 +236,28 @@ def nth_turn(m0, m1, m2, pairs, k):
                     return 1 + cell * 3 + a + TURN_STRIDE * (1 + second * 3 + b)
                 k -= count
     return -1
+
+
+def placement_codes(m0, m1, m2, out):
+    """The placement codes (``cell * 3 + angle``) of the masks' cells, ascending (by cell,
+    then angle), written into ``out`` from its start (room for :data:`PLACEMENT_CODES`);
+    returns how many. The
+    research adapters' steps (:meth:`.state.ComuneState.placement_codes`)."""
+    n = 0
+    rest = m0 | m1 | m2
+    while rest != 0:
+        cell = low_index(rest)
+        rest &= rest - 1
+        if (m0 >> cell) & 1:
+            out[n] = 3 * cell
+            n += 1
+        if (m1 >> cell) & 1:
+            out[n] = 3 * cell + 1
+            n += 1
+        if (m2 >> cell) & 1:
+            out[n] = 3 * cell + 2
+            n += 1
+    return n
 
 
 # --- random games: the kernel's policy -------------------------------------------------------

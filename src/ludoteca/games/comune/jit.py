@@ -57,6 +57,7 @@ HOT = (
     "can_place_both",
     "turn_count",
     "nth_turn",
+    "placement_codes",
 )
 """The functions of :mod:`.flat` (and of :mod:`ludoteca.core.xorshift`) the kernel compiles."""
 
@@ -78,6 +79,7 @@ def compiled() -> types.SimpleNamespace:
     # compiled (or loaded from the cache) here, where warm-ups call this, rather than in the
     # first timed move whose states call them
     kernel.nth_turn(3, 5, 6, True, kernel.turn_count(3, 5, 6, True) - 1)
+    kernel.placement_codes(3, 5, 6, np.empty(flat.PLACEMENT_CODES, np.int64))
     use_compiled(kernel)
     return kernel
 

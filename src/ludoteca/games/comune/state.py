@@ -61,30 +61,93 @@ _Turns: type[Turns] = Turns
 or :class:`.turns.CompiledTurns` once this process has compiled the kernel."""
 
 
+def _plain_codes(m0: int, m1: int, m2: int) -> list[int]:
+    """:func:`.flat.placement_codes` of the three masks, as a list (the plain function)."""
+    out = [0] * flat.PLACEMENT_CODES
+    return out[: flat.placement_codes(m0, m1, m2, out)]
+
+
+_placement_codes = _plain_codes
+"""The placement codes of three masks, ascending (the research adapters' steps): through
+the plain :func:`.flat.placement_codes`, or its compiled twin once this process has
+compiled the kernel (see :func:`use_compiled`)."""
+
+
 def use_compiled(kernel) -> None:
     """Step states with the compiled kernel's functions of :mod:`.flat`: the same code,
     compiled by numba (:mod:`.jit` calls this once it has compiled them), so a process that
     searches or benchmarks lists and plays turns at a fraction of the cost. Numba is slow to
-    import, so a process that never asks for the kernel keeps the plain functions."""
-    global _Turns
+    import, so a process that never asks for the kernel keeps the plain functions (passing
+    :mod:`.flat` itself puts them back)."""
+    global _Turns, _placement_codes
     turns.use_compiled(kernel)
-    _Turns = CompiledTurns
+    if kernel is flat:
+        _Turns, _placement_codes = Turns, _plain_codes
+        return
+    import numpy as np  # the kernel's own arrays (numba imported numpy already)
+
+    listing, empty, int64, room = kernel.placement_codes, np.empty, np.int64, flat.PLACEMENT_CODES
+
+    def compiled_codes(m0: int, m1: int, m2: int) -> list[int]:
+        out = empty(room, int64)  # a new one each call: states may step in several threads
+        return out[: listing(m0, m1, m2, out)].tolist()
+
+    _Turns, _placement_codes = CompiledTurns, compiled_codes
 
 
-def _codes(s: list[int], player: int, angles: range) -> list[int]:
-    """``player``'s placement codes (``cell * 3 + angle``) at ``angles``, angle by angle."""
-    codes: list[int] = []
-    for angle in angles:
-        codes += codes_of(placement_mask(s, player, angle), angle)
-    return codes
+def _second_masks(s: list[int]) -> tuple[int, int, int]:
+    """Mid-turn: where the second piece may go at each angle: only at an angle above the
+    first piece's (the canonical order of a turn's two placements), nowhere with an empty
+    supply (:func:`.flat.placement_mask`)."""
+    player = s[TO_MOVE]
+    pending = s[PENDING]
+    return (
+        0,  # no angle is below the first piece's lowest
+        placement_mask(s, player, 1) if pending < 1 else 0,
+        placement_mask(s, player, 2) if pending < 2 else 0,
+    )
 
 
 def _second_codes(s: list[int]) -> list[int]:
-    """Mid-turn: second placements at an angle above the first piece's (canonical order)."""
+    """Mid-turn: the second placements' codes, angle by angle (see :func:`_second_masks`)."""
+    _, m1, m2 = _second_masks(s)
+    return [*codes_of(m1, 1), *codes_of(m2, 2)]
+
+
+def _second_listed(s: list[int]) -> list[int]:
+    """Mid-turn: the second placements' codes ascending by code (cell, then angle), listed
+    by :data:`_placement_codes` (the research adapters' steps)."""
+    return _placement_codes(*_second_masks(s))
+
+
+def step_codes(s: list[int]) -> list[int]:
+    """:meth:`ComuneState.placement_codes` of the state array ``s`` (the research adapters
+    keep a position's array, not a state)."""
+    if s[OVER]:
+        return []
+    if s[PENDING] >= 0:
+        return _second_listed(s)
     player = s[TO_MOVE]
     if s[SUPPLY + player] <= 0:
         return []
-    return _codes(s, player, range(s[PENDING] + 1, 3))
+    free = flat.FULL & ~s[OCC]  # the three angles' masks in one go, as legal_moves
+    blocked = flat.BLOCKED + 3 * player
+    return _placement_codes(free & ~s[blocked], free & ~s[blocked + 1], free & ~s[blocked + 2])
+
+
+def second_step_codes(s: list[int], first: int) -> list[int] | None:
+    """:meth:`ComuneState.second_codes` of the state array ``s`` (unchanged)."""
+    if s[PENDING] >= 0:
+        raise ValueError("second_codes is asked at a turn's start")
+    player = s[TO_MOVE]
+    opening = is_opening(s)
+    probe = s.copy()
+    cell, angle = divmod(first, 3)
+    put(probe, player, cell, angle)
+    if _first_ends_turn(probe, player, opening):
+        return None
+    probe[PENDING] = angle
+    return _second_listed(probe)
 
 
 def _first_ends_turn(s: list[int], player: int, opening: bool) -> bool:
@@ -188,24 +251,7 @@ class ComuneState(State[int]):
     def placement_codes(self) -> list[int]:
         """:meth:`legal_placements` as placement codes (``cell * 3 + angle``), ascending: the
         research adapters' steps, without a tuple per placement."""
-        s = self._s
-        if s[OVER]:
-            return []
-        if s[PENDING] >= 0:
-            codes = self._second_codes()
-        else:  # _codes of the three angles, their masks in one go as legal_moves has them
-            player = s[TO_MOVE]
-            if s[SUPPLY + player] <= 0:
-                return []
-            free = flat.FULL & ~s[OCC]
-            blocked = flat.BLOCKED + 3 * player
-            codes = [
-                *codes_of(free & ~s[blocked], 0),
-                *codes_of(free & ~s[blocked + 1], 1),
-                *codes_of(free & ~s[blocked + 2], 2),
-            ]
-        codes.sort()
-        return codes
+        return step_codes(self._s)
 
     def _second_codes(self) -> list[int]:
         return _second_codes(self._s)
@@ -299,20 +345,7 @@ class ComuneState(State[int]):
         turn: what :meth:`place` then :meth:`placement_codes` give, on a copy of the slots
         only (no history, no checks: ``first`` is one of :meth:`placement_codes`). The
         research adapters ask it for every first step chosen. The position is unchanged."""
-        s = self._s
-        if s[PENDING] >= 0:
-            raise ValueError("second_codes is asked at a turn's start")
-        player = s[TO_MOVE]
-        opening = is_opening(s)
-        probe = s.copy()
-        cell, angle = divmod(first, 3)
-        put(probe, player, cell, angle)
-        if _first_ends_turn(probe, player, opening):
-            return None
-        probe[PENDING] = angle
-        codes = _second_codes(probe)
-        codes.sort()  # as placement_codes: by code (cell, then angle)
-        return codes
+        return second_step_codes(self._s, first)
 
     def end_turn(self) -> None:
         """End the current turn: a pass if nothing was placed, else after one placement."""

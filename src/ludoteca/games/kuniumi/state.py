@@ -65,14 +65,37 @@ _setup_targets = flat.setup_targets
 """The set-up's legal squares (:func:`.flat.setup_targets`), plain or compiled likewise."""
 
 
+_outcome = flat.outcome
+"""Who a board's closed groups make the winner (:func:`.flat.outcome`: once a game, when
+the side is chosen, and after an undo), plain or compiled likewise."""
+_god_targets = flat.god_targets
+""":func:`.flat.god_targets`, plain or compiled likewise."""
+_closed_pieces = flat.closed_pieces
+""":func:`.flat.closed_pieces` (the closed groups a result names), likewise."""
+_largest_group = flat.largest_group
+""":func:`.flat.largest_group`, likewise."""
+
+COMPILED = (
+    "after_god_move",
+    "setup_targets",
+    "outcome",
+    "god_targets",
+    "closed_pieces",
+    "largest_group",
+)
+"""The functions of :mod:`.flat` the states call through a module name of their own (the
+name with a leading ``_``): the plain ones, or the kernel's once compiled."""
+
+
 def use_compiled(kernel) -> None:
-    """Play God moves with the compiled kernel's :func:`.flat.after_god_move`: the same
-    code, compiled by numba (:mod:`.jit` calls this once it has compiled it), so a process
-    that searches or benchmarks steps states at a fraction of the cost. Numba is slow to
-    import, so a process that never asks for the kernel keeps the plain function."""
-    global _after_god_move, _setup_targets
-    _after_god_move = kernel.after_god_move
-    _setup_targets = kernel.setup_targets
+    """Step states with the compiled kernel's functions of :data:`COMPILED` (a God move's
+    :func:`.flat.after_god_move`, the set-up's targets, the end of a game): the same code,
+    compiled by numba (:mod:`.jit` calls this once it has compiled it), so a process that
+    searches or benchmarks steps states at a fraction of the cost. Numba is slow to
+    import, so a process that never asks for the kernel keeps the plain functions
+    (:mod:`.flat` itself, passed here, puts them back)."""
+    for name in COMPILED:
+        globals()["_" + name] = getattr(kernel, name)
 
 
 SETUP_PROMPTS = (
@@ -111,6 +134,7 @@ class KuniumiState(State[int]):
         "side",
         "_result",
         "_targets",
+        "_kind",
         "_history",
     )
 
@@ -168,15 +192,12 @@ class KuniumiState(State[int]):
     @property
     def next_setup_kind(self) -> int | None:
         """The kind of the next set-up piece (0 E, 1 S, 2 l, 3 s), or ``None`` after the set-up."""
-        if self.phase != SETUP:
-            return None
-        return flat.setup_kind(flat.popcount(self.land | self.sea))
+        return self._kind if self.phase == SETUP else None
 
     def _setup_kind(self) -> int:
         """The next set-up piece's kind, in the set-up phase (where there always is one)."""
-        kind = self.next_setup_kind
-        assert kind is not None, "asked for the next set-up piece after the set-up"
-        return kind
+        assert self.phase == SETUP, "asked for the next set-up piece after the set-up"
+        return self._kind
 
     # --- the end of the game --------------------------------------------------------------------
     def _settle(self, placed: int = 0) -> None:
@@ -187,8 +208,10 @@ class KuniumiState(State[int]):
         """
         self._result = None
         self._targets = 0
+        self._kind = -1
         if self.phase == SETUP:
-            kind = flat.setup_kind(flat.popcount(self.land | self.sea))
+            # kept: the set-up's listing, check and observation each ask for it every step
+            kind = self._kind = flat.setup_kind(flat.popcount(self.land | self.sea))
             self._targets = _setup_targets(self.land, self.sea, kind)
             if not self._targets:  # impossible on this board, but the rule is clear
                 self._result = Result(
@@ -200,11 +223,11 @@ class KuniumiState(State[int]):
         if placed:
             won = flat.outcome_after(self.land, self.sea, placed)
         else:
-            won = flat.outcome(self.land, self.sea)
+            won = _outcome(self.land, self.sea)
         if won != NOT_OVER:
             self._result = self._closure_result(won)
             return
-        self._targets = flat.god_targets(self._god(), self._mine(), self.land | self.sea)
+        self._targets = _god_targets(self._god(), self._mine(), self.land | self.sea)
         if not self._targets:
             loser = self.player_of(self.side)
             self._result = Result(
@@ -216,8 +239,8 @@ class KuniumiState(State[int]):
     def _closure_result(self, won: int) -> Result:
         empty = FULL & ~(self.land | self.sea)
         sizes = [
-            flat.largest_group(flat.closed_pieces(self.land, empty)),
-            flat.largest_group(flat.closed_pieces(self.sea, empty)),
+            _largest_group(_closed_pieces(self.land, empty)),
+            _largest_group(_closed_pieces(self.sea, empty)),
         ]
         if won == DRAW:
             return Result(
@@ -251,17 +274,24 @@ class KuniumiState(State[int]):
 
     # --- moves ---------------------------------------------------------------------------------
     def legal_moves(self) -> list[int]:
+        base, squares = self.legal_squares()
+        return [base + sq for sq in squares_of(squares)]
+
+    def legal_squares(self) -> tuple[int, int]:
+        """The legal moves as ``(base, squares)``: each is ``base`` plus a square of the
+        board ``squares`` (a set-up piece's kind's, or a God move's from its square, to
+        each free square in its group's lines; the choice's two, ``CHOOSE`` plus ``LAND``
+        and ``SEA``). No square once the game is over. The research adapters' mask is set
+        from it without a list."""
         if self._result is not None:
-            return []
+            return 0, 0
         phase = self.phase
         if phase == PLAY:  # the God's square, then each free square in its lines
             god = self.earth_god if self.side == LAND else self.sea_god
-            base = MOVE + SQUARES * (god.bit_length() - 1)
-        elif phase == SETUP:
-            base = self._setup_kind() * SQUARES
-        else:
-            return [CHOOSE + LAND, CHOOSE + SEA]
-        return [base + sq for sq in squares_of(self._targets)]
+            return MOVE + SQUARES * (god.bit_length() - 1), self._targets
+        if phase == SETUP:
+            return self._kind * SQUARES, self._targets
+        return CHOOSE, 1 << LAND | 1 << SEA
 
     def move_to_str(self, move: int | str) -> str:
         """Binding notation of a move; notation text is accepted too and comes back canonical."""
@@ -414,7 +444,7 @@ class KuniumiState(State[int]):
             return CHOOSE <= action < MOVE
         if self.phase == SETUP:
             kind, square = divmod(action, SQUARES)
-            return kind == self.next_setup_kind and bool(self._targets >> square & 1)
+            return kind == self._kind and bool(self._targets >> square & 1)
         if action < MOVE:
             return False
         origin, dest = divmod(action - MOVE, SQUARES)
@@ -614,6 +644,7 @@ class KuniumiState(State[int]):
         other.side = self.side
         other._result = self._result
         other._targets = self._targets
+        other._kind = self._kind
         other._history = self._history.copy()
         return other
 
