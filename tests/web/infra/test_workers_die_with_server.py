@@ -54,3 +54,20 @@ def test_helpers_die_with_a_killed_server(tmp_path):
             server.proc = None
             with contextlib.suppress(ProcessLookupError):
                 os.killpg(with_group, signal.SIGKILL)
+
+
+def test_a_server_stopped_leaves_nothing_of_its_pools_behind(tmp_path):
+    """Stopped as a service manager stops it (SIGTERM), the server leaves no named semaphore
+    for the resource tracker to clean up: the count of workers that open sessions of their
+    own (``seats.make_pool``) is plain shared memory. As a lock, it was left behind at every
+    stop, and the tracker warned of it."""
+    log = tmp_path / "log"
+    server = Server(f"sqlite:///{tmp_path / 'club.sqlite3'}", toy=False, log=log).start()
+    try:
+        assert server.proc is not None
+        os.kill(server.proc.pid, signal.SIGTERM)
+        assert server.proc.wait(30) is not None
+        time.sleep(1)  # the tracker, the last to go, writes its warning as it ends
+    finally:
+        server.kill()
+    assert "leaked" not in log.read_text(errors="replace")

@@ -184,17 +184,16 @@ more would get: Kuniumi ``medium`` 241-242 ms, members' moves at ``hard`` 115-12
 
 def start_worker(own_sessions: Any = None) -> None:
     """A bot worker's start: it ends with the server (:func:`die_with_parent`), opens a
-    session of its own while ``own_sessions`` (a shared count, :data:`OWN_SESSIONS` at first)
-    has some left, and yields the processors to the server (:data:`WORKER_NICENESS`)."""
+    session of its own while ``own_sessions`` (a count in shared memory, :data:`OWN_SESSIONS`
+    at first) has some left, and yields the processors to the server (:data:`WORKER_NICENESS`)."""
     die_with_parent()  # asked first: the request outlives a new session
-    if own_sessions is not None:
-        with own_sessions.get_lock():
-            mine = own_sessions.value > 0
-            if mine:
-                own_sessions.value -= 1
-        if mine:
-            with suppress(OSError):
-                os.setsid()
+    if own_sessions is not None and own_sessions.value > 0:
+        # unlocked: two workers starting in the same instant may both take the last one,
+        # which puts one more worker in a session of its own and changes little. A lock
+        # would be a named semaphore, which the server left behind whenever it stopped
+        own_sessions.value -= 1
+        with suppress(OSError):
+            os.setsid()
     with suppress(OSError):
         os.nice(WORKER_NICENESS)
 
@@ -214,6 +213,6 @@ def make_pool(kind: str, workers: int = BOT_WORKERS, own_sessions: int = OWN_SES
             workers,
             mp_context=context,
             initializer=start_worker,
-            initargs=(context.Value("i", min(own_sessions, workers)),),
+            initargs=(context.RawValue("i", min(own_sessions, workers)),),
         )
     return ThreadPoolExecutor(workers, thread_name_prefix="bot")
