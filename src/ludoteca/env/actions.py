@@ -167,6 +167,15 @@ def warm_up(space: GameSpace) -> None:
         prepare()
 
 
+def lists_own_ids(space: GameSpace) -> bool:
+    """Whether a position's legal ids are the engine's own list of moves as it comes: the
+    space says ``ids_are_moves`` and ``moves_ascending`` (Kuniumi), so neither the driver nor
+    an adapter need make a decision or sort for a player's ids."""
+    return bool(getattr(space, "ids_are_moves", False)) and bool(
+        getattr(space, "moves_ascending", False)
+    )
+
+
 def decider(space: GameSpace) -> Callable[[State], Decision]:
     """How ``space`` decides a position: its own ``decision``, or the kind of decision its
     ids call for. Worked out once per driver, not once per position."""
@@ -174,7 +183,7 @@ def decider(space: GameSpace) -> Callable[[State], Decision]:
     if own is not None:
         return own
     if getattr(space, "ids_are_moves", False):
-        return _same_ascending_ids if getattr(space, "moves_ascending", False) else _same_ids
+        return _same_ascending_ids if lists_own_ids(space) else _same_ids
     kind = FlatDecision if space.max_steps == 1 else TrieDecision
     return partial(_listed, kind, space)  # not a lambda: a driver pickles
 
@@ -281,7 +290,7 @@ class Play:
         self._direct: bool = bool(getattr(space, "ids_are_moves", False))
         self._one_step = space.max_steps == 1
         # and where they come ascending, a new list each time, the engine's list is the ids
-        self._own_listed = self._direct and bool(getattr(space, "moves_ascending", False))
+        self._own_listed = lists_own_ids(space)
         # a space whose chance nodes meet the same few lists of outcomes (dice) says so, and
         # their ids are worked out once per list; a deal of tiles meets too many to keep
         self._chance_kept: bool = bool(getattr(space, "chance_repeats", False))

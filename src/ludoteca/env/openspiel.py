@@ -46,7 +46,7 @@ from ludoteca.core.protocol import Move
 from ludoteca.core.registry import game_class
 from ludoteca.core.table import random_playout
 
-from .actions import Play, returns, space_for, warm_up
+from .actions import Play, lists_own_ids, returns, space_for, warm_up
 from .observation import Observer
 
 PREFIX = "ludoteca_"
@@ -131,9 +131,7 @@ class LudotecaGame(pyspiel.Game):
         self._shape = [self.observer.size]
         # a space whose ids are the engine's moves, listed ascending, lists a position's
         # ids straight from the engine
-        own = getattr(self.space, "ids_are_moves", False)
-        ascending = getattr(self.space, "moves_ascending", False)
-        self._state_class = OwnIdsState if own and ascending else LudotecaState
+        self._state_class = OwnIdsState if lists_own_ids(self.space) else LudotecaState
 
     def new_initial_state(self) -> LudotecaState:
         return self._state_class(self, Play(self.space, self._start.clone()))

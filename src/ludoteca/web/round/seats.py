@@ -158,9 +158,8 @@ computer's included) still gets the processors when it needs them. Each search s
 level's time whatever share it gets: it searches less, it does not answer later. On the busy
 2-core machine (``bench/club_budgets.py``, ``medium``, in turns) the members' own moves took
 0.21-0.23 s at the p99 with 10, 0.39-0.41 s with 5, and the replies 0.36 s against 0.39-0.6 s.
-Where Linux groups each session's processes for its scheduler, the workers are one group
-apart from the server's, and this weighs them only among themselves
-(:mod:`ludoteca.web.round.worker_preload`)."""
+Where Linux groups each session's processes for its scheduler, the workers are groups apart
+from the server's (:data:`OWN_SESSIONS`), and this weighs them only within their groups."""
 WORKER_PRELOAD = "ludoteca.web.round.worker_preload"
 """What the bot workers' forkserver imports before it forks any: see that module."""
 
