@@ -13,7 +13,7 @@ from operator import itemgetter
 
 import numpy as np
 
-from ludoteca.env.observation import BOARDS, starts, unpacked_bit
+from ludoteca.env.observation import starts, unpacked_bit
 
 from .actions import PLACEMENTS
 from .flat import FULL, PASSES, PIECES, SUPPLY, TO_MOVE
@@ -58,12 +58,22 @@ _NO_PENDING: tuple[int, ...] = (0, 0, 0, FULL)
 _FEATURE_BYTES = struct.Struct("6f")
 """The six features as float32 (the array's own byte order), written into its bytes."""
 _FEATURE_AT = 4 * _FEATURES
+_PACK_BOARDS = struct.Struct("<10Q").pack
+"""The ten boards as the bytes of :data:`BOARDS` (little-endian), cheaper than an array."""
+_BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1).astype(np.float32)
+"""Each byte's eight bits as floats, in ``np.unpackbits``' big bit order (so
+:data:`_GATHER`'s places hold): the planes come as floats without a conversion."""
+_GATHER_ALL = np.concatenate([_GATHER, np.full(6, unpacked_bit(0, 63), np.intp)])
+""":data:`_GATHER` and six places for the features, read from a bit never set (zeros the
+features overwrite)."""
 
 
-def fill_flat(flat, state, player, prefix) -> None:
-    """The planes as one gather from the bits of ten boards (the pieces of each side at
-    each angle, the pending piece at its angle, every cell), the features packed straight
-    into the array's bytes (a numpy call costs more than packing six floats)."""
+def encode_flat(state, player, prefix=()) -> np.ndarray:
+    """A new observation: the planes gathered from the bits of ten boards (the pieces of
+    each side at each angle, the pending piece at its angle, every cell) as floats through
+    a table of bytes (two numpy calls, no zeroed array to convert into), the features
+    packed straight into the array's bytes (a numpy call costs more than packing six
+    floats)."""
     s = state.slots()
     tail = _NO_PENDING
     if prefix and prefix[0] < PLACEMENTS:
@@ -71,8 +81,8 @@ def fill_flat(flat, state, player, prefix) -> None:
         pending = [0, 0, 0, FULL]
         pending[angle] = 1 << cell
         tail = tuple(pending)
-    boards = np.array(_SIDES[player](s) + tail, BOARDS)
-    flat[:_FEATURES] = np.unpackbits(boards.view(np.uint8)).take(_GATHER)
+    boards = np.frombuffer(_PACK_BOARDS(*_SIDES[player](s), *tail), np.uint8)
+    flat = _BYTE_BITS.take(boards, axis=0).take(_GATHER_ALL)
     _FEATURE_BYTES.pack_into(
         flat,
         _FEATURE_AT,
@@ -83,3 +93,9 @@ def fill_flat(flat, state, player, prefix) -> None:
         not state.is_over and s[TO_MOVE] == player,
         bool(prefix),
     )
+    return flat
+
+
+def fill_flat(flat, state, player, prefix) -> None:
+    """:func:`encode_flat` written into ``flat`` (OpenSpiel's observer keeps its array)."""
+    flat[:] = encode_flat(state, player, prefix)
