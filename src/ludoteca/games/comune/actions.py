@@ -21,6 +21,8 @@ every whole turn.
 
 from __future__ import annotations
 
+from bisect import bisect_left
+
 import numpy as np
 
 from ludoteca.env.observation import BOARDS, unpacked_bit
@@ -28,7 +30,7 @@ from ludoteca.env.observation import BOARDS, unpacked_bit
 from .flat import OVER
 from .geometry import ANGLE_SYMBOLS, CELL_NAMES, NUM_CELLS
 from .notation import decode_turn, encode_turn
-from .state import listed, second_step_masks, step_masks
+from .state import second_step_codes, second_step_masks, step_codes, step_masks
 
 PLACEMENTS = NUM_CELLS * 3
 END = PLACEMENTS
@@ -106,28 +108,30 @@ class ComuneDecision:
         return None
 
     def legal(self, prefix: tuple[int, ...]) -> list[int]:
+        # listed straight from the engine (OpenSpiel asks every position's list); the
+        # masks are made only where a mask or a check is asked first (PettingZoo)
         if not prefix:
             if self._first is None:
-                self._first = self._listed(self._masks(()))
+                if self._s[OVER]:
+                    self._first = []
+                else:
+                    self._first = step_codes(self._s)  # a new list: ours
+                    self._first.append(PASS)
             return self._first
-        masks = self._masks(prefix)
-        if masks is None:
-            return []
-        seconds = self._second.get(prefix[0])
-        if seconds is None:
-            seconds = self._second[prefix[0]] = self._listed(masks)
-        return seconds
-
-    @staticmethod
-    def _listed(masks: tuple[int, int, int, int]) -> list[int]:
-        """The ids of a step's masks, ascending (a new list: ours)."""
-        m0, m1, m2, others = masks
-        ids = listed(m0, m1, m2) if m0 | m1 | m2 else []
-        if others & _END_BIT:
-            ids.append(END)
-        if others & _PASS_BIT:
-            ids.append(PASS)
-        return ids
+        if len(prefix) == 1 and 0 <= prefix[0] < PLACEMENTS:
+            first = prefix[0]
+            seconds = self._second.get(first)
+            if seconds is None:
+                firsts = self.legal(())  # ascending: a bisection, not a scan
+                at = bisect_left(firsts, first)
+                if at == len(firsts) or firsts[at] != first:
+                    return []
+                # None: the first piece ends the turn (the opening, or no piece left)
+                seconds = second_step_codes(self._s, first) or []
+                seconds.append(END)
+                self._second[first] = seconds
+            return seconds
+        return []
 
     def allows(self, prefix: tuple[int, ...], action: int) -> bool:
         """Whether ``action`` is a legal step after ``prefix`` (read from the masks)."""

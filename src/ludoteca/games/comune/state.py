@@ -114,12 +114,6 @@ def _second_codes(s: list[int]) -> list[int]:
     return [*codes_of(m1, 1), *codes_of(m2, 2)]
 
 
-def listed(m0: int, m1: int, m2: int) -> list[int]:
-    """The placement codes of three masks, ascending by cell then angle (a new list): the
-    plain :func:`.flat.placement_codes`, or its compiled twin once compiled."""
-    return _placement_codes(m0, m1, m2)
-
-
 NO_PLACEMENT = (0, 0, 0)
 """The placement masks of a side that cannot place (the game is over, or its supply empty)."""
 
@@ -148,9 +142,9 @@ def step_codes(s: list[int]) -> list[int]:
     return _placement_codes(*step_masks(s))
 
 
-def second_step_masks(s: list[int], first: int) -> tuple[int, int, int] | None:
-    """Where a turn's second piece may go at each angle once ``first`` is placed (the state
-    array ``s`` unchanged), or ``None`` where the first piece ends the turn."""
+def _second_probe(s: list[int], first: int) -> list[int] | None:
+    """A copy of the state array ``s`` with a turn's first piece ``first`` placed and
+    pending, or ``None`` where that piece ends the turn."""
     if s[PENDING] >= 0:
         raise ValueError("second_codes is asked at a turn's start")
     player = s[TO_MOVE]
@@ -161,14 +155,21 @@ def second_step_masks(s: list[int], first: int) -> tuple[int, int, int] | None:
     if _first_ends_turn(probe, player, opening):
         return None
     probe[PENDING] = angle
-    return _second_masks(probe)
+    return probe
+
+
+def second_step_masks(s: list[int], first: int) -> tuple[int, int, int] | None:
+    """Where a turn's second piece may go at each angle once ``first`` is placed (the state
+    array ``s`` unchanged), or ``None`` where the first piece ends the turn."""
+    probe = _second_probe(s, first)
+    return None if probe is None else _second_masks(probe)
 
 
 def second_step_codes(s: list[int], first: int) -> list[int] | None:
     """:meth:`ComuneState.second_codes` of the state array ``s`` (unchanged):
     :func:`second_step_masks` listed ascending."""
-    masks = second_step_masks(s, first)
-    return None if masks is None else _placement_codes(*masks)
+    probe = _second_probe(s, first)
+    return None if probe is None else _placement_codes(*_second_masks(probe))
 
 
 def _first_ends_turn(s: list[int], player: int, opening: bool) -> bool:
