@@ -21,11 +21,12 @@ every whole turn.
 
 from __future__ import annotations
 
+import struct
 from bisect import bisect_left
 
 import numpy as np
 
-from ludoteca.env.observation import BOARDS, unpacked_bit
+from ludoteca.env.observation import unpacked_bit
 
 from .flat import OVER
 from .geometry import ANGLE_SYMBOLS, CELL_NAMES, NUM_CELLS
@@ -66,6 +67,11 @@ def _mask_gather() -> np.ndarray:
 
 
 _GATHER = _mask_gather()
+_PACK_MASKS = struct.Struct("<4Q").pack
+"""The four masks as the bytes of little-endian 64-bit boards (:data:`BOARDS`' order)."""
+_BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1).view(np.int8)
+"""Each byte's eight bits, in ``np.unpackbits``' big bit order (so :data:`_GATHER`'s places
+hold): a mask's bytes in two gathers, no array of boards made and unpacked."""
 
 
 class ComuneDecision:
@@ -146,8 +152,8 @@ class ComuneDecision:
     def mask(self, prefix: tuple[int, ...]) -> np.ndarray:
         """PettingZoo's mask of the step after ``prefix``: an ``int8`` array of
         :data:`SIZE`, 1 at each legal id (a new array)."""
-        boards = np.array(self._masks(prefix) or _NO_STEP, BOARDS)
-        return np.unpackbits(boards.view(np.uint8)).take(_GATHER).view(np.int8)
+        boards = np.frombuffer(_PACK_MASKS(*(self._masks(prefix) or _NO_STEP)), np.uint8)
+        return _BYTE_BITS.take(boards, axis=0).take(_GATHER)
 
     def complete(self, prefix: tuple[int, ...]):
         if prefix == (PASS,):
