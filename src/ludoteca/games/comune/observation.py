@@ -16,7 +16,7 @@ import numpy as np
 from ludoteca.env.observation import starts, unpacked_bit
 
 from .actions import PLACEMENTS
-from .flat import FULL, PASSES, PIECES, SUPPLY, TO_MOVE
+from .flat import FULL, OVER, PASSES, PIECES, SUPPLY, TO_MOVE, is_opening
 from .geometry import CELLS, PIECES_PER_PLAYER
 
 
@@ -74,7 +74,7 @@ def encode_flat(state, player, prefix=()) -> np.ndarray:
     a table of bytes (two numpy calls, no zeroed array to convert into), the features
     packed straight into the array's bytes (a numpy call costs more than packing six
     floats)."""
-    s = state.slots()
+    s = state._s  # read only: the state's own array, not the copy slots() gives
     tail = _NO_PENDING
     if prefix and prefix[0] < PLACEMENTS:
         cell, angle = divmod(prefix[0], 3)
@@ -89,8 +89,8 @@ def encode_flat(state, player, prefix=()) -> np.ndarray:
         s[SUPPLY + player] / PIECES_PER_PLAYER,
         s[SUPPLY + 1 - player] / PIECES_PER_PLAYER,
         s[PASSES] / 2,
-        state.is_opening,
-        not state.is_over and s[TO_MOVE] == player,
+        is_opening(s),
+        not s[OVER] and s[TO_MOVE] == player,
         bool(prefix),
     )
     return flat
