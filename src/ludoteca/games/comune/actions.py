@@ -94,17 +94,13 @@ class ComuneDecision:
     def _masks(self, prefix: tuple[int, ...]) -> tuple[int, int, int, int] | None:
         """The masks of the step after ``prefix``, or ``None`` for a prefix no turn has."""
         if not prefix:
-            masks = self._first_masks
-            if masks is None:
-                masks = _NO_STEP if self._s[OVER] else (*step_masks(self._s), _PASS_BIT)
-                self._first_masks = masks
-            return masks
+            return self._turn_start_masks()
         if len(prefix) == 1 and 0 <= prefix[0] < PLACEMENTS:
             first = prefix[0]
             masks = self._second_masks.get(first)
             if masks is None:
                 cell, angle = divmod(first, 3)
-                if not (self._masks(())[angle] >> cell) & 1:
+                if not (self._turn_start_masks()[angle] >> cell) & 1:
                     return None
                 # None: the first piece ends the turn (the opening, or no piece left)
                 seconds = second_step_masks(self._s, first)
@@ -112,6 +108,13 @@ class ComuneDecision:
                 self._second_masks[first] = masks
             return masks
         return None
+
+    def _turn_start_masks(self) -> tuple[int, int, int, int]:
+        masks = self._first_masks
+        if masks is None:
+            masks = _NO_STEP if self._s[OVER] else (*step_masks(self._s), _PASS_BIT)
+            self._first_masks = masks
+        return masks
 
     def legal(self, prefix: tuple[int, ...]) -> list[int]:
         # listed straight from the engine (OpenSpiel asks every position's list); the

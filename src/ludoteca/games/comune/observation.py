@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import struct
 from operator import itemgetter
+from typing import Any
 
 import numpy as np
 
@@ -82,7 +83,7 @@ def encode_flat(state, player, prefix=()) -> np.ndarray:
         pending[angle] = 1 << cell
         tail = tuple(pending)
     boards = np.frombuffer(_PACK_BOARDS(*_SIDES[player](s), *tail), np.uint8)
-    flat = _BYTE_BITS.take(boards, axis=0).take(_GATHER_ALL)
+    flat: Any = _BYTE_BITS.take(boards, axis=0).take(_GATHER_ALL)  # a buffer to pack into
     _FEATURE_BYTES.pack_into(
         flat,
         _FEATURE_AT,
