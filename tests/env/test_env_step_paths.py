@@ -81,6 +81,35 @@ def test_kuniumis_mask_is_its_legal_moves():
     assert play.is_over and not any(space.legal_mask(play.state))
 
 
+def test_comunes_step_masks_are_its_turns_steps():
+    """Comune's decision keeps each step's legal ids as the engine's masks, and gives from
+    them the ids listed, PettingZoo's mask and the check of a step: each holds exactly the
+    steps of the engine's whole turns cut after the prefix (a turn start, and every first
+    placement), for every id of the space and a few outside it; a game over has none."""
+    from ludoteca.games.comune.actions import turn_actions
+
+    space = space_for(get("comune"))
+    environment = env("comune").unwrapped
+    ids = range(-2, space.size + 2)
+    seconds_seen = 0
+    for play in random_positions("comune", {}, seed=21, every=3):
+        turns = [turn_actions(move) for move in play.state.legal_moves()]
+        decision = space.decision(play.state)
+        prefixes = [(), *sorted({(turn[0],) for turn in turns if len(turn) == 2})]
+        for prefix in prefixes:
+            steps = sorted({turn[len(prefix)] for turn in turns if turn[: len(prefix)] == prefix})
+            assert decision.legal(prefix) == steps, (play.state.position(), prefix)
+            assert np.flatnonzero(decision.mask(prefix)).tolist() == steps
+            assert [i for i in ids if decision.allows(prefix, i)] == steps
+            seconds_seen += bool(prefix)
+        if play.to_move >= 0:
+            environment.play = play
+            seen = environment.observe(f"player_{play.to_move}")["action_mask"]
+            assert np.flatnonzero(seen).tolist() == play.legal_actions()
+    assert play.is_over and seconds_seen
+    assert not space.decision(play.state).mask(()).any()
+
+
 def _taken_back(state):
     """Copies of ``state`` with its last move or two taken back."""
     back = state.clone()

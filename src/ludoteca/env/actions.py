@@ -27,6 +27,10 @@ game, and a game loaded as a plug-in offers the adapters as the built-in ones do
 - optionally ``legal_mask(state)``, for a one-step space: a ``bytearray`` of ``size``
   bytes, 1 at each legal id of ``state`` (a player's), made without listing the ids
   (Kuniumi's, from the engine's bitboard): PettingZoo's mask;
+- optionally ``decision_masks = True``: its decisions also answer ``mask(prefix)`` (that
+  mask as an ``int8`` array, for a space of several steps) and ``allows(prefix, action)``
+  (whether an id is legal there), each without listing the ids (Comune's, from the
+  engine's placement masks), so a step picked from the mask is checked without a list;
 - optionally ``chance_repeats = True``: its chance nodes meet the same few lists of
   outcomes (dice), so the driver works out their ids once per list (:func:`chance_entry`);
 - optionally ``max_score``: the best score alone, OpenSpiel's utility bound when a game is
@@ -47,6 +51,8 @@ from collections.abc import Callable, Sequence
 from functools import partial
 from typing import Protocol
 from weakref import WeakKeyDictionary
+
+import numpy as np
 
 from ludoteca.core.errors import GameError, IllegalMoveError
 from ludoteca.core.kept import Kept
@@ -270,6 +276,7 @@ class Play:
         "_one_step",
         "_own_listed",
         "_chance_kept",
+        "_masked",
     )
 
     def __init__(self, space: GameSpace, state: State) -> None:
@@ -294,6 +301,8 @@ class Play:
         # a space whose chance nodes meet the same few lists of outcomes (dice) says so, and
         # their ids are worked out once per list; a deal of tiles meets too many to keep
         self._chance_kept: bool = bool(getattr(space, "chance_repeats", False))
+        # decisions that tell a legal id from their masks: a step is checked without a list
+        self._masked: bool = bool(getattr(space, "decision_masks", False))
 
     @classmethod
     def new(cls, game: Game, seed: int | None = None) -> Play:
@@ -327,6 +336,17 @@ class Play:
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(chance id, probability)`` at a chance node, ids ascending; else empty."""
         return list(self._chance_entry()[1])
+
+    def legal_mask(self) -> np.ndarray | None:
+        """The legal ids as PettingZoo's ``int8`` mask, from a decision that makes it
+        without a list (``decision_masks``); ``None`` where the space has none, or no
+        player is to act."""
+        if not self._masked or self.mover < 0:
+            return None
+        decision = self._decision
+        if decision is None:
+            decision = self._decision = self._decide(self.state)
+        return decision.mask(self.prefix)  # type: ignore[attr-defined]
 
     def legal_actions(self) -> list[int]:
         """The legal ids, ascending: chance ids at a chance node, none once the game is over."""
@@ -369,6 +389,10 @@ class Play:
             return move
         legal = self._legal
         if legal is None:
+            if self._masked:
+                if not decision.allows(self.prefix, action):  # type: ignore[attr-defined]
+                    raise self._refusal(action)
+                return decision.complete((*self.prefix, action))
             legal = decision.legal(self.prefix)
         at = bisect_left(legal, action)  # the legal ids are ascending: no scan of them
         if at == len(legal) or legal[at] != action:
@@ -454,6 +478,7 @@ class Play:
         other._one_step = self._one_step
         other._own_listed = self._own_listed
         other._chance_kept = self._chance_kept
+        other._masked = self._masked
         return other
 
     def __deepcopy__(self, memo: dict) -> Play:

@@ -46,7 +46,7 @@ from pettingzoo.utils.wrappers.order_enforcing import (
 from ludoteca.core import CHANCE, TERMINAL, get
 from ludoteca.core.protocol import Game
 
-from .actions import Play, space_for, warm_up
+from .actions import Play, returns, space_for, warm_up
 from .observation import HIGH, LOW, Observer
 
 
@@ -148,7 +148,7 @@ class LudotecaEnv(AECEnv):
             play.apply(outcomes[i][0])
         if play.mover == TERMINAL:
             result = play.state.result
-            for agent, value in zip(self.agents, play.returns(), strict=True):
+            for agent, value in zip(self.agents, returns(result), strict=True):
                 self.rewards[agent] = value
                 self.terminations[agent] = True
                 self.infos[agent] = {"result": result}
@@ -169,7 +169,9 @@ class LudotecaEnv(AECEnv):
             if self._legal_mask is not None:
                 mask = np.frombuffer(self._legal_mask(play.state), np.int8)
             else:
-                mask = _mask(self.space.size, play.legal_actions())
+                mask = play.legal_mask()
+                if mask is None:
+                    mask = _mask(self.space.size, play.legal_actions())
         else:
             mask = np.zeros(self.space.size, np.int8)
         return {"observation": observation, "action_mask": mask}

@@ -21,12 +21,17 @@ every whole turn.
 
 from __future__ import annotations
 
+import struct
 from bisect import bisect_left
+
+import numpy as np
+
+from ludoteca.env.observation import unpacked_bit
 
 from .flat import OVER
 from .geometry import ANGLE_SYMBOLS, CELL_NAMES, NUM_CELLS
 from .notation import decode_turn, encode_turn
-from .state import second_step_codes, step_codes
+from .state import second_step_codes, second_step_masks, step_codes, step_masks
 
 PLACEMENTS = NUM_CELLS * 3
 END = PLACEMENTS
@@ -44,17 +49,76 @@ def turn_actions(move: int) -> tuple[int, ...]:
     return codes
 
 
-class ComuneDecision:
-    """A Comune position's turns as steps, asked of the engine one level at a time."""
+_END_BIT, _PASS_BIT = 1, 2
+"""The two steps that are no placement, as bits of a fourth mask beside the three angles'."""
+_NO_STEP = (0, 0, 0, 0)
 
-    __slots__ = ("_s", "_first", "_second")
+
+def _mask_gather() -> np.ndarray:
+    """Where each id's bit lies among the bits of four boards unpacked (the three angles'
+    placement masks, then END and PASS): a position's PettingZoo mask in one gather."""
+    cells = np.arange(NUM_CELLS)
+    where = np.empty(SIZE, np.intp)
+    for angle in range(3):
+        where[cells * 3 + angle] = unpacked_bit(angle, cells)
+    where[END] = unpacked_bit(3, _END_BIT.bit_length() - 1)
+    where[PASS] = unpacked_bit(3, _PASS_BIT.bit_length() - 1)
+    return where
+
+
+_GATHER = _mask_gather()
+_PACK_MASKS = struct.Struct("<4Q").pack
+"""The four masks as the bytes of little-endian 64-bit boards (:data:`BOARDS`' order)."""
+_BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1).view(np.int8)
+"""Each byte's eight bits, in ``np.unpackbits``' big bit order (so :data:`_GATHER`'s places
+hold): a mask's bytes in two gathers, no array of boards made and unpacked."""
+
+
+class ComuneDecision:
+    """A Comune position's turns as steps, asked of the engine one level at a time.
+
+    Each step's legal ids are kept as the engine's masks (where a piece may go at each
+    angle, and whether END or PASS may come), which give the ids listed, the PettingZoo
+    mask in one gather and the check of a step, so a step the agent picks from the mask
+    is checked without listing the ids."""
+
+    __slots__ = ("_s", "_first", "_second", "_first_masks", "_second_masks")
 
     def __init__(self, state) -> None:
         self._s = state.slots()  # the position's array, kept: the state plays on
         self._first: list[int] | None = None
         self._second: dict[int, list[int]] = {}
+        self._first_masks: tuple[int, int, int, int] | None = None
+        self._second_masks: dict[int, tuple[int, int, int, int]] = {}
+
+    def _masks(self, prefix: tuple[int, ...]) -> tuple[int, int, int, int] | None:
+        """The masks of the step after ``prefix``, or ``None`` for a prefix no turn has."""
+        if not prefix:
+            return self._turn_start_masks()
+        if len(prefix) == 1 and 0 <= prefix[0] < PLACEMENTS:
+            first = prefix[0]
+            masks = self._second_masks.get(first)
+            if masks is None:
+                cell, angle = divmod(first, 3)
+                if not (self._turn_start_masks()[angle] >> cell) & 1:
+                    return None
+                # None: the first piece ends the turn (the opening, or no piece left)
+                seconds = second_step_masks(self._s, first)
+                masks = (0, 0, 0, _END_BIT) if seconds is None else (*seconds, _END_BIT)
+                self._second_masks[first] = masks
+            return masks
+        return None
+
+    def _turn_start_masks(self) -> tuple[int, int, int, int]:
+        masks = self._first_masks
+        if masks is None:
+            masks = _NO_STEP if self._s[OVER] else (*step_masks(self._s), _PASS_BIT)
+            self._first_masks = masks
+        return masks
 
     def legal(self, prefix: tuple[int, ...]) -> list[int]:
+        # listed straight from the engine (OpenSpiel asks every position's list); the
+        # masks are made only where a mask or a check is asked first (PettingZoo)
         if not prefix:
             if self._first is None:
                 if self._s[OVER]:
@@ -63,7 +127,7 @@ class ComuneDecision:
                     self._first = step_codes(self._s)  # a new list: ours
                     self._first.append(PASS)
             return self._first
-        if len(prefix) == 1 and prefix[0] < PLACEMENTS:
+        if len(prefix) == 1 and 0 <= prefix[0] < PLACEMENTS:
             first = prefix[0]
             seconds = self._second.get(first)
             if seconds is None:
@@ -78,6 +142,22 @@ class ComuneDecision:
             return seconds
         return []
 
+    def allows(self, prefix: tuple[int, ...], action: int) -> bool:
+        """Whether ``action`` is a legal step after ``prefix`` (read from the masks)."""
+        masks = self._masks(prefix)
+        if masks is None or not 0 <= action < SIZE:
+            return False
+        if action < PLACEMENTS:
+            cell, angle = divmod(action, 3)
+            return bool((masks[angle] >> cell) & 1)
+        return bool(masks[3] & (_END_BIT if action == END else _PASS_BIT))
+
+    def mask(self, prefix: tuple[int, ...]) -> np.ndarray:
+        """PettingZoo's mask of the step after ``prefix``: an ``int8`` array of
+        :data:`SIZE`, 1 at each legal id (a new array)."""
+        boards = np.frombuffer(_PACK_MASKS(*(self._masks(prefix) or _NO_STEP)), np.uint8)
+        return _BYTE_BITS.take(boards, axis=0).take(_GATHER)
+
     def complete(self, prefix: tuple[int, ...]):
         if prefix == (PASS,):
             return encode_turn(())
@@ -90,6 +170,7 @@ class ComuneActions:
     size = SIZE
     chance_size = 0
     max_steps = 2
+    decision_masks = True
 
     def encoder(self, state):
         return turn_actions

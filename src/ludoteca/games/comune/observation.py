@@ -10,13 +10,14 @@ from __future__ import annotations
 
 import struct
 from operator import itemgetter
+from typing import Any
 
 import numpy as np
 
-from ludoteca.env.observation import BOARDS, starts, unpacked_bit
+from ludoteca.env.observation import starts, unpacked_bit
 
 from .actions import PLACEMENTS
-from .flat import FULL, PASSES, PIECES, SUPPLY, TO_MOVE
+from .flat import FULL, OVER, PASSES, PIECES, SUPPLY, TO_MOVE, is_opening
 from .geometry import CELLS, PIECES_PER_PLAYER
 
 
@@ -58,28 +59,44 @@ _NO_PENDING: tuple[int, ...] = (0, 0, 0, FULL)
 _FEATURE_BYTES = struct.Struct("6f")
 """The six features as float32 (the array's own byte order), written into its bytes."""
 _FEATURE_AT = 4 * _FEATURES
+_PACK_BOARDS = struct.Struct("<10Q").pack
+"""The ten boards as the bytes of :data:`BOARDS` (little-endian), cheaper than an array."""
+_BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1).astype(np.float32)
+"""Each byte's eight bits as floats, in ``np.unpackbits``' big bit order (so
+:data:`_GATHER`'s places hold): the planes come as floats without a conversion."""
+_GATHER_ALL = np.concatenate([_GATHER, np.full(6, unpacked_bit(0, 63), np.intp)])
+""":data:`_GATHER` and six places for the features, read from a bit never set (zeros the
+features overwrite)."""
 
 
-def fill_flat(flat, state, player, prefix) -> None:
-    """The planes as one gather from the bits of ten boards (the pieces of each side at
-    each angle, the pending piece at its angle, every cell), the features packed straight
-    into the array's bytes (a numpy call costs more than packing six floats)."""
-    s = state.slots()
+def encode_flat(state, player, prefix=()) -> np.ndarray:
+    """A new observation: the planes gathered from the bits of ten boards (the pieces of
+    each side at each angle, the pending piece at its angle, every cell) as floats through
+    a table of bytes (two numpy calls, no zeroed array to convert into), the features
+    packed straight into the array's bytes (a numpy call costs more than packing six
+    floats)."""
+    s = state._s  # read only: the state's own array, not the copy slots() gives
     tail = _NO_PENDING
     if prefix and prefix[0] < PLACEMENTS:
         cell, angle = divmod(prefix[0], 3)
         pending = [0, 0, 0, FULL]
         pending[angle] = 1 << cell
         tail = tuple(pending)
-    boards = np.array(_SIDES[player](s) + tail, BOARDS)
-    flat[:_FEATURES] = np.unpackbits(boards.view(np.uint8)).take(_GATHER)
+    boards = np.frombuffer(_PACK_BOARDS(*_SIDES[player](s), *tail), np.uint8)
+    flat: Any = _BYTE_BITS.take(boards, axis=0).take(_GATHER_ALL)  # a buffer to pack into
     _FEATURE_BYTES.pack_into(
         flat,
         _FEATURE_AT,
         s[SUPPLY + player] / PIECES_PER_PLAYER,
         s[SUPPLY + 1 - player] / PIECES_PER_PLAYER,
         s[PASSES] / 2,
-        state.is_opening,
-        not state.is_over and s[TO_MOVE] == player,
+        is_opening(s),
+        not s[OVER] and s[TO_MOVE] == player,
         bool(prefix),
     )
+    return flat
+
+
+def fill_flat(flat, state, player, prefix) -> None:
+    """:func:`encode_flat` written into ``flat`` (OpenSpiel's observer keeps its array)."""
+    flat[:] = encode_flat(state, player, prefix)

@@ -114,29 +114,37 @@ def _second_codes(s: list[int]) -> list[int]:
     return [*codes_of(m1, 1), *codes_of(m2, 2)]
 
 
-def _second_listed(s: list[int]) -> list[int]:
-    """Mid-turn: the second placements' codes ascending by code (cell, then angle), listed
-    by :data:`_placement_codes` (the research adapters' steps)."""
-    return _placement_codes(*_second_masks(s))
+NO_PLACEMENT = (0, 0, 0)
+"""The placement masks of a side that cannot place (the game is over, or its supply empty)."""
+
+
+def step_masks(s: list[int]) -> tuple[int, int, int]:
+    """Where the side to move may place a piece now at each angle (mid-turn: the second
+    piece, :func:`_second_masks`), for the state array ``s`` (the research adapters keep a
+    position's array, not a state): the masks :func:`step_codes` lists."""
+    if s[OVER]:
+        return NO_PLACEMENT
+    if s[PENDING] >= 0:
+        return _second_masks(s)
+    player = s[TO_MOVE]
+    if s[SUPPLY + player] <= 0:
+        return NO_PLACEMENT
+    free = flat.FULL & ~s[OCC]  # the three angles' masks in one go, as legal_moves
+    blocked = flat.BLOCKED + 3 * player
+    return free & ~s[blocked], free & ~s[blocked + 1], free & ~s[blocked + 2]
 
 
 def step_codes(s: list[int]) -> list[int]:
-    """:meth:`ComuneState.placement_codes` of the state array ``s`` (the research adapters
-    keep a position's array, not a state)."""
+    """:meth:`ComuneState.placement_codes` of the state array ``s``: :func:`step_masks`
+    listed ascending."""
     if s[OVER]:
         return []
-    if s[PENDING] >= 0:
-        return _second_listed(s)
-    player = s[TO_MOVE]
-    if s[SUPPLY + player] <= 0:
-        return []
-    free = flat.FULL & ~s[OCC]  # the three angles' masks in one go, as legal_moves
-    blocked = flat.BLOCKED + 3 * player
-    return _placement_codes(free & ~s[blocked], free & ~s[blocked + 1], free & ~s[blocked + 2])
+    return _placement_codes(*step_masks(s))
 
 
-def second_step_codes(s: list[int], first: int) -> list[int] | None:
-    """:meth:`ComuneState.second_codes` of the state array ``s`` (unchanged)."""
+def _second_probe(s: list[int], first: int) -> list[int] | None:
+    """A copy of the state array ``s`` with a turn's first piece ``first`` placed and
+    pending, or ``None`` where that piece ends the turn."""
     if s[PENDING] >= 0:
         raise ValueError("second_codes is asked at a turn's start")
     player = s[TO_MOVE]
@@ -147,7 +155,21 @@ def second_step_codes(s: list[int], first: int) -> list[int] | None:
     if _first_ends_turn(probe, player, opening):
         return None
     probe[PENDING] = angle
-    return _second_listed(probe)
+    return probe
+
+
+def second_step_masks(s: list[int], first: int) -> tuple[int, int, int] | None:
+    """Where a turn's second piece may go at each angle once ``first`` is placed (the state
+    array ``s`` unchanged), or ``None`` where the first piece ends the turn."""
+    probe = _second_probe(s, first)
+    return None if probe is None else _second_masks(probe)
+
+
+def second_step_codes(s: list[int], first: int) -> list[int] | None:
+    """:meth:`ComuneState.second_codes` of the state array ``s`` (unchanged):
+    :func:`second_step_masks` listed ascending."""
+    probe = _second_probe(s, first)
+    return None if probe is None else _placement_codes(*_second_masks(probe))
 
 
 def _first_ends_turn(s: list[int], player: int, opening: bool) -> bool:
