@@ -129,11 +129,13 @@ def test_hexagone_pieces_kept_follow_play_undo_and_clones(players):
     frame's offsets, the piles and pool as each player sees them, shared by clones until a
     piece moves) and with its colours (``colours_kept``: the board's ones, until a swap) is
     at every position what a fresh computation gives, through random games played forward
-    and taken back, and clones moving apart; the tensor is the position."""
+    and taken back, and clones moving apart; the tensor is the position. So are the frame
+    and the touching pairs' first ids the swap decision keeps there, and its first ids."""
     import random
 
     from ludoteca.core.playout import sample_chance
-    from ludoteca.games.hexagone.actions import Frame, cell_id
+    from ludoteca.env.actions import TrieDecision, space_for
+    from ludoteca.games.hexagone.actions import Frame, SwapDecision, cell_id
 
     def check(state):
         for player in range(players):
@@ -147,6 +149,11 @@ def test_hexagone_pieces_kept_follow_play_undo_and_clones(players):
         if frame is not None:
             assert frame.corner == Frame(tuple(state.cells)).corner, state.position()
             assert frame.offsets().tolist() == fresh, state.position()
+        if state.phase == "swap":  # a swap's first ids, kept there, against every move's
+            listed = TrieDecision(state.legal_moves(), space.encoder(state))
+            assert SwapDecision(state).legal(()) == listed.legal(()), state.position()
+            kept = dict(state.pieces_kept)
+            kept.pop("frame", None)
         firsts = kept.pop("first ids", None)
         if firsts is not None:
             corner = Frame(tuple(state.cells)).corner
@@ -169,6 +176,7 @@ def test_hexagone_pieces_kept_follow_play_undo_and_clones(players):
 
     game = get("hexagone", players=players)
     observer = Observer(game)
+    space = space_for(game)
     rng = random.Random(players)
     state = game.new_state(seed=players)
     moved = restored = 0
