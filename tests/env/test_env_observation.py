@@ -129,11 +129,13 @@ def test_hexagone_pieces_kept_follow_play_undo_and_clones(players):
     frame's offsets, the piles and pool as each player sees them, shared by clones until a
     piece moves) and with its colours (``colours_kept``: the board's ones, until a swap) is
     at every position what a fresh computation gives, through random games played forward
-    and taken back, and clones moving apart; the tensor is the position."""
+    and taken back, and clones moving apart; the tensor is the position. So are the frame
+    and the touching pairs' first ids the swap decision keeps there, and its first ids."""
     import random
 
     from ludoteca.core.playout import sample_chance
-    from ludoteca.games.hexagone.actions import Frame
+    from ludoteca.env.actions import TrieDecision, space_for
+    from ludoteca.games.hexagone.actions import Frame, SwapDecision, cell_id
 
     def check(state):
         for player in range(players):
@@ -141,8 +143,25 @@ def test_hexagone_pieces_kept_follow_play_undo_and_clones(players):
         fresh = Frame(tuple(state.cells)).offsets().tolist()  # not a kept frame
         ones = [k * 44 * 44 + at for k, at in zip(state.cells.values(), fresh, strict=True)]
         assert state.colours_kept["board"].tolist() == ones, state.position()
-        assert len(state.pieces_kept) == players
-        for player, (offsets, piles, count) in state.pieces_kept.items():
+        # the frame and the touching pairs' first ids the adapters keep there too
+        kept = dict(state.pieces_kept)
+        frame = kept.pop("frame", None)
+        if frame is not None:
+            assert frame.corner == Frame(tuple(state.cells)).corner, state.position()
+            assert frame.offsets().tolist() == fresh, state.position()
+        if state.phase == "swap":  # a swap's first ids, kept there, against every move's
+            listed = TrieDecision(state.legal_moves(), space.encoder(state))
+            assert SwapDecision(state).legal(()) == listed.legal(()), state.position()
+            kept = dict(state.pieces_kept)
+            kept.pop("frame", None)
+        firsts = kept.pop("first ids", None)
+        if firsts is not None:
+            corner = Frame(tuple(state.cells)).corner
+            assert firsts[1] == [
+                cell_id(corner, m[1]) if m[1] in state.cells else -1 for m in firsts[0]
+            ], state.position()
+        assert len(kept) == players
+        for player, (offsets, piles, count) in kept.items():
             assert offsets.tolist() == fresh, state.position()
             rows = [state.captured[(player + row) % players] for row in range(players)]
             rows += [[0] * 7] * (4 - players) + [state.pool]  # the pool after the piles
@@ -157,6 +176,7 @@ def test_hexagone_pieces_kept_follow_play_undo_and_clones(players):
 
     game = get("hexagone", players=players)
     observer = Observer(game)
+    space = space_for(game)
     rng = random.Random(players)
     state = game.new_state(seed=players)
     moved = restored = 0

@@ -23,7 +23,7 @@ Ids: ``0 .. 1935`` cells, ``1936 + k`` colour ``k`` in ``R O Y G B P W``, ``1943
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from itertools import compress
+from itertools import compress, repeat
 from operator import itemgetter
 
 import numpy as np
@@ -140,8 +140,20 @@ class Frame:
 
 
 def frame_of(state) -> Frame:
-    """The :class:`Frame` of the pieces on the table (kept for the same cells)."""
-    return _FRAMES[tuple(state.cells)]
+    """The :class:`Frame` of the pieces on the table (kept for the same cells, and with the
+    state's pieces: :attr:`~.state.HexagoneState.pieces_kept`, fresh whenever a piece comes
+    or goes, so most positions find it without the cells' tuple hashed)."""
+    kept = state.pieces_kept
+    found = kept.get(_FRAME)
+    if found is None:
+        found = kept[_FRAME] = _FRAMES[tuple(state.cells)]
+    return found
+
+
+_FRAME = "frame"
+"""Where :func:`frame_of` keeps the frame in the state's ``pieces_kept``."""
+_FIRST_IDS = "first ids"
+"""Where :class:`SwapDecision` keeps the first ids of the touching pairs there."""
 
 
 def frame(state) -> int:
@@ -151,32 +163,50 @@ def frame(state) -> int:
 
 class SwapDecision:
     """A swap position's ids read off the engine's flags of legal swaps
-    (:meth:`~.state.HexagoneState.swap_flags`): its legal swaps picked from the engine's
-    list without a move made, the first ids those of their distinct first cells, and the
-    second ids of a first one those of its swaps' second cells. A swap's cells are in
-    ``(q, r)`` order and so are their ids, so the swaps in move order give both ascending.
-    """
+    (:meth:`~.state.HexagoneState.swap_flags`) without a move made: the first ids those of
+    the distinct first cells of the flagged swaps, and the second ids of a first one those
+    of the flagged swaps from its cell. A swap's cells are in ``(q, r)`` order and so are
+    their ids, so the swaps in move order give both ascending.
 
-    __slots__ = ("_swaps", "_frame", "_legal", "_after")
+    A mixed roll's swaps are flagged over the touching pairs, which stay while no piece
+    comes or goes: the id of each pair's first cell is kept with the state's pieces, and a
+    position's first ids are those ids picked by the flags, with no move looked at."""
+
+    __slots__ = ("_moves", "_flags", "_frame", "_legal", "_after")
 
     def __init__(self, state) -> None:
         moves, flags = state.swap_flags()
-        self._swaps = swaps = list(compress(moves, flags))
+        self._moves, self._flags = moves, flags
         self._frame = where = frame_of(state)
-        self._legal = list(map(where.ids().__getitem__, dict.fromkeys(map(_FIRST, swaps))))
+        a, b = state.dice
+        if a != b:  # the touching pairs: their first ids kept for the same pieces
+            kept = state.pieces_kept
+            firsts = kept.get(_FIRST_IDS)
+            if firsts is None or firsts[0] is not moves:
+                # a pair whose piece was taken since the pairs were listed is never
+                # flagged, and its cell may lie outside the frame: -1 for it
+                get = where.ids().get
+                firsts = kept[_FIRST_IDS] = (
+                    moves,
+                    list(map(get, map(_FIRST, moves), repeat(-1))),
+                )
+            self._legal = list(dict.fromkeys(compress(firsts[1], flags)))
+        else:  # a double's pairs are every two pieces: only the flagged ones looked at
+            firsts = dict.fromkeys(map(_FIRST, compress(moves, flags)))
+            self._legal = list(map(where.ids().__getitem__, firsts))
         self._after: dict[int, dict[int, tuple]] = {}
 
     def _seconds(self, first: int) -> dict[int, tuple]:
         found = self._after.get(first)
         if found is None:
             found = {}
-            if 0 <= first < CELLS:  # the swaps from its cell: a run of the sorted swaps
+            if 0 <= first < CELLS:  # the swaps from its cell: a run of the pairs in order
                 c = id_cell(self._frame.corner, first)
-                swaps = self._swaps
-                start = bisect_left(swaps, c, key=_FIRST)
-                end = bisect_right(swaps, c, lo=start, key=_FIRST)
+                moves = self._moves
+                start = bisect_left(moves, c, key=_FIRST)
+                end = bisect_right(moves, c, lo=start, key=_FIRST)
                 ids = self._frame.ids()
-                found = {ids[m[2]]: m for m in swaps[start:end]}
+                found = {ids[m[2]]: m for m in compress(moves[start:end], self._flags[start:end])}
             self._after[first] = found
         return found
 

@@ -93,10 +93,9 @@ def fill_flat(flat, state, player, prefix) -> None:
 def _pieces(state, player: int, kept: dict) -> tuple[np.ndarray, bytes, int]:
     """The frame's offsets of the cells (``ValueError`` for a piece outside the frame), the
     captured piles from ``player`` on and the pool as their float32 bytes, and the number of
-    players. The offsets are the same for every player: another's, if ``kept`` has them."""
+    players. The offsets are the same for every player: the frame's, kept with it."""
     captured = state.captured
-    other = next(iter(kept.values()), None)
-    offsets = frame_of(state).offsets() if other is None else other[0]
+    offsets = frame_of(state).offsets()  # worked out once for the frame
     counts = _COUNTS
     rows = [counts[tuple(row)] for row in (*captured[player:], *captured[:player])]
     rows += (_NO_PILES[len(captured)], counts[tuple(state.pool)])
