@@ -29,6 +29,9 @@ game, and a game loaded as a plug-in offers the adapters as the built-in ones do
   (Kuniumi's, from the engine's bitboard): PettingZoo's mask;
 - optionally ``chance_repeats = True``: its chance nodes meet the same few lists of
   outcomes (dice), so the driver works out their ids once per list (:func:`chance_entry`);
+- optionally ``chance_entry(state)``: a chance node's :data:`ChanceEntry` made by the space
+  from what the engine keeps (Comino's tiles left to deal, as bits), without the engine's
+  list of outcomes mapped id by id;
 - optionally ``max_score``: the best score alone, OpenSpiel's utility bound when a game is
   played by one player (Hexagone's solo puzzle);
 - optionally ``warm_up()``: makes the engine's states step with the game's compiled kernel
@@ -270,6 +273,7 @@ class Play:
         "_one_step",
         "_own_listed",
         "_chance_kept",
+        "_own_chance",
     )
 
     def __init__(self, space: GameSpace, state: State) -> None:
@@ -294,6 +298,10 @@ class Play:
         # a space whose chance nodes meet the same few lists of outcomes (dice) says so, and
         # their ids are worked out once per list; a deal of tiles meets too many to keep
         self._chance_kept: bool = bool(getattr(space, "chance_repeats", False))
+        # a space that makes a chance node's entry from the engine's own bits says so
+        self._own_chance: Callable[[State], ChanceEntry] | None = getattr(
+            space, "chance_entry", None
+        )
 
     @classmethod
     def new(cls, game: Game, seed: int | None = None) -> Play:
@@ -313,6 +321,9 @@ class Play:
 
     def _chance_entry(self) -> ChanceEntry:
         if self._chance is None:
+            if self._own_chance is not None:
+                self._chance = self._own_chance(self.state)
+                return self._chance
             outcomes = self.state.chance_outcomes()
             if self._chance_kept:
                 self._chance = chance_entry(self.space, outcomes)
@@ -454,6 +465,7 @@ class Play:
         other._one_step = self._one_step
         other._own_listed = self._own_listed
         other._chance_kept = self._chance_kept
+        other._own_chance = self._own_chance
         return other
 
     def __deepcopy__(self, memo: dict) -> Play:

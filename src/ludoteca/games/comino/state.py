@@ -105,10 +105,27 @@ _ORIENTED_HIGH = tuple(
 """A hand's oriented tiles (:data:`NAME_MASK` bits) by its first twelve tiles' bits and by
 the rest: :meth:`CominoState.hand_mask` is two look-ups."""
 
-_DEALT_BIT = tuple((name, TILE_BIT[name]) for name in DEALT_TILES)
-_DEALT_BITS = sum(bit for _, bit in _DEALT_BIT)
-"""The dealt tiles with their bits, and all their bits: a chance node's outcomes are the
-tiles whose bits no hand and no tile on the table holds."""
+_DEALT_BITS = sum(TILE_BIT[name] for name in DEALT_TILES)
+"""The dealt tiles' bits: a chance node's outcomes are the dealt tiles whose bits no hand
+and no tile on the table holds."""
+
+
+@cache
+def _dealt_indices() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Each twelve-bit chunk of tile bits (:data:`TILE_BIT`; the first twelve tiles, then the
+    rest) -> the indices in :data:`DEALT_TILES` of its dealt tiles, ascending: the tiles left
+    to deal are two look-ups. Made on the first deal a process meets (an import of the game
+    makes none)."""
+    index = {TILE_BIT[name].bit_length() - 1: i for i, name in enumerate(DEALT_TILES)}
+
+    def chunk(start: int, bits: int) -> tuple[tuple[int, ...], ...]:
+        return tuple(
+            tuple(index[start + b] for b in range(bits) if c >> b & 1 and start + b in index)
+            for c in range(1 << bits)
+        )
+
+    return chunk(0, 12), chunk(12, len(TILES) - 12)
+
 
 _COLOURS_OF = tuple(tuple(sorted(set(oriented))) for oriented in ORIENTED)
 """Per oriented tile, its colours in notation order (the order a placement's areas are told)."""
@@ -126,11 +143,12 @@ _DEALS = {name: Deal(name) for name in DEALT_TILES}
 moves are frozen, so every position may hand out the same ones)."""
 
 _DRAW_CHANCES = [
-    {name: (deal, 1.0 / left) for name, deal in _DEALS.items()} if left else {}
+    tuple((deal, 1.0 / left) for deal in _DEALS.values()) if left else ()
     for left in range(len(DEALT_TILES) + 1)
 ]
-"""Each draw with its probability when ``left`` tiles are still to be drawn, made once: a
-chance node's outcomes are then one look-up per tile left."""
+"""Each draw (by its index in :data:`DEALT_TILES`) with its probability when ``left`` tiles
+are still to be drawn, made once: a chance node's outcomes are then one look-up per tile
+left."""
 
 
 class CominoState(State[CominoMove]):
@@ -500,14 +518,23 @@ class CominoState(State[CominoMove]):
         return found
 
     def chance_outcomes(self) -> list[tuple[CominoMove, float]]:
+        left, chances = self.deal_left()
+        return [chances[i] for i in left]
+
+    def deal_left(self) -> tuple[tuple[int, ...], tuple[tuple[Deal, float], ...]]:
+        """The tiles the next draw may deal, as their indices in :data:`DEALT_TILES`
+        (ascending; none once the deal is over), and each dealt tile's draw with its
+        probability at this draw, by the same index: :meth:`chance_outcomes`, which the
+        research adapters read without a list of moves mapped (their chance ids are these
+        indices)."""
         if self.draws >= DRAWS:
-            return []
+            return (), ()
         drawn = self.hand_bits[0] | self.hand_bits[1]
         for tile in self.board.values():
             drawn |= TILE_BIT[ORIENTED_NAME[ORIENTED_INDEX[tile]]]
-        drawn &= _DEALT_BITS
-        chances = _DRAW_CHANCES[len(DEALT_TILES) - drawn.bit_count()]
-        return [chances[n] for n, bit in _DEALT_BIT if not drawn & bit]
+        left = _DEALT_BITS & ~drawn
+        low, high = _dealt_indices()
+        return low[left & 0xFFF] + high[left >> 12], _DRAW_CHANCES[left.bit_count()]
 
     def move_to_str(self, move: CominoMove | str) -> str:
         """Binding notation of a move; text is parsed and given back canonical."""
