@@ -12,7 +12,13 @@ Representation, chosen so that move generation never looks beyond the edge of th
   :data:`~.tiles.FIT_MASK`, whose bits ``&`` the hand's bits are exactly the placements
   there, each distinct orientation once. A tile put or taken back changes the corners of
   the nine squares around it only, and only those are worked out again (``points`` and
-  ``frontier`` give the grid by ``(x, y)``).
+  ``frontier`` give the grid by ``(x, y)``);
+* colour areas, which score, are kept as they grow, as a forest of grid points joined by
+  size (``parent``, ``area_size``; a point has one colour, so one forest serves all three):
+  a tile's corners of one colour lie in one area, so putting a tile joins, for each of its
+  colours, the areas of its corners of that colour that some tile touched already, and it
+  scores the joined area's tiles less its own. Each put's joins are kept (``joins``), so
+  that taking the tile back undoes exactly them.
 """
 
 from __future__ import annotations
@@ -46,7 +52,6 @@ from .geometry import (
     TILES,
     cell_key,
     key_square,
-    linked_offsets,
     name_of,
     rotate,
     rotations,
@@ -67,27 +72,46 @@ from .planes import tile_ones
 
 SIDE_NAMES = (Text("first"), Text("second"))
 
-_LINKED: tuple[dict[str, tuple[int, ...]], ...] = tuple(
-    {
-        colour: tuple(dx * ROW + dy for dx, dy in linked_offsets(oriented, colour))
-        for colour in set(oriented)
-    }
+_CORNER_STEPS = tuple(dx * ROW + dy for dx, dy in CORNER_OFFSETS)
+_CORNERS_BY_COLOUR = tuple(
+    tuple(
+        (colour, tuple(d for d, c in zip(_CORNER_STEPS, oriented, strict=True) if c == colour))
+        for colour in sorted(set(oriented))
+    )
     for oriented in ORIENTED
 )
-"""Per oriented tile (:data:`ORIENTED` order) and colour it has: :func:`linked_offsets` as
-steps between :data:`ROW` keys."""
-
-_LINKED_BY_COLOUR = {
-    colour: tuple(steps.get(colour, ()) for steps in _LINKED) for colour in COLOUR_CODE
-}
-""":data:`_LINKED` by colour, then by oriented tile: what one area's search reads."""
+"""Per oriented tile, each of its colours in notation order (the order a placement's areas
+are told) with its corners of that colour as steps from its square's key (a grid point has
+the key of the square whose bottom-left corner it is): what joining a tile's areas reads."""
 
 _TL, _TR, _BR, _BL = (dx * ROW + dy for dx, dy in CORNER_OFFSETS)
 """A square's corner points as steps from its key, in tile-string order."""
 _SIDES = tuple(dx * ROW + dy for dx, dy in SIDE_OFFSETS)
 _AROUND = tuple(dx * ROW + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1))
 """The square and the eight sharing a corner with it."""
-_DIAGONALS = tuple(dx * ROW + dy for dx in (-1, 1) for dy in (-1, 1))
+
+
+def _near_fits(oriented: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For the squares beside and then diagonal to a square holding ``oriented``: each as a
+    step from its key, with :data:`FIT_MASK` of the corners it shares with the tile alone.
+    What fits a frontier square is what fits each of its corners (the table is a
+    corner-by-corner test), so a tile put beside one leaves it ``fit & mask``."""
+    out = []
+    for offsets in (SIDE_OFFSETS, [(dx, dy) for dx in (-1, 1) for dy in (-1, 1)]):
+        near = []
+        for dx, dy in offsets:
+            pattern = 0
+            for j, (cx, cy) in enumerate(CORNER_OFFSETS):  # the square's corner j
+                for (tx, ty), colour in zip(CORNER_OFFSETS, oriented, strict=True):
+                    if (dx + cx, dy + cy) == (tx, ty):  # is the tile's corner there
+                        pattern |= COLOUR_CODE[colour] << 2 * j
+            near.append((dx * ROW + dy, FIT_MASK[pattern]))
+        out.append(tuple(near))
+    return tuple(out)
+
+
+_NEAR_FITS = tuple(_near_fits(oriented) for oriented in ORIENTED)
+""":func:`_near_fits` per oriented tile."""
 _AT_POINT = tuple((dx * ROW + dy, corner) for (dx, dy), corner in SQUARES_AT_POINT)
 _CORNER_CODES = tuple(tuple(COLOUR_CODE[c] for c in oriented) for oriented in ORIENTED)
 
@@ -127,10 +151,6 @@ def _dealt_indices() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...]
     return chunk(0, 12), chunk(12, len(TILES) - 12)
 
 
-_COLOURS_OF = tuple(tuple(sorted(set(oriented))) for oriented in ORIENTED)
-"""Per oriented tile, its colours in notation order (the order a placement's areas are told)."""
-
-
 _PLACES: dict[tuple[int, int, int], Place] = {}
 """The placements listed so far, by (oriented tile index, x, y): a placement is an immutable
 value, so :meth:`CominoState.placements` hands out the one made the first time instead of
@@ -164,6 +184,13 @@ class CominoState(State[CominoMove]):
         self.front: dict[int, int] = {}
         """Each frontier square to the bits of the oriented tiles that fit it (see the module's
         notes)."""
+        self.parent: dict[int, int] = {}
+        """Each grid point that is not its area's root, to the point it was joined to (see
+        the module's notes)."""
+        self.area_size: dict[int, int] = {}
+        """Each area's root point to the number of tiles in the area."""
+        self.joins: list[list[tuple]] = []
+        """What each put changed in the areas, in the order the tiles were put."""
         self.ones = array("q")
         """The observation's flat indices of the tiles on the table (:func:`.planes.tile_ones`,
         five a tile, in the order they were put), kept as tiles are put and taken back:
@@ -203,6 +230,9 @@ class CominoState(State[CominoMove]):
         other.codes = self.codes.copy()
         other.front = self.front.copy()
         other.cells = self.cells.copy()
+        other.parent = self.parent.copy()
+        other.area_size = self.area_size.copy()
+        other.joins = self.joins[:]
         other.ones = self.ones[:]
         other.hands = [set(self.hands[0]), set(self.hands[1])]
         other.hand_bits = self.hand_bits[:]
@@ -352,7 +382,11 @@ class CominoState(State[CominoMove]):
         get = self.codes.get
         return get(k + _TL, 0) | get(k + _TR, 0) << 2 | get(k + _BR, 0) << 4 | get(k + _BL, 0) << 6
 
-    def _put(self, square: tuple[int, int], tile: str) -> None:
+    def _put(self, square: tuple[int, int], tile: str) -> list[tuple[str, int]]:
+        """Lay ``tile`` on the empty ``square``: the grid, the frontier, the observation's
+        indices and the areas follow. Returns each of its colours whose area it joins, with
+        the size of that area less its own tile (in notation order, none of size 0): what it
+        scores."""
         x, y = square
         # a tile lies within 22 squares of (0, 0) (see ROW): its square's five flat indices
         # say so, and refuse one farther out before anything is changed
@@ -363,6 +397,7 @@ class CominoState(State[CominoMove]):
         cells = self.cells
         cells[k] = o
         self.ones.extend(ones)
+        earned = self._join(k, o)  # before its corners are coloured: which are new points
         codes = self.codes
         tl, tr, br, bl = _CORNER_CODES[o]
         codes[k + _TL] = tl
@@ -371,37 +406,111 @@ class CominoState(State[CominoMove]):
         codes[k + _BL] = bl
         front = self.front
         front.pop(k, None)
-        get = codes.get
-        for d in _SIDES:  # beside it: on the frontier now, with new corners
+        sides, diagonals = _NEAR_FITS[o]
+        for d, fits in sides:  # beside it: on the frontier now, with new corners
             n = k + d
-            if n not in cells:
+            fit = front.get(n)
+            if fit is not None:
+                front[n] = fit & fits
+            elif n not in cells:
+                get = codes.get
                 front[n] = FIT_MASK[
                     get(n + _TL, 0)
                     | get(n + _TR, 0) << 2
                     | get(n + _BR, 0) << 4
                     | get(n + _BL, 0) << 6
                 ]
-        for d in _DIAGONALS:  # sharing a corner: new corners if on the frontier
+        for d, fits in diagonals:  # sharing a corner: new corners if on the frontier
             n = k + d
-            if n in front:
-                front[n] = FIT_MASK[
-                    get(n + _TL, 0)
-                    | get(n + _TR, 0) << 2
-                    | get(n + _BR, 0) << 4
-                    | get(n + _BL, 0) << 6
-                ]
+            fit = front.get(n)
+            if fit is not None:
+                front[n] = fit & fits
+        return earned
+
+    def _join(self, k: int, o: int) -> list[tuple[str, int]]:
+        """Join the areas of the tile ``o`` being put on ``k`` (its corners not coloured
+        yet): for each of its colours, the areas of its corners of that colour that are
+        points already (a tile touches them), the largest kept as the root, its new corners
+        joined to it (see :meth:`_put` for what it returns)."""
+        codes = self.codes
+        parent = self.parent
+        sizes = self.area_size
+        earned = []
+        joined = []
+        for colour, corners in _CORNERS_BY_COLOUR[o]:
+            top = -1
+            most = 0
+            total = 1
+            roots: list[int] = []
+            new: list[int] = []
+            for corner in corners:
+                p = k + corner
+                if p in codes:
+                    while p in parent:
+                        p = parent[p]
+                    if p not in roots:
+                        roots.append(p)
+                        size = sizes[p]
+                        total += size
+                        if size > most:
+                            top, most = p, size
+                else:
+                    new.append(p)
+            if most:
+                others = tuple((r, sizes.pop(r)) for r in roots if r != top)
+                for r, _ in others:
+                    parent[r] = top
+                for p in new:
+                    parent[p] = top
+            else:  # no area met: its first new corner is the root of its own
+                top = new[0]
+                others = ()
+                for p in new[1:]:
+                    parent[p] = top
+            sizes[top] = total
+            joined.append((top, most, new, others))
+            if total > 1:
+                earned.append((colour, total - 1))
+        self.joins.append(joined)
+        return earned
+
+    def _unjoin(self) -> None:
+        """Undo the last put's :meth:`_join`."""
+        parent = self.parent
+        sizes = self.area_size
+        for top, most, new, others in reversed(self.joins.pop()):
+            for p in new:
+                if p != top:
+                    del parent[p]
+            if most:
+                sizes[top] = most
+            else:
+                del sizes[top]
+            for r, size in others:
+                del parent[r]
+                sizes[r] = size
 
     def _take(self, square: tuple[int, int]) -> None:
         """Undo :meth:`_put`: recompute the four points and the frontier nearby."""
         x, y = square
         k = cell_key(x, y)
-        if square == next(reversed(self.board)):
-            del self.ones[-5:]
-        else:  # not the last put (no undo does this): list the others again
+        if square != next(reversed(self.board)):
+            # not the last put (no undo does this): the others put again, in their order
+            others = [(at, tile) for at, tile in self.board.items() if at != square]
+            del self.board[square]  # a KeyError for an empty square, before any change
+            self.board = {}
+            self.cells = {}
+            self.codes = {}
+            self.front = {}
             self.ones = array("q")
-            for (tx, ty), tile in self.board.items():
-                if (tx, ty) != square:
-                    self.ones.extend(tile_ones(tx, ty, tile))
+            self.parent = {}
+            self.area_size = {}
+            self.joins = []
+            for at, tile in others:
+                self._put(at, tile)
+            return
+        del self.ones[-5:]
+        self._unjoin()
         del self.board[square]
         cells = self.cells
         del cells[k]
@@ -426,31 +535,32 @@ class CominoState(State[CominoMove]):
                 front.pop(n, None)
 
     def area(self, square: tuple[int, int], colour: str) -> set[tuple[int, int]]:
-        """The colour area of ``colour`` containing the tile on ``square``.
+        """The colour area of ``colour`` containing the tile on ``square`` (that square
+        alone for a tile without the colour; ``KeyError`` for an empty square).
 
         Tiles are linked when they share a grid point of that colour; all corners of a tile
-        belong to it, so a tile with the colour at two corners joins the areas at both. Each
-        tile's squares linked through its corners of a colour come from
-        :func:`.geometry.linked_offsets` (as steps between :attr:`cells` keys, :data:`_LINKED`),
-        so the search is one look-up per square that could be linked.
+        belong to it, so a tile with the colour at two corners joins the areas at both. The
+        areas are kept joined as tiles are put (see the module's notes): this one is the
+        tiles whose corners of the colour have the same root.
         """
-        keys = self._area_keys(cell_key(*square), colour)
-        return {key_square(k) for k in keys}
-
-    def _area_keys(self, start: int, colour: str) -> set[int]:
-        """:meth:`area` by :attr:`cells` keys: what scoring counts."""
         cells = self.cells
-        linked = _LINKED_BY_COLOUR[colour]
-        seen = {start}
-        stack = [start]
-        while stack:
-            at = stack.pop()
-            for step in linked[cells[at]]:
-                n = at + step
-                if n in cells and n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-        return seen
+        k = cell_key(*square)
+        corners = dict(_CORNERS_BY_COLOUR[cells[k]]).get(colour)
+        if corners is None:
+            return {square}
+        root = self._root(k + corners[0])
+        return {
+            key_square(n)
+            for n, o in cells.items()
+            for c, at in _CORNERS_BY_COLOUR[o]
+            if c == colour and self._root(n + at[0]) == root
+        }
+
+    def _root(self, node: int) -> int:
+        parent = self.parent
+        while node in parent:
+            node = parent[node]
+        return node
 
     # --- moves --------------------------------------------------------------------------
     def hand_mask(self, player: int) -> int:
@@ -683,15 +793,11 @@ class CominoState(State[CominoMove]):
         if not fit >> oriented & 1:
             self._mismatch(move, text)
         # legal: apply
-        self._put(square, tile)
+        earned = self._put(square, tile)
         self._take_from(player, name)
         gained = 0
-        earned = []
-        for colour in _COLOURS_OF[oriented]:
-            size = len(self._area_keys(at, colour)) - 1
-            if size:
-                gained += size
-                earned.append((colour, size))
+        for _, size in earned:
+            gained += size
         self.score[player] += gained
         self.turns += 1
         self.history.append(("place", move, player, gained, self.last))
