@@ -388,11 +388,13 @@ class CominoState(State[CominoMove]):
         the size of that area less its own tile (in notation order, none of size 0): what it
         scores."""
         x, y = square
+        return self._lay(square, tile, cell_key(x, y), ORIENTED_INDEX[tile])
+
+    def _lay(self, square: tuple[int, int], tile: str, k: int, o: int) -> list[tuple[str, int]]:
+        """:meth:`_put` with the square's key ``k`` and the tile's index ``o`` known."""
         # a tile lies within 22 squares of (0, 0) (see ROW): its square's five flat indices
         # say so, and refuse one farther out before anything is changed
-        ones = tile_ones(x, y, tile)
-        k = cell_key(x, y)
-        o = ORIENTED_INDEX[tile]
+        ones = tile_ones(square[0], square[1], tile)
         self.board[square] = tile
         cells = self.cells
         cells[k] = o
@@ -456,21 +458,24 @@ class CominoState(State[CominoMove]):
                             top, most = p, size
                 else:
                     new.append(p)
-            if most:
-                others = tuple((r, sizes.pop(r)) for r in roots if r != top)
-                for r, _ in others:
-                    parent[r] = top
-                for p in new:
-                    parent[p] = top
-            else:  # no area met: its first new corner is the root of its own
+            if not most:  # no area met: its first new corner is the root of its own
                 top = new[0]
-                others = ()
                 for p in new[1:]:
                     parent[p] = top
+                sizes[top] = 1
+                joined.append((top, 0, new, ()))
+                continue
+            if len(roots) == 1:  # one area met (most often): it grows
+                others: tuple[tuple[int, int], ...] = ()
+            else:
+                others = tuple([(r, sizes.pop(r)) for r in roots if r != top])
+                for r, _ in others:
+                    parent[r] = top
+            for p in new:
+                parent[p] = top
             sizes[top] = total
             joined.append((top, most, new, others))
-            if total > 1:
-                earned.append((colour, total - 1))
+            earned.append((colour, total - 1))
         self.joins.append(joined)
         return earned
 
@@ -778,12 +783,12 @@ class CominoState(State[CominoMove]):
                 y=y,
             )
         at = cell_key(x, y)
-        if at in self.cells:
-            raise IllegalMoveError(
-                _shown(move, text), "square {x},{y} is already covered", x=x, y=y
-            )
         fit = self.front.get(at)
-        if fit is None:
+        if fit is None:  # not on the frontier: covered, or beside no tile
+            if at in self.cells:
+                raise IllegalMoveError(
+                    _shown(move, text), "square {x},{y} is already covered", x=x, y=y
+                )
             raise IllegalMoveError(
                 _shown(move, text),
                 "square {x},{y} shares no side with a tile on the table",
@@ -793,8 +798,9 @@ class CominoState(State[CominoMove]):
         if not fit >> oriented & 1:
             self._mismatch(move, text)
         # legal: apply
-        earned = self._put(square, tile)
-        self._take_from(player, name)
+        earned = self._lay(square, tile, at, oriented)
+        self.hands[player].discard(name)  # _take_from written out: every turn does it
+        self.hand_bits[player] &= ~TILE_BIT[name]
         gained = 0
         for _, size in earned:
             gained += size
