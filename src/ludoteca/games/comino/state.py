@@ -438,7 +438,7 @@ class CominoState(State[CominoMove]):
         parent = self.parent
         sizes = self.area_size
         earned = []
-        joined = []
+        joined: list[tuple[int, int, list[int], tuple[tuple[int, int], ...]]] = []
         for colour, corners in _CORNERS_BY_COLOUR[o]:
             top = -1
             most = 0
@@ -501,7 +501,7 @@ class CominoState(State[CominoMove]):
         k = cell_key(x, y)
         if square != next(reversed(self.board)):
             # not the last put (no undo does this): the others put again, in their order
-            others = [(at, tile) for at, tile in self.board.items() if at != square]
+            others = [(there, tile) for there, tile in self.board.items() if there != square]
             del self.board[square]  # a KeyError for an empty square, before any change
             self.board = {}
             self.cells = {}
@@ -511,8 +511,8 @@ class CominoState(State[CominoMove]):
             self.parent = {}
             self.area_size = {}
             self.joins = []
-            for at, tile in others:
-                self._put(at, tile)
+            for there, tile in others:
+                self._put(there, tile)
             return
         del self.ones[-5:]
         self._unjoin()
