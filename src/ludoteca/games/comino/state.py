@@ -190,7 +190,9 @@ class CominoState(State[CominoMove]):
         self.area_size: dict[int, int] = {}
         """Each area's root point to the number of tiles in the area."""
         self.joins: list[list[tuple]] = []
-        """What each put changed in the areas, in the order the tiles were put."""
+        """What each put changed in the areas, in the order the tiles were put: for each of
+        its colours the root, the root's size before (0 for a new point) and the roots joined
+        to it with their sizes (its new points are the corners an undo uncolours)."""
         self.ones = array("q")
         """The observation's flat indices of the tiles on the table (:func:`.planes.tile_ones`,
         five a tile, in the order they were put), kept as tiles are put and taken back:
@@ -227,9 +229,9 @@ class CominoState(State[CominoMove]):
         other = CominoState.__new__(CominoState)
         other.game = self.game
         other.board = dict(self.board)
+        other.cells = self.cells.copy()
         other.codes = self.codes.copy()
         other.front = self.front.copy()
-        other.cells = self.cells.copy()
         other.parent = self.parent.copy()
         other.area_size = self.area_size.copy()
         other.joins = self.joins[:]
@@ -438,7 +440,7 @@ class CominoState(State[CominoMove]):
         parent = self.parent
         sizes = self.area_size
         earned = []
-        joined: list[tuple[int, int, list[int], tuple[tuple[int, int], ...]]] = []
+        joined: list[tuple[int, int, tuple[tuple[int, int], ...]]] = []
         for colour, corners in _CORNERS_BY_COLOUR[o]:
             top = -1
             most = 0
@@ -463,7 +465,7 @@ class CominoState(State[CominoMove]):
                 for p in new[1:]:
                     parent[p] = top
                 sizes[top] = 1
-                joined.append((top, 0, new, ()))
+                joined.append((top, 0, ()))
                 continue
             if len(roots) == 1:  # one area met (most often): it grows
                 others: tuple[tuple[int, int], ...] = ()
@@ -474,19 +476,19 @@ class CominoState(State[CominoMove]):
             for p in new:
                 parent[p] = top
             sizes[top] = total
-            joined.append((top, most, new, others))
+            joined.append((top, most, others))
             earned.append((colour, total - 1))
         self.joins.append(joined)
         return earned
 
-    def _unjoin(self) -> None:
-        """Undo the last put's :meth:`_join`."""
+    def _unjoin(self, uncoloured: list[int]) -> None:
+        """Undo the last put's :meth:`_join`, its ``uncoloured`` corners (those no other tile
+        touches: the new points it joined) already taken off the grid."""
         parent = self.parent
         sizes = self.area_size
-        for top, most, new, others in reversed(self.joins.pop()):
-            for p in new:
-                if p != top:
-                    del parent[p]
+        for p in uncoloured:
+            parent.pop(p, None)  # a root of its own has its size, undone below
+        for top, most, others in reversed(self.joins.pop()):
             if most:
                 sizes[top] = most
             else:
@@ -515,11 +517,11 @@ class CominoState(State[CominoMove]):
                 self._put(there, tile)
             return
         del self.ones[-5:]
-        self._unjoin()
         del self.board[square]
         cells = self.cells
         del cells[k]
         codes = self.codes
+        uncoloured = []
         for corner in (_TL, _TR, _BR, _BL):
             p = k + corner
             for step, at in _AT_POINT:
@@ -529,6 +531,8 @@ class CominoState(State[CominoMove]):
                     break
             else:
                 del codes[p]
+                uncoloured.append(p)
+        self._unjoin(uncoloured)
         front = self.front
         for d in _AROUND:
             n = k + d
