@@ -1,5 +1,5 @@
-"""Comino's colour areas, kept joined as tiles are put (``CominoState.parent``,
-``area_size``, undone through ``joins``), are the areas a search of the board finds.
+"""Comino's colour areas, kept joined as tiles are put (``CominoState.parent``, undone
+through ``joins``), are the areas a search of the board finds.
 
 Held on random games played forward and undone to the start: at every position each tile's
 area of each colour is the one a plain search of ``board`` by grid points finds, and what a
@@ -79,7 +79,7 @@ def test_kept_areas_are_the_searched_ones_through_play_and_undo():
             assert state.position() == position and all_areas(state) == areas
         while state.history:
             state.undo()
-        assert state.parent == {} and state.area_size == {} and state.joins == []
+        assert state.parent == {} and state.joins == ()
 
 
 def test_a_tile_taken_from_the_middle_leaves_the_others_areas():

@@ -14,7 +14,8 @@ Representation, chosen so that move generation never looks beyond the edge of th
   the nine squares around it only, and only those are worked out again (``points`` and
   ``frontier`` give the grid by ``(x, y)``);
 * colour areas, which score, are kept as they grow, as a forest of grid points joined by
-  size (``parent``, ``area_size``; a point has one colour, so one forest serves all three):
+  size (``parent``, a root holding minus its area's size; a point has one colour, so one
+  forest serves all three):
   a tile's corners of one colour lie in one area, so putting a tile joins, for each of its
   colours, the areas of its corners of that colour that some tile touched already, and it
   scores the joined area's tiles less its own. Each put's joins are kept (``joins``), so
@@ -185,14 +186,14 @@ class CominoState(State[CominoMove]):
         """Each frontier square to the bits of the oriented tiles that fit it (see the module's
         notes)."""
         self.parent: dict[int, int] = {}
-        """Each grid point that is not its area's root, to the point it was joined to (see
-        the module's notes)."""
-        self.area_size: dict[int, int] = {}
-        """Each area's root point to the number of tiles in the area."""
-        self.joins: list[list[tuple]] = []
-        """What each put changed in the areas, in the order the tiles were put: for each of
-        its colours the root, the root's size before (0 for a new point) and the roots joined
-        to it with their sizes (its new points are the corners an undo uncolours)."""
+        """Each grid point (all keys are 0 or more) to the point it was joined to, or, for
+        its area's root, to minus the number of tiles in the area; a root of an area of one
+        tile has no entry (see the module's notes)."""
+        self.joins: tuple = ()
+        """What each put changed in the areas, the last put's first, as a chain of pairs
+        (its joins, the chain before: shared by clones, never copied): for each of its
+        colours the root, the root's size before (0 for a new point) and the roots joined to
+        it with their sizes (its new points are the corners an undo uncolours)."""
         self.ones = array("q")
         """The observation's flat indices of the tiles on the table (:func:`.planes.tile_ones`,
         five a tile, in the order they were put), kept as tiles are put and taken back:
@@ -233,8 +234,7 @@ class CominoState(State[CominoMove]):
         other.codes = self.codes.copy()
         other.front = self.front.copy()
         other.parent = self.parent.copy()
-        other.area_size = self.area_size.copy()
-        other.joins = self.joins[:]
+        other.joins = self.joins
         other.ones = self.ones[:]
         other.hands = [set(self.hands[0]), set(self.hands[1])]
         other.hand_bits = self.hand_bits[:]
@@ -438,7 +438,7 @@ class CominoState(State[CominoMove]):
         joined to it (see :meth:`_put` for what it returns)."""
         codes = self.codes
         parent = self.parent
-        sizes = self.area_size
+        get = parent.get
         earned = []
         joined: list[tuple[int, int, tuple[tuple[int, int], ...]]] = []
         for colour, corners in _CORNERS_BY_COLOUR[o]:
@@ -450,52 +450,54 @@ class CominoState(State[CominoMove]):
             for corner in corners:
                 p = k + corner
                 if p in codes:
-                    while p in parent:
-                        p = parent[p]
+                    up = get(p, -1)
+                    while up >= 0:
+                        p = up
+                        up = get(p, -1)
                     if p not in roots:
                         roots.append(p)
-                        size = sizes[p]
-                        total += size
-                        if size > most:
-                            top, most = p, size
+                        total -= up
+                        if -up > most:
+                            top, most = p, -up
                 else:
                     new.append(p)
-            if not most:  # no area met: its first new corner is the root of its own
+            if not most:  # no area met: its first new corner is the root of an area of one
                 top = new[0]
                 for p in new[1:]:
                     parent[p] = top
-                sizes[top] = 1
                 joined.append((top, 0, ()))
                 continue
             if len(roots) == 1:  # one area met (most often): it grows
                 others: tuple[tuple[int, int], ...] = ()
             else:
-                others = tuple([(r, sizes.pop(r)) for r in roots if r != top])
+                others = tuple([(r, -get(r, -1)) for r in roots if r != top])
                 for r, _ in others:
                     parent[r] = top
             for p in new:
                 parent[p] = top
-            sizes[top] = total
+            parent[top] = -total
             joined.append((top, most, others))
             earned.append((colour, total - 1))
-        self.joins.append(joined)
+        self.joins = (joined, self.joins)
         return earned
 
     def _unjoin(self, uncoloured: list[int]) -> None:
         """Undo the last put's :meth:`_join`, its ``uncoloured`` corners (those no other tile
         touches: the new points it joined) already taken off the grid."""
         parent = self.parent
-        sizes = self.area_size
         for p in uncoloured:
-            parent.pop(p, None)  # a root of its own has its size, undone below
-        for top, most, others in reversed(self.joins.pop()):
-            if most:
-                sizes[top] = most
-            else:
-                del sizes[top]
+            parent.pop(p, None)  # a root of an area of one has no entry
+        joined, self.joins = self.joins
+        for top, most, others in reversed(joined):
+            if most == 1:  # an area of one again: no entry
+                del parent[top]
+            elif most:  # a root before (a new one went with the uncoloured corners)
+                parent[top] = -most
             for r, size in others:
-                del parent[r]
-                sizes[r] = size
+                if size == 1:
+                    del parent[r]
+                else:
+                    parent[r] = -size
 
     def _take(self, square: tuple[int, int]) -> None:
         """Undo :meth:`_put`: recompute the four points and the frontier nearby."""
@@ -511,8 +513,7 @@ class CominoState(State[CominoMove]):
             self.front = {}
             self.ones = array("q")
             self.parent = {}
-            self.area_size = {}
-            self.joins = []
+            self.joins = ()
             for there, tile in others:
                 self._put(there, tile)
             return
@@ -566,9 +567,11 @@ class CominoState(State[CominoMove]):
         }
 
     def _root(self, node: int) -> int:
-        parent = self.parent
-        while node in parent:
-            node = parent[node]
+        get = self.parent.get
+        up = get(node, -1)
+        while up >= 0:
+            node = up
+            up = get(node, -1)
         return node
 
     # --- moves --------------------------------------------------------------------------
