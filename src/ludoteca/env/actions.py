@@ -33,6 +33,9 @@ game, and a game loaded as a plug-in offers the adapters as the built-in ones do
   engine's placement masks), so a step picked from the mask is checked without a list;
 - optionally ``chance_repeats = True``: its chance nodes meet the same few lists of
   outcomes (dice), so the driver works out their ids once per list (:func:`chance_entry`);
+- optionally ``chance_entry(state)``: a chance node's :data:`ChanceEntry` made by the space
+  from what the engine keeps (Comino's tiles left to deal, as bits), without the engine's
+  list of outcomes mapped id by id;
 - optionally ``max_score``: the best score alone, OpenSpiel's utility bound when a game is
   played by one player (Hexagone's solo puzzle);
 - optionally ``warm_up()``: makes the engine's states step with the game's compiled kernel
@@ -277,6 +280,7 @@ class Play:
         "_own_listed",
         "_chance_kept",
         "_masked",
+        "_own_chance",
     )
 
     def __init__(self, space: GameSpace, state: State) -> None:
@@ -303,6 +307,10 @@ class Play:
         self._chance_kept: bool = bool(getattr(space, "chance_repeats", False))
         # decisions that tell a legal id from their masks: a step is checked without a list
         self._masked: bool = bool(getattr(space, "decision_masks", False))
+        # a space that makes a chance node's entry from the engine's own bits says so
+        self._own_chance: Callable[[State], ChanceEntry] | None = getattr(
+            space, "chance_entry", None
+        )
 
     @classmethod
     def new(cls, game: Game, seed: int | None = None) -> Play:
@@ -322,6 +330,9 @@ class Play:
 
     def _chance_entry(self) -> ChanceEntry:
         if self._chance is None:
+            if self._own_chance is not None:
+                self._chance = self._own_chance(self.state)
+                return self._chance
             outcomes = self.state.chance_outcomes()
             if self._chance_kept:
                 self._chance = chance_entry(self.space, outcomes)
@@ -479,6 +490,7 @@ class Play:
         other._own_listed = self._own_listed
         other._chance_kept = self._chance_kept
         other._masked = self._masked
+        other._own_chance = self._own_chance
         return other
 
     def __deepcopy__(self, memo: dict) -> Play:

@@ -31,6 +31,7 @@ not a shared generator; give each configuration its own seeds to sample differen
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from typing import Any
 
 import numpy as np
@@ -44,6 +45,7 @@ from pettingzoo.utils.wrappers.order_enforcing import (
 )
 
 from ludoteca.core import CHANCE, TERMINAL, get
+from ludoteca.core.kept import Kept
 from ludoteca.core.protocol import Game
 
 from .actions import Play, returns, space_for, warm_up
@@ -52,12 +54,23 @@ from .observation import HIGH, LOW, Observer
 
 def draw(generator: np.random.Generator, probabilities: list[float]) -> int:
     """The index ``generator.choice(n, p=probs / probs.sum())`` draws, from the same one
-    number of the generator and by the same arithmetic, at half its cost (the checks of
-    ``p`` that ``choice`` makes are the engine's to keep: its probabilities sum to 1)."""
+    number of the generator and by the same arithmetic, at a fraction of its cost (the
+    checks of ``p`` that ``choice`` makes are the engine's to keep: its probabilities sum
+    to 1). The cumulative sums are worked out by numpy once per list of probabilities
+    (:func:`_cumulative`: a deal or a roll meets the same few lists) and searched as
+    Python floats: ``bisect_right`` finds the index ``searchsorted(side="right")`` does."""
+    return bisect_right(_CUMULATIVE[tuple(probabilities)], generator.random())
+
+
+def _cumulative(probabilities: tuple[float, ...]) -> list[float]:
+    """``choice``'s cumulative sums of ``probabilities``, as Python floats."""
     probs = np.array(probabilities)
     cdf = (probs / probs.sum()).cumsum()
     cdf /= cdf[-1]
-    return int(cdf.searchsorted(generator.random(), side="right"))
+    return cdf.tolist()
+
+
+_CUMULATIVE: Kept[tuple[float, ...], list[float]] = Kept(_cumulative, 4096)
 
 
 def _mask(size: int, legal: list[int]) -> np.ndarray:

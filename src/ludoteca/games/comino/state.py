@@ -12,7 +12,14 @@ Representation, chosen so that move generation never looks beyond the edge of th
   :data:`~.tiles.FIT_MASK`, whose bits ``&`` the hand's bits are exactly the placements
   there, each distinct orientation once. A tile put or taken back changes the corners of
   the nine squares around it only, and only those are worked out again (``points`` and
-  ``frontier`` give the grid by ``(x, y)``).
+  ``frontier`` give the grid by ``(x, y)``);
+* colour areas, which score, are kept as they grow, as a forest of grid points joined by
+  size (``parent``, a root holding minus its area's size; a point has one colour, so one
+  forest serves all three):
+  a tile's corners of one colour lie in one area, so putting a tile joins, for each of its
+  colours, the areas of its corners of that colour that some tile touched already, and it
+  scores the joined area's tiles less its own. Each put's joins are kept (``joins``), so
+  that taking the tile back undoes exactly them.
 """
 
 from __future__ import annotations
@@ -46,7 +53,6 @@ from .geometry import (
     TILES,
     cell_key,
     key_square,
-    linked_offsets,
     name_of,
     rotate,
     rotations,
@@ -67,27 +73,46 @@ from .planes import tile_ones
 
 SIDE_NAMES = (Text("first"), Text("second"))
 
-_LINKED: tuple[dict[str, tuple[int, ...]], ...] = tuple(
-    {
-        colour: tuple(dx * ROW + dy for dx, dy in linked_offsets(oriented, colour))
-        for colour in set(oriented)
-    }
+_CORNER_STEPS = tuple(dx * ROW + dy for dx, dy in CORNER_OFFSETS)
+_CORNERS_BY_COLOUR = tuple(
+    tuple(
+        (colour, tuple(d for d, c in zip(_CORNER_STEPS, oriented, strict=True) if c == colour))
+        for colour in sorted(set(oriented))
+    )
     for oriented in ORIENTED
 )
-"""Per oriented tile (:data:`ORIENTED` order) and colour it has: :func:`linked_offsets` as
-steps between :data:`ROW` keys."""
-
-_LINKED_BY_COLOUR = {
-    colour: tuple(steps.get(colour, ()) for steps in _LINKED) for colour in COLOUR_CODE
-}
-""":data:`_LINKED` by colour, then by oriented tile: what one area's search reads."""
+"""Per oriented tile, each of its colours in notation order (the order a placement's areas
+are told) with its corners of that colour as steps from its square's key (a grid point has
+the key of the square whose bottom-left corner it is): what joining a tile's areas reads."""
 
 _TL, _TR, _BR, _BL = (dx * ROW + dy for dx, dy in CORNER_OFFSETS)
 """A square's corner points as steps from its key, in tile-string order."""
 _SIDES = tuple(dx * ROW + dy for dx, dy in SIDE_OFFSETS)
 _AROUND = tuple(dx * ROW + dy for dx in (-1, 0, 1) for dy in (-1, 0, 1))
 """The square and the eight sharing a corner with it."""
-_DIAGONALS = tuple(dx * ROW + dy for dx in (-1, 1) for dy in (-1, 1))
+
+
+def _near_fits(oriented: str) -> tuple[tuple[tuple[int, int], ...], ...]:
+    """For the squares beside and then diagonal to a square holding ``oriented``: each as a
+    step from its key, with :data:`FIT_MASK` of the corners it shares with the tile alone.
+    What fits a frontier square is what fits each of its corners (the table is a
+    corner-by-corner test), so a tile put beside one leaves it ``fit & mask``."""
+    out = []
+    for offsets in (SIDE_OFFSETS, [(dx, dy) for dx in (-1, 1) for dy in (-1, 1)]):
+        near = []
+        for dx, dy in offsets:
+            pattern = 0
+            for j, (cx, cy) in enumerate(CORNER_OFFSETS):  # the square's corner j
+                for (tx, ty), colour in zip(CORNER_OFFSETS, oriented, strict=True):
+                    if (dx + cx, dy + cy) == (tx, ty):  # is the tile's corner there
+                        pattern |= COLOUR_CODE[colour] << 2 * j
+            near.append((dx * ROW + dy, FIT_MASK[pattern]))
+        out.append(tuple(near))
+    return tuple(out)
+
+
+_NEAR_FITS = tuple(_near_fits(oriented) for oriented in ORIENTED)
+""":func:`_near_fits` per oriented tile."""
 _AT_POINT = tuple((dx * ROW + dy, corner) for (dx, dy), corner in SQUARES_AT_POINT)
 _CORNER_CODES = tuple(tuple(COLOUR_CODE[c] for c in oriented) for oriented in ORIENTED)
 
@@ -105,13 +130,26 @@ _ORIENTED_HIGH = tuple(
 """A hand's oriented tiles (:data:`NAME_MASK` bits) by its first twelve tiles' bits and by
 the rest: :meth:`CominoState.hand_mask` is two look-ups."""
 
-_DEALT_BIT = tuple((name, TILE_BIT[name]) for name in DEALT_TILES)
-_DEALT_BITS = sum(bit for _, bit in _DEALT_BIT)
-"""The dealt tiles with their bits, and all their bits: a chance node's outcomes are the
-tiles whose bits no hand and no tile on the table holds."""
+_DEALT_BITS = sum(TILE_BIT[name] for name in DEALT_TILES)
+"""The dealt tiles' bits: a chance node's outcomes are the dealt tiles whose bits no hand
+and no tile on the table holds."""
 
-_COLOURS_OF = tuple(tuple(sorted(set(oriented))) for oriented in ORIENTED)
-"""Per oriented tile, its colours in notation order (the order a placement's areas are told)."""
+
+@cache
+def _dealt_indices() -> tuple[tuple[tuple[int, ...], ...], tuple[tuple[int, ...], ...]]:
+    """Each twelve-bit chunk of tile bits (:data:`TILE_BIT`; the first twelve tiles, then the
+    rest) -> the indices in :data:`DEALT_TILES` of its dealt tiles, ascending: the tiles left
+    to deal are two look-ups. Made on the first deal a process meets (an import of the game
+    makes none)."""
+    index = {TILE_BIT[name].bit_length() - 1: i for i, name in enumerate(DEALT_TILES)}
+
+    def chunk(start: int, bits: int) -> tuple[tuple[int, ...], ...]:
+        return tuple(
+            tuple(index[start + b] for b in range(bits) if c >> b & 1 and start + b in index)
+            for c in range(1 << bits)
+        )
+
+    return chunk(0, 12), chunk(12, len(TILES) - 12)
 
 
 _PLACES: dict[tuple[int, int, int], Place] = {}
@@ -126,11 +164,12 @@ _DEALS = {name: Deal(name) for name in DEALT_TILES}
 moves are frozen, so every position may hand out the same ones)."""
 
 _DRAW_CHANCES = [
-    {name: (deal, 1.0 / left) for name, deal in _DEALS.items()} if left else {}
+    tuple((deal, 1.0 / left) for deal in _DEALS.values()) if left else ()
     for left in range(len(DEALT_TILES) + 1)
 ]
-"""Each draw with its probability when ``left`` tiles are still to be drawn, made once: a
-chance node's outcomes are then one look-up per tile left."""
+"""Each draw (by its index in :data:`DEALT_TILES`) with its probability when ``left`` tiles
+are still to be drawn, made once: a chance node's outcomes are then one look-up per tile
+left."""
 
 
 class CominoState(State[CominoMove]):
@@ -146,6 +185,15 @@ class CominoState(State[CominoMove]):
         self.front: dict[int, int] = {}
         """Each frontier square to the bits of the oriented tiles that fit it (see the module's
         notes)."""
+        self.parent: dict[int, int] = {}
+        """Each grid point (all keys are 0 or more) to the point it was joined to, or, for
+        its area's root, to minus the number of tiles in the area; a root of an area of one
+        tile has no entry (see the module's notes)."""
+        self.joins: tuple = ()
+        """What each put changed in the areas, the last put's first, as a chain of pairs
+        (its joins, the chain before: shared by clones, never copied): for each of its
+        colours the root, the root's size before (0 for a new point) and the roots joined to
+        it with their sizes (its new points are the corners an undo uncolours)."""
         self.ones = array("q")
         """The observation's flat indices of the tiles on the table (:func:`.planes.tile_ones`,
         five a tile, in the order they were put), kept as tiles are put and taken back:
@@ -182,9 +230,11 @@ class CominoState(State[CominoMove]):
         other = CominoState.__new__(CominoState)
         other.game = self.game
         other.board = dict(self.board)
+        other.cells = self.cells.copy()
         other.codes = self.codes.copy()
         other.front = self.front.copy()
-        other.cells = self.cells.copy()
+        other.parent = self.parent.copy()
+        other.joins = self.joins
         other.ones = self.ones[:]
         other.hands = [set(self.hands[0]), set(self.hands[1])]
         other.hand_bits = self.hand_bits[:]
@@ -334,17 +384,24 @@ class CominoState(State[CominoMove]):
         get = self.codes.get
         return get(k + _TL, 0) | get(k + _TR, 0) << 2 | get(k + _BR, 0) << 4 | get(k + _BL, 0) << 6
 
-    def _put(self, square: tuple[int, int], tile: str) -> None:
+    def _put(self, square: tuple[int, int], tile: str) -> list[tuple[str, int]]:
+        """Lay ``tile`` on the empty ``square``: the grid, the frontier, the observation's
+        indices and the areas follow. Returns each of its colours whose area it joins, with
+        the size of that area less its own tile (in notation order, none of size 0): what it
+        scores."""
         x, y = square
+        return self._lay(square, tile, cell_key(x, y), ORIENTED_INDEX[tile])
+
+    def _lay(self, square: tuple[int, int], tile: str, k: int, o: int) -> list[tuple[str, int]]:
+        """:meth:`_put` with the square's key ``k`` and the tile's index ``o`` known."""
         # a tile lies within 22 squares of (0, 0) (see ROW): its square's five flat indices
         # say so, and refuse one farther out before anything is changed
-        ones = tile_ones(x, y, tile)
-        k = cell_key(x, y)
-        o = ORIENTED_INDEX[tile]
+        ones = tile_ones(square[0], square[1], tile)
         self.board[square] = tile
         cells = self.cells
         cells[k] = o
         self.ones.extend(ones)
+        earned = self._join(k, o)  # before its corners are coloured: which are new points
         codes = self.codes
         tl, tr, br, bl = _CORNER_CODES[o]
         codes[k + _TL] = tl
@@ -353,41 +410,119 @@ class CominoState(State[CominoMove]):
         codes[k + _BL] = bl
         front = self.front
         front.pop(k, None)
-        get = codes.get
-        for d in _SIDES:  # beside it: on the frontier now, with new corners
+        sides, diagonals = _NEAR_FITS[o]
+        for d, fits in sides:  # beside it: on the frontier now, with new corners
             n = k + d
-            if n not in cells:
+            fit = front.get(n)
+            if fit is not None:
+                front[n] = fit & fits
+            elif n not in cells:
+                get = codes.get
                 front[n] = FIT_MASK[
                     get(n + _TL, 0)
                     | get(n + _TR, 0) << 2
                     | get(n + _BR, 0) << 4
                     | get(n + _BL, 0) << 6
                 ]
-        for d in _DIAGONALS:  # sharing a corner: new corners if on the frontier
+        for d, fits in diagonals:  # sharing a corner: new corners if on the frontier
             n = k + d
-            if n in front:
-                front[n] = FIT_MASK[
-                    get(n + _TL, 0)
-                    | get(n + _TR, 0) << 2
-                    | get(n + _BR, 0) << 4
-                    | get(n + _BL, 0) << 6
-                ]
+            fit = front.get(n)
+            if fit is not None:
+                front[n] = fit & fits
+        return earned
+
+    def _join(self, k: int, o: int) -> list[tuple[str, int]]:
+        """Join the areas of the tile ``o`` being put on ``k`` (its corners not coloured
+        yet): for each of its colours, the areas of its corners of that colour that are
+        points already (a tile touches them), the largest kept as the root, its new corners
+        joined to it (see :meth:`_put` for what it returns)."""
+        codes = self.codes
+        parent = self.parent
+        get = parent.get
+        earned = []
+        joined: list[tuple[int, int, tuple[tuple[int, int], ...]]] = []
+        for colour, corners in _CORNERS_BY_COLOUR[o]:
+            top = -1
+            most = 0
+            total = 1
+            roots: list[int] = []
+            new: list[int] = []
+            for corner in corners:
+                p = k + corner
+                if p in codes:
+                    up = get(p, -1)
+                    while up >= 0:
+                        p = up
+                        up = get(p, -1)
+                    if p not in roots:
+                        roots.append(p)
+                        total -= up
+                        if -up > most:
+                            top, most = p, -up
+                else:
+                    new.append(p)
+            if not most:  # no area met: its first new corner is the root of an area of one
+                top = new[0]
+                for p in new[1:]:
+                    parent[p] = top
+                joined.append((top, 0, ()))
+                continue
+            if len(roots) == 1:  # one area met (most often): it grows
+                others: tuple[tuple[int, int], ...] = ()
+            else:
+                others = tuple([(r, -get(r, -1)) for r in roots if r != top])
+                for r, _ in others:
+                    parent[r] = top
+            for p in new:
+                parent[p] = top
+            parent[top] = -total
+            joined.append((top, most, others))
+            earned.append((colour, total - 1))
+        self.joins = (joined, self.joins)
+        return earned
+
+    def _unjoin(self, uncoloured: list[int]) -> None:
+        """Undo the last put's :meth:`_join`, its ``uncoloured`` corners (those no other tile
+        touches: the new points it joined) already taken off the grid."""
+        parent = self.parent
+        for p in uncoloured:
+            parent.pop(p, None)  # a root of an area of one has no entry
+        joined, self.joins = self.joins
+        for top, most, others in reversed(joined):
+            if most == 1:  # an area of one again: no entry
+                del parent[top]
+            elif most:  # a root before (a new one went with the uncoloured corners)
+                parent[top] = -most
+            for r, size in others:
+                if size == 1:
+                    del parent[r]
+                else:
+                    parent[r] = -size
 
     def _take(self, square: tuple[int, int]) -> None:
         """Undo :meth:`_put`: recompute the four points and the frontier nearby."""
         x, y = square
         k = cell_key(x, y)
-        if square == next(reversed(self.board)):
-            del self.ones[-5:]
-        else:  # not the last put (no undo does this): list the others again
+        if square != next(reversed(self.board)):
+            # not the last put (no undo does this): the others put again, in their order
+            others = [(there, tile) for there, tile in self.board.items() if there != square]
+            del self.board[square]  # a KeyError for an empty square, before any change
+            self.board = {}
+            self.cells = {}
+            self.codes = {}
+            self.front = {}
             self.ones = array("q")
-            for (tx, ty), tile in self.board.items():
-                if (tx, ty) != square:
-                    self.ones.extend(tile_ones(tx, ty, tile))
+            self.parent = {}
+            self.joins = ()
+            for there, tile in others:
+                self._put(there, tile)
+            return
+        del self.ones[-5:]
         del self.board[square]
         cells = self.cells
         del cells[k]
         codes = self.codes
+        uncoloured = []
         for corner in (_TL, _TR, _BR, _BL):
             p = k + corner
             for step, at in _AT_POINT:
@@ -397,6 +532,8 @@ class CominoState(State[CominoMove]):
                     break
             else:
                 del codes[p]
+                uncoloured.append(p)
+        self._unjoin(uncoloured)
         front = self.front
         for d in _AROUND:
             n = k + d
@@ -408,31 +545,34 @@ class CominoState(State[CominoMove]):
                 front.pop(n, None)
 
     def area(self, square: tuple[int, int], colour: str) -> set[tuple[int, int]]:
-        """The colour area of ``colour`` containing the tile on ``square``.
+        """The colour area of ``colour`` containing the tile on ``square`` (that square
+        alone for a tile without the colour; ``KeyError`` for an empty square).
 
         Tiles are linked when they share a grid point of that colour; all corners of a tile
-        belong to it, so a tile with the colour at two corners joins the areas at both. Each
-        tile's squares linked through its corners of a colour come from
-        :func:`.geometry.linked_offsets` (as steps between :attr:`cells` keys, :data:`_LINKED`),
-        so the search is one look-up per square that could be linked.
+        belong to it, so a tile with the colour at two corners joins the areas at both. The
+        areas are kept joined as tiles are put (see the module's notes): this one is the
+        tiles whose corners of the colour have the same root.
         """
-        keys = self._area_keys(cell_key(*square), colour)
-        return {key_square(k) for k in keys}
-
-    def _area_keys(self, start: int, colour: str) -> set[int]:
-        """:meth:`area` by :attr:`cells` keys: what scoring counts."""
         cells = self.cells
-        linked = _LINKED_BY_COLOUR[colour]
-        seen = {start}
-        stack = [start]
-        while stack:
-            at = stack.pop()
-            for step in linked[cells[at]]:
-                n = at + step
-                if n in cells and n not in seen:
-                    seen.add(n)
-                    stack.append(n)
-        return seen
+        k = cell_key(*square)
+        corners = dict(_CORNERS_BY_COLOUR[cells[k]]).get(colour)
+        if corners is None:
+            return {square}
+        root = self._root(k + corners[0])
+        return {
+            key_square(n)
+            for n, o in cells.items()
+            for c, at in _CORNERS_BY_COLOUR[o]
+            if c == colour and self._root(n + at[0]) == root
+        }
+
+    def _root(self, node: int) -> int:
+        get = self.parent.get
+        up = get(node, -1)
+        while up >= 0:
+            node = up
+            up = get(node, -1)
+        return node
 
     # --- moves --------------------------------------------------------------------------
     def hand_mask(self, player: int) -> int:
@@ -500,14 +640,23 @@ class CominoState(State[CominoMove]):
         return found
 
     def chance_outcomes(self) -> list[tuple[CominoMove, float]]:
+        left, chances = self.deal_left()
+        return [chances[i] for i in left]
+
+    def deal_left(self) -> tuple[tuple[int, ...], tuple[tuple[Deal, float], ...]]:
+        """The tiles the next draw may deal, as their indices in :data:`DEALT_TILES`
+        (ascending; none once the deal is over), and each dealt tile's draw with its
+        probability at this draw, by the same index: :meth:`chance_outcomes`, which the
+        research adapters read without a list of moves mapped (their chance ids are these
+        indices)."""
         if self.draws >= DRAWS:
-            return []
+            return (), ()
         drawn = self.hand_bits[0] | self.hand_bits[1]
         for tile in self.board.values():
             drawn |= TILE_BIT[ORIENTED_NAME[ORIENTED_INDEX[tile]]]
-        drawn &= _DEALT_BITS
-        chances = _DRAW_CHANCES[len(DEALT_TILES) - drawn.bit_count()]
-        return [chances[n] for n, bit in _DEALT_BIT if not drawn & bit]
+        left = _DEALT_BITS & ~drawn
+        low, high = _dealt_indices()
+        return low[left & 0xFFF] + high[left >> 12], _DRAW_CHANCES[left.bit_count()]
 
     def move_to_str(self, move: CominoMove | str) -> str:
         """Binding notation of a move; text is parsed and given back canonical."""
@@ -641,12 +790,12 @@ class CominoState(State[CominoMove]):
                 y=y,
             )
         at = cell_key(x, y)
-        if at in self.cells:
-            raise IllegalMoveError(
-                _shown(move, text), "square {x},{y} is already covered", x=x, y=y
-            )
         fit = self.front.get(at)
-        if fit is None:
+        if fit is None:  # not on the frontier: covered, or beside no tile
+            if at in self.cells:
+                raise IllegalMoveError(
+                    _shown(move, text), "square {x},{y} is already covered", x=x, y=y
+                )
             raise IllegalMoveError(
                 _shown(move, text),
                 "square {x},{y} shares no side with a tile on the table",
@@ -656,15 +805,12 @@ class CominoState(State[CominoMove]):
         if not fit >> oriented & 1:
             self._mismatch(move, text)
         # legal: apply
-        self._put(square, tile)
-        self._take_from(player, name)
+        earned = self._lay(square, tile, at, oriented)
+        self.hands[player].discard(name)  # _take_from written out: every turn does it
+        self.hand_bits[player] &= ~TILE_BIT[name]
         gained = 0
-        earned = []
-        for colour in _COLOURS_OF[oriented]:
-            size = len(self._area_keys(at, colour)) - 1
-            if size:
-                gained += size
-                earned.append((colour, size))
+        for _, size in earned:
+            gained += size
         self.score[player] += gained
         self.turns += 1
         self.history.append(("place", move, player, gained, self.last))
