@@ -81,7 +81,8 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
         "load_http": {"concurrent_games": 200, "moves_per_s": 80.0, "p99_ms": 900.0,
                       "verify": {"ok": True}},
         "adapters": [{"game": "kuniumi", "openspiel_steps_per_s": 61234.0,
-                      "pettingzoo_steps_per_s": 20000.0, "observations_per_s": 90000.0}],
+                      "pettingzoo_steps_per_s": 20000.0, "pettingzoo_env_steps_per_s": 50000.0,
+                      "observations_per_s": 90000.0}],
         "load_api": {"concurrent_games": 200, "moves_per_s": 90.0, "p99_ms": 60.0,
                      "verify": {"ok": True}},
         "http_path": [{"request": "GET view", "statements_mean": 1.3, "p50_ms": 1.1}],
@@ -104,7 +105,7 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
     assert "1.30; 1.10 ms" in run_all.table(run_all.figures(results))
     assert met["arena, 500 players: next game after one ends, p99"] is False  # 1.2 s > 1 s
     assert "1/111" in run_all.table(run_all.figures(results))
-    assert "61,234; 20,000; 90,000" in run_all.table(run_all.figures(results))
+    assert "61,234; 20,000; 50,000; 90,000" in run_all.table(run_all.figures(results))
 
 
 def test_adapter_split_reports_the_engine_and_the_rest():
