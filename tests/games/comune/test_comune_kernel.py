@@ -303,11 +303,11 @@ def test_states_list_their_steps_the_same_with_the_compiled_kernel_underneath():
                 s.play(moves[rng.randrange(len(moves))])
         return seen
 
-    assert engine._placement_codes is not engine._plain_codes  # installed by compiled()
+    assert engine.codes_listing is not engine._plain_codes  # installed by compiled()
     with_kernel = listings(9)
     engine.use_compiled(bits)
     try:
-        assert engine._placement_codes is engine._plain_codes
+        assert engine.codes_listing is engine._plain_codes
         assert listings(9) == with_kernel
     finally:
         engine.use_compiled(K)
