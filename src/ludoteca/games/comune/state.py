@@ -73,16 +73,28 @@ the plain :func:`.flat.placement_codes`, or its compiled twin once this process 
 compiled the kernel (see :func:`use_compiled`)."""
 
 
+def _plain_outcome(s: list[int]) -> tuple[int, int, int]:
+    """Light's score, Dark's and the winner (-1 a draw) of the state array ``s``: the plain
+    :func:`.flat.score` and :func:`.flat.winner`."""
+    return flat.score(s, 0), flat.score(s, 1), flat.winner(s)
+
+
+_outcome = _plain_outcome
+"""A finished game's scores and winner (:func:`_plain_outcome`), or the compiled kernel's
+:func:`.flat.scores` once this process has compiled it: the groups' flood fills are most of
+the end of a game in Python (see :func:`use_compiled`)."""
+
+
 def use_compiled(kernel) -> None:
     """Step states with the compiled kernel's functions of :mod:`.flat`: the same code,
     compiled by numba (:mod:`.jit` calls this once it has compiled them), so a process that
     searches or benchmarks lists and plays turns at a fraction of the cost. Numba is slow to
     import, so a process that never asks for the kernel keeps the plain functions (passing
     :mod:`.flat` itself puts them back)."""
-    global _Turns, codes_listing
+    global _Turns, codes_listing, _outcome
     turns.use_compiled(kernel)
     if kernel is flat:
-        _Turns, codes_listing = Turns, _plain_codes
+        _Turns, codes_listing, _outcome = Turns, _plain_codes, _plain_outcome
         return
     import numpy as np  # the kernel's own arrays (numba imported numpy already)
 
@@ -92,7 +104,13 @@ def use_compiled(kernel) -> None:
         out = empty(room, int64)  # a new one each call: states may step in several threads
         return out[: listing(m0, m1, m2, out)].tolist()
 
-    _Turns, codes_listing = CompiledTurns, compiled_codes
+    scores, array = kernel.scores, np.array
+
+    def compiled_outcome(s: list[int]) -> tuple[int, int, int]:
+        light, dark, _, _, win = scores(array(s, int64))
+        return int(light), int(dark), int(win)
+
+    _Turns, codes_listing, _outcome = CompiledTurns, compiled_codes, compiled_outcome
 
 
 def _second_masks(s: list[int]) -> tuple[int, int, int]:
@@ -484,8 +502,8 @@ class ComuneState(State[int]):
         s = self._s
         if not s[OVER]:
             return None
-        scores = (flat.score(s, 0), flat.score(s, 1))
-        win = flat.winner(s)
+        light, dark, win = _outcome(s)
+        scores = (light, dark)
         why = (
             Text("both players passed in succession")
             if s[PASSES] >= 2
