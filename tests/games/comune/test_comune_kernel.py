@@ -272,7 +272,8 @@ def test_states_step_the_same_with_the_compiled_kernel_underneath():
 
 def test_states_list_their_steps_the_same_with_the_compiled_kernel_underneath():
     """Once the kernel is compiled a turn's steps (``placement_codes``, ``second_codes``,
-    the research adapters' ids) are listed by its ``placement_codes``: the same random
+    the research adapters' ids) are listed by its ``placement_codes``, and a game's result
+    is scored by its ``scores``: the same random
     positions give the same codes as with the plain function, and both are the placements
     the engine lists cell by cell (``legal_placements``), ascending, at a turn's start and
     after each first piece tried (placed, then taken back)."""
@@ -301,13 +302,14 @@ def test_states_list_their_steps_the_same_with_the_compiled_kernel_underneath():
                 seen.append(codes)
                 moves = s.legal_moves()
                 s.play(moves[rng.randrange(len(moves))])
+            seen.append(s.result)  # the end's scores and winner, by the kernel's scores too
         return seen
 
-    assert engine._placement_codes is not engine._plain_codes  # installed by compiled()
+    assert engine.codes_listing is not engine._plain_codes  # installed by compiled()
     with_kernel = listings(9)
     engine.use_compiled(bits)
     try:
-        assert engine._placement_codes is engine._plain_codes
+        assert engine.codes_listing is engine._plain_codes
         assert listings(9) == with_kernel
     finally:
         engine.use_compiled(K)

@@ -28,10 +28,11 @@ import numpy as np
 
 from ludoteca.env.observation import unpacked_bit
 
+from . import state as _state
 from .flat import OVER
 from .geometry import ANGLE_SYMBOLS, CELL_NAMES, NUM_CELLS
 from .notation import decode_turn, encode_turn
-from .state import second_step_codes, second_step_masks, step_codes, step_masks
+from .state import second_step_codes, second_step_masks, step_masks
 
 PLACEMENTS = NUM_CELLS * 3
 END = PLACEMENTS
@@ -82,10 +83,11 @@ class ComuneDecision:
     mask in one gather and the check of a step, so a step the agent picks from the mask
     is checked without listing the ids."""
 
-    __slots__ = ("_s", "_first", "_second", "_first_masks", "_second_masks")
+    __slots__ = ("_s", "_start", "_first", "_second", "_first_masks", "_second_masks")
 
     def __init__(self, state) -> None:
         self._s = state.slots()  # the position's array, kept: the state plays on
+        self._start: tuple[int, int, int] | None = None
         self._first: list[int] | None = None
         self._second: dict[int, list[int]] = {}
         self._first_masks: tuple[int, int, int, int] | None = None
@@ -103,16 +105,24 @@ class ComuneDecision:
                 if not (self._turn_start_masks()[angle] >> cell) & 1:
                     return None
                 # None: the first piece ends the turn (the opening, or no piece left)
-                seconds = second_step_masks(self._s, first)
+                seconds = second_step_masks(self._s, first, self._start_masks())
                 masks = (0, 0, 0, _END_BIT) if seconds is None else (*seconds, _END_BIT)
                 self._second_masks[first] = masks
             return masks
         return None
 
+    def _start_masks(self) -> tuple[int, int, int]:
+        """The turn start's placement masks (:func:`.state.step_masks`), which both steps'
+        listings read: the second piece's are the first's less its cell, at higher angles."""
+        start = self._start
+        if start is None:
+            start = self._start = step_masks(self._s)
+        return start
+
     def _turn_start_masks(self) -> tuple[int, int, int, int]:
         masks = self._first_masks
         if masks is None:
-            masks = _NO_STEP if self._s[OVER] else (*step_masks(self._s), _PASS_BIT)
+            masks = _NO_STEP if self._s[OVER] else (*self._start_masks(), _PASS_BIT)
             self._first_masks = masks
         return masks
 
@@ -124,8 +134,8 @@ class ComuneDecision:
                 if self._s[OVER]:
                     self._first = []
                 else:
-                    self._first = step_codes(self._s)  # a new list: ours
-                    self._first.append(PASS)
+                    firsts = self._first = _state.codes_listing(*self._start_masks())  # ours
+                    firsts.append(PASS)
             return self._first
         if len(prefix) == 1 and 0 <= prefix[0] < PLACEMENTS:
             first = prefix[0]
@@ -136,7 +146,7 @@ class ComuneDecision:
                 if at == len(firsts) or firsts[at] != first:
                     return []
                 # None: the first piece ends the turn (the opening, or no piece left)
-                seconds = second_step_codes(self._s, first) or []
+                seconds = second_step_codes(self._s, first, self._start_masks()) or []
                 seconds.append(END)
                 self._second[first] = seconds
             return seconds

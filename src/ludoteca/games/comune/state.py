@@ -67,10 +67,22 @@ def _plain_codes(m0: int, m1: int, m2: int) -> list[int]:
     return out[: flat.placement_codes(m0, m1, m2, out)]
 
 
-_placement_codes = _plain_codes
+codes_listing = _plain_codes
 """The placement codes of three masks, ascending (the research adapters' steps): through
 the plain :func:`.flat.placement_codes`, or its compiled twin once this process has
 compiled the kernel (see :func:`use_compiled`)."""
+
+
+def _plain_outcome(s: list[int]) -> tuple[int, int, int]:
+    """Light's score, Dark's and the winner (-1 a draw) of the state array ``s``: the plain
+    :func:`.flat.score` and :func:`.flat.winner`."""
+    return flat.score(s, 0), flat.score(s, 1), flat.winner(s)
+
+
+_outcome = _plain_outcome
+"""A finished game's scores and winner (:func:`_plain_outcome`), or the compiled kernel's
+:func:`.flat.scores` once this process has compiled it: the groups' flood fills are most of
+the end of a game in Python (see :func:`use_compiled`)."""
 
 
 def use_compiled(kernel) -> None:
@@ -79,10 +91,10 @@ def use_compiled(kernel) -> None:
     searches or benchmarks lists and plays turns at a fraction of the cost. Numba is slow to
     import, so a process that never asks for the kernel keeps the plain functions (passing
     :mod:`.flat` itself puts them back)."""
-    global _Turns, _placement_codes
+    global _Turns, codes_listing, _outcome
     turns.use_compiled(kernel)
     if kernel is flat:
-        _Turns, _placement_codes = Turns, _plain_codes
+        _Turns, codes_listing, _outcome = Turns, _plain_codes, _plain_outcome
         return
     import numpy as np  # the kernel's own arrays (numba imported numpy already)
 
@@ -92,7 +104,13 @@ def use_compiled(kernel) -> None:
         out = empty(room, int64)  # a new one each call: states may step in several threads
         return out[: listing(m0, m1, m2, out)].tolist()
 
-    _Turns, _placement_codes = CompiledTurns, compiled_codes
+    scores, array = kernel.scores, np.array
+
+    def compiled_outcome(s: list[int]) -> tuple[int, int, int]:
+        light, dark, _, _, win = scores(array(s, int64))
+        return int(light), int(dark), int(win)
+
+    _Turns, codes_listing, _outcome = CompiledTurns, compiled_codes, compiled_outcome
 
 
 def _second_masks(s: list[int]) -> tuple[int, int, int]:
@@ -139,37 +157,41 @@ def step_codes(s: list[int]) -> list[int]:
     listed ascending."""
     if s[OVER]:
         return []
-    return _placement_codes(*step_masks(s))
+    return codes_listing(*step_masks(s))
 
 
-def _second_probe(s: list[int], first: int) -> list[int] | None:
-    """A copy of the state array ``s`` with a turn's first piece ``first`` placed and
-    pending, or ``None`` where that piece ends the turn."""
+def pairs_allowed(s: list[int]) -> bool:
+    """Whether the side to move may place two pieces this turn (the state array ``s`` at a
+    turn's start): not in Light's opening, and with two pieces left in supply."""
+    return s[SUPPLY + s[TO_MOVE]] >= 2 and not is_opening(s)
+
+
+def second_step_masks(
+    s: list[int], first: int, masks: tuple[int, int, int] | None = None
+) -> tuple[int, int, int] | None:
+    """Where a turn's second piece may go at each angle once ``first`` (one of the turn's
+    placement codes) is placed, the state array ``s`` at the turn's start, or ``None`` where
+    the first piece ends the turn. The pairs :meth:`ComuneState.legal_moves` counts: at an
+    angle above the first's, on another cell, of the turn start's masks (a side's own pieces
+    never restrict its placements). ``masks``: the turn start's :func:`step_masks`, if
+    known."""
     if s[PENDING] >= 0:
         raise ValueError("second_codes is asked at a turn's start")
-    player = s[TO_MOVE]
-    opening = is_opening(s)
-    probe = s.copy()
-    cell, angle = divmod(first, 3)
-    put(probe, player, cell, angle)
-    if _first_ends_turn(probe, player, opening):
+    if not pairs_allowed(s):
         return None
-    probe[PENDING] = angle
-    return probe
+    _, m1, m2 = step_masks(s) if masks is None else masks
+    cell, angle = divmod(first, 3)
+    other = ~(1 << cell)
+    return 0, m1 & other if angle < 1 else 0, m2 & other if angle < 2 else 0
 
 
-def second_step_masks(s: list[int], first: int) -> tuple[int, int, int] | None:
-    """Where a turn's second piece may go at each angle once ``first`` is placed (the state
-    array ``s`` unchanged), or ``None`` where the first piece ends the turn."""
-    probe = _second_probe(s, first)
-    return None if probe is None else _second_masks(probe)
-
-
-def second_step_codes(s: list[int], first: int) -> list[int] | None:
+def second_step_codes(
+    s: list[int], first: int, masks: tuple[int, int, int] | None = None
+) -> list[int] | None:
     """:meth:`ComuneState.second_codes` of the state array ``s`` (unchanged):
     :func:`second_step_masks` listed ascending."""
-    probe = _second_probe(s, first)
-    return None if probe is None else _placement_codes(*_second_masks(probe))
+    seconds = second_step_masks(s, first, masks)
+    return None if seconds is None else codes_listing(*seconds)
 
 
 def _first_ends_turn(s: list[int], player: int, opening: bool) -> bool:
@@ -245,10 +267,7 @@ class ComuneState(State[int]):
             return [PASS] + [1 + code for code in self._second_codes()]
         if s[SUPPLY + player] <= 0:
             return [PASS]
-        free = flat.FULL & ~s[OCC]  # placement_mask() of the three angles, in one go
-        blocked = flat.BLOCKED + 3 * player
-        masks = (free & ~s[blocked], free & ~s[blocked + 1], free & ~s[blocked + 2])
-        return _Turns(masks, s[SUPPLY + player] >= 2 and not is_opening(s))
+        return _Turns(step_masks(s), pairs_allowed(s))
 
     def legal_placements(self) -> list[tuple[int, int]]:
         """Single placements ``(cell index, angle)`` the side to move may make now.
@@ -483,8 +502,8 @@ class ComuneState(State[int]):
         s = self._s
         if not s[OVER]:
             return None
-        scores = (flat.score(s, 0), flat.score(s, 1))
-        win = flat.winner(s)
+        light, dark, win = _outcome(s)
+        scores = (light, dark)
         why = (
             Text("both players passed in succession")
             if s[PASSES] >= 2
