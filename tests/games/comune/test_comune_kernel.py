@@ -313,3 +313,11 @@ def test_states_list_their_steps_the_same_with_the_compiled_kernel_underneath():
         assert listings(9) == with_kernel
     finally:
         engine.use_compiled(K)
+
+
+def test_the_kernel_compiles_what_states_call_before_a_timed_move():
+    """``compiled()`` compiles (or loads) every kernel function the engine's states call once
+    it is installed, so that no adapter's or benchmark's first game compiles one mid-play (a
+    finished game's scores compiled at the first game's end cost a second of CPU time)."""
+    for name in ("turn_count", "nth_turn", "placement_codes", "scores"):
+        assert getattr(K, name).signatures, name

@@ -80,6 +80,7 @@ def compiled() -> types.SimpleNamespace:
     # first timed move whose states call them
     kernel.nth_turn(3, 5, 6, True, kernel.turn_count(3, 5, 6, True) - 1)
     kernel.placement_codes(3, 5, 6, np.empty(flat.PLACEMENT_CODES, np.int64))
+    kernel.scores(np.zeros(flat.SLOTS, np.int64))  # a finished game's result
     use_compiled(kernel)
     return kernel
 
