@@ -41,6 +41,13 @@ def unpacked_bit(board, bit):
     return 64 * board + bit // 8 * 8 + 7 - bit % 8
 
 
+def byte_bits(dtype) -> np.ndarray:
+    """A table of each byte's eight bits (row ``b``: the bits of byte ``b``) as ``dtype``, in
+    ``np.unpackbits``' big bit order, so :func:`unpacked_bit`'s places hold: taking its rows
+    by a buffer's bytes (``take(..., axis=0)``) unpacks the buffer straight into ``dtype``."""
+    return np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1).astype(dtype)
+
+
 LOW, HIGH = 0.0, 1.0
 """The bounds of every value of every game's observation."""
 

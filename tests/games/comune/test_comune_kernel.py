@@ -252,9 +252,9 @@ def test_states_step_the_same_with_the_compiled_kernel_underneath():
     assert engine._Turns is turns.CompiledTurns  # installed by kernel.compiled()
     assert turns._nth_turn is K.nth_turn and turns._turn_count is K.turn_count
     with_kernel = games(7)
-    engine._Turns = turns.Turns
-    turns._nth_turn, turns._turn_count = bits.nth_turn, bits.turn_count
+    engine.use_compiled(bits)  # every plain function back: turns, listings, results
     try:
+        assert engine._Turns is turns.Turns and turns._nth_turn is bits.nth_turn
         assert games(7) == with_kernel
         # the plain flat functions index every turn as the plain class lists them
         for state in random_states(40, 8):

@@ -26,7 +26,7 @@ from bisect import bisect_left
 
 import numpy as np
 
-from ludoteca.env.observation import unpacked_bit
+from ludoteca.env.observation import byte_bits, unpacked_bit
 
 from . import state as _state
 from .flat import OVER
@@ -70,9 +70,8 @@ def _mask_gather() -> np.ndarray:
 _GATHER = _mask_gather()
 _PACK_MASKS = struct.Struct("<4Q").pack
 """The four masks as the bytes of little-endian 64-bit boards (:data:`BOARDS`' order)."""
-_BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1).view(np.int8)
-"""Each byte's eight bits, in ``np.unpackbits``' big bit order (so :data:`_GATHER`'s places
-hold): a mask's bytes in two gathers, no array of boards made and unpacked."""
+_BYTE_BITS = byte_bits(np.int8)
+"""A mask's bytes in two gathers, no array of boards made and unpacked."""
 
 
 class ComuneDecision:

@@ -14,7 +14,7 @@ from typing import Any
 
 import numpy as np
 
-from ludoteca.env.observation import starts, unpacked_bit
+from ludoteca.env.observation import byte_bits, starts, unpacked_bit
 
 from .actions import PLACEMENTS
 from .flat import FULL, OVER, PASSES, PIECES, SUPPLY, TO_MOVE, is_opening
@@ -61,9 +61,8 @@ _FEATURE_BYTES = struct.Struct("6f")
 _FEATURE_AT = 4 * _FEATURES
 _PACK_BOARDS = struct.Struct("<10Q").pack
 """The ten boards as the bytes of :data:`BOARDS` (little-endian), cheaper than an array."""
-_BYTE_BITS = np.unpackbits(np.arange(256, dtype=np.uint8)[:, None], axis=1).astype(np.float32)
-"""Each byte's eight bits as floats, in ``np.unpackbits``' big bit order (so
-:data:`_GATHER`'s places hold): the planes come as floats without a conversion."""
+_BYTE_BITS = byte_bits(np.float32)
+"""The planes come as floats without a conversion."""
 _GATHER_ALL = np.concatenate([_GATHER, np.full(6, unpacked_bit(0, 63), np.intp)])
 """:data:`_GATHER` and six places for the features, read from a bit never set (zeros the
 features overwrite)."""

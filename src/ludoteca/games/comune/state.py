@@ -194,12 +194,6 @@ def second_step_codes(
     return None if seconds is None else codes_listing(*seconds)
 
 
-def _first_ends_turn(s: list[int], player: int, opening: bool) -> bool:
-    """Whether the first placement of a turn, just put on ``s``, ends the turn: in Light's
-    opening (one piece at most), or when the player's supply is now empty."""
-    return opening or s[SUPPLY + player] <= 0
-
-
 class ComuneState(State[int]):
     """One Comune position. Players: 0 = Light (moves first), 1 = Dark."""
 
@@ -371,11 +365,12 @@ class ComuneState(State[int]):
                 shown, "two pieces placed in one turn must have different angles"
             )
         self._check_placement(player, code, shown)
-        opening = is_opening(s)
+        # the turn's last piece: its second, or a first where no pair is allowed
+        last = s[PENDING] >= 0 or not pairs_allowed(s)
         self._push()
         put(s, player, cell, angle)
         self._turn.append(code)
-        if s[PENDING] >= 0 or _first_ends_turn(s, player, opening):
+        if last:
             self._finish_turn(player)
         else:
             s[PENDING] = angle
