@@ -280,6 +280,7 @@ class Play:
         "_own_listed",
         "_chance_kept",
         "_masked",
+        "_state_mask",
         "_own_chance",
     )
 
@@ -307,6 +308,9 @@ class Play:
         self._chance_kept: bool = bool(getattr(space, "chance_repeats", False))
         # decisions that tell a legal id from their masks: a step is checked without a list
         self._masked: bool = bool(getattr(space, "decision_masks", False))
+        # or a one-step space that makes a position's mask itself
+        own_mask = getattr(space, "legal_mask", None)
+        self._state_mask: Callable[[State], bytearray] | None = own_mask if self._one_step else None
         # a space that makes a chance node's entry from the engine's own bits says so
         self._own_chance: Callable[[State], ChanceEntry] | None = getattr(
             space, "chance_entry", None
@@ -349,10 +353,14 @@ class Play:
         return list(self._chance_entry()[1])
 
     def legal_mask(self) -> np.ndarray | None:
-        """The legal ids as PettingZoo's ``int8`` mask, from a decision that makes it
-        without a list (``decision_masks``); ``None`` where the space has none, or no
-        player is to act."""
-        if not self._masked or self.mover < 0:
+        """The legal ids as PettingZoo's ``int8`` mask, made without a list: by a one-step
+        space's ``legal_mask(state)``, or by a decision's ``mask(prefix)``
+        (``decision_masks``); ``None`` where the space makes none, or no player is to act."""
+        if self.mover < 0:
+            return None
+        if self._state_mask is not None:
+            return np.frombuffer(self._state_mask(self.state), np.int8)
+        if not self._masked:
             return None
         decision = self._decision
         if decision is None:
@@ -490,6 +498,7 @@ class Play:
         other._own_listed = self._own_listed
         other._chance_kept = self._chance_kept
         other._masked = self._masked
+        other._state_mask = self._state_mask
         other._own_chance = self._own_chance
         return other
 

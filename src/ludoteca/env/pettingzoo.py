@@ -102,9 +102,6 @@ class LudotecaEnv(AECEnv):
         self.space = space_for(self.game)
         warm_up(self.space)
         self.observer = Observer(self.game)
-        # a one-step space may set a position's mask itself, without a list of its ids
-        own_mask = getattr(self.space, "legal_mask", None)
-        self._legal_mask = own_mask if self.space.max_steps == 1 else None
         n = self.game.num_players
         self.possible_agents = [f"player_{i}" for i in range(n)]
         self._seat = {agent: i for i, agent in enumerate(self.possible_agents)}
@@ -179,12 +176,10 @@ class LudotecaEnv(AECEnv):
         player = self._seat[agent]
         observation = self.observer.encode(play.state, player, play.prefix)
         if play.mover == player:
-            if self._legal_mask is not None:
-                mask = np.frombuffer(self._legal_mask(play.state), np.int8)
-            else:
-                mask = play.legal_mask()
-                if mask is None:
-                    mask = _mask(self.space.size, play.legal_actions())
+            # made by the space where it can, without a list of the ids
+            mask = play.legal_mask()
+            if mask is None:
+                mask = _mask(self.space.size, play.legal_actions())
         else:
             mask = np.zeros(self.space.size, np.int8)
         return {"observation": observation, "action_mask": mask}
