@@ -263,7 +263,12 @@ def test_comino_analysis_board_plays_tiles_as_the_game_page_does(browser, finish
                 page.click("#turn-right")  # the page marks the squares in the click itself
             if found:
                 break
-            tiles = page.locator(f'#board g.rack-tile[data-player="{to_move}"]')
+            # Put it down again: a click on another tile of the same rack while one is held
+            # swaps the two (the rack's rearranging), and picks nothing up.
+            selected = page.locator("#board g.rack-tile.selected")
+            box = selected.bounding_box()
+            page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] * 0.8)
+            page.wait_for_function("() => !document.querySelector('#board g.rack-tile.selected')")
         assert found, "no tile of the player to move fits anywhere"
         target = page.locator("#board [data-cell].cell.target").first
         target.click()
