@@ -27,6 +27,9 @@ and whether it is met:
   ``load_http`` the same with every move sent as a page without a socket sends it
   (``--http-moves``), and ``load_api`` with players that are API clients without sockets
   (``--api-players``: ``GET /api/games/N`` before each ``POST /api/games/N/move``).
+- ``bot_burst``: twelve computer turns at ``medium`` asked in one instant, through the club's
+  queue and a pool of its cap: every reply within the level's time + 10%
+  (``bench/bot_burst.py``);
 - ``tournament``: an arena of 500 players with about 250 games at once, on one process: how
   soon a player whose game ended is in the next one (``bench/tournament.py``).
 
@@ -84,6 +87,8 @@ def commands(quick: bool) -> dict[str, list[list[str]]]:
         "load": [load_command(quick)],
         "load_http": [[*load_command(quick), "--http-moves"]],
         "load_api": [[*load_command(quick), "--api-players"]],
+        "bot_burst": [[PY, str(BENCH / "bot_burst.py"), "--json",
+                       "--rounds", "2" if quick else "5"]],
         "tournament": [[PY, str(BENCH / "tournament.py"), "--json",
                         "--players", "100" if quick else "500",
                         "--seconds", "30" if quick else "150"]],
@@ -196,6 +201,14 @@ def figures(results: dict[str, Any]) -> list[dict[str, Any]]:
                 and bool(load["verify"]["ok"])
                 and (not full or load["moves_per_s"] >= 95),
             )
+    burst = results.get("bot_burst")
+    if burst:
+        add(
+            f"{burst['burst']} {burst['level']} turns at once: slowest reply of {burst['rounds']}",
+            f"{burst['worst_s'] * 1000:.0f} ms",
+            f"<= {burst['bound_s'] * 1000:.0f} ms",
+            bool(burst["met"]) and not burst["illegal"],
+        )
     arena = results.get("tournament")
     if arena:
         p99 = arena["wait_p99"]

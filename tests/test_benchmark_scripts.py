@@ -42,6 +42,15 @@ def test_protocol_cpu_reports_cpu_time_a_move():
     assert rows[0]["cpu_us_per_move"] > 0
 
 
+def test_bot_burst_reports_each_rounds_slowest_reply():
+    found = run_json(str(BENCH / "bot_burst.py"), "--json", "--burst", "3", "--rounds", "2",
+                     "--workers", "2")  # fmt: skip
+    assert isinstance(found, dict) and found["burst"] == 3 and found["workers"] == 2
+    assert len(found["slowest_s"]) == 2 and found["worst_s"] == max(found["slowest_s"])
+    assert 0 < found["reply_p50_s"] <= found["worst_s"] and found["illegal"] == []
+    assert found["met"] == (found["worst_s"] <= found["bound_s"])
+
+
 def test_pages_renders_every_page_for_a_visitor_and_a_member():
     rows = run_json(str(BENCH / "pages.py"), "--json", "--renders", "3")
     pages = {(row["page"], row["who"]) for row in rows}
@@ -89,6 +98,8 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
         "first_visits": [{"page": "/", "ms": 30.0, "kb_gzip": 2.0},
                          {"page": "/stats", "ms": 250.0, "kb_gzip": 5.0}],
         "tournament": {"players": 500, "wait_p99": 1.2, "target_p99": 1.0},
+        "bot_burst": {"burst": 12, "level": "medium", "rounds": 5, "worst_s": 0.31,
+                      "bound_s": 0.305, "met": False, "illegal": []},
     }  # fmt: skip
     met = {row["figure"]: row["met"] for row in run_all.figures(results)}
     assert met["comune: protocol / C"] is True and met["kuniumi: protocol / C"] is False
@@ -104,6 +115,7 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
     assert met["page HTML compressed, largest (/stats)"] is True
     assert "1.30; 1.10 ms" in run_all.table(run_all.figures(results))
     assert met["arena, 500 players: next game after one ends, p99"] is False  # 1.2 s > 1 s
+    assert met["12 medium turns at once: slowest reply of 5"] is False  # 310 ms > 305 ms
     assert "1/111" in run_all.table(run_all.figures(results))
     assert "61,234; 20,000; 50,000; 90,000" in run_all.table(run_all.figures(results))
 

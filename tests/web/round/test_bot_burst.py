@@ -1,13 +1,10 @@
-"""A burst of computer turns asked at once is answered within the level's time.
+"""A burst of computer turns asked at once is answered, each with a legal move.
 
-Twelve members move against ``medium`` (0.25 s) in the same instant. With as many workers as
-cores (two), ten of the turns waited for a worker, each thinking at least a tenth of its time
-once it had one, and the last replies came 0.37 s after the move. Now the turns think side by
-side, each stopping at its level's time however the processors are shared
-(:mod:`ludoteca.web.round.bot_workers`); the few beyond the cap still think what is left of
-their time. The turns go through the computer players' own queue and a pool of the size the
-club makes (threads here: the club's processes would add their start-up to a cheap test, not
-change the queueing).
+Twelve members move against ``medium`` in the same instant: more turns than the cap of bot
+workers on a 2-core machine. The turns go through the computer players' own queue and a pool
+of the size the club makes (threads here: the club's processes would add their start-up to a
+cheap test, not change the queueing). How soon they are answered is a speed target, measured
+by ``bench/bot_burst.py`` (``make bench``), not here.
 """
 
 from __future__ import annotations
@@ -15,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import os
 import pickle
-import sys
 import time
 from typing import Any, cast
 
@@ -39,15 +35,10 @@ from ludoteca.web.round.seats import (
 )
 
 BURST = 12
-"""Turns asked at once: more than the cap on a 2-core machine (eight), as 50 members playing
-``medium`` ask at their busiest (``bench/club_budgets.py``: 3.8 searches at once on average,
-up to eight)."""
-LEVEL_SECONDS = 0.25
-"""``medium``'s time in Kuniumi."""
-MARGIN = 0.10
-"""The share of its time a reply may take beyond it (issue 46)."""
-SLACK = 0.03
-"""Seconds for this test's threads taking turns at the interpreter past their deadline."""
+"""Turns asked at once."""
+CAP = 8
+"""The most turns thinking at once in this test: fewer than the burst, so four wait their
+turn in the computer players' queue."""
 
 
 def _record():
@@ -58,33 +49,28 @@ def _record():
     return from_table(table), table.state
 
 
-async def _burst(runner: BotRunner, record) -> list[tuple[float, str]]:
+async def _burst(runner: BotRunner, record) -> list[str]:
     asked_at = time.time()
 
-    async def turn(owner: int) -> tuple[float, str]:
+    async def turn(owner: int) -> str:
         job = BotJob(record=record, level="medium", bot_seed=owner, owner=owner, asked_at=asked_at)
         # the runner's own turn: a slot in its owner's line, then the search in the pool
-        text = (await runner.think(job)).text
-        return time.time() - asked_at, text
+        return (await runner.think(job)).text
 
     return await asyncio.gather(*(turn(owner) for owner in range(BURST)))
 
 
-def test_a_burst_of_turns_is_answered_within_the_levels_time():
+def test_a_burst_of_turns_beyond_the_cap_is_answered_with_legal_moves():
     record, state = _record()
-    runner = BotRunner(cast(Any, None), PlayThreads())
+    runner = BotRunner(cast(Any, None), PlayThreads(), workers=CAP)
     runner.pool = make_pool("thread", runner.queue.workers)
-    switching = sys.getswitchinterval()
-    sys.setswitchinterval(0.001)  # threads past their deadline get the interpreter soon
     try:
         replies = asyncio.run(_burst(runner, record))
     finally:
-        sys.setswitchinterval(switching)
         runner.pool.shutdown()
     legal = {state.move_to_str(m) for m in state.legal_moves()}
-    assert all(text in legal for _, text in replies)
-    slowest = max(seconds for seconds, _ in replies)
-    assert slowest <= LEVEL_SECONDS * (1 + MARGIN) + SLACK, sorted(s for s, _ in replies)
+    assert len(replies) == BURST
+    assert all(text in legal for text in replies), replies
 
 
 def test_the_cap_is_sized_from_the_cores_and_the_memory():
