@@ -152,3 +152,21 @@ def test_comunes_second_codes_are_those_after_placing_the_first():
                     ends += expected is None
             state.play(rng.choice(list(state.legal_moves())))
     assert ends > 100  # the first piece ended the turn in many positions
+
+
+def test_every_adapter_starts_hexagone_from_the_kernels_block_for_its_seed():
+    """Hexagone's start blocks come from its compiled kernel (the space's ``new_state``),
+    some ten times faster than the engine's generator, in the driver, OpenSpiel and
+    PettingZoo alike: one seed, one start in all three."""
+    from ludoteca.env.actions import Play
+    from ludoteca.games.hexagone.jit import start_state
+
+    game = get("hexagone", players=2)
+    assert Play.new(game, seed=4).state.position() == start_state(game, 4).position()
+    spiel = pyspiel.load_game("ludoteca_hexagone", {"players": 2, "seed": 5})
+    assert spiel.new_initial_state()._play.state.position() == start_state(game, 5).position()
+    environment = env("hexagone", players=2)
+    environment.reset(seed=6)
+    setup_seed = int(np.random.default_rng(6).integers(2**31))  # what reset draws first
+    expected = start_state(environment.unwrapped.game, setup_seed)
+    assert environment.unwrapped.play.state.cells == expected.cells  # its first roll made

@@ -40,7 +40,10 @@ game, and a game loaded as a plug-in offers the adapters as the built-in ones do
   played by one player (Hexagone's solo puzzle);
 - optionally ``warm_up()``: makes the engine's states step with the game's compiled kernel
   (the same rules, compiled by numba: Kuniumi's), called once by each adapter as it is
-  made, so that an agent's steps do not run the plain functions.
+  made, so that an agent's steps do not run the plain functions;
+- optionally ``new_state(game, seed)``: a new game drawn from ``seed`` by the game's compiled
+  kernel, where the engine's own ``game.new_state(seed)`` costs an episode's worth of steps
+  (Hexagone's start block): every start position of the adapters (:func:`start_state`).
 
 :class:`Play` is the driver both adapters run: an engine state plus the steps chosen so far
 of the move under way. The engine sees only whole moves through ``State.play``, so every
@@ -49,6 +52,7 @@ rule stays in the engine.
 
 from __future__ import annotations
 
+import random
 from bisect import bisect_left
 from collections.abc import Callable, Sequence
 from functools import partial
@@ -174,6 +178,16 @@ def warm_up(space: GameSpace) -> None:
     prepare = getattr(space, "warm_up", None)
     if prepare is not None:
         prepare()
+
+
+def start_state(space: GameSpace, game: Game, seed: int | None = None) -> State:
+    """A new game of ``game`` drawn from ``seed`` (a random one when ``None``), by the space's
+    ``new_state(game, seed)`` where it has one, otherwise by ``game.new_state(seed)``: where
+    every adapter starts a game, so a seed gives one start in all of them."""
+    own = getattr(space, "new_state", None)
+    if own is None:
+        return game.new_state(seed)
+    return own(game, random.randrange(1 << 31) if seed is None else seed)
 
 
 def lists_own_ids(space: GameSpace) -> bool:
@@ -318,7 +332,8 @@ class Play:
 
     @classmethod
     def new(cls, game: Game, seed: int | None = None) -> Play:
-        return cls(space_for(game), game.new_state(seed))
+        space = space_for(game)
+        return cls(space, start_state(space, game, seed))
 
     # --- what can happen ---------------------------------------------------------------
     @property

@@ -46,7 +46,7 @@ from ludoteca.core.protocol import Move
 from ludoteca.core.registry import game_class
 from ludoteca.core.table import random_playout
 
-from .actions import Play, lists_own_ids, returns, space_for, warm_up
+from .actions import Play, lists_own_ids, returns, space_for, start_state, warm_up
 from .observation import Observer
 
 PREFIX = "ludoteca_"
@@ -126,7 +126,7 @@ class LudotecaGame(pyspiel.Game):
         super().__init__(_game_type(cls, n), info, values)
         # OpenSpiel makes a new initial state for every clone, then copies into it: keep
         # the start (Hexagone draws a whole block for it) and hand out copies
-        self._start = self.engine.new_state(self.seed)
+        self._start = start_state(self.space, self.engine, self.seed)
         # the tensor's shape depends on the game alone
         self._shape = [self.observer.size]
         # a space whose ids are the engine's moves, listed ascending, lists a position's

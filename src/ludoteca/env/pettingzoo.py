@@ -48,7 +48,7 @@ from ludoteca.core import CHANCE, TERMINAL, get
 from ludoteca.core.kept import Kept
 from ludoteca.core.protocol import Game
 
-from .actions import Play, returns, space_for, warm_up
+from .actions import Play, returns, space_for, start_state, warm_up
 from .observation import HIGH, LOW, Observer
 
 
@@ -126,7 +126,7 @@ class LudotecaEnv(AECEnv):
         if seed is not None or self.play is None:
             self.np_random, _ = seeding.np_random(seed)
         setup_seed = int(self.np_random.integers(2**31))
-        self.play = Play(self.space, self.game.new_state(setup_seed))
+        self.play = Play(self.space, start_state(self.space, self.game, setup_seed))
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0.0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)

@@ -11,12 +11,14 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+import numpy as np
 import pytest
 from hexagone_support import line, load, position
 from test_hexagone_setup import assert_setup_rules, gaps
 
 import ludoteca.core as core
 from ludoteca.core.errors import IllegalMoveError
+from ludoteca.core.protocol import CHANCE
 from ludoteca.games.hexagone import flat, jit
 from ludoteca.games.hexagone.ai import playout
 from ludoteca.games.hexagone.geometry import coords
@@ -149,6 +151,40 @@ def test_kernel_start_blocks_obey_the_setup_rules(kernel, players, gaps_):
             assert gaps(cells) == [], "blocks are compact by default"
     if players == 4:
         assert jit.captured_of(g)[3] == [0, 0, 0, 0, 0, 0, 1]
+
+
+@pytest.mark.parametrize(
+    ("players", "gaps_"), [(1, False), (2, False), (3, False), (4, False), (2, True)]
+)
+def test_the_adapters_start_blocks_are_the_kernels_and_obey_the_setup_rules(kernel, players, gaps_):
+    """The research adapters start their games from :func:`.jit.start_state`: the kernel's
+    block for the seed, in one call, as an engine state ready to play."""
+    k, g, _ = kernel
+    game = core.get("hexagone", players=players, gaps=gaps_)
+    for seed in range(25):
+        state = jit.start_state(game, seed)
+        drawn = kernel_start(k, g, players, gaps_, seed)
+        assert state.cells == drawn.cells and state.captured == drawn.captured
+        assert state.position() == drawn.position()
+        assert_setup_rules(to_pairs(state.cells))
+        assert (gaps(to_pairs(state.cells)) != []) == gaps_
+        assert state.rolls_left == (SOLO_ROLLS if players == 1 else None)
+        assert state.to_move == CHANCE and state.chance_outcomes()  # the first roll
+    if players == 4:
+        assert state.captured[3] == [0, 0, 0, 0, 0, 0, 1]
+
+
+def test_a_start_block_is_the_same_from_the_plain_functions():
+    """The kernel's plain functions draw the block its compiled ones draw, so a seed's
+    start does not depend on whether numba compiled them."""
+    plain = np.zeros(flat.size(), dtype=np.int64)
+    flat.init(plain)
+    compiled = jit.new_array()
+    for seed in (0, 1, 12345):
+        a, b = np.zeros(84, dtype=np.int64), np.zeros(84, dtype=np.int64)
+        n = flat.start_block(plain, seed, 2, 0, a)
+        assert n == 42 and jit.compiled().start_block(compiled, seed, 2, 0, b) == n
+        assert a.tolist() == b.tolist()
 
 
 def first_moves(k, g, trace, state, draws: int, seed: int) -> Counter:

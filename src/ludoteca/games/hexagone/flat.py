@@ -566,6 +566,21 @@ def new_game(g, players, gaps):
     return done
 
 
+def start_block(g, value, players, gaps, out):
+    """A fresh game's start block drawn from the seed ``value`` (:func:`new_game`), written
+    to ``out`` as pairs (the engine's packed cell, colour): the number of pieces, 0 if no
+    block could be drawn. One call where the research adapters start a game."""
+    seed(g, value)
+    if not new_game(g, players, gaps):
+        return 0
+    n = g[SC + NPIECES]
+    for i in range(n):
+        c = g[PIECES + i]
+        out[2 * i] = engine_cell(g, c)
+        out[2 * i + 1] = g[COL + c]
+    return n
+
+
 # --- groups and sections ----------------------------------------------------------------------
 def flood_group(g, c, st, tail):
     """Append to :data:`TAKEN` from ``tail`` the group of ``c``'s colour through ``c``;
