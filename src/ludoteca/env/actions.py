@@ -237,9 +237,11 @@ def returns(result: Result) -> tuple[float, ...]:
     return tuple(n * p - 1.0 for p in result.payoffs())
 
 
-ChanceEntry = tuple[dict[int, tuple[Move, float]], list[tuple[int, float]], list[int]]
-"""A chance node's outcomes by id, its ``(id, probability)`` pairs ascending and its ids
-ascending."""
+ChanceEntry = tuple[
+    dict[int, tuple[Move, float]], list[tuple[int, float]], list[int], tuple[float, ...]
+]
+"""A chance node's outcomes by id, its ``(id, probability)`` pairs ascending, its ids
+ascending and their probabilities in the same order (what PettingZoo's draw reads)."""
 
 _CHANCE_ENTRIES: WeakKeyDictionary[GameSpace, Kept[tuple, ChanceEntry]] = WeakKeyDictionary()
 _CHANCE_ENTRIES_KEPT = 4096
@@ -266,7 +268,7 @@ def _chance_entry(space: GameSpace, outcomes: Sequence[tuple[Move, float]]) -> C
     chance_id = space.chance_id
     table = {chance_id(move): (move, p) for move, p in outcomes}
     pairs = sorted((a, p) for a, (_, p) in table.items())
-    return table, pairs, [a for a, _ in pairs]
+    return table, pairs, [a for a, _ in pairs], tuple(p for _, p in pairs)
 
 
 class Play:
@@ -366,6 +368,19 @@ class Play:
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """``(chance id, probability)`` at a chance node, ids ascending; else empty."""
         return list(self._chance_entry()[1])
+
+    def chance_probabilities(self) -> tuple[float, ...]:
+        """The chance outcomes' probabilities in :meth:`chance_outcomes`' order, without a
+        list of pairs made (PettingZoo's draw reads these alone)."""
+        return self._chance_entry()[3]
+
+    def apply_chance(self, i: int) -> Move:
+        """Play the ``i``-th chance outcome of :meth:`chance_outcomes` (as drawn by index
+        from :meth:`chance_probabilities`): the outcome's move, no id looked up again."""
+        table, _, ids, _ = self._chance_entry()
+        move = table[ids[i]][0]
+        self._play(move)
+        return move
 
     def legal_mask(self) -> np.ndarray | None:
         """The legal ids as PettingZoo's ``int8`` mask, made without a list: by a one-step

@@ -32,6 +32,7 @@ not a shared generator; give each configuration its own seeds to sample differen
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -52,7 +53,7 @@ from .actions import Play, returns, space_for, start_state, warm_up
 from .observation import HIGH, LOW, Observer
 
 
-def draw(generator: np.random.Generator, probabilities: list[float]) -> int:
+def draw(generator: np.random.Generator, probabilities: Sequence[float]) -> int:
     """The index ``generator.choice(n, p=probs / probs.sum())`` draws, from the same one
     number of the generator and by the same arithmetic, at a fraction of its cost (the
     checks of ``p`` that ``choice`` makes are the engine's to keep: its probabilities sum
@@ -153,9 +154,7 @@ class LudotecaEnv(AECEnv):
         play = self.play
         assert play is not None
         while play.mover == CHANCE:
-            outcomes = play.chance_outcomes()
-            i = draw(self.np_random, [p for _, p in outcomes])
-            play.apply(outcomes[i][0])
+            play.apply_chance(draw(self.np_random, play.chance_probabilities()))
         if play.mover == TERMINAL:
             result = play.state.result
             for agent, value in zip(self.agents, returns(result), strict=True):

@@ -173,13 +173,15 @@ class CominoActions:
     def chance_id(self, outcome: Deal) -> int:
         return _DEAL_INDEX[outcome.name]
 
-    def chance_entry(self, state) -> tuple[dict, list[tuple[int, float]], list[int]]:
-        """A draw's ids, pairs and outcomes by id (:data:`ludoteca.env.actions.ChanceEntry`)
-        from the engine's :meth:`~.state.CominoState.deal_left`, whose indices in
-        :data:`DEALT_TILES` are the chance ids: no list of outcomes mapped id by id."""
-        left, chances = state.deal_left()
+    def chance_entry(self, state) -> tuple[dict, list[tuple[int, float]], list[int], tuple]:
+        """A draw's outcomes by id, pairs, ids and probabilities
+        (:data:`ludoteca.env.actions.ChanceEntry`) from the engine's
+        :meth:`~.state.CominoState.deal_left`, whose indices in :data:`DEALT_TILES` are the
+        chance ids: no list of outcomes mapped id by id, and no Python loop over the tiles
+        left (a deal's 21 draws are most of a PettingZoo reset)."""
+        left, chances, probabilities = state.deal_left()
         table = {i: chances[i] for i in left}
-        return table, [(i, chances[i][1]) for i in left], list(left)
+        return table, list(zip(left, probabilities, strict=True)), list(left), probabilities
 
     def label(self, state, action: int) -> str:
         return str(id_move(action))

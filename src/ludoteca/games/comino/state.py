@@ -170,6 +170,9 @@ _DRAW_CHANCES = [
 """Each draw (by its index in :data:`DEALT_TILES`) with its probability when ``left`` tiles
 are still to be drawn, made once: a chance node's outcomes are then one look-up per tile
 left."""
+_DRAW_PROBABILITIES = [(1.0 / left,) * left if left else () for left in range(len(DEALT_TILES) + 1)]
+"""The probabilities of a draw's ``left`` outcomes, in the order of the tiles left (each as
+likely: the same probability :data:`_DRAW_CHANCES` gives each)."""
 
 
 class CominoState(State[CominoMove]):
@@ -640,23 +643,26 @@ class CominoState(State[CominoMove]):
         return found
 
     def chance_outcomes(self) -> list[tuple[CominoMove, float]]:
-        left, chances = self.deal_left()
+        left, chances, _ = self.deal_left()
         return [chances[i] for i in left]
 
-    def deal_left(self) -> tuple[tuple[int, ...], tuple[tuple[Deal, float], ...]]:
+    def deal_left(
+        self,
+    ) -> tuple[tuple[int, ...], tuple[tuple[Deal, float], ...], tuple[float, ...]]:
         """The tiles the next draw may deal, as their indices in :data:`DEALT_TILES`
-        (ascending; none once the deal is over), and each dealt tile's draw with its
-        probability at this draw, by the same index: :meth:`chance_outcomes`, which the
-        research adapters read without a list of moves mapped (their chance ids are these
-        indices)."""
+        (ascending; none once the deal is over); each dealt tile's draw with its probability
+        at this draw, by the same index; and the probabilities of the tiles left, in their
+        order: :meth:`chance_outcomes`, which the research adapters read without a list of
+        moves mapped (their chance ids are these indices)."""
         if self.draws >= DRAWS:
-            return (), ()
+            return (), (), ()
         drawn = self.hand_bits[0] | self.hand_bits[1]
         for tile in self.board.values():
             drawn |= TILE_BIT[ORIENTED_NAME[ORIENTED_INDEX[tile]]]
         left = _DEALT_BITS & ~drawn
         low, high = _dealt_indices()
-        return low[left & 0xFFF] + high[left >> 12], _DRAW_CHANCES[left.bit_count()]
+        n = left.bit_count()
+        return low[left & 0xFFF] + high[left >> 12], _DRAW_CHANCES[n], _DRAW_PROBABILITIES[n]
 
     def move_to_str(self, move: CominoMove | str) -> str:
         """Binding notation of a move; text is parsed and given back canonical."""
