@@ -88,6 +88,15 @@ def test_chance_ids_carry_the_engine_probabilities(name, options):
             assert all(0 <= a < space.chance_size for a, _ in outcomes)
             by_id = {space.chance_id(m): p for m, p in engine}
             assert dict(outcomes) == by_id
+            # what PettingZoo's draw reads: the same probabilities, and the i-th outcome
+            assert play.chance_probabilities() == tuple(p for _, p in outcomes)
+            i = rng.randrange(len(outcomes))
+            move = play.completes(outcomes[i][0])
+            by_id_played = play.state.clone()
+            by_id_played.play(move)
+            assert play.apply_chance(i) == move
+            assert play.state.position() == by_id_played.position()
+            continue
         play.apply(rng.choice(play.legal_actions()))
     assert seen or not game.has_chance
 
