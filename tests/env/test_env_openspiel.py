@@ -157,3 +157,31 @@ def test_information_state_tensor_raises_as_built_in_games_do(name):
         state.information_state_tensor()
     with pytest.raises(pyspiel.SpielError):
         pyspiel.load_game("tic_tac_toe").new_initial_state().information_state_tensor()
+
+
+@pytest.mark.parametrize(("name", "params"), OPEN_SPIEL_GAMES, ids=IDS)
+def test_openspiels_rl_environment_plays_each_game_to_its_end(name, params):
+    """OpenSpiel's RL environment, the way a learning agent steps a game: every player's
+    observation and legal actions at each step (only the player to act has any), chance
+    drawn inside, and the returns of the game at its last step."""
+    import random
+
+    from open_spiel.python import rl_environment
+
+    game = pyspiel.load_game(name, params)
+    environment = rl_environment.Environment(
+        game, chance_event_sampler=rl_environment.ChanceEventSampler(seed=3)
+    )
+    rng = random.Random(3)
+    time_step = environment.reset()
+    steps = 0
+    while not time_step.last():
+        observations = time_step.observations
+        player = observations["current_player"]
+        legal = observations["legal_actions"]
+        assert legal[player] and all(not legal[p] for p in range(game.num_players()) if p != player)
+        assert all(len(o) == game.observation_tensor_size() for o in observations["info_state"])
+        time_step = environment.step([rng.choice(legal[player])])
+        steps += 1
+    assert steps > 10
+    assert time_step.rewards == environment.get_state.returns()

@@ -209,6 +209,10 @@ class LudotecaState(pyspiel.State):
     def legal_actions(self, player: int | None = None) -> list[int]:
         if player is None or (player == self._player and player >= 0):
             return list(self._play.legal_actions())  # a copy: the caller may change it
+        if player >= 0 and self._player != _CHANCE:
+            # another player's, or any once the game is over: none, as pyspiel answers
+            # (OpenSpiel's RL environment asks for every player's at every step)
+            return []
         return super().legal_actions(player)
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
