@@ -2,11 +2,15 @@
 
     python bench/adapters.py [--seconds 2] [--game kuniumi] [--cpu] [--json]
 
-For each game (Hexagone with 2 players) four figures, each measured for ``--seconds``:
+For each game (Hexagone with 2 players) these figures, each measured for ``--seconds``:
 
 - ``openspiel_steps_per_s``: actions of uniform random games through OpenSpiel's API
   (``legal_actions``, ``apply_action``, chance drawn from ``chance_outcomes``), as an
   OpenSpiel algorithm steps a game;
+- ``openspiel_rl_steps_per_s``: steps of OpenSpiel's own RL environment
+  (``open_spiel.python.rl_environment.Environment``) by a uniform random agent: the way a
+  learning agent steps an OpenSpiel game, each step with every player's observation tensor
+  and legal actions, chance drawn inside;
 - ``pettingzoo_steps_per_s``: the loop of PettingZoo's documentation (``agent_iter``,
   ``last()`` which observes, a random action of the mask, ``step``): a step with its
   observation and mask;
@@ -79,6 +83,28 @@ def random_game(state, rng: random.Random) -> int:
             state.apply_action(rng.choice(state.legal_actions()))
         steps += 1
     return steps
+
+
+def openspiel_rl_steps(name: str, options: dict, seconds: float, seed: int = 1) -> float:
+    """Steps per second of OpenSpiel's RL environment, a uniform random agent acting."""
+    from open_spiel.python import rl_environment
+
+    environment = rl_environment.Environment(
+        pyspiel.load_game(f"ludoteca_{name}", options),
+        chance_event_sampler=rl_environment.ChanceEventSampler(seed=seed),
+    )
+    rng = random.Random(seed)
+    steps = 0
+    start = clock()
+    deadline = start + seconds
+    while clock() < deadline:
+        time_step = environment.reset()
+        while not time_step.last():
+            observations = time_step.observations
+            legal = observations["legal_actions"][observations["current_player"]]
+            time_step = environment.step([rng.choice(legal)])
+            steps += 1
+    return steps / (clock() - start)
 
 
 def pettingzoo_steps(name: str, options: dict, seconds: float, seed: int = 1) -> float:
@@ -178,6 +204,7 @@ def measure(name: str, options: dict, seconds: float) -> dict:
         "game": name,
         "options": options,
         "openspiel_steps_per_s": round(openspiel_steps(name, options, seconds), 1),
+        "openspiel_rl_steps_per_s": round(openspiel_rl_steps(name, options, seconds), 1),
         "pettingzoo_steps_per_s": round(pettingzoo_steps(name, options, seconds), 1),
         "pettingzoo_env_steps_per_s": round(pettingzoo_env_steps(name, options, seconds), 1),
         **observations(name, options, seconds),
@@ -211,12 +238,14 @@ def main() -> int:
         print(json.dumps(rows))
         return 0
     print(
-        f"{'game':10} {'OpenSpiel steps/s':>18} {'PettingZoo steps/s':>19} "
+        f"{'game':10} {'OpenSpiel steps/s':>18} {'(RL environment)':>17} "
+        f"{'PettingZoo steps/s':>19} "
         f"{'(env alone)':>12} {'observations/s':>15} {'observation_tensor/s':>21}"
     )
     for r in rows:
         print(
             f"{r['game']:10} {r['openspiel_steps_per_s']:>18,.0f} "
+            f"{r['openspiel_rl_steps_per_s']:>17,.0f} "
             f"{r['pettingzoo_steps_per_s']:>19,.0f} {r['pettingzoo_env_steps_per_s']:>12,.0f} "
             f"{r['observations_per_s']:>15,.0f} "
             f"{r['openspiel_observation_tensor_per_s']:>21,.0f}"

@@ -136,10 +136,11 @@ def figures(results: dict[str, Any]) -> list[dict[str, Any]]:
                 worst <= 10)  # fmt: skip
     for r in results.get("adapters", []):
         add(
-            f"{r['game']}: adapter steps/s (OpenSpiel; PettingZoo; its environment alone); "
-            "observations/s",
-            f"{r['openspiel_steps_per_s']:,.0f}; {r['pettingzoo_steps_per_s']:,.0f}; "
-            f"{r['pettingzoo_env_steps_per_s']:,.0f}; {r['observations_per_s']:,.0f}",
+            f"{r['game']}: adapter steps/s (OpenSpiel; its RL environment; PettingZoo; its "
+            "environment alone); observations/s",
+            f"{r['openspiel_steps_per_s']:,.0f}; {r.get('openspiel_rl_steps_per_s', 0):,.0f}; "
+            f"{r['pettingzoo_steps_per_s']:,.0f}; {r['pettingzoo_env_steps_per_s']:,.0f}; "
+            f"{r['observations_per_s']:,.0f}",
         )
     compact = results.get("compact")
     if compact:

@@ -31,8 +31,8 @@ def test_compact_view_reports_each_form():
 def test_adapters_reports_steps_and_observations_per_second():
     rows = run_json(str(BENCH / "adapters.py"), "--json", "--seconds", "0.05", "--game", "comune")
     assert [row["game"] for row in rows] == ["comune"]
-    for field in ("openspiel_steps_per_s", "pettingzoo_steps_per_s", "observations_per_s",
-                  "openspiel_observation_tensor_per_s"):  # fmt: skip
+    for field in ("openspiel_steps_per_s", "openspiel_rl_steps_per_s", "pettingzoo_steps_per_s",
+                  "observations_per_s", "openspiel_observation_tensor_per_s"):  # fmt: skip
         assert rows[0][field] > 0
 
 
@@ -90,6 +90,7 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
         "load_http": {"concurrent_games": 200, "moves_per_s": 80.0, "p99_ms": 900.0,
                       "verify": {"ok": True}},
         "adapters": [{"game": "kuniumi", "openspiel_steps_per_s": 61234.0,
+                      "openspiel_rl_steps_per_s": 12345.0,
                       "pettingzoo_steps_per_s": 20000.0, "pettingzoo_env_steps_per_s": 50000.0,
                       "observations_per_s": 90000.0}],
         "load_api": {"concurrent_games": 200, "moves_per_s": 90.0, "p99_ms": 60.0,
@@ -117,7 +118,7 @@ def test_the_summary_reads_each_benchmark_and_judges_its_targets():
     assert met["arena, 500 players: next game after one ends, p99"] is False  # 1.2 s > 1 s
     assert met["12 medium turns at once: slowest reply of 5"] is False  # 310 ms > 305 ms
     assert "1/111" in run_all.table(run_all.figures(results))
-    assert "61,234; 20,000; 50,000; 90,000" in run_all.table(run_all.figures(results))
+    assert "61,234; 12,345; 20,000; 50,000; 90,000" in run_all.table(run_all.figures(results))
 
 
 def test_adapter_split_reports_the_engine_and_the_rest():
