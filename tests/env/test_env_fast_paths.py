@@ -40,6 +40,8 @@ def assert_same_as_pyspiel(state: pyspiel.State, n: int) -> None:
         ours = state.observation_tensor(player)
         theirs = base.observation_tensor(state, player)
         assert type(ours) is list and ours == theirs
+    # pyspiel's Rewards: the returns once over, zeros before (it would call ours: no base)
+    assert state.rewards() == (state.returns() if state.is_terminal() else [0.0] * n)
     if state.current_player() >= 0:
         assert state.observation_tensor() == base.observation_tensor(state)
     else:  # pyspiel's error for a pseudo-player, as before
