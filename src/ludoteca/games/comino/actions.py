@@ -177,11 +177,11 @@ class CominoActions:
         """A draw's outcomes by id, pairs, ids and probabilities
         (:data:`ludoteca.env.actions.ChanceEntry`) from the engine's
         :meth:`~.state.CominoState.deal_left`, whose indices in :data:`DEALT_TILES` are the
-        chance ids: no list of outcomes mapped id by id, and no Python loop over the tiles
-        left (a deal's 21 draws are most of a PettingZoo reset)."""
+        chance ids: no list of outcomes mapped id by id, and the probabilities the engine's
+        own tuple (a deal's 21 draws are most of a PettingZoo reset)."""
         left, chances, probabilities = state.deal_left()
         table = {i: chances[i] for i in left}
-        return table, list(zip(left, probabilities, strict=True)), list(left), probabilities
+        return table, [(i, chances[i][1]) for i in left], list(left), probabilities
 
     def label(self, state, action: int) -> str:
         return str(id_move(action))
