@@ -362,10 +362,9 @@ class HexagoneActions:
     def warm_up(self) -> None:
         """Compile (or load from numba's cache) the kernel :meth:`new_state` draws with, here
         rather than in an agent's first reset."""
-        from .game import HexagoneGame
-        from .jit import start_state
+        from .jit import warm_start_blocks
 
-        start_state(HexagoneGame(players=2), 0)
+        warm_start_blocks()
 
     def new_state(self, game, seed: int):
         """A game's start position for the adapters: its block drawn by the compiled kernel

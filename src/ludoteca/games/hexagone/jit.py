@@ -120,6 +120,15 @@ def _starts() -> tuple[np.ndarray, np.ndarray]:
     return new_array(), np.zeros(2 * 7 * PIECES_PER_COLOUR, dtype=np.int64)
 
 
+def warm_start_blocks() -> None:
+    """Compile (or load from numba's cache) what :func:`start_state` calls, here rather than
+    in an agent's first reset."""
+    kernel = compiled()
+    with _STARTS_LOCK:
+        g, out = _starts()
+        kernel.start_block(g, 0, 2, 0, out)
+
+
 def start_state(game, seed: int) -> HexagoneState:
     """A new game of ``game`` whose start block the kernel draws from ``seed``
     (:func:`.flat.start_block`): the research adapters' start positions.
