@@ -74,14 +74,20 @@ class HexagoneGame(Game[HexagoneState]):
         return self if n == self.num_players else HexagoneGame(players=n, gaps=self.gaps)
 
     def new_state(self, seed: int | None = None) -> HexagoneState:
-        rng = random.Random(seed)
-        n = self.num_players
         counts = [PIECES_PER_COLOUR] * 7
-        captured = [[0] * 7 for _ in range(n)]
-        if n == 4:  # the fourth player's handicap: a white piece already captured
+        if self.num_players == 4:  # the handicap's white piece is not in the block
             counts[WHITE] -= 1
+        return self.starting_with(generate_block(random.Random(seed), counts, self.gaps))
+
+    def starting_with(self, cells: dict[int, int]) -> HexagoneState:
+        """A new game from the start block ``cells`` (packed cell -> colour), however it was
+        drawn (:meth:`new_state`, or the compiled kernel for the research adapters): the
+        fourth player's handicap, a white piece already captured, and the solo puzzle's
+        rolls."""
+        n = self.num_players
+        captured = [[0] * 7 for _ in range(n)]
+        if n == 4:
             captured[3][WHITE] = 1
-        cells = generate_block(rng, counts, self.gaps)
         return HexagoneState(
             self, cells, captured=captured, rolls_left=SOLO_ROLLS if n == 1 else None
         )

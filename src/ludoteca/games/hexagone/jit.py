@@ -27,8 +27,8 @@ from ludoteca.core import xorshift
 from ludoteca.core.compiled import compile_functions, in_batches
 
 from . import flat
-from .notation import PIECES_PER_COLOUR, WHITE
-from .state import SOLO_ROLLS, HexagoneState
+from .notation import PIECES_PER_COLOUR
+from .state import HexagoneState
 
 HOT = (
     "rng_next",
@@ -141,22 +141,13 @@ def start_state(game, seed: int) -> HexagoneState:
     not the block ``game.new_state`` gives for it: the two generators draw different random
     numbers. Any block either draws obeys the setup rules (tested)."""
     kernel = compiled()
-    players = game.num_players
     with _STARTS_LOCK:
         g, out = _starts()
-        n = int(kernel.start_block(g, seed, players, int(game.gaps), out))
+        n = int(kernel.start_block(g, seed, game.num_players, int(game.gaps), out))
         if not n:  # pragma: no cover - never seen (a thousand shapes, twenty colourings each)
             raise RuntimeError("could not generate a start block")
         pairs = out[: 2 * n].tolist()
-    captured = [[0] * 7 for _ in range(players)]
-    if players == 4:  # the fourth player's handicap: a white piece already captured
-        captured[3][WHITE] = 1
-    return HexagoneState(
-        game,
-        dict(sorted(zip(pairs[::2], pairs[1::2], strict=True))),
-        captured=captured,
-        rolls_left=SOLO_ROLLS if players == 1 else None,
-    )
+    return game.starting_with(dict(sorted(zip(pairs[::2], pairs[1::2], strict=True))))
 
 
 def cells_of(g: np.ndarray) -> dict[int, int]:
