@@ -257,11 +257,10 @@ class LudotecaState(pyspiel.State):
     def returns(self) -> list[float]:
         return list(self._play.returns())
 
-    def rewards(self) -> list[float]:
-        """The returns at the end, zeros before (a game's only reward is its result): what
-        pyspiel's ``Rewards`` gives, without its calls back into Python (the RL environment
-        asks at every step)."""
-        return list(self._play.returns())
+    # The rewards are the returns: the result at the end, zeros before (a game's only reward
+    # is its result), what pyspiel's ``Rewards`` gives, answered here without its calls back
+    # into Python (the RL environment asks at every step).
+    rewards = returns
 
     def __str__(self) -> str:
         text = self._play.state.position()
