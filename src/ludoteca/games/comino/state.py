@@ -163,16 +163,16 @@ _DEALS = {name: Deal(name) for name in DEALT_TILES}
 """One draw of each dealt tile, made once: a deal lists up to 21 of them at every draw (the
 moves are frozen, so every position may hand out the same ones)."""
 
+_DRAW_PROBABILITIES = [(1.0 / left,) * left if left else () for left in range(len(DEALT_TILES) + 1)]
+"""The probabilities of a draw's outcomes when ``left`` tiles are still to be drawn, in the
+order of the tiles left: each tile left is as likely."""
 _DRAW_CHANCES = [
-    tuple((deal, 1.0 / left) for deal in _DEALS.values()) if left else ()
-    for left in range(len(DEALT_TILES) + 1)
+    tuple((deal, probabilities[0]) for deal in _DEALS.values()) if probabilities else ()
+    for probabilities in _DRAW_PROBABILITIES
 ]
 """Each draw (by its index in :data:`DEALT_TILES`) with its probability when ``left`` tiles
-are still to be drawn, made once: a chance node's outcomes are then one look-up per tile
-left."""
-_DRAW_PROBABILITIES = [(1.0 / left,) * left if left else () for left in range(len(DEALT_TILES) + 1)]
-"""The probabilities of a draw's ``left`` outcomes, in the order of the tiles left (each as
-likely: the same probability :data:`_DRAW_CHANCES` gives each)."""
+are still to be drawn (:data:`_DRAW_PROBABILITIES`), made once: a chance node's outcomes are
+then one look-up per tile left."""
 
 
 class CominoState(State[CominoMove]):
