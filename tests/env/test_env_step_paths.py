@@ -16,7 +16,7 @@ import pytest
 from ludoteca.core import get
 from ludoteca.core.errors import IllegalMoveError
 from ludoteca.core.protocol import CHANCE
-from ludoteca.env.actions import Play, space_for
+from ludoteca.env.actions import OutcomesById, Play, space_for
 from ludoteca.env.observation import Observer
 from ludoteca.env.openspiel import _listed
 from ludoteca.env.pettingzoo import _mask, env
@@ -245,3 +245,66 @@ def test_a_chance_nodes_ids_are_the_engines_outcomes_mapped_each_time(name, opti
             play.apply(rng.choice(play.legal_actions()))
     if name in ("comino", "hexagone"):
         assert met
+
+
+def test_a_deals_outcomes_by_id_answer_as_a_dict_of_the_tiles_left():
+    """Comino's draws by id are the engine's tuple indexed by the ids of the tiles left, no
+    ``dict`` built: every way of reading it answers as that dict would, and a tile already
+    drawn is no outcome (the driver refuses its id, the state unchanged)."""
+    play = Play.new(get("comino"), seed=3)
+    for _ in range(4):
+        play.apply_chance(0)
+    table = play.chance_table()
+    assert isinstance(table, OutcomesById)
+    left, chances, _ = play.state.deal_left()
+    expected = {i: chances[i] for i in left}
+    assert len(left) == 17 and table == expected and dict(table) == expected
+    assert list(table) == sorted(expected) and len(table) == 17
+    drawn = next(i for i in range(21) if i not in expected)
+    assert drawn not in table and table.get(drawn) is None and table.get(drawn, 0) == 0
+    with pytest.raises(KeyError):
+        table[drawn]
+    assert table[left[0]] == chances[left[0]] and table.get(left[-1]) == chances[left[-1]]
+    before = play.state.position()
+    with pytest.raises(IllegalMoveError):
+        play.apply(drawn)
+    assert play.state.position() == before and play.chance_table() == expected
+
+
+class _WithoutChanceHook:
+    """A game's space with its ``chance_entry`` hook hidden: the driver then maps the
+    engine's list of outcomes itself (:func:`ludoteca.env.actions.outcomes_entry`), as it
+    does for a plug-in's space that has no hook."""
+
+    def __init__(self, space) -> None:
+        self._space = space
+
+    def __getattr__(self, name: str):
+        if name == "chance_entry":
+            raise AttributeError(name)
+        return getattr(self._space, name)
+
+
+@pytest.mark.parametrize("name", ["comino", "hexagone"])
+def test_a_spaces_own_chance_entries_are_the_engines_outcomes_mapped(name):
+    """Comino's draws and Hexagone's rolls come from the games' own ``chance_entry`` hooks;
+    at every chance node of random games the same driver without the hook maps the engine's
+    list to the same ids, pairs, table and probabilities, and plays the same outcome."""
+    rng = random.Random(5)
+    met = 0
+    for seed in range(3):
+        play = Play.new(get(name), seed=seed)
+        assert play._own_chance is not None
+        while not play.is_over:
+            if play.to_move == CHANCE:
+                met += 1
+                plain = Play(_WithoutChanceHook(play.space), play.state.clone())
+                assert plain._own_chance is None
+                assert play.chance_outcomes() == plain.chance_outcomes()
+                assert play.legal_actions() == plain.legal_actions()
+                assert play.chance_table() == plain.chance_table()
+                assert play.chance_probabilities() == plain.chance_probabilities()
+                i = rng.randrange(len(play.chance_outcomes()))
+                assert play.clone().apply_chance(i) == plain.apply_chance(i)
+            play.apply(rng.choice(play.legal_actions()))
+    assert met

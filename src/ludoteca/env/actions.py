@@ -31,11 +31,10 @@ game, and a game loaded as a plug-in offers the adapters as the built-in ones do
   mask as an ``int8`` array, for a space of several steps) and ``allows(prefix, action)``
   (whether an id is legal there), each without listing the ids (Comune's, from the
   engine's placement masks), so a step picked from the mask is checked without a list;
-- optionally ``chance_repeats = True``: its chance nodes meet the same few lists of
-  outcomes (dice), so the driver works out their ids once per list (:func:`chance_entry`);
 - optionally ``chance_entry(state)``: a chance node's :data:`ChanceEntry` made by the space
-  from what the engine keeps (Comino's tiles left to deal, as bits), without the engine's
-  list of outcomes mapped id by id;
+  from what the engine keeps, without the engine's list of outcomes mapped id by id
+  (Comino's tiles left to deal, as bits; Hexagone's rolls, worked out once per set of
+  colours in the block); otherwise :func:`outcomes_entry` maps the engine's list;
 - optionally ``max_score``: the best score alone, OpenSpiel's utility bound when a game is
   played by one player (Hexagone's solo puzzle);
 - optionally ``warm_up()``: makes the engine's states step with the game's compiled kernel
@@ -54,15 +53,13 @@ from __future__ import annotations
 
 import random
 from bisect import bisect_left
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from functools import partial
-from typing import Protocol
-from weakref import WeakKeyDictionary
+from typing import Any, Protocol
 
 import numpy as np
 
 from ludoteca.core.errors import GameError, IllegalMoveError
-from ludoteca.core.kept import Kept
 from ludoteca.core.protocol import CHANCE, TERMINAL, Game, Move, Result, State
 
 Actions = tuple[int, ...]
@@ -238,34 +235,52 @@ def returns(result: Result) -> tuple[float, ...]:
 
 
 ChanceEntry = tuple[
-    dict[int, tuple[Move, float]], list[tuple[int, float]], list[int], tuple[float, ...]
+    Mapping[int, tuple[Move, float]],
+    list[tuple[int, float]],
+    Sequence[int],
+    tuple[float, ...],
 ]
 """A chance node's outcomes by id, its ``(id, probability)`` pairs ascending, its ids
 ascending and their probabilities in the same order (what PettingZoo's draw reads)."""
 
-_CHANCE_ENTRIES: WeakKeyDictionary[GameSpace, Kept[tuple, ChanceEntry]] = WeakKeyDictionary()
-_CHANCE_ENTRIES_KEPT = 4096
+
+class OutcomesById(Mapping[int, tuple[Move, float]]):
+    """A chance node's outcomes by id where the engine keeps every outcome, with its
+    probability at this node, in a tuple indexed by the id (Comino's draws, by tile):
+    the ids of the node index that tuple, and no ``dict`` of them is built. A chance node
+    is asked for one outcome (the one drawn) of the ten or twenty it has, so building the
+    table was most of a deal's draw in the adapters."""
+
+    __slots__ = ("_ids", "_outcomes")
+
+    def __init__(self, ids: Sequence[int], outcomes: Sequence[tuple[Move, float]]) -> None:
+        self._ids = ids
+        self._outcomes = outcomes
+
+    def get(self, action, default=None):  # type: ignore[override]
+        return self._outcomes[action] if action in self._ids else default
+
+    def __getitem__(self, action: int) -> tuple[Move, float]:
+        if action not in self._ids:
+            raise KeyError(action)
+        return self._outcomes[action]
+
+    def __contains__(self, action: object) -> bool:
+        return action in self._ids
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._ids)
+
+    def __len__(self) -> int:
+        return len(self._ids)
 
 
-def chance_entry(space: GameSpace, outcomes: Sequence[tuple[Move, float]]) -> ChanceEntry:
-    """The ids of a chance node's ``outcomes`` (the engine's list), worked out once per
-    distinct list and space, for a space that says ``chance_repeats = True``: a game with
-    dice meets the same few lists at every roll, and mapping and sorting them again was
-    most of a roll's cost in the adapters (hashing a deal's list of tiles costs more than
-    mapping it: a space whose lists seldom repeat leaves the flag out). At most
-    :data:`_CHANCE_ENTRIES_KEPT` lists are kept per space (a deal of tiles meets many)."""
-    try:
-        kept = _CHANCE_ENTRIES.get(space)
-        if kept is None:
-            kept = Kept(partial(_chance_entry, space), _CHANCE_ENTRIES_KEPT)
-            _CHANCE_ENTRIES[space] = kept
-        return kept[tuple(outcomes)]
-    except TypeError:  # a plug-in's space or outcomes that cannot be kept: worked out each time
-        return _chance_entry(space, outcomes)
-
-
-def _chance_entry(space: GameSpace, outcomes: Sequence[tuple[Move, float]]) -> ChanceEntry:
-    chance_id = space.chance_id
+def outcomes_entry(
+    chance_id: Callable[[Any], int], outcomes: Sequence[tuple[Move, float]]
+) -> ChanceEntry:
+    """The :data:`ChanceEntry` of a chance node's ``outcomes`` (the engine's list), each
+    outcome's id by ``chance_id`` (a space's), worked out afresh: the pairs and ids
+    ascending."""
     table = {chance_id(move): (move, p) for move, p in outcomes}
     pairs = sorted((a, p) for a, (_, p) in table.items())
     return table, pairs, [a for a, _ in pairs], tuple(p for _, p in pairs)
@@ -294,7 +309,6 @@ class Play:
         "_direct",
         "_one_step",
         "_own_listed",
-        "_chance_kept",
         "_masked",
         "_state_mask",
         "_own_chance",
@@ -319,9 +333,6 @@ class Play:
         self._one_step = space.max_steps == 1
         # and where they come ascending, a new list each time, the engine's list is the ids
         self._own_listed = lists_own_ids(space)
-        # a space whose chance nodes meet the same few lists of outcomes (dice) says so, and
-        # their ids are worked out once per list; a deal of tiles meets too many to keep
-        self._chance_kept: bool = bool(getattr(space, "chance_repeats", False))
         # decisions that tell a legal id from their masks: a step is checked without a list
         self._masked: bool = bool(getattr(space, "decision_masks", False))
         # or a one-step space that makes a position's mask itself
@@ -354,14 +365,10 @@ class Play:
             if self._own_chance is not None:
                 self._chance = self._own_chance(self.state)
                 return self._chance
-            outcomes = self.state.chance_outcomes()
-            if self._chance_kept:
-                self._chance = chance_entry(self.space, outcomes)
-            else:
-                self._chance = _chance_entry(self.space, outcomes)
+            self._chance = outcomes_entry(self.space.chance_id, self.state.chance_outcomes())
         return self._chance
 
-    def chance_table(self) -> dict[int, tuple[Move, float]]:
+    def chance_table(self) -> Mapping[int, tuple[Move, float]]:
         """Chance id -> ``(outcome, probability)`` at a chance node (shared: do not change it)."""
         return self._chance_entry()[0]
 
@@ -526,7 +533,6 @@ class Play:
         other._direct = self._direct
         other._one_step = self._one_step
         other._own_listed = self._own_listed
-        other._chance_kept = self._chance_kept
         other._masked = self._masked
         other._state_mask = self._state_mask
         other._own_chance = self._own_chance

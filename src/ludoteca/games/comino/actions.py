@@ -22,6 +22,7 @@ from bisect import bisect_left
 
 from ludoteca.core.kept import Kept
 from ludoteca.core.protocol import State
+from ludoteca.env.actions import ChanceEntry, OutcomesById
 
 from .geometry import DEALT_TILES, ORIENTED, ORIENTED_INDEX, ROW, TILES, cell_key, key_square
 from .notation import TURNS, Deal, Place, Remove
@@ -173,15 +174,17 @@ class CominoActions:
     def chance_id(self, outcome: Deal) -> int:
         return _DEAL_INDEX[outcome.name]
 
-    def chance_entry(self, state) -> tuple[dict, list[tuple[int, float]], list[int], tuple]:
+    def chance_entry(self, state) -> ChanceEntry:
         """A draw's outcomes by id, pairs, ids and probabilities
         (:data:`ludoteca.env.actions.ChanceEntry`) from the engine's
         :meth:`~.state.CominoState.deal_left`, whose indices in :data:`DEALT_TILES` are the
-        chance ids: no list of outcomes mapped id by id, and the probabilities the engine's
-        own tuple (a deal's 21 draws are most of a PettingZoo reset)."""
+        chance ids: no list of outcomes mapped id by id, the outcomes by id the engine's
+        own tuple indexed by them (:class:`~ludoteca.env.actions.OutcomesById`), and the
+        probabilities the engine's own tuple (a deal's 21 draws are most of a PettingZoo
+        reset, and half an OpenSpiel game's steps)."""
         left, chances, probabilities = state.deal_left()
-        table = {i: chances[i] for i in left}
-        return table, [(i, chances[i][1]) for i in left], list(left), probabilities
+        pairs = list(zip(left, probabilities, strict=True))
+        return OutcomesById(left, chances), pairs, left, probabilities
 
     def label(self, state, action: int) -> str:
         return str(id_move(action))

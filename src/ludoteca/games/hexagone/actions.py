@@ -23,6 +23,7 @@ Ids: ``0 .. 1935`` cells, ``1936 + k`` colour ``k`` in ``R O Y G B P W``, ``1943
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
+from collections.abc import Sequence
 from itertools import compress, repeat
 from operator import itemgetter
 
@@ -30,7 +31,7 @@ import numpy as np
 
 from ludoteca.core.kept import Kept
 from ludoteca.core.protocol import Move
-from ludoteca.env.actions import FlatDecision, TrieDecision
+from ludoteca.env.actions import ChanceEntry, FlatDecision, TrieDecision, outcomes_entry
 
 from .geometry import STRIDE, cell, cell_to_str
 from .notation import AGAIN, COLOURS, MAIN, PIECES_PER_COLOUR, PLACE, ROLLS, STOP, SWAP
@@ -305,7 +306,6 @@ def id_cell(corner: int, action: int) -> int:
 class HexagoneActions:
     size = SIZE
     chance_size = len(ROLLS)
-    chance_repeats = True  # a roll's outcomes depend only on the colours left in the block
     max_steps = 2
     max_score = len(COLOURS) * PIECES_PER_COLOUR
     """The best score alone (every piece captured): the return's bound in the solo puzzle."""
@@ -352,6 +352,21 @@ class HexagoneActions:
     """A roll's chance id (a dictionary's own look-up: the adapters ask at every roll for
     each of its outcomes)."""
 
+    def chance_entry(self, state) -> ChanceEntry:
+        """A roll's :data:`~ludoteca.env.actions.ChanceEntry`, kept by the identity of the
+        engine's list of its outcomes (:meth:`.state.HexagoneState.roll_outcomes`, one list
+        per set of colours in the block, kept for the process): one look-up a roll, with no
+        list of outcomes copied and hashed to find its entry (a roll's outcomes depend only on
+        the colours left in the block)."""
+        outcomes = state.roll_outcomes()
+        entry = _ROLL_ENTRIES.get(id(outcomes))
+        if entry is None:
+            entry = _ROLL_ENTRIES[id(outcomes)] = (
+                outcomes,
+                outcomes_entry(self.chance_id, outcomes),
+            )
+        return entry[1]
+
     def label(self, state, action: int) -> str:
         if action < CELLS:
             return "cell " + cell_to_str(id_cell(frame(state), action))
@@ -372,6 +387,12 @@ class HexagoneActions:
         from .jit import start_state
 
         return start_state(game, seed)
+
+
+_ROLL_ENTRIES: dict[int, tuple[Sequence, ChanceEntry]] = {}
+"""Each roll's entry by the ``id`` of the engine's list of its outcomes, with that list
+(kept with it, so an ``id`` here can never name another list): at most one per set of
+colours, 64."""
 
 
 def action_space(game) -> HexagoneActions:

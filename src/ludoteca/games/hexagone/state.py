@@ -318,8 +318,15 @@ class HexagoneState(State[tuple]):
         return out
 
     def chance_outcomes(self) -> list[tuple[tuple, float]]:
+        return list(self.roll_outcomes())
+
+    def roll_outcomes(self) -> Sequence[tuple[tuple, float]]:
+        """:meth:`chance_outcomes` without a copy: the list kept for the colours in the block,
+        one list per set of colours for the life of the process (shared: do not change it).
+        Its identity names the roll's outcomes, so the research adapters key what they work
+        out of a roll by it, with no list copied or hashed (none outside a roll)."""
         if self.phase != ROLL_PHASE:
-            return []
+            return ()
         c = self.counts
         present = (
             (c[0] > 0)
@@ -337,7 +344,7 @@ class HexagoneState(State[tuple]):
             outcomes = _OUTCOMES[present] = [
                 (m, w / total) for m, w in zip(rolls, weights, strict=True)
             ]
-        return list(outcomes)
+        return outcomes
 
     def main_choices(self) -> list[int]:
         """The main blocks the mover may name: lowest cells of the largest sections whose
