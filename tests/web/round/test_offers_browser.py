@@ -1,14 +1,17 @@
 """Offers answered live between two people in two browsers: an abort declined, a takeback
 accepted (the board goes back on both pages), a draw accepted (the game ends drawn on
-both), the open offer looked at on a phone, and the page clean for axe-core."""
+both), the open offer looked at on a phone, and the page clean for axe-core; and a page
+that keeps its socket while the moves come faster than a person plays (the offers asked
+for once a moment, not once a move)."""
 
 from __future__ import annotations
 
 import itertools
+import random
 
 from tests.web.a11y import violations
 from tests.web.drawn import clipped_text
-from tests.web.helpers import create_game, join, member, move, view
+from tests.web.helpers import create_game, join, legal_texts, member, move, view
 
 _names = itertools.count(1)
 DESKTOP = {"width": 1280, "height": 800}
@@ -119,5 +122,51 @@ def test_abort_takeback_and_draw_are_offered_and_answered_live(server, browser, 
     finally:
         ctx_a.close()
         ctx_b.close()
+        ann.close()
+        bob.close()
+
+
+def test_a_page_keeps_its_socket_while_moves_arrive_faster_than_a_person_plays(server, browser):
+    """A computer's turn can be dozens of moves in a second (Hexagone's rolls, swaps and a
+    reform's placements). The page asked the server for the offers open at every move it was
+    shown, each a message on the socket, so such a turn took it past the socket's 20 messages
+    a second: the server closed it as flooding, and the second time paused the address for
+    ten seconds. Here two members' moves are sent as fast as the club takes them while one
+    member's page looks on: its socket stays open, it shows no refusal and it shows the last
+    move, its offers asked for again once the moves stop."""
+    base = server.base
+    ann = member(base, f"fastann{next(_names)}")
+    bob = member(base, f"fastbob{next(_names)}")
+    pk = create_game(ann, "comune", [("me", ""), ("user", bob.name)])
+    assert join(bob, pk).status_code == 303
+    context, page = _page(browser, base, ann, DESKTOP)
+    closed: list[str] = []
+    page.on("websocket", lambda ws: ws.on("close", lambda _: closed.append(ws.url)))
+    sent: list[str] = []
+    page.on("websocket", lambda ws: ws.on("framesent", lambda frame: sent.append(str(frame))))
+    rng = random.Random(3)
+    try:
+        page.goto(f"{base}/games/{pk}")
+        page.wait_for_selector("#play[data-live='1'][data-synced='1']")
+        by_seat = {s["index"]: (ann if s["you"] else bob) for s in view(ann, pk)["seats"]}
+        for _ in range(40):
+            now = view(ann, pk)
+            if now["status"] != "active":
+                break
+            player = by_seat[now["to_move"]]
+            texts = [t for t in legal_texts(view(player, pk)) if t != "pass"] or ["pass"]
+            assert move(player, pk, rng.choice(texts), ply=now["ply"]).status_code == 200
+        last = view(ann, pk)["ply"]
+        assert last >= 25
+        page.wait_for_function(
+            "p => document.getElementById('play').dataset.ply === String(p)", arg=last
+        )
+        page.wait_for_timeout(1000)  # a trailing ask for the offers, and any close, arrive
+        assert closed == [] and page.get_attribute("#play", "data-live") == "1"
+        assert (page.locator("#message").text_content() or "").strip() == ""
+        asks = [frame for frame in sent if '"offer"' in frame]
+        assert 1 <= len(asks) <= 12, len(asks)  # once a moment, not once for each of the moves
+    finally:
+        context.close()
         ann.close()
         bob.close()

@@ -14,6 +14,14 @@ const gameId = root.dataset.id;
 const csrf = root.dataset.csrf;
 let asked = null; // the "ply status" the offers were last asked for
 let retry = null;
+// The offers are asked for at most once in ASK_GAP_MS, the last position's always (a timer
+// asks for it once the gap is over). A computer's turn can bring dozens of moves in a
+// second (Hexagone's rolls, swaps and a reform's placements), each shown in turn; asking at
+// every one took the page past the socket's 20 messages a second, and the server closed it
+// as flooding. The first ask after a quiet moment goes at once.
+const ASK_GAP_MS = 500;
+let lastAsk = -Infinity;
+let later = null;
 
 const OFFERED = {
   abort: (name) => t("{name} offers to abort the game.", { name }),
@@ -86,7 +94,9 @@ function ask(force = false) {
   const key = `${view.ply} ${view.status}`;
   if (!force && key === asked) return;
   if (view.status !== "active") { asked = key; box.hidden = asks.hidden = true; return; }
-  if (sendOnSocket({ type: "offer", action: "state" })) { asked = key; return; }
+  const wait = lastAsk + ASK_GAP_MS - performance.now();
+  if (wait > 0) { clearTimeout(later); later = setTimeout(() => ask(force), wait); return; }
+  if (sendOnSocket({ type: "offer", action: "state" })) { asked = key; lastAsk = performance.now(); return; }
   clearTimeout(retry); // the socket is not open yet: ask again in a moment
   retry = setTimeout(() => ask(force), 400);
 }
