@@ -15,6 +15,9 @@ knows a game: the board contract (``data-cell`` on every cell and on every drawn
 - :data:`SMALL_TOUCH_TARGETS`: what a finger presses is at least 44 px both ways.
 - :data:`CROWDED_CONTROLS`: no two controls drawn as boxes touch or overlap.
 - :data:`WORDS_CUT`: no word of a table is broken across two lines.
+- :data:`PANEL_OUT_OF_VIEW`: a board's side panel (``g.panel``: Hexagone's turn, dice and
+  piles) lies inside the part of its box (``.board-box``) that shows, also when the board
+  is drawn larger than the box and pans inside it (a finger-sized board on a phone).
 """
 
 from __future__ import annotations
@@ -193,6 +196,30 @@ CROWDED_CONTROLS = """([scope, gap]) => {
 """Controls drawn as boxes (buttons, fields, menus) closer than ``gap`` pixels to each other
 or overlapping: run together, a finger or the eye cannot tell which is which."""
 
+PANEL_OUT_OF_VIEW = """([scope, tolerance]) => {
+  const out = [];
+  const r = (x) => Math.round(x);
+  for (const node of document.querySelectorAll(
+      `${scope} g.panel text, ${scope} g.panel rect, ${scope} g.panel circle`)) {
+    const board = node.closest('.board-box');
+    if (!board) continue;
+    // What its box shows: the client area (a box that pans shows that part of its drawing).
+    const b = board.getBoundingClientRect();
+    const left = b.left + board.clientLeft, top = b.top + board.clientTop;
+    const right = left + board.clientWidth, bottom = top + board.clientHeight;
+    const t = node.getBoundingClientRect();
+    if (!t.width || !t.height) continue;
+    if (t.left < left - tolerance || t.right > right + tolerance
+        || t.top < top - tolerance || t.bottom > bottom + tolerance)
+      out.push({what: (node.textContent.trim() || node.getAttribute('class') || node.tagName)
+                  .slice(0, 40),
+                drawn: [r(t.left), r(t.top), r(t.right), r(t.bottom)],
+                shown: [r(left), r(top), r(right), r(bottom)]});
+  }
+  return out;
+}"""
+"""The parts of a board's side panel (its text, dice and tokens) outside what the box shows."""
+
 TOUCH_TARGETS = (
     "main button, main a[href], main select, main summary, main input[type=checkbox],"
     " header a, header button, #board .cell.target, #board .cell[tabindex],"
@@ -224,3 +251,7 @@ def crowded_controls(page, scope: str = "main", gap: float = 2) -> list[dict]:
 
 def small_touch_targets(page, selector: str = TOUCH_TARGETS, least: float = 44) -> list[dict]:
     return page.evaluate(SMALL_TOUCH_TARGETS, [selector, least])
+
+
+def panel_out_of_view(page, scope: str = "main") -> list[dict]:
+    return page.evaluate(PANEL_OUT_OF_VIEW, [scope, TOLERANCE])

@@ -25,6 +25,7 @@ from pathlib import Path
 from tests.web.drawn import (
     clipped_text,
     controls_out_of_view,
+    panel_out_of_view,
     pieces_off_cells,
     small_touch_targets,
 )
@@ -150,6 +151,12 @@ def no_clipped_text(look: Look) -> list:
     return clipped_text(look.page, "main")
 
 
+def panel_in_view(look: Look) -> list:
+    """The board's side panel (whose turn, the dice, the piles) shows whole inside the
+    board's box, where the board pans too: a player reads the dice to know what to swap."""
+    return panel_out_of_view(look.page)
+
+
 def finger_sized_targets(look: Look) -> list:
     """On a phone, what a finger presses is at least 44 px both ways."""
     return small_touch_targets(look.page) if look.touch else []
@@ -185,6 +192,7 @@ PER_MOVE_CHECKS: list[Callable[[Look], list]] = [
     pieces_on_their_cells,
     asked_controls_in_view,
     no_clipped_text,
+    panel_in_view,
     finger_sized_targets,
     every_move_told_in_the_log,
 ]
