@@ -246,7 +246,11 @@ def test_a_comune_puzzle_of_many_turns_is_solved_by_pointer(browser, club, tmp_p
     page.goto(f"{club.base}/puzzles/comune?id={p.id}")
     page.wait_for_selector("#puzzle[data-ready='1']")
     for token in p.answer.split():
-        press(page, *centre(cell_box(page, token[:-1])), False)
+        cell = token[:-1]
+        press(page, *centre(cell_box(page, cell)), False)
+        # the first click's moves come from the server: the page takes the next click once
+        # the cell is marked, as a person sees it (a click before that may land first)
+        page.wait_for_selector(f'#board .selected[data-cell="{cell}"]')
     page.wait_for_selector(f"#choices [data-move={quoted(p.answer)}]")
     page.screenshot(path=str(tmp_path / "comune-puzzle.png"))
     page.locator(f"#choices [data-move={quoted(p.answer)}]").click()
