@@ -33,12 +33,18 @@ def _page(browser, base: str, client, viewport):
     return context, page
 
 
+def _game_of_two(base: str, game: str, prefix: str):
+    """Two new members, ann and bob, and a game of ``game`` between them that bob has joined."""
+    ann = member(base, f"{prefix}ann{next(_names)}")
+    bob = member(base, f"{prefix}bob{next(_names)}")
+    pk = create_game(ann, game, [("me", ""), ("user", bob.name)])
+    assert join(bob, pk).status_code == 303
+    return ann, bob, pk
+
+
 def test_abort_takeback_and_draw_are_offered_and_answered_live(server, browser, tmp_path):
     base = server.base
-    ann = member(base, f"offann{next(_names)}")
-    bob = member(base, f"offbob{next(_names)}")
-    pk = create_game(ann, "toy", [("me", ""), ("user", bob.name)])
-    assert join(bob, pk).status_code == 303
+    ann, bob, pk = _game_of_two(base, "toy", "off")
     ctx_a, a = _page(browser, base, ann, DESKTOP)
     ctx_b, b = _page(browser, base, bob, PHONE)
     try:
@@ -135,10 +141,7 @@ def test_a_page_keeps_its_socket_while_moves_arrive_faster_than_a_person_plays(s
     member's page looks on: its socket stays open, it shows no refusal and it shows the last
     move, its offers asked for again once the moves stop."""
     base = server.base
-    ann = member(base, f"fastann{next(_names)}")
-    bob = member(base, f"fastbob{next(_names)}")
-    pk = create_game(ann, "comune", [("me", ""), ("user", bob.name)])
-    assert join(bob, pk).status_code == 303
+    ann, bob, pk = _game_of_two(base, "comune", "fast")
     context, page = _page(browser, base, ann, DESKTOP)
     closed: list[str] = []
     page.on("websocket", lambda ws: ws.on("close", lambda _: closed.append(ws.url)))
