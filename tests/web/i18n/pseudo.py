@@ -129,16 +129,24 @@ def pseudo_language() -> Iterator[str]:
 
 class _Reader(HTMLParser):
     """The texts of a page a person reads: text nodes outside scripts and styles, and the
-    attributes in :data:`SPOKEN` (and the labels of buttons made of inputs)."""
+    attributes in :data:`SPOKEN` (and the labels of buttons made of inputs). Text inside an
+    element marked ``translate="no"`` is data shown as it was written (the log's own lines on
+    the operator's page), not the page's words."""
 
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.texts: list[str] = []
         self._skip = 0
         self._json = False
+        self._verbatim: list[str] = []
+        """The tags open inside the outermost ``translate="no"`` element, itself first."""
 
     def handle_starttag(self, tag, attrs):
         values = dict(attrs)
+        if self._verbatim or values.get("translate") == "no":
+            if tag not in VOID:
+                self._verbatim.append(tag)
+            return
         if tag in ("script", "style", "textarea"):  # a textarea holds what a person writes
             self._skip += 1
             self._json = tag == "script" and values.get("id") == "initial-view"
@@ -149,15 +157,42 @@ class _Reader(HTMLParser):
             self.texts.append(values["value"])
 
     def handle_endtag(self, tag):
+        if self._verbatim:
+            if tag in self._verbatim:  # closes it and whatever was left open inside it
+                del self._verbatim[len(self._verbatim) - 1 - self._verbatim[::-1].index(tag) :]
+            return
         if tag in ("script", "style", "textarea") and self._skip:
             self._skip -= 1
 
     def handle_data(self, data):
+        if self._verbatim:
+            return
         if self._json:
             self.texts.extend(shown_in_json(json.loads(data)))
             self._json = False
         if not self._skip and data.strip():
             self.texts.append(" ".join(data.split()))
+
+
+VOID = frozenset(
+    [
+        "area",
+        "base",
+        "br",
+        "col",
+        "embed",
+        "hr",
+        "img",
+        "input",
+        "link",
+        "meta",
+        "param",
+        "source",
+        "track",
+        "wbr",
+    ]
+)
+"""Elements without an end tag."""
 
 
 def shown_in_json(value, key: str = "") -> list[str]:

@@ -16,6 +16,7 @@ page with the texts at fault.
 
 from __future__ import annotations
 
+import logging
 import re
 from collections import Counter, deque
 from datetime import timedelta
@@ -51,6 +52,7 @@ START = (
     "/login",
     "/register",
 )
+LOGGED_ON_PURPOSE = "An error logged on purpose, shown on the operator page as written"
 SKIP = re.compile(r"^/(static|logout|api)/?|^/language|\.(png|json|js|css)$")
 NAMES = ("zqann", "zqbob")
 
@@ -95,6 +97,13 @@ def _crawl_club(tmp_path_factory, create_app, Limit, Limits):
         assert thread
         challenge(bob, NAMES[0])
         ann.kuniumi = kuniumi  # type: ignore[attr-defined]
+        # The operator's page lists the errors this process logged, in the log's own words
+        # (other tests' errors too, in the same process): one is logged here, so the crawl
+        # always reads that list, whichever tests ran before it.
+        try:
+            raise ValueError("a deliberate error")
+        except ValueError:
+            logging.getLogger("ludoteca.web.crawl").exception(LOGGED_ON_PURPOSE)
         yield ann, new_client(ann)
 
 
@@ -168,6 +177,7 @@ def test_every_text_a_person_reads_passes_through_the_catalogs(crawl_club):
     with pseudo_language() as code:
         for client in (ann, visitor):
             in_language(client, code)
+        assert LOGGED_ON_PURPOSE in ann.get("/operator").text  # the log's lines, as written
         faults = crawl(ann, lambda texts: untransformed(texts, allowed))
         faults |= crawl(visitor, lambda texts: untransformed(texts, allowed))
         refused = untransformed(refusals(ann, ann.kuniumi), allowed)
