@@ -22,7 +22,7 @@ function smallestCell(cells) {
 // its size, less where the box is narrower than that.
 const SVG_NS = "http://www.w3.org/2000/svg";
 const PANEL_SCALE = 1.35;
-function panelBelow(boardBox, svg, cells) {
+function panelBelow(svg, cells) {
   const panel = svg.querySelector(":scope > g.panel");
   if (!panel || !cells.length) return;
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
@@ -62,7 +62,7 @@ export function fingerFit(boardBox) {
     const cells = svg.querySelectorAll(".cell[data-cell]");
     let least = smallestCell(cells);
     if (least < FINGER && svg.querySelector(":scope > g.panel")) {
-      panelBelow(boardBox, svg, cells);
+      panelBelow(svg, cells);
       fitPanel(boardBox);
       least = smallestCell(cells);
     }
