@@ -120,13 +120,20 @@ def _starts() -> tuple[np.ndarray, np.ndarray]:
     return new_array(), np.zeros(2 * 7 * PIECES_PER_COLOUR, dtype=np.int64)
 
 
-def warm_start_blocks() -> None:
-    """Compile (or load from numba's cache) what :func:`start_state` calls, here rather than
-    in an agent's first reset."""
+def _start_pairs(seed: int, players: int, gaps: int) -> list[int]:
+    """The compiled :func:`.flat.start_block` drawn from ``seed``: the block's (packed cell,
+    colour) pairs, flat; none if no block could be drawn."""
     kernel = compiled()
     with _STARTS_LOCK:
         g, out = _starts()
-        kernel.start_block(g, 0, 2, 0, out)
+        n = int(kernel.start_block(g, seed, players, gaps, out))
+        return out[: 2 * n].tolist()
+
+
+def warm_start_blocks() -> None:
+    """Compile (or load from numba's cache) what :func:`start_state` calls, here rather than
+    in an agent's first reset."""
+    _start_pairs(0, 2, 0)
 
 
 def start_state(game, seed: int) -> HexagoneState:
@@ -140,13 +147,9 @@ def start_state(game, seed: int) -> HexagoneState:
     block whether or not the kernel is compiled (its plain functions run the same code), but
     not the block ``game.new_state`` gives for it: the two generators draw different random
     numbers. Any block either draws obeys the setup rules (tested)."""
-    kernel = compiled()
-    with _STARTS_LOCK:
-        g, out = _starts()
-        n = int(kernel.start_block(g, seed, game.num_players, int(game.gaps), out))
-        if not n:  # pragma: no cover - never seen (a thousand shapes, twenty colourings each)
-            raise RuntimeError("could not generate a start block")
-        pairs = out[: 2 * n].tolist()
+    pairs = _start_pairs(seed, game.num_players, int(game.gaps))
+    if not pairs:  # pragma: no cover - never seen (a thousand shapes, twenty colourings each)
+        raise RuntimeError("could not generate a start block")
     return game.starting_with(dict(sorted(zip(pairs[::2], pairs[1::2], strict=True))))
 
 

@@ -63,10 +63,9 @@ export function fingerFit(boardBox) {
     let least = smallestCell(cells);
     if (least < FINGER && svg.querySelector(":scope > g.panel")) {
       panelBelow(svg, cells);
-      fitPanel(boardBox);
       least = smallestCell(cells);
     }
-    if (!(least < FINGER)) { zoomedBefore = false; return; }
+    if (!(least < FINGER)) { fitPanel(boardBox); zoomedBefore = false; return; }
     const width = svg.getBoundingClientRect().width * Math.min(3, (FINGER + 0.5) / least);
     boardBox.classList.add("zoomed");
     boardBox.tabIndex = 0; // a box that pans is reached by the keyboard too (its arrows pan it)
