@@ -101,11 +101,20 @@ async def me_socket(ws: WebSocket) -> None:
     inbox.languages[user.id] = language(choose(ws, user))
     await anyio.to_thread.run_sync(arrive, club.store, user.id)  # online from now
 
-    def count() -> int:
-        with club.store.reading() as db:
-            return service.unread(db, user.id)
+    words = inbox.languages[user.id]
 
-    conn.send_reply(json.dumps({"type": "unread", "unread": await anyio.to_thread.run_sync(count)}))
+    def first_words() -> tuple[int, dict | None]:
+        """The bell's count, and the pairing waiting to be opened (if any, see
+        :func:`~ludoteca.web.notify.service.waiting_pairing`)."""
+        with club.store.reading() as db:
+            waiting = service.waiting_pairing(db, user.id)
+            item = service.as_json(waiting, words) if waiting is not None else None
+            return service.unread(db, user.id), item
+
+    unread, waiting = await anyio.to_thread.run_sync(first_words)
+    conn.send_reply(json.dumps({"type": "unread", "unread": unread}))
+    if waiting is not None:
+        conn.send_reply(json.dumps({"type": "pairing", "item": waiting}, ensure_ascii=False))
     rate = MessageRate(MESSAGES_PER_SECOND)
     try:
         while not conn.finished.is_set():

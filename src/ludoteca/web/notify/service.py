@@ -9,6 +9,7 @@ for :mod:`ludoteca.web.notify.mail` to send.
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 from typing import Any
 
@@ -140,6 +141,39 @@ def latest(db: Session, user_id: int, limit: int = LIST_LENGTH) -> list[Notifica
             .limit(limit)
         )
     )
+
+
+PAIRING_OPENS_WITHIN = timedelta(hours=1)
+"""How old an unread pairing may be and still open its game when a page's bell connects."""
+GAME_LINK = re.compile(r"/games/(\d+)")
+
+
+def waiting_pairing(db: Session, user_id: int) -> Notification | None:
+    """The user's newest unread pairing of the last :data:`PAIRING_OPENS_WITHIN` whose game
+    is still being played: a pairing opens its game on the player's page (``bell.js``), but
+    only a page whose bell socket is open hears of it, and the socket is down for a moment
+    whenever a page loads or its connection drops. A page's bell asks for this as it
+    connects, so that a pairing made in that moment opens its game too; the game's own page
+    marks it read, and from then on it opens nothing."""
+    rows = db.scalars(
+        select(Notification)
+        .where(
+            Notification.user_id == user_id,
+            Notification.kind == "pairing",
+            Notification.read.is_(False),
+            Notification.created >= utcnow() - PAIRING_OPENS_WITHIN,
+        )
+        .order_by(Notification.id.desc())
+        .limit(3)
+    )
+    for row in rows:
+        found = GAME_LINK.fullmatch(row.link)
+        if found is None:
+            continue
+        status = db.scalar(select(GameRow.status).where(GameRow.id == int(found.group(1))))
+        if status == "active":
+            return row
+    return None
 
 
 def mark_read(db: Session, user_id: int, up_to: int | None = None, only: int | None = None) -> None:

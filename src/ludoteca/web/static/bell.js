@@ -2,7 +2,8 @@
 // notice in the corner for each new notification. The socket only listens; it reconnects
 // by itself after a drop, a little later each time. A turn in the game the page shows,
 // while the page is in view, is no news: it is marked read (so no e-mail follows it) and
-// not announced; a newer notice about the same page replaces the older one.
+// not announced; a newer notice about the same page replaces the older one. A tournament
+// pairing opens its game; one made while the socket was down comes as it connects.
 import { language, t } from "./i18n.js";
 const bell = document.getElementById("bell");
 const count = document.getElementById("bell-count");
@@ -26,6 +27,7 @@ function aboutThisPage(item) {
 }
 
 function shownHere(item) {
+  if (item.kind === "pairing") return aboutThisPage(item); // its game, opened: no news now
   return item.kind === "turn" && item.link === location.pathname &&
     document.visibilityState === "visible";
 }
@@ -81,6 +83,12 @@ function connect() {
     let data;
     try { data = JSON.parse(event.data); } catch { return; }
     if (data.type === "unread") setCount(data.unread);
+    // A pairing made while this page had no socket (loading, or reconnecting after a drop)
+    // comes as the socket opens: its game opens now, or is marked read if this is its page.
+    if (data.type === "pairing") {
+      if (shownHere(data.item)) markRead(data.item);
+      else if (opensByItself(data.item)) location.assign(data.item.link);
+    }
     if (data.type === "notification") {
       if (shownHere(data.item)) { markRead(data.item); return; }
       if (opensByItself(data.item)) { location.assign(data.item.link); return; }

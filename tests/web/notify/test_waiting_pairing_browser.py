@@ -1,0 +1,129 @@
+"""A tournament pairing opens its game on the player's page even when it was made while the
+page's bell socket was down (the page loading, or its connection dropped): the bell asks
+for it as it connects. The game's own page marks it read, after which it opens nothing; a
+pairing whose game is over, read, or old opens nothing either."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select, update
+
+from ludoteca.core.messages import Text
+from ludoteca.web.infra.store import GameRow, Store, User, utcnow
+from ludoteca.web.notify.models import Notification
+from ludoteca.web.notify.service import notify, waiting_pairing
+from tests.web.helpers import create_game, join, member, page_csrf, register
+from tests.web.inprocess import club_in_process
+
+_names = itertools.count(1)
+PAIRED = Text("Your next game in {name} is ready.", {"name": "Night Swiss"})
+
+
+def _pair(url: str, name: str, pk: int) -> int:
+    """Write ``name``'s pairing for game ``pk`` straight into the club's database, as the
+    director does, but with no page told of it: as if every socket of theirs were down."""
+    store = Store(url, migrate_schema=False)
+    try:
+        with store.session() as db:
+            user = db.scalar(select(User).where(User.name == name))
+            ident = notify(db, user.id, "pairing", PAIRED, f"/games/{pk}", mail=False).id
+            db.commit()
+            return ident
+    finally:
+        store.engine.dispose()
+
+
+def _is_read(url: str, ident: int) -> bool:
+    store = Store(url, migrate_schema=False)
+    try:
+        with store.session() as db:
+            return bool(db.scalar(select(Notification.read).where(Notification.id == ident)))
+    finally:
+        store.engine.dispose()
+
+
+def test_a_pairing_made_while_the_socket_was_down_opens_its_game(server, browser):
+    base = server.base
+    ann = member(base, f"wpann{next(_names)}")
+    bob = member(base, f"wpbob{next(_names)}")
+    finished = create_game(ann, "toy", [("me", ""), ("user", bob.name)])
+    assert join(bob, finished).status_code == 303
+    resigned = ann.post(f"/api/games/{finished}/resign", headers={"X-CSRF-Token": page_csrf(ann)})
+    assert resigned.status_code == 200
+    paired = create_game(ann, "toy", [("me", ""), ("user", bob.name)])
+    assert join(bob, paired).status_code == 303
+
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_cookies(
+        [{"name": "ludoteca_session", "value": ann.cookies["ludoteca_session"], "url": base}]
+    )
+    page = context.new_page()
+    bells: list = []
+    down = [False]
+
+    def bell_socket(socket) -> None:  # the bell's socket, through the test: it can drop
+        if down[0]:
+            socket.close()
+            return
+        socket.connect_to_server()
+        bells.append(socket)
+
+    page.route_web_socket(re.compile(r"/ws/me"), bell_socket)
+    try:
+        # on the page of her finished game, her bell's socket drops; the pairing is made
+        page.goto(f"{base}/games/{finished}")
+        page.wait_for_selector("#play[data-status=finished]")
+        for _ in range(100):  # the bell's socket open
+            if bells:
+                break
+            page.wait_for_timeout(100)
+        assert len(bells) == 1
+        down[0] = True
+        bells[0].close()
+        ident = _pair(server.url, ann.name, paired)
+        page.wait_for_timeout(500)
+        assert page.url.endswith(f"/games/{finished}")  # nothing told the page yet
+        down[0] = False
+        # reconnected, the bell hears of the pairing and the page opens its game
+        page.wait_for_url(re.compile(rf"/games/{paired}$"), timeout=20000)
+        page.wait_for_selector("#play[data-synced='1']")
+        deadline = 100
+        while not _is_read(server.url, ident):  # its own page marked it read
+            deadline -= 1
+            assert deadline, "the game's page did not mark its pairing read"
+            page.wait_for_timeout(100)
+        # read, it opens nothing: the finished game's page stays where it is
+        page.goto(f"{base}/games/{finished}")
+        page.wait_for_selector("#play[data-status=finished]")
+        page.wait_for_timeout(1500)
+        assert page.url.endswith(f"/games/{finished}")
+    finally:
+        context.close()
+
+
+@pytest.mark.parametrize("case", ["active", "finished", "read", "old", "turn"])
+def test_only_an_unread_recent_pairing_of_a_game_in_play_waits(url, case):
+    with club_in_process(url) as client:
+        assert register(client, "Wanda").status_code == 303
+        store = client.app.state.club.store
+        with store.session() as db:
+            user = db.scalar(select(User).where(User.name == "Wanda"))
+            status = "finished" if case == "finished" else "active"
+            game = GameRow(game="toy", rules_version="1", seed=1, status=status)
+            db.add(game)
+            db.flush()
+            kind = "turn" if case == "turn" else "pairing"
+            row = notify(db, user.id, kind, PAIRED, f"/games/{game.id}", mail=False)
+            if case == "read":
+                row.read = True
+            if case == "old":
+                row.created = utcnow() - timedelta(hours=2)
+            db.commit()
+            waiting = waiting_pairing(db, user.id)
+            assert (waiting is not None and waiting.id == row.id) == (case == "active")
+            db.execute(update(Notification).values(read=True))
+            assert waiting_pairing(db, user.id) is None
