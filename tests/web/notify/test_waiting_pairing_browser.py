@@ -1,7 +1,7 @@
-"""A tournament pairing opens its game on the player's page even when it was made while the
-page's bell socket was down (the page loading, or its connection dropped): the bell asks
+"""A live tournament pairing opens its game on the player's page even when it was made while
+the page's bell socket was down (the page loading, or its connection dropped): the bell asks
 for it as it connects. The game's own page marks it read, after which it opens nothing; a
-pairing whose game is over, read, or old opens nothing either."""
+pairing whose game is over, read, old, untimed or by correspondence opens nothing either."""
 
 from __future__ import annotations
 
@@ -37,6 +37,18 @@ def _pair(url: str, name: str, pk: int) -> int:
         store.engine.dispose()
 
 
+def _live_game(client, rival: str) -> int:
+    """A toy game on a live clock (ten minutes, five seconds a move) between ``client``'s
+    member and ``rival``, as the new-game form makes it."""
+    data = {
+        "csrf": page_csrf(client), "game": "toy", "seat0": "me", "seat1": "user",
+        "seat1_user": rival, "clock": "live", "clock_base": "10", "clock_increment": "5",
+    }  # fmt: skip
+    made = client.post("/games", data=data, follow_redirects=False)
+    assert made.status_code == 303, made.text
+    return int(made.headers["location"].rsplit("/", 1)[1])
+
+
 def _is_read(url: str, ident: int) -> bool:
     store = Store(url, migrate_schema=False)
     try:
@@ -54,7 +66,7 @@ def test_a_pairing_made_while_the_socket_was_down_opens_its_game(server, browser
     assert join(bob, finished).status_code == 303
     resigned = ann.post(f"/api/games/{finished}/resign", headers={"X-CSRF-Token": page_csrf(ann)})
     assert resigned.status_code == 200
-    paired = create_game(ann, "toy", [("me", ""), ("user", bob.name)])
+    paired = _live_game(ann, bob.name)
     assert join(bob, paired).status_code == 303
 
     context = browser.new_context(viewport={"width": 390, "height": 844})
@@ -105,7 +117,9 @@ def test_a_pairing_made_while_the_socket_was_down_opens_its_game(server, browser
         context.close()
 
 
-@pytest.mark.parametrize("case", ["active", "finished", "read", "old", "turn"])
+@pytest.mark.parametrize(
+    "case", ["active", "finished", "read", "old", "turn", "correspondence", "untimed"]
+)
 def test_only_an_unread_recent_pairing_of_a_game_in_play_waits(url, case):
     with club_in_process(url) as client:
         assert register(client, "Wanda").status_code == 303
@@ -113,7 +127,13 @@ def test_only_an_unread_recent_pairing_of_a_game_in_play_waits(url, case):
         with store.session() as db:
             user = db.scalar(select(User).where(User.name == "Wanda"))
             status = "finished" if case == "finished" else "active"
-            game = GameRow(game="toy", rules_version="1", seed=1, status=status)
+            clock = {"kind": "live", "base": 180, "increment": 2}
+            if case == "correspondence":
+                clock = {"kind": "correspondence", "days": 2}
+            game = GameRow(
+                game="toy", rules_version="1", seed=1, status=status,
+                clock=None if case == "untimed" else clock,
+            )  # fmt: skip
             db.add(game)
             db.flush()
             kind = "turn" if case == "turn" else "pairing"

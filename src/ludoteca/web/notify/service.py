@@ -150,11 +150,12 @@ GAME_LINK = re.compile(r"/games/(\d+)")
 
 def waiting_pairing(db: Session, user_id: int) -> Notification | None:
     """The user's newest unread pairing of the last :data:`PAIRING_OPENS_WITHIN` whose game
-    is still being played: a pairing opens its game on the player's page (``bell.js``), but
-    only a page whose bell socket is open hears of it, and the socket is down for a moment
-    whenever a page loads or its connection drops. A page's bell asks for this as it
-    connects, so that a pairing made in that moment opens its game too; the game's own page
-    marks it read, and from then on it opens nothing."""
+    is being played on a live clock: a pairing opens its game on the player's page
+    (``bell.js``), but only a page whose bell socket is open hears of it, and the socket is
+    down for a moment whenever a page loads or its connection drops. A page's bell asks for
+    this as it connects, so that a pairing made in that moment opens its game too, while the
+    player's clock runs; the game's own page marks it read, and from then on it opens
+    nothing. A correspondence pairing is e-mailed, and waits for the player to open it."""
     rows = db.scalars(
         select(Notification)
         .where(
@@ -170,8 +171,14 @@ def waiting_pairing(db: Session, user_id: int) -> Notification | None:
         found = GAME_LINK.fullmatch(row.link)
         if found is None:
             continue
-        status = db.scalar(select(GameRow.status).where(GameRow.id == int(found.group(1))))
-        if status == "active":
+        game = db.execute(
+            select(GameRow.status, GameRow.clock).where(GameRow.id == int(found.group(1)))
+        ).first()
+        if (
+            game is not None
+            and game.status == "active"
+            and (game.clock or {}).get("kind") == "live"
+        ):
             return row
     return None
 
