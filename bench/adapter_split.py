@@ -1,6 +1,6 @@
 """Where a research adapter's step goes: the engine, its listings, and the rest.
 
-    python bench/adapter_split.py [--game comino] [--games 200] [--json]
+    python bench/adapter_split.py [--game comino] [--games 200] [--json] [--in-loop]
 
 Random games (uniform over the legal moves, chance included; Hexagone with 2 players, as in
 ``bench/adapters.py``) are recorded first; then, in
@@ -15,6 +15,14 @@ CPU time (``time.process_time``), best of five, per game:
 What ``openspiel_loop_us`` holds beyond ``engine_and_listing_us`` is the adapters' and
 pyspiel's own work per step (and the loop's random draws): no engine makes it smaller. Runs
 against any revision with ``PYTHONPATH`` at its ``src`` that has the action layer.
+
+With ``--in-loop``, also what one position's decision (its legal ids, :func:`decider`) costs
+where the loop makes it (``decision_in_loop_us``: each call timed inside OpenSpiel's loop,
+``perf_counter``, wall time) against positions' decisions made one after another
+(``decision_repeated_us``: 400 positions of other games, fifty copies of each, listed one
+after another, the mean over positions). A listing costs more inside a game's loop than
+repeated on its own, and only the first is what the loop pays: a saving measured the second
+way promises more than the loop gives.
 """
 
 from __future__ import annotations
@@ -99,13 +107,83 @@ def measure(name: str, count: int) -> dict:
     }
 
 
+def decision_costs(name: str, count: int, repeat: int = 50) -> dict:
+    """Each position's decision timed where OpenSpiel's loop makes it, and the same kind of
+    positions' decisions made one after another (see the module's notes), in µs."""
+    import ludoteca.env.actions as actions
+
+    made = [0.0, 0]
+    states: list = []
+    clock = time.perf_counter
+    plain = actions.decider
+
+    def timed_decider(space):
+        decide = plain(space)
+
+        def timed(state):
+            start = clock()
+            decision = decide(state)
+            made[0] += clock() - start
+            made[1] += 1
+            return decision
+
+        return timed
+
+    def kept_decider(space):
+        decide = plain(space)
+
+        def keep(state):
+            if len(states) < 400 and len(states) * 7 <= made[1]:
+                states.append(state.clone())  # as it was before listed (engines keep lists)
+            made[1] += 1
+            return decide(state)
+
+        return keep
+
+    game = pyspiel.load_game(f"ludoteca_{name}", GAMES.get(name, {}))
+    rng = random.Random(1)
+    for _ in range(max(20, count // 10)):  # warm: tables met, code compiled
+        random_game(game.new_initial_state(), rng)
+    try:
+        actions.decider = timed_decider
+        for _ in range(count):
+            random_game(game.new_initial_state(), rng)
+        in_loop, per_game = made[0] / made[1], made[1] / count
+        made[1] = 0
+        actions.decider = kept_decider  # positions of other games, kept untimed
+        while len(states) < 400 and made[1] < 100 * count:
+            random_game(game.new_initial_state(), rng)
+    finally:
+        actions.decider = plain
+    decide = plain(space_for(get(name, **GAMES.get(name, {}))))
+    repeated = []
+    for state in states:
+        copies = [state.clone() for _ in range(repeat)]  # each listed once, as in the loop
+        start = clock()
+        for copy in copies:
+            decide(copy)
+        repeated.append((clock() - start) / repeat)
+    return {
+        "decisions_per_game": round(per_game, 1),
+        "decision_in_loop_us": round(in_loop * 1e6, 2),
+        "decision_repeated_us": round(sum(repeated) / len(repeated) * 1e6, 2),
+    }
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--game", default="comino", help="a game id (default comino)")
     parser.add_argument("--games", type=int, default=200, help="random games (default 200)")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument(
+        "--in-loop",
+        action="store_true",
+        help="also a decision's cost inside OpenSpiel's loop and repeated on its own",
+    )
     args = parser.parse_args()
     row = measure(args.game, args.games)
+    if args.in_loop:
+        row.update(decision_costs(args.game, args.games))
     if args.json:
         print(json.dumps(row))
     else:

@@ -128,6 +128,14 @@ def test_adapter_split_reports_the_engine_and_the_rest():
     assert row["openspiel_loop_us"] > 0
 
 
+def test_adapter_split_times_a_decision_inside_the_loop_and_on_its_own():
+    row = run_json(
+        str(BENCH / "adapter_split.py"), "--json", "--game", "comino", "--games", "3", "--in-loop"
+    )
+    assert row["decisions_per_game"] == 22  # one a turn: the deal's draws are chance nodes
+    assert row["decision_in_loop_us"] > 0 and row["decision_repeated_us"] > 0
+
+
 def test_adapter_split_replays_hexagones_games_from_the_blocks_they_were_played_on():
     row = run_json(str(BENCH / "adapter_split.py"), "--json", "--game", "hexagone", "--games", "2")
     assert row["game"] == "hexagone" and row["moves_per_game"] > 10
