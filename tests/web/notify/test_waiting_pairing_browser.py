@@ -117,6 +117,62 @@ def test_a_pairing_made_while_the_socket_was_down_opens_its_game(server, browser
         context.close()
 
 
+def test_a_correspondence_pairing_heard_live_is_shown_and_waits(server, browser):
+    """A correspondence tournament's pairing, heard on a game page, is a notice: the page
+    stays where the member was (they may be thinking about that game), and the notice links
+    to the new game. A live one opens its game (``test_tournaments_browser.py``)."""
+    base = server.base
+    ann = member(base, f"wcann{next(_names)}")
+    bob = member(base, f"wcbob{next(_names)}")
+    form = {
+        "csrf": page_csrf(ann, "/tournaments"), "name": "Slow Swiss", "game": "toy",
+        "form": "swiss", "starts_in": "60", "rounds": "2", "clock": "correspondence",
+        "clock_days": "2",
+    }  # fmt: skip
+    made = ann.post("/tournaments", data=form, follow_redirects=False)
+    assert made.status_code == 303, made.text
+    tournament = made.headers["location"].rsplit("/", 1)[1]
+    for who in (ann, bob):
+        joined = who.post(
+            f"/tournaments/{tournament}/join", data={"csrf": page_csrf(who, "/tournaments")}
+        )
+        assert joined.status_code == 303
+    thinking = _live_game(ann, bob.name)  # the game she is looking at
+    assert join(bob, thinking).status_code == 303
+
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    context.add_cookies(
+        [{"name": "ludoteca_session", "value": ann.cookies["ludoteca_session"], "url": base}]
+    )
+    page = context.new_page()
+    opened: list = []
+
+    def bell_socket(socket) -> None:
+        socket.connect_to_server()
+        opened.append(socket)
+
+    page.route_web_socket(re.compile(r"/ws/me"), bell_socket)
+    try:
+        page.goto(f"{base}/games/{thinking}")
+        page.wait_for_selector("#play[data-synced='1']")
+        for _ in range(100):  # the bell's socket open
+            if opened:
+                break
+            page.wait_for_timeout(100)
+        assert opened
+        started = ann.post(
+            f"/tournaments/{tournament}/start", data={"csrf": page_csrf(ann, "/tournaments")}
+        )
+        assert started.status_code == 303
+        notice = page.locator('.toast[data-kind="pairing"] a')
+        notice.wait_for(timeout=15000)
+        assert re.fullmatch(r"/games/\d+", notice.get_attribute("href") or "")
+        page.wait_for_timeout(1000)
+        assert page.url.endswith(f"/games/{thinking}")
+    finally:
+        context.close()
+
+
 @pytest.mark.parametrize(
     "case", ["active", "finished", "read", "old", "turn", "correspondence", "untimed"]
 )

@@ -53,11 +53,14 @@ class Inbox:
                 row = db.get(Notification, ident)
                 if row is None or not self.sockets.get(row.user_id):
                     return None
+                item = service.as_json(row, self.languages.get(row.user_id))
+                if row.kind == "pairing":
+                    item["opens"] = service.opens_by_itself(db, row)
                 text = json.dumps(
                     {
                         "type": "notification",
                         "unread": service.unread(db, row.user_id),
-                        "item": service.as_json(row, self.languages.get(row.user_id)),
+                        "item": item,
                     },
                     ensure_ascii=False,
                 )
@@ -108,7 +111,9 @@ async def me_socket(ws: WebSocket) -> None:
         :func:`~ludoteca.web.notify.service.waiting_pairing`)."""
         with club.store.reading() as db:
             waiting = service.waiting_pairing(db, user.id)
-            item = service.as_json(waiting, words) if waiting is not None else None
+            item = None
+            if waiting is not None:
+                item = {**service.as_json(waiting, words), "opens": True}
             return service.unread(db, user.id), item
 
     unread, waiting = await anyio.to_thread.run_sync(first_words)

@@ -149,13 +149,13 @@ GAME_LINK = re.compile(r"/games/(\d+)")
 
 
 def waiting_pairing(db: Session, user_id: int) -> Notification | None:
-    """The user's newest unread pairing of the last :data:`PAIRING_OPENS_WITHIN` whose game
-    is being played on a live clock: a pairing opens its game on the player's page
-    (``bell.js``), but only a page whose bell socket is open hears of it, and the socket is
-    down for a moment whenever a page loads or its connection drops. A page's bell asks for
-    this as it connects, so that a pairing made in that moment opens its game too, while the
-    player's clock runs; the game's own page marks it read, and from then on it opens
-    nothing. A correspondence pairing is e-mailed, and waits for the player to open it."""
+    """The user's newest unread pairing of the last :data:`PAIRING_OPENS_WITHIN` that opens
+    its game by itself (:func:`opens_by_itself`): such a pairing opens its game on the
+    player's page (``bell.js``), but only a page whose bell socket is open hears of it, and
+    the socket is down for a moment whenever a page loads or its connection drops. A page's
+    bell asks for this as it connects, so that a pairing made in that moment opens its game
+    too, while the player's clock runs; the game's own page marks it read, and from then on
+    it opens nothing."""
     rows = db.scalars(
         select(Notification)
         .where(
@@ -168,19 +168,23 @@ def waiting_pairing(db: Session, user_id: int) -> Notification | None:
         .limit(3)
     )
     for row in rows:
-        found = GAME_LINK.fullmatch(row.link)
-        if found is None:
-            continue
-        game = db.execute(
-            select(GameRow.status, GameRow.clock).where(GameRow.id == int(found.group(1)))
-        ).first()
-        if (
-            game is not None
-            and game.status == "active"
-            and (game.clock or {}).get("kind") == "live"
-        ):
+        if opens_by_itself(db, row):
             return row
     return None
+
+
+def opens_by_itself(db: Session, row: Notification) -> bool:
+    """Whether the notification ``row`` is a pairing whose game the player's page opens by
+    itself: its game is being played on a live clock, which runs. A correspondence pairing
+    is e-mailed and waits for the player to open it: opened by itself, it would take them
+    from whatever page they were reading, a game they were thinking about among them."""
+    found = GAME_LINK.fullmatch(row.link)
+    if row.kind != "pairing" or found is None:
+        return False
+    game = db.execute(
+        select(GameRow.status, GameRow.clock).where(GameRow.id == int(found.group(1)))
+    ).first()
+    return game is not None and game.status == "active" and (game.clock or {}).get("kind") == "live"
 
 
 def mark_read(db: Session, user_id: int, up_to: int | None = None, only: int | None = None) -> None:

@@ -32,11 +32,12 @@ function shownHere(item) {
     document.visibilityState === "visible";
 }
 
-// A tournament pairing opens its game at once, from the tournament's page or a game page
-// (the game just finished), as an arena would: the clock may already be running.
+// A tournament pairing on a live clock opens its game at once, from the tournament's page or
+// a game page (the game just finished), as an arena would: the clock may already be running.
+// The server says which do (`opens`); a correspondence pairing waits to be opened.
 function opensByItself(item) {
-  return item.kind === "pairing" && /^\/(tournaments|games)\//.test(location.pathname) &&
-    item.link !== location.pathname;
+  return item.kind === "pairing" && item.opens === true &&
+    /^\/(tournaments|games)\//.test(location.pathname) && item.link !== location.pathname;
 }
 
 async function markRead(item) {
