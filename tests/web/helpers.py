@@ -134,6 +134,26 @@ def create_game(client, game: str, seats: list[tuple[str, str]], players: int | 
     return int(r.headers["location"].rsplit("/", 1)[1])
 
 
+def correspondence_swiss(client, name: str, game: str, rounds: int, *players) -> str:
+    """A Swiss tournament of ``game`` on a correspondence clock (two days a move), made by
+    ``client``'s member through the club's form and joined by them and ``players`` (not
+    started): its number."""
+    form = {
+        "csrf": page_csrf(client, "/tournaments"), "name": name, "game": game,
+        "form": "swiss", "starts_in": "60", "rounds": str(rounds),
+        "clock": "correspondence", "clock_days": "2",
+    }  # fmt: skip
+    made = client.post("/tournaments", data=form, follow_redirects=False)
+    assert made.status_code == 303, made.text
+    tournament = made.headers["location"].rsplit("/", 1)[1]
+    for who in (client, *players):
+        answer = who.post(
+            f"/tournaments/{tournament}/join", data={"csrf": page_csrf(who, "/tournaments")}
+        )
+        assert answer.status_code == 303, who
+    return tournament
+
+
 def join(client, pk: int):
     return client.post(
         f"/games/{pk}/join", data={"csrf": page_csrf(client)}, follow_redirects=False

@@ -11,7 +11,7 @@ import pytest
 
 from tests.web.browser import register_in_browser
 from tests.web.drawn import clipped_text, crowded_controls, small_touch_targets, words_cut
-from tests.web.helpers import create_game, member, page_csrf
+from tests.web.helpers import correspondence_swiss, create_game, member, page_csrf
 from tests.web.sizes import SIZES, context_options
 
 PAGES = ("/rules/hexagone", "/rules/comune", "/help", "/about")
@@ -80,20 +80,13 @@ def test_a_members_pages_are_finger_sized_and_uncut_on_a_phone(browser, server):
     analysis board's Copy button ran into the link's field; the tournament list cut
     "Sonntagsturnier" and "Schweizer System" mid-word."""
     me = member(server.base, "fin")  # short names: a link beside them stands alone
-    form = {
-        "csrf": page_csrf(me, "/tournaments"), "name": "Sonntagsturnier", "game": "comune",
-        "form": "swiss", "starts_in": "60", "rounds": "3", "clock": "correspondence",
-        "clock_days": "2",
-    }  # fmt: skip
-    made = me.post("/tournaments", data=form, follow_redirects=False)
-    tournament = made.headers["location"].rsplit("/", 1)[1]
     rival = member(server.base, "fiv")
-    for who, action in ((me, "join"), (rival, "join"), (me, "start")):
-        answer = who.post(
-            f"/tournaments/{tournament}/{action}", data={"csrf": page_csrf(who, "/tournaments")}
-        )
-        assert answer.status_code == 303, action
+    tournament = correspondence_swiss(me, "Sonntagsturnier", "comune", 3, rival)
     rival.close()
+    answer = me.post(
+        f"/tournaments/{tournament}/start", data={"csrf": page_csrf(me, "/tournaments")}
+    )
+    assert answer.status_code == 303
     deadline = time.monotonic() + 10  # the director pairs the first round (every 0.25 s)
     while "/games/" not in me.get(f"/tournaments/{tournament}").text:
         assert time.monotonic() < deadline, "the first round was not paired"

@@ -16,7 +16,7 @@ from ludoteca.core.messages import Text
 from ludoteca.web.infra.store import GameRow, Store, User, utcnow
 from ludoteca.web.notify.models import Notification
 from ludoteca.web.notify.service import notify, waiting_pairing
-from tests.web.helpers import create_game, join, member, page_csrf, register
+from tests.web.helpers import correspondence_swiss, create_game, join, member, page_csrf, register
 from tests.web.inprocess import club_in_process
 
 _names = itertools.count(1)
@@ -37,16 +37,18 @@ def _pair(url: str, name: str, pk: int) -> int:
         store.engine.dispose()
 
 
-def _live_game(client, rival: str) -> int:
+def _live_game(client, rival) -> int:
     """A toy game on a live clock (ten minutes, five seconds a move) between ``client``'s
-    member and ``rival``, as the new-game form makes it."""
+    member and ``rival``'s, made by the new-game form and joined."""
     data = {
         "csrf": page_csrf(client), "game": "toy", "seat0": "me", "seat1": "user",
-        "seat1_user": rival, "clock": "live", "clock_base": "10", "clock_increment": "5",
+        "seat1_user": rival.name, "clock": "live", "clock_base": "10", "clock_increment": "5",
     }  # fmt: skip
     made = client.post("/games", data=data, follow_redirects=False)
     assert made.status_code == 303, made.text
-    return int(made.headers["location"].rsplit("/", 1)[1])
+    pk = int(made.headers["location"].rsplit("/", 1)[1])
+    assert join(rival, pk).status_code == 303
+    return pk
 
 
 def _is_read(url: str, ident: int) -> bool:
@@ -58,6 +60,37 @@ def _is_read(url: str, ident: int) -> bool:
         store.engine.dispose()
 
 
+class BellPage:
+    """A member's page in Chromium whose bell socket goes through the test: it can be
+    dropped, and kept refused while :attr:`down` is set."""
+
+    def __init__(self, browser, base: str, client, viewport: dict) -> None:
+        self.context = browser.new_context(viewport=viewport)
+        cookie = client.cookies["ludoteca_session"]
+        self.context.add_cookies([{"name": "ludoteca_session", "value": cookie, "url": base}])
+        self.page = self.context.new_page()
+        self.sockets: list = []
+        self.down = False
+        self.page.route_web_socket(re.compile(r"/ws/me"), self._bell_socket)
+
+    def _bell_socket(self, socket) -> None:
+        if self.down:
+            socket.close()
+            return
+        socket.connect_to_server()
+        self.sockets.append(socket)
+
+    def open(self, url: str, ready: str) -> None:
+        """Open ``url``, and wait until ``ready`` shows and the page's bell socket is open."""
+        self.page.goto(url)
+        self.page.wait_for_selector(ready)
+        for _ in range(100):
+            if self.sockets:
+                return
+            self.page.wait_for_timeout(100)
+        raise AssertionError("the page opened no bell socket")
+
+
 def test_a_pairing_made_while_the_socket_was_down_opens_its_game(server, browser):
     base = server.base
     ann = member(base, f"wpann{next(_names)}")
@@ -66,40 +99,18 @@ def test_a_pairing_made_while_the_socket_was_down_opens_its_game(server, browser
     assert join(bob, finished).status_code == 303
     resigned = ann.post(f"/api/games/{finished}/resign", headers={"X-CSRF-Token": page_csrf(ann)})
     assert resigned.status_code == 200
-    paired = _live_game(ann, bob.name)
-    assert join(bob, paired).status_code == 303
-
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    context.add_cookies(
-        [{"name": "ludoteca_session", "value": ann.cookies["ludoteca_session"], "url": base}]
-    )
-    page = context.new_page()
-    bells: list = []
-    down = [False]
-
-    def bell_socket(socket) -> None:  # the bell's socket, through the test: it can drop
-        if down[0]:
-            socket.close()
-            return
-        socket.connect_to_server()
-        bells.append(socket)
-
-    page.route_web_socket(re.compile(r"/ws/me"), bell_socket)
+    paired = _live_game(ann, bob)
+    bell = BellPage(browser, base, ann, {"width": 390, "height": 844})
+    page = bell.page
     try:
         # on the page of her finished game, her bell's socket drops; the pairing is made
-        page.goto(f"{base}/games/{finished}")
-        page.wait_for_selector("#play[data-status=finished]")
-        for _ in range(100):  # the bell's socket open
-            if bells:
-                break
-            page.wait_for_timeout(100)
-        assert len(bells) == 1
-        down[0] = True
-        bells[0].close()
+        bell.open(f"{base}/games/{finished}", "#play[data-status=finished]")
+        bell.down = True
+        bell.sockets[0].close()
         ident = _pair(server.url, ann.name, paired)
         page.wait_for_timeout(500)
         assert page.url.endswith(f"/games/{finished}")  # nothing told the page yet
-        down[0] = False
+        bell.down = False
         # reconnected, the bell hears of the pairing and the page opens its game
         page.wait_for_url(re.compile(rf"/games/{paired}$"), timeout=20000)
         page.wait_for_selector("#play[data-synced='1']")
@@ -114,7 +125,7 @@ def test_a_pairing_made_while_the_socket_was_down_opens_its_game(server, browser
         page.wait_for_timeout(1500)
         assert page.url.endswith(f"/games/{finished}")
     finally:
-        context.close()
+        bell.context.close()
 
 
 def test_a_correspondence_pairing_heard_live_is_shown_and_waits(server, browser):
@@ -124,42 +135,12 @@ def test_a_correspondence_pairing_heard_live_is_shown_and_waits(server, browser)
     base = server.base
     ann = member(base, f"wcann{next(_names)}")
     bob = member(base, f"wcbob{next(_names)}")
-    form = {
-        "csrf": page_csrf(ann, "/tournaments"), "name": "Slow Swiss", "game": "toy",
-        "form": "swiss", "starts_in": "60", "rounds": "2", "clock": "correspondence",
-        "clock_days": "2",
-    }  # fmt: skip
-    made = ann.post("/tournaments", data=form, follow_redirects=False)
-    assert made.status_code == 303, made.text
-    tournament = made.headers["location"].rsplit("/", 1)[1]
-    for who in (ann, bob):
-        joined = who.post(
-            f"/tournaments/{tournament}/join", data={"csrf": page_csrf(who, "/tournaments")}
-        )
-        assert joined.status_code == 303
-    thinking = _live_game(ann, bob.name)  # the game she is looking at
-    assert join(bob, thinking).status_code == 303
-
-    context = browser.new_context(viewport={"width": 1280, "height": 800})
-    context.add_cookies(
-        [{"name": "ludoteca_session", "value": ann.cookies["ludoteca_session"], "url": base}]
-    )
-    page = context.new_page()
-    opened: list = []
-
-    def bell_socket(socket) -> None:
-        socket.connect_to_server()
-        opened.append(socket)
-
-    page.route_web_socket(re.compile(r"/ws/me"), bell_socket)
+    tournament = correspondence_swiss(ann, "Slow Swiss", "toy", 2, bob)
+    thinking = _live_game(ann, bob)  # the game she is looking at
+    bell = BellPage(browser, base, ann, {"width": 1280, "height": 800})
+    page = bell.page
     try:
-        page.goto(f"{base}/games/{thinking}")
-        page.wait_for_selector("#play[data-synced='1']")
-        for _ in range(100):  # the bell's socket open
-            if opened:
-                break
-            page.wait_for_timeout(100)
-        assert opened
+        bell.open(f"{base}/games/{thinking}", "#play[data-synced='1']")
         started = ann.post(
             f"/tournaments/{tournament}/start", data={"csrf": page_csrf(ann, "/tournaments")}
         )
@@ -170,7 +151,7 @@ def test_a_correspondence_pairing_heard_live_is_shown_and_waits(server, browser)
         page.wait_for_timeout(1000)
         assert page.url.endswith(f"/games/{thinking}")
     finally:
-        context.close()
+        bell.context.close()
 
 
 @pytest.mark.parametrize(
