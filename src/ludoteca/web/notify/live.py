@@ -108,13 +108,14 @@ async def me_socket(ws: WebSocket) -> None:
 
     def first_words() -> tuple[int, dict | None]:
         """The bell's count, and the pairing waiting to be opened (if any, see
-        :func:`~ludoteca.web.notify.service.waiting_pairing`)."""
+        :func:`~ludoteca.web.notify.service.waiting_pairing`): looked for only when something
+        is unread (a waiting pairing is), not on every page a member opens."""
         with club.store.reading() as db:
-            waiting = service.waiting_pairing(db, user.id)
-            item = None
-            if waiting is not None:
-                item = {**service.as_json(waiting, words), "opens": True}
-            return service.unread(db, user.id), item
+            unread = service.unread(db, user.id)
+            waiting = service.waiting_pairing(db, user.id) if unread else None
+            if waiting is None:
+                return unread, None
+            return unread, {**service.as_json(waiting, words), "opens": True}
 
     unread, waiting = await anyio.to_thread.run_sync(first_words)
     conn.send_reply(json.dumps({"type": "unread", "unread": unread}))

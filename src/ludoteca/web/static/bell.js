@@ -40,6 +40,14 @@ function opensByItself(item) {
     /^\/(tournaments|games)\//.test(location.pathname) && item.link !== location.pathname;
 }
 
+// What a notification does by itself on this page: marked read where it is no news here, or
+// its game opened; false where it is left to the bell and a notice.
+function actedOn(item) {
+  if (shownHere(item)) { markRead(item); return true; }
+  if (opensByItself(item)) { location.assign(item.link); return true; }
+  return false;
+}
+
 async function markRead(item) {
   try {
     const answer = await fetch(`/api/notifications/read?id=${encodeURIComponent(item.id)}`, {
@@ -86,13 +94,8 @@ function connect() {
     if (data.type === "unread") setCount(data.unread);
     // A pairing made while this page had no socket (loading, or reconnecting after a drop)
     // comes as the socket opens: its game opens now, or is marked read if this is its page.
-    if (data.type === "pairing") {
-      if (shownHere(data.item)) markRead(data.item);
-      else if (opensByItself(data.item)) location.assign(data.item.link);
-    }
-    if (data.type === "notification") {
-      if (shownHere(data.item)) { markRead(data.item); return; }
-      if (opensByItself(data.item)) { location.assign(data.item.link); return; }
+    if (data.type === "pairing") actedOn(data.item);
+    if (data.type === "notification" && !actedOn(data.item)) {
       setCount(data.unread);
       toast(data.item);
     }
