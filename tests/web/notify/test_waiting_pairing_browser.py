@@ -23,18 +23,14 @@ _names = itertools.count(1)
 PAIRED = Text("Your next game in {name} is ready.", {"name": "Night Swiss"})
 
 
-def _pair(url: str, name: str, pk: int) -> int:
+def _pair(store: Store, name: str, pk: int) -> int:
     """Write ``name``'s pairing for game ``pk`` straight into the club's database, as the
     director does, but with no page told of it: as if every socket of theirs were down."""
-    store = Store(url, migrate_schema=False)
-    try:
-        with store.session() as db:
-            user = db.scalar(select(User).where(User.name == name))
-            ident = notify(db, user.id, "pairing", PAIRED, f"/games/{pk}", mail=False).id
-            db.commit()
-            return ident
-    finally:
-        store.engine.dispose()
+    with store.session() as db:
+        user = db.scalar(select(User).where(User.name == name))
+        ident = notify(db, user.id, "pairing", PAIRED, f"/games/{pk}", mail=False).id
+        db.commit()
+        return ident
 
 
 def _live_game(client, rival) -> int:
@@ -51,13 +47,9 @@ def _live_game(client, rival) -> int:
     return pk
 
 
-def _is_read(url: str, ident: int) -> bool:
-    store = Store(url, migrate_schema=False)
-    try:
-        with store.session() as db:
-            return bool(db.scalar(select(Notification.read).where(Notification.id == ident)))
-    finally:
-        store.engine.dispose()
+def _is_read(store: Store, ident: int) -> bool:
+    with store.session() as db:
+        return bool(db.scalar(select(Notification.read).where(Notification.id == ident)))
 
 
 class BellPage:
@@ -102,12 +94,13 @@ def test_a_pairing_made_while_the_socket_was_down_opens_its_game(server, browser
     paired = _live_game(ann, bob)
     bell = BellPage(browser, base, ann, {"width": 390, "height": 844})
     page = bell.page
+    store = Store(server.url, migrate_schema=False)  # the club's database, from the test
     try:
         # on the page of her finished game, her bell's socket drops; the pairing is made
         bell.open(f"{base}/games/{finished}", "#play[data-status=finished]")
         bell.down = True
         bell.sockets[0].close()
-        ident = _pair(server.url, ann.name, paired)
+        ident = _pair(store, ann.name, paired)
         page.wait_for_timeout(500)
         assert page.url.endswith(f"/games/{finished}")  # nothing told the page yet
         bell.down = False
@@ -115,7 +108,7 @@ def test_a_pairing_made_while_the_socket_was_down_opens_its_game(server, browser
         page.wait_for_url(re.compile(rf"/games/{paired}$"), timeout=20000)
         page.wait_for_selector("#play[data-synced='1']")
         deadline = 100
-        while not _is_read(server.url, ident):  # its own page marked it read
+        while not _is_read(store, ident):  # its own page marked it read
             deadline -= 1
             assert deadline, "the game's page did not mark its pairing read"
             page.wait_for_timeout(100)
@@ -125,6 +118,7 @@ def test_a_pairing_made_while_the_socket_was_down_opens_its_game(server, browser
         page.wait_for_timeout(1500)
         assert page.url.endswith(f"/games/{finished}")
     finally:
+        store.engine.dispose()
         bell.context.close()
 
 
