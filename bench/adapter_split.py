@@ -112,7 +112,8 @@ def decision_costs(name: str, count: int, repeat: int = 50) -> dict:
     positions' decisions made one after another (see the module's notes), in µs."""
     import ludoteca.env.actions as actions
 
-    made = [0.0, 0]
+    durations: list[float] = []  # each decision's, timed in the loop
+    listed = [0]  # decisions made while positions are kept
     states: list = []
     clock = time.perf_counter
     plain = actions.decider
@@ -123,8 +124,7 @@ def decision_costs(name: str, count: int, repeat: int = 50) -> dict:
         def timed(state):
             start = clock()
             decision = decide(state)
-            made[0] += clock() - start
-            made[1] += 1
+            durations.append(clock() - start)
             return decision
 
         return timed
@@ -133,9 +133,9 @@ def decision_costs(name: str, count: int, repeat: int = 50) -> dict:
         decide = plain(space)
 
         def keep(state):
-            if len(states) < 400 and len(states) * 7 <= made[1]:
+            if len(states) < 400 and len(states) * 7 <= listed[0]:
                 states.append(state.clone())  # as it was before listed (engines keep lists)
-            made[1] += 1
+            listed[0] += 1
             return decide(state)
 
         return keep
@@ -148,10 +148,8 @@ def decision_costs(name: str, count: int, repeat: int = 50) -> dict:
         actions.decider = timed_decider
         for _ in range(count):
             random_game(game.new_initial_state(), rng)
-        in_loop, per_game = made[0] / made[1], made[1] / count
-        made[1] = 0
         actions.decider = kept_decider  # positions of other games, kept untimed
-        while len(states) < 400 and made[1] < 100 * count:
+        while len(states) < 400 and listed[0] < 100 * count:
             random_game(game.new_initial_state(), rng)
     finally:
         actions.decider = plain
@@ -164,8 +162,8 @@ def decision_costs(name: str, count: int, repeat: int = 50) -> dict:
             decide(copy)
         repeated.append((clock() - start) / repeat)
     return {
-        "decisions_per_game": round(per_game, 1),
-        "decision_in_loop_us": round(in_loop * 1e6, 2),
+        "decisions_per_game": round(len(durations) / count, 1),
+        "decision_in_loop_us": round(sum(durations) / len(durations) * 1e6, 2),
         "decision_repeated_us": round(sum(repeated) / len(repeated) * 1e6, 2),
     }
 
