@@ -19,7 +19,10 @@ time went on the server's side: the steps each reply logs (``computer reply``), 
 and p99 and their means over the slowest 1% of replies (:func:`reply_breakdown`).
 
 The first ``--settle`` seconds of each level are not measured: the worker processes load
-the game's compiled search there once, which a club does once in its life. A level that
+the game's compiled search there once, which a club does once in its life. Before the club
+starts, the compiled searches are loaded once in a process of their own
+(:func:`loadclient.ready_compiled_searches`), so that numba's cache on disk is filled: on a
+fresh checkout that is a compilation, which no club pays again. A level that
 does not search (easy) is allowed ``INSTANT_SECONDS`` (``ludoteca.web.round.seats``). Exit
 status 1 when a level misses that target; loopback only, everything is removed at the end.
 """
@@ -49,6 +52,7 @@ from loadclient import (  # noqa: E402
     loopback_address,
     open_accounts,
     percentile,
+    ready_compiled_searches,
 )
 
 MARGIN = 0.10
@@ -124,9 +128,10 @@ reserve its search left for what follows it, and how far the search ran past its
 
 def reply_breakdown(log: Path, begin: int, end: int) -> dict[str, Any] | None:
     """Where the replies' time went, from the server's ``computer reply`` lines written
-    between the offsets ``begin`` and ``end`` of its ``log``: each stage's p50 and p99, and
-    each stage's mean over the slowest 1% of replies (what their time was spent on). None
-    for a server that does not log them (an older revision's)."""
+        between the offsets ``begin`` and ``end`` of its ``log``: each stage's p50 and p99, and
+        each stage's mean over the slowest 1% of replies (what their time was spent on), and how
+    many replies played the move a late worker's search led with (``late``). None
+        for a server that does not log them (an older revision's)."""
     with log.open("rb") as f:
         f.seek(begin)
         lines = f.read(max(0, end - begin)).splitlines()
@@ -142,7 +147,9 @@ def reply_breakdown(log: Path, begin: int, end: int) -> dict[str, Any] | None:
         return None
     turns.sort(key=lambda t: t["reply_ms"])
     slowest = turns[-max(1, len(turns) // 100) :]
-    out: dict[str, Any] = {"count": len(turns)}
+    # replies made with the move a late worker's search led with (ludoteca.web.round.leading)
+    late = sum(1 for t in turns if t.get("late_worker"))
+    out: dict[str, Any] = {"count": len(turns), "late": late}
     for stage in STAGES:
         values = [t[f"{stage}_ms"] for t in turns]
         out[stage] = {
@@ -350,6 +357,9 @@ def main() -> int:
     rows = []
     client_nice = 0
     try:
+        print("loading the games' compiled searches (compiled once on a fresh checkout) …",
+              file=sys.stderr)  # fmt: skip
+        print(f"  {ready_compiled_searches(args.server_src):.1f} s", file=sys.stderr)
         club.start()
         load = start_load(args.load)
         client_nice = _renice_client(args.client_nice)
@@ -412,8 +422,9 @@ def main() -> int:
                 f"loop late p50 {lag['p50_ms']} / p99 {lag['p99_ms']} / max {lag['max_ms']} ms"
             )
             if r["stages"]:
-                print(f"{'':8} the server's side ({r['stages']['count']} replies), ms: stage "
-                      "p50 / p99 / mean of the slowest 1%")  # fmt: skip
+                print(f"{'':8} the server's side ({r['stages']['count']} replies, "
+                      f"{r['stages'].get('late', 0)} of them the leading move of a late worker), "
+                      "ms: stage p50 / p99 / mean of the slowest 1%")  # fmt: skip
                 for stage in STAGES:
                     v = r["stages"][stage]
                     print(f"{'':10} {stage:10} {v['p50_ms']:>7} / {v['p99_ms']:>7} / "
