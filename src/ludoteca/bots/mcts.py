@@ -76,6 +76,7 @@ from ludoteca.core.errors import MalformedError
 from ludoteca.core.playout import random_payoffs
 from ludoteca.core.protocol import CHANCE, TERMINAL, Move, State
 
+from . import progress
 from .base import Bot, BotError, Budget, Deadline, gc_paused
 from .mcts_budget import HELD_SHARE, TAIL_SHARE, TYPICAL_WEIGHT
 from .mcts_playouts import Playouts, default_cutoff, warm_up
@@ -280,6 +281,10 @@ class MCTSBot(Selection, Solver, TreeReuse, Playouts, Bot):
             # in Kuniumi endgames proven won, often one that lost at once.
             root.proven = None
         last = time.perf_counter()
+        # a caller waiting on this search may want the leading move now and then (progress)
+        report = progress.sink() if budget.seconds is not None else None
+        every = progress.REPORT_SHARE * (budget.seconds or 0.0)
+        next_report = last + every
         while root.proven is None and (limit is None or self.last_iterations < limit):
             # short simulations: the longest step was a wait, of which only so much is kept
             whole = deadline.room_for(slowest if typical > tail else min(slowest, most))
@@ -296,6 +301,11 @@ class MCTSBot(Selection, Solver, TreeReuse, Playouts, Bot):
                 slowest = max(took, slowest)
                 typical += (took - typical) * TYPICAL_WEIGHT if typical else took
             last = now
+            if report is not None and now >= next_report:
+                next_report = now + every
+                leading = self._leading_move(root)
+                if leading is not None:
+                    report(leading)
 
     def _iterate(
         self, root: Node, state: State, max_depth: int | None, solo: bool, grow: bool = True

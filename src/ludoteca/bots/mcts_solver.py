@@ -79,6 +79,21 @@ class Solver:
                 return child.move
             node = child
 
+    def _leading_move(self, root: Node) -> Move | None:
+        """The move the search would play now, by best children alone, or ``None`` where
+        none leads yet (or only the first parts of one do): what a search tells a caller
+        as it goes (:mod:`ludoteca.bots.progress`). Unlike :meth:`_best_move` it draws
+        nothing (the bot's generator is left as it was) and asks the game's knowledge
+        nothing, so telling it changes nothing of the search."""
+        node = root
+        while True:
+            child = self._best_child(node)
+            if child is None:
+                return None
+            if not child.is_step:
+                return child.move
+            node = child
+
     def _proven_choice(self, root: Node, state: State) -> Node | None:
         """In a position proven lost or drawn, the child the game's knowledge picks among those
         that keep the proven value (:attr:`ludoteca.core.ai.SearchKnowledge.proven_choice`);

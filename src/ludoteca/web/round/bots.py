@@ -21,7 +21,8 @@ from ludoteca.web.infra.periodic import watch
 from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round.bot_workers import turn_share
 from ludoteca.web.round.botqueue import BOT_WORKERS, FairQueue
-from ludoteca.web.round.seats import BotJob, Thought, think_turn
+from ludoteca.web.round.leading import LeadingMoves
+from ludoteca.web.round.seats import INSTANT_SECONDS, BotJob, Thought, think_turn
 
 if TYPE_CHECKING:
     from ludoteca.web.round.service import GameService
@@ -94,6 +95,14 @@ handed to it (``hand_over``), the game replayed there (``replay``), the search, 
 handed back to the server (``back``), stored (``store``), and its watchers told (``tell``:
 their views read and queued to their sockets); beside them the reserve the search left, how
 far it ran past its deadline, and how many turns were thinking when it got its worker."""
+
+
+def _answered(board: LeadingMoves, slot: int, future: asyncio.Future) -> None:
+    """A worker answered (or failed): its slot is free again. An answer no longer waited for
+    is let go here, its error too (logged by nobody: the reply was made without it)."""
+    board.give_back(slot)
+    if not future.cancelled():
+        future.exception()
 
 
 def reply_stages(stamps: tuple[float, ...]) -> dict[str, float]:
@@ -200,6 +209,8 @@ class BotRunner:
             extra = {"game": pk, **reply_stages(stamps), "reserve_ms": round(1000 * job.reserve, 1)}
             extra["overrun_ms"] = round(1000 * (thought.ended - thought.searched_until), 1)
             extra["thinking"] = slot[1]
+            if thought.late:
+                extra["late_worker"] = True  # the move its search led with was played
             log.info("computer reply", extra=extra)
             asked_at = told_at  # a computer to move next counts from here
 
@@ -209,13 +220,45 @@ class BotRunner:
         When the worker was given, and how many turns were thinking then (this one too), are
         appended to ``slot``."""
         async with self.queue.turn(job.owner, turn_share(job.seconds)):
+            given = time.time()
             if slot is not None:
-                slot += (time.time(), self.queue.busy)
+                slot += (given, self.queue.busy)
             thinking = time.perf_counter()
-            found = await asyncio.get_running_loop().run_in_executor(self.pool, think_turn, job)
+            board: LeadingMoves | None = getattr(self.pool, "leading", None)
+            leading = None
+            if board is not None and job.asked_at is not None and job.seconds > INSTANT_SECONDS:
+                leading = board.take()
+            job = dataclasses.replace(job, leading=leading)
+            future = asyncio.get_running_loop().run_in_executor(self.pool, think_turn, job)
+            if leading is None:
+                found = await future
+            else:
+                assert board is not None
+                future.add_done_callback(partial(_answered, board, leading))
+                found = await self._in_time(job, future, board, leading, given)
             if self.think_seconds is not None:
                 self.think_seconds.observe(time.perf_counter() - thinking)
         return found
+
+    async def _in_time(
+        self, job: BotJob, future: asyncio.Future, board: LeadingMoves, slot: int, given: float
+    ) -> Thought:
+        """The worker's answer, or, once it is late, the move its search last led with.
+
+        Late is half the reserve past the search's deadline (the level's time less the
+        reserve, :func:`.seats.think_seconds`): the other half is left for storing the move
+        and telling the players. A search that has led with no move yet (one still starting,
+        or a bot that does not search) is waited for as before: its answer is the only one."""
+        assert job.asked_at is not None
+        late_at = job.asked_at + job.seconds - job.reserve / 2
+        try:
+            return await asyncio.wait_for(asyncio.shield(future), max(0.0, late_at - time.time()))
+        except TimeoutError:
+            text = board.read(slot)
+            if text is None:
+                return await future
+            now = time.time()
+            return Thought(text, now, given, given, now, late=True)
 
     def reserve(self) -> float:
         """The seconds a search leaves of its level's time for what follows it (handing the

@@ -14,7 +14,7 @@ import os
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from contextlib import suppress
+from contextlib import ExitStack, suppress
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -25,6 +25,7 @@ from ludoteca.record import Record, to_table
 from ludoteca.web.infra.orphans import die_with_parent, start_forkserver
 from ludoteca.web.round.bot_workers import PER_CORE
 from ludoteca.web.round.botqueue import BOT_WORKERS
+from ludoteca.web.round.leading import LeadingMoves
 
 MIN_THINK_SHARE = 0.1
 """The least share of its level's time a search is given, however long its turn waited:
@@ -58,6 +59,9 @@ class BotJob:
     """The level's time in this game (:func:`turn_seconds`): how long the turn will think,
     which sets the share of the processors it is let in with
     (:func:`.bot_workers.turn_share`)."""
+    leading: int | None = None
+    """The slot of the pool's :class:`~.leading.LeadingMoves` where the search tells the move
+    it leads with as it goes (``None``: it tells none)."""
 
 
 def level_seconds(state: State, bot: Bot) -> float:
@@ -119,7 +123,14 @@ class Thought(NamedTuple):
     """When the search began (after the game's replay)."""
     ended: float
     """When the search ended, past its deadline or not."""
+    late: bool = False
+    """The worker's answer was late: the move is the one its search led with when the server
+    stopped waiting (:meth:`.bots.BotRunner.think`), and the times are the server's."""
 
+
+_board: LeadingMoves | None = None
+"""In a bot worker process: its pool's slots for the searches' leading moves
+(:func:`start_worker`)."""
 
 _last = threading.local()
 """This worker thread's last bot (``_last.bot``), kept after its reply: see :func:`think_turn`."""
@@ -135,6 +146,7 @@ def think_turn(job: BotJob) -> Thought:
     the way back to the server: a Kuniumi ``medium`` tree takes about 6 ms of a free core
     to free, some 60 ms of a worker at nice 10 beside two busy cores."""
     from ludoteca.bots import make_bot
+    from ludoteca.bots.progress import leading_moves
 
     received = time.time()
     _last.bot = None  # the last reply's bot and tree, freed here
@@ -143,10 +155,14 @@ def think_turn(job: BotJob) -> Thought:
     allowed = level_seconds(state, bot)
     now = time.time()
     seconds = think_seconds(allowed, job.asked_at, now, job.reserve)
-    if seconds < allowed or allowed == INSTANT_SECONDS:
-        move = bot.choose(state, seconds=seconds)
-    else:
-        move = bot.choose(state)  # a level bot carries its own time budget
+    board, slot = _board, job.leading
+    with ExitStack() as telling:
+        if board is not None and slot is not None:
+            telling.enter_context(leading_moves(lambda m: board.tell(slot, state.move_to_str(m))))
+        if seconds < allowed or allowed == INSTANT_SECONDS:
+            move = bot.choose(state, seconds=seconds)
+        else:
+            move = bot.choose(state)  # a level bot carries its own time budget
     ended = time.time()
     return Thought(state.move_to_str(move), min(ended, now + seconds), received, now, ended)
 
@@ -181,10 +197,13 @@ keeps busy, search as the server weighs, and the more that long levels let in sh
 more would get: Kuniumi ``medium`` 241-242 ms, members' moves at ``hard`` 115-124 ms."""
 
 
-def start_worker(own_sessions: Any = None) -> None:
+def start_worker(own_sessions: Any = None, board: LeadingMoves | None = None) -> None:
     """A bot worker's start: it ends with the server (:func:`die_with_parent`), opens a
     session of its own while ``own_sessions`` (a count in shared memory, :data:`OWN_SESSIONS`
-    at first) has some left, and yields the processors to the server (:data:`WORKER_NICENESS`)."""
+    at first) has some left, yields the processors to the server (:data:`WORKER_NICENESS`),
+    and keeps ``board``, where its searches tell their leading moves (:mod:`.leading`)."""
+    global _board
+    _board = board
     die_with_parent()  # asked first: the request outlives a new session
     if own_sessions is not None and own_sessions.value > 0:
         # unlocked: two workers starting in the same instant may both take the last one,
@@ -202,16 +221,21 @@ def make_pool(kind: str, workers: int = BOT_WORKERS, own_sessions: int = OWN_SES
     server) or ``thread`` (for games registered only inside the server process), of at most
     ``workers``. A process pool starts a worker when a job finds none idle, so it grows to
     the turns asked at once, each worker forked ready to search (:data:`WORKER_PRELOAD`); the
-    first ``own_sessions`` of them open sessions of their own (:data:`OWN_SESSIONS`)."""
+    first ``own_sessions`` of them open sessions of their own (:data:`OWN_SESSIONS`). Its
+    workers' searches tell the moves they lead with into ``pool.leading``
+    (:class:`~.leading.LeadingMoves`), so that a late worker does not make a late reply."""
     if kind == "process":
         # from this thread, and guarded (see ludoteca.web.infra.orphans); the workers start
         # with the games' searches loaded (see ludoteca.web.round.worker_preload)
         start_forkserver((WORKER_PRELOAD,))
         context = multiprocessing.get_context("forkserver")
-        return ProcessPoolExecutor(
+        board = LeadingMoves(workers, context)
+        pool = ProcessPoolExecutor(
             workers,
             mp_context=context,
             initializer=start_worker,
-            initargs=(context.RawValue("i", min(own_sessions, workers)),),
+            initargs=(context.RawValue("i", min(own_sessions, workers)), board),
         )
+        pool.leading = board  # type: ignore[attr-defined]  # the server's side of the slots
+        return pool
     return ThreadPoolExecutor(workers, thread_name_prefix="bot")
