@@ -281,10 +281,11 @@ class MCTSBot(Selection, Solver, TreeReuse, Playouts, Bot):
             # in Kuniumi endgames proven won, often one that lost at once.
             root.proven = None
         last = time.perf_counter()
-        # a caller waiting on this search may want the leading move now and then (progress)
+        # a caller waiting on this search may want the leading move now and then (progress):
+        # told after the first simulation that gives one, then every REPORT_SHARE of the time
         report = progress.sink() if budget.seconds is not None else None
         every = progress.REPORT_SHARE * (budget.seconds or 0.0)
-        next_report = last + every
+        next_report = last
         while root.proven is None and (limit is None or self.last_iterations < limit):
             # short simulations: the longest step was a wait, of which only so much is kept
             whole = deadline.room_for(slowest if typical > tail else min(slowest, most))

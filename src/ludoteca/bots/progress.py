@@ -20,9 +20,11 @@ from ludoteca.core.protocol import Move
 Sink = Callable[[Move], None]
 
 REPORT_SHARE = 1 / 10
-"""How often a search tells its leading move: after each such share of its time budget
-(a tenth of a second at ``hard``). Finding the leading move walks the root's children, a
-fraction of a millisecond where they number thousands (a Comune turn)."""
+"""How often a search tells its leading move: as soon as one leads (after its first
+simulations), then after each such share of its time budget (a tenth of a second at
+``hard``). Finding the leading move walks the root's children, a fraction of a millisecond
+where they number thousands (a Comune turn). Told that early, a worker held up for the rest
+of its time still leaves the server a move to play on time, the best its search had found."""
 
 _local = threading.local()
 
@@ -30,8 +32,8 @@ _local = threading.local()
 @contextmanager
 def leading_moves(sink: Sink) -> Iterator[None]:
     """Searches run by this thread inside the block call ``sink(move)`` with the move they
-    would play, every :data:`REPORT_SHARE` of their time budget (searches without one, and
-    bots that do not search, never call it)."""
+    would play, at once and then every :data:`REPORT_SHARE` of their time budget (searches
+    without one, and bots that do not search, never call it)."""
     before = getattr(_local, "sink", None)
     _local.sink = sink
     try:
