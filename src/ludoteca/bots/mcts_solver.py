@@ -62,22 +62,18 @@ class Solver:
 
         The node of that move is kept (``_chosen``): the next search looks for its position
         below it first (see :meth:`_reuse`)."""
-        node = root
         self._chosen = None
         choice = self._proven_choice(root, state)
         if choice is not None:
             self._chosen = choice
             return choice.move
-        while True:
-            child = self._best_child(node)
-            if child is None:
-                if node.trie is not None:
-                    return self._completion(node.trie, node.prefix)
-                return self.rng.choice(state.legal_moves())  # nothing searched yet
-            if not child.is_step:
-                self._chosen = child
-                return child.move
-            node = child
+        node, chosen = self._descend(root)
+        if chosen is not None:
+            self._chosen = chosen
+            return chosen.move
+        if node.trie is not None:
+            return self._completion(node.trie, node.prefix)
+        return self.rng.choice(state.legal_moves())  # nothing searched yet
 
     def _leading_move(self, root: Node) -> Move | None:
         """The move the search would play now, by best children alone, or ``None`` where
@@ -85,13 +81,18 @@ class Solver:
         as it goes (:mod:`ludoteca.bots.progress`). Unlike :meth:`_best_move` it draws
         nothing (the bot's generator is left as it was) and asks the game's knowledge
         nothing, so telling it changes nothing of the search."""
+        _, chosen = self._descend(root)
+        return None if chosen is None else chosen.move
+
+    def _descend(self, root: Node) -> tuple[Node, Node | None]:
+        """Best children downwards from ``root``: the node of the whole move reached, with the
+        last node passed; or, where no child leads below some node (nothing searched there
+        yet), that node and ``None``."""
         node = root
         while True:
             child = self._best_child(node)
-            if child is None:
-                return None
-            if not child.is_step:
-                return child.move
+            if child is None or not child.is_step:
+                return node, child
             node = child
 
     def _proven_choice(self, root: Node, state: State) -> Node | None:

@@ -47,11 +47,7 @@ class LeadingMoves:
         if not self._free:
             return None
         slot = self._free.pop()
-        seq = self.seqs[slot]
-        self.seqs[slot] = seq | 1
-        start = slot * TEXT_BYTES
-        self.texts[start : start + TEXT_BYTES] = bytes(TEXT_BYTES)
-        self.seqs[slot] = (seq | 1) + 1
+        self._write(slot, b"")
         return slot
 
     def give_back(self, slot: int) -> None:
@@ -73,10 +69,14 @@ class LeadingMoves:
     def tell(self, slot: int, text: str) -> None:
         """Write ``text`` (a move in notation) into ``slot``: what the search now leads with."""
         data = text.encode()
-        if not data or len(data) > TEXT_BYTES:
-            return
-        seq = self.seqs[slot]
-        self.seqs[slot] = seq | 1
+        if data and len(data) <= TEXT_BYTES:
+            self._write(slot, data)
+
+    def _write(self, slot: int, data: bytes) -> None:
+        """``data`` (at most :data:`TEXT_BYTES`; empty: nothing told) into ``slot``, its
+        sequence number odd while it is written."""
+        seq = self.seqs[slot] | 1
+        self.seqs[slot] = seq
         start = slot * TEXT_BYTES
         self.texts[start : start + TEXT_BYTES] = data.ljust(TEXT_BYTES, b"\0")
-        self.seqs[slot] = (seq | 1) + 1
+        self.seqs[slot] = seq + 1
