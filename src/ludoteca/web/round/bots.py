@@ -22,7 +22,7 @@ from ludoteca.web.kernel.errors import ClubError
 from ludoteca.web.round.bot_workers import turn_share
 from ludoteca.web.round.botqueue import BOT_WORKERS, FairQueue
 from ludoteca.web.round.leading import LeadingMoves
-from ludoteca.web.round.seats import INSTANT_SECONDS, BotJob, Thought, think_turn
+from ludoteca.web.round.seats import BotJob, Thought, think_turn
 
 if TYPE_CHECKING:
     from ludoteca.web.round.service import GameService
@@ -226,7 +226,7 @@ class BotRunner:
             thinking = time.perf_counter()
             board: LeadingMoves | None = getattr(self.pool, "leading", None)
             leading = None
-            if board is not None and job.asked_at is not None and job.seconds > INSTANT_SECONDS:
+            if board is not None and job.asked_at is not None:
                 leading = board.take()
             job = dataclasses.replace(job, leading=leading)
             future = asyncio.get_running_loop().run_in_executor(self.pool, think_turn, job)
