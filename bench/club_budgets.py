@@ -128,10 +128,10 @@ reserve its search left for what follows it, and how far the search ran past its
 
 def reply_breakdown(log: Path, begin: int, end: int) -> dict[str, Any] | None:
     """Where the replies' time went, from the server's ``computer reply`` lines written
-        between the offsets ``begin`` and ``end`` of its ``log``: each stage's p50 and p99, and
-        each stage's mean over the slowest 1% of replies (what their time was spent on), and how
-    many replies played the move a late worker's search led with (``late``). None
-        for a server that does not log them (an older revision's)."""
+    between the offsets ``begin`` and ``end`` of its ``log``: each stage's p50 and p99, each
+    stage's mean over the slowest 1% of replies (what their time was spent on), and how many
+    replies played the move a late worker's search led with (``late``). None for a server
+    that does not log them (an older revision's)."""
     with log.open("rb") as f:
         f.seek(begin)
         lines = f.read(max(0, end - begin)).splitlines()
@@ -147,8 +147,7 @@ def reply_breakdown(log: Path, begin: int, end: int) -> dict[str, Any] | None:
         return None
     turns.sort(key=lambda t: t["reply_ms"])
     slowest = turns[-max(1, len(turns) // 100) :]
-    # replies made with the move a late worker's search led with (ludoteca.web.round.leading)
-    late = sum(1 for t in turns if t.get("late_worker"))
+    late = sum(1 for t in turns if t.get("late_worker"))  # see ludoteca.web.round.leading
     out: dict[str, Any] = {"count": len(turns), "late": late}
     for stage in STAGES:
         values = [t[f"{stage}_ms"] for t in turns]

@@ -14,7 +14,7 @@ import os
 import threading
 import time
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
-from contextlib import ExitStack, suppress
+from contextlib import nullcontext, suppress
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
@@ -156,9 +156,12 @@ def think_turn(job: BotJob) -> Thought:
     now = time.time()
     seconds = think_seconds(allowed, job.asked_at, now, job.reserve)
     board, slot = _board, job.leading
-    with ExitStack() as telling:
-        if board is not None and slot is not None:
-            telling.enter_context(leading_moves(lambda m: board.tell(slot, state.move_to_str(m))))
+    telling = (
+        leading_moves(lambda m: board.tell(slot, state.move_to_str(m)))
+        if board is not None and slot is not None
+        else nullcontext()
+    )
+    with telling:
         if seconds < allowed or allowed == INSTANT_SECONDS:
             move = bot.choose(state, seconds=seconds)
         else:
